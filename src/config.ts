@@ -1,0 +1,208 @@
+/**
+ * The bot's configuration: one zod schema for the whole environment, grouped by service.
+ * This module is the only reader of `process.env`.
+ */
+import { z } from 'zod';
+
+/** An empty string counts as missing: `FOO=` in a `.env` file means "not set". */
+const blankToUndefined = (value: unknown): unknown =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+const optionalString = z.preprocess(blankToUndefined, z.string().optional());
+const requiredString = (what: string) =>
+  z.preprocess(blankToUndefined, z.string({ error: `is required (${what})` }));
+
+/** An http(s) base URL, stored without a trailing slash so paths can be appended. */
+const baseUrl = (fallback: string) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      .default(fallback)
+      .transform((url) => url.replace(/\/+$/, '')),
+  );
+
+const optionalUrl = z.preprocess(
+  blankToUndefined,
+  z.url({ protocol: /^(https?|rediss?)$/, error: 'must be a URL' }).optional(),
+);
+
+const integer = (fallback: number, min: number, max: number) =>
+  z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ error: 'must be a whole number' })
+      .int({ error: 'must be a whole number' })
+      .min(min, { error: `must be at least ${min}` })
+      .max(max, { error: `must be at most ${max}` })
+      .default(fallback),
+  );
+
+const snowflake = z.string().regex(/^\d{15,21}$/, { error: 'must be a Discord id (digits only)' });
+
+const envSchema = z.object({
+  // Discord
+  DISCORD_TOKEN: requiredString('the bot token from the Discord developer portal'),
+  DISCORD_APPLICATION_ID: z.preprocess(
+    blankToUndefined,
+    z.string({ error: 'is required (the application id from the Discord developer portal)' }).pipe(snowflake),
+  ),
+  DISCORD_GUILD_ID: z.preprocess(blankToUndefined, snowflake.optional()),
+  DISCORD_API_URL: baseUrl('https://discord.com/api'),
+
+  // Music service. Defaults are the real service's hosts; point them at the emulator to run offline.
+  MUSIC_CLIENT_ID: optionalString,
+  MUSIC_CLIENT_SECRET: optionalString,
+  MUSIC_API_URL: baseUrl('https://api.spotify.com'),
+  MUSIC_AUTH_URL: baseUrl('https://accounts.spotify.com'),
+  /** `classic` uses the spec's paths; `2026` the newer ones (`/items`, `/me/library`) of upstream-facts.md. */
+  MUSIC_API_VARIANT: z.preprocess(blankToUndefined, z.enum(['classic', '2026']).default('classic')),
+
+  // Weather service
+  WEATHER_API_KEY: optionalString,
+  WEATHER_API_URL: baseUrl('https://api.openweathermap.org'),
+  WEATHER_PRO_URL: baseUrl('https://pro.openweathermap.org'),
+  WEATHER_HISTORY_URL: baseUrl('https://history.openweathermap.org'),
+  WEATHER_BULK_URL: baseUrl('https://bulk.openweathermap.org'),
+  WEATHER_SITE_URL: baseUrl('https://openweathermap.org'),
+
+  // Callback server (account linking)
+  HTTP_HOST: z.preprocess(blankToUndefined, z.string().default('127.0.0.1')),
+  HTTP_PORT: integer(8787, 0, 65_535),
+  /** Where members' browsers reach the callback server; the music redirect URI is `${PUBLIC_URL}/callback`. */
+  PUBLIC_URL: optionalUrl,
+
+  // Storage
+  DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./data')),
+  REDIS_URL: optionalUrl,
+  /** 32 bytes, base64 or hex: encrypts music tokens at rest. Required when the music service is configured. */
+  TOKEN_ENCRYPTION_KEY: optionalString,
+
+  // Schedules
+  SCHEDULES_PER_GUILD: integer(25, 1, 1_000),
+  SCHEDULE_GRACE_MINUTES: integer(30, 0, 24 * 60),
+
+  // Logging
+  LOG_LEVEL: z.preprocess(
+    blankToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+});
+
+type Env = z.output<typeof envSchema>;
+
+export interface MusicConfig {
+  clientId: string;
+  clientSecret: string;
+  apiUrl: string;
+  authUrl: string;
+  variant: 'classic' | '2026';
+  redirectUri: string;
+  encryptionKey: Buffer;
+}
+
+export interface WeatherConfig {
+  apiKey: string;
+  apiUrl: string;
+  proUrl: string;
+  historyUrl: string;
+  bulkUrl: string;
+  siteUrl: string;
+}
+
+export interface Config {
+  discord: { token: string; applicationId: string; guildId: string | undefined; apiUrl: string };
+  /** `undefined` when the music service is not configured: its commands answer that it is switched off. */
+  music: MusicConfig | undefined;
+  /** `undefined` when the weather service is not configured. */
+  weather: WeatherConfig | undefined;
+  http: { host: string; port: number; publicUrl: string };
+  storage: { dataDir: string; redisUrl: string | undefined };
+  schedules: { perGuildLimit: number; graceMinutes: number };
+  log: { level: Env['LOG_LEVEL'] };
+}
+
+/** Thrown when the environment is incomplete or malformed; lists every problem at once. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n` +
+      problems.map((p) => `  - ${p}`).join('\n'));
+  }
+}
+
+function decodeKey(raw: string): Buffer | undefined {
+  const candidates = [/^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : undefined, Buffer.from(raw, 'base64')];
+  return candidates.find((key) => key?.length === 32);
+}
+
+/**
+ * Reads and validates the environment. Every missing or malformed key is reported in one
+ * {@link ConfigError}; values are never echoed, since some of them are secrets.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      problems.push(`${issue.path.join('.') || '(environment)'} ${issue.message}`);
+    }
+  }
+  const raw = parsed.data;
+  const present = (key: string) => blankToUndefined(env[key]) !== undefined;
+
+  // A half-configured service is a mistake worth failing on; an absent one is simply off.
+  const musicKeys = ['MUSIC_CLIENT_ID', 'MUSIC_CLIENT_SECRET', 'TOKEN_ENCRYPTION_KEY'] as const;
+  const musicWanted = present('MUSIC_CLIENT_ID') || present('MUSIC_CLIENT_SECRET');
+  if (musicWanted) {
+    for (const key of musicKeys) {
+      if (!present(key)) problems.push(`${key} is required when the music service is configured`);
+    }
+  }
+  let encryptionKey: Buffer | undefined;
+  const rawKey = blankToUndefined(env['TOKEN_ENCRYPTION_KEY']);
+  if (typeof rawKey === 'string') {
+    encryptionKey = decodeKey(rawKey.trim());
+    if (!encryptionKey) {
+      problems.push('TOKEN_ENCRYPTION_KEY must be 32 bytes, as 64 hex digits or base64 (openssl rand -base64 32)');
+    }
+  }
+
+  if (problems.length > 0 || !raw) throw new ConfigError(problems);
+
+  const publicUrl = (raw.PUBLIC_URL ?? `http://127.0.0.1:${raw.HTTP_PORT}`).replace(/\/+$/, '');
+  return {
+    discord: {
+      token: raw.DISCORD_TOKEN,
+      applicationId: raw.DISCORD_APPLICATION_ID,
+      guildId: raw.DISCORD_GUILD_ID,
+      apiUrl: raw.DISCORD_API_URL,
+    },
+    music:
+      musicWanted && raw.MUSIC_CLIENT_ID && raw.MUSIC_CLIENT_SECRET && encryptionKey
+        ? {
+            clientId: raw.MUSIC_CLIENT_ID,
+            clientSecret: raw.MUSIC_CLIENT_SECRET,
+            apiUrl: raw.MUSIC_API_URL,
+            authUrl: raw.MUSIC_AUTH_URL,
+            variant: raw.MUSIC_API_VARIANT,
+            redirectUri: `${publicUrl}/callback`,
+            encryptionKey,
+          }
+        : undefined,
+    weather: raw.WEATHER_API_KEY
+      ? {
+          apiKey: raw.WEATHER_API_KEY,
+          apiUrl: raw.WEATHER_API_URL,
+          proUrl: raw.WEATHER_PRO_URL,
+          historyUrl: raw.WEATHER_HISTORY_URL,
+          bulkUrl: raw.WEATHER_BULK_URL,
+          siteUrl: raw.WEATHER_SITE_URL,
+        }
+      : undefined,
+    http: { host: raw.HTTP_HOST, port: raw.HTTP_PORT, publicUrl },
+    storage: { dataDir: raw.DATA_DIR, redisUrl: raw.REDIS_URL },
+    schedules: { perGuildLimit: raw.SCHEDULES_PER_GUILD, graceMinutes: raw.SCHEDULE_GRACE_MINUTES },
+    log: { level: raw.LOG_LEVEL },
+  };
+}

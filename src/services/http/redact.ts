@@ -1,0 +1,76 @@
+/**
+ * Redaction of secrets from anything that may reach a log line or an error message:
+ * URLs (query parameters), header maps and free text.
+ */
+
+/** Query and form parameter names whose values are secrets. */
+export const SECRET_PARAMS: ReadonlySet<string> = new Set([
+  'appid',
+  'api_key',
+  'apikey',
+  'key',
+  'code',
+  'state',
+  'code_verifier',
+  'client_secret',
+  'access_token',
+  'refresh_token',
+  'token',
+  'id_token',
+]);
+
+/** Header names whose values are secrets. */
+export const SECRET_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+]);
+
+export const REDACTED = '[REDACTED]';
+
+/** Returns the URL with every secret query parameter's value replaced; keeps the rest readable. */
+export function redactUrl(url: string | URL): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return redactText(String(url));
+  }
+  for (const name of [...parsed.searchParams.keys()]) {
+    if (SECRET_PARAMS.has(name.toLowerCase())) parsed.searchParams.set(name, REDACTED);
+  }
+  // URLSearchParams encodes the brackets; keep the marker readable.
+  return parsed.toString().replaceAll(encodeURIComponent(REDACTED), REDACTED);
+}
+
+/** Returns a copy of the headers with secret values replaced. */
+export function redactHeaders(headers: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [
+      name,
+      SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : value,
+    ]),
+  );
+}
+
+const secretAssignment = new RegExp(
+  `\\b(${[...SECRET_PARAMS].join('|')})=([^&\\s"']+)`,
+  'gi',
+);
+const bearer = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
+
+/**
+ * Removes secrets from free text: `name=value` pairs with a secret name, `Bearer`/`Basic`
+ * credentials, and every literal secret in `known` (tokens the caller holds).
+ */
+export function redactText(text: string, known: Iterable<string> = []): string {
+  let out = text.replace(secretAssignment, (_m, name: string) => `${name}=${REDACTED}`);
+  out = out.replace(bearer, (_m, scheme: string) => `${scheme} ${REDACTED}`);
+  for (const secret of known) {
+    // Short strings would redact ordinary words; real secrets are long.
+    if (secret.length >= 8) out = out.split(secret).join(REDACTED);
+  }
+  return out;
+}

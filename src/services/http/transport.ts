@@ -1,0 +1,351 @@
+/**
+ * The upstream transport: one undici agent per service, timeouts, a retry policy for transient
+ * faults, 429 handling, typed errors and redaction. The music and weather clients are built on it.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Readable } from 'node:stream';
+import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import type { z } from 'zod';
+import {
+  HttpError,
+  NetworkError,
+  RateLimitError,
+  ResponseValidationError,
+  TimeoutError,
+} from './errors.js';
+import { redactText, redactUrl } from './redact.js';
+
+export type QueryValue = string | number | boolean | undefined | null;
+
+export interface RateLimitPolicy {
+  /** Longest `Retry-After` we wait out inside a call; anything longer fails at once with the wait. */
+  maxWaitMs: number;
+  /** Attempts in all (first try included) while the service keeps answering 429. */
+  maxAttempts: number;
+  /** Exponential backoff when 429 carries no `Retry-After`: base, doubled each time, capped, full jitter. */
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+}
+
+export interface TransportOptions {
+  /** Service name used in errors and logs (`music`, `weather`). */
+  service: string;
+  timeoutMs?: number;
+  /** Retries for 5xx and network faults on idempotent methods. Never for 4xx other than 429. */
+  retries?: number;
+  retryBaseMs?: number;
+  rateLimit?: Partial<RateLimitPolicy>;
+  /** Secrets known to the caller (key, client secret); removed from any error text. */
+  secrets?: () => Iterable<string>;
+  /** Extracts the service's own error message from an error body. */
+  describeError?: (body: unknown) => string | undefined;
+  /** Called after every HTTP exchange, with a redacted URL: for debug logs and metrics. */
+  onExchange?: (info: ExchangeInfo) => void;
+  /** The undici dispatcher to use; by default the transport owns an Agent. */
+  dispatcher?: Dispatcher;
+  /** Injectable for tests. */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+export interface ExchangeInfo {
+  service: string;
+  method: string;
+  url: string;
+  status: number | undefined;
+  durationMs: number;
+  attempt: number;
+}
+
+export const DEFAULT_TRANSPORT_OPTIONS = {
+  timeoutMs: 10_000,
+  retries: 2,
+  retryBaseMs: 250,
+  rateLimit: {
+    maxWaitMs: 10_000,
+    maxAttempts: 4,
+    backoffBaseMs: 500,
+    backoffMaxMs: 8_000,
+  },
+} as const satisfies Required<Pick<TransportOptions, 'timeoutMs' | 'retries' | 'retryBaseMs'>> & {
+  rateLimit: RateLimitPolicy;
+};
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+export interface RequestSpec {
+  method?: HttpMethod;
+  /** Absolute URL, or a path appended to `baseUrl`. */
+  url: string;
+  baseUrl?: string;
+  query?: Record<string, QueryValue>;
+  headers?: Record<string, string>;
+  /** JSON body. */
+  json?: unknown;
+  /** `application/x-www-form-urlencoded` body. */
+  form?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Overrides the transport's timeout for this call. */
+  timeoutMs?: number;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Readable;
+  url: string;
+}
+
+const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'PUT', 'DELETE', 'HEAD', 'OPTIONS']);
+
+/** Parses `Retry-After` (delta-seconds or HTTP-date, RFC 9110 §10.2.3) into milliseconds. */
+export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+export function buildUrl(spec: Pick<RequestSpec, 'url' | 'baseUrl' | 'query'>): URL {
+  const url = /^https?:\/\//.test(spec.url) ? new URL(spec.url) : new URL(spec.baseUrl + spec.url);
+  for (const [name, value] of Object.entries(spec.query ?? {})) {
+    if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+  }
+  return url;
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+async function readBody(body: Readable, headers: Record<string, string>): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return undefined;
+  const looksJson = (headers['content-type'] ?? '').includes('json') || /^\s*[[{]/.test(text);
+  if (looksJson) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      // Not JSON after all: keep the text, truncated.
+    }
+  }
+  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  410: 'Gone',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** An HTTP client for one upstream service. */
+export class Transport {
+  readonly service: string;
+  private readonly options: TransportOptions;
+  private readonly policy: RateLimitPolicy;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+
+  constructor(options: TransportOptions) {
+    this.service = options.service;
+    this.options = options;
+    this.policy = { ...DEFAULT_TRANSPORT_OPTIONS.rateLimit, ...options.rateLimit };
+    this.ownsDispatcher = options.dispatcher === undefined;
+    this.dispatcher =
+      options.dispatcher ?? new Agent({ connections: 16, keepAliveTimeout: 10_000, connectTimeout: 5_000 });
+    this.sleep = options.sleep ?? ((ms) => delay(ms));
+    this.random = options.random ?? Math.random;
+  }
+
+  /** Sends a request and returns the parsed body (`undefined` for an empty one), validated by `schema`. */
+  async json<S extends z.ZodType>(spec: RequestSpec, schema: S): Promise<z.output<S>> {
+    const response = await this.send(spec);
+    const body = await readBody(response.body, response.headers);
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      throw new ResponseValidationError(this.service, spec.method ?? 'GET', response.url, parsed.error);
+    }
+    return parsed.data;
+  }
+
+  /** Sends a request whose answer body, if any, is ignored (204, or 200 with anything). */
+  async empty(spec: RequestSpec): Promise<void> {
+    const response = await this.send(spec);
+    response.body.resume();
+    await new Promise<void>((resolve) => {
+      response.body.once('end', resolve);
+      response.body.once('close', resolve);
+      response.body.once('error', () => resolve());
+    });
+  }
+
+  /** Sends a request and hands back the open body stream (for large downloads). */
+  async stream(spec: RequestSpec): Promise<RawResponse> {
+    return this.send(spec);
+  }
+
+  /**
+   * Sends with retries: 5xx and network faults on idempotent methods with backoff; 429 with
+   * `Retry-After` when short, with exponential backoff and full jitter when absent. Throws a typed,
+   * redacted error otherwise.
+   */
+  async send(spec: RequestSpec): Promise<RawResponse> {
+    const method = spec.method ?? 'GET';
+    const url = buildUrl(spec);
+    const shownUrl = redactUrl(url);
+    const retries = IDEMPOTENT.has(method) ? (this.options.retries ?? DEFAULT_TRANSPORT_OPTIONS.retries) : 0;
+    const timeoutMs = spec.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TRANSPORT_OPTIONS.timeoutMs;
+    const retryBaseMs = this.options.retryBaseMs ?? DEFAULT_TRANSPORT_OPTIONS.retryBaseMs;
+
+    let faults = 0;
+    let limited = 0;
+    for (let attempt = 1; ; attempt++) {
+      const started = performance.now();
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await this.exchange(spec, method, url, timeoutMs);
+      } catch (error) {
+        this.report(method, shownUrl, undefined, started, attempt);
+        if (spec.signal?.aborted) throw error;
+        const typed = this.wrapFault(error, method, shownUrl, timeoutMs);
+        if (faults < retries) {
+          faults++;
+          await this.sleep(this.jitter(retryBaseMs * 2 ** (faults - 1)));
+          continue;
+        }
+        throw typed;
+      }
+      const headers = flattenHeaders(response.headers);
+      this.report(method, shownUrl, response.statusCode, started, attempt);
+      const status = response.statusCode;
+      if (status >= 200 && status < 300) {
+        return { status, headers, body: response.body, url: shownUrl };
+      }
+      const body = await readBody(response.body, headers);
+
+      if (status === 429) {
+        limited++;
+        const retryAfterMs = parseRetryAfter(headers['retry-after']);
+        if (retryAfterMs !== undefined && retryAfterMs > this.policy.maxWaitMs) {
+          throw new RateLimitError(this.service, method, shownUrl, retryAfterMs);
+        }
+        if (limited >= this.policy.maxAttempts) {
+          throw new RateLimitError(this.service, method, shownUrl, retryAfterMs);
+        }
+        const wait =
+          retryAfterMs ??
+          this.jitter(Math.min(this.policy.backoffMaxMs, this.policy.backoffBaseMs * 2 ** (limited - 1)));
+        await this.sleep(wait);
+        continue;
+      }
+      if (status >= 500 && faults < retries) {
+        faults++;
+        await this.sleep(this.jitter(retryBaseMs * 2 ** (faults - 1)));
+        continue;
+      }
+      throw this.httpError(method, shownUrl, status, body, headers);
+    }
+  }
+
+  /** Releases the connection pool (when the transport owns it). */
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  private async exchange(
+    spec: RequestSpec,
+    method: HttpMethod,
+    url: URL,
+    timeoutMs: number,
+  ): Promise<Dispatcher.ResponseData> {
+    const headers: Record<string, string> = { accept: 'application/json', ...spec.headers };
+    let body: string | null = null;
+    if (spec.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(spec.json);
+    } else if (spec.form !== undefined) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(spec.form).toString();
+    }
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
+    return undiciRequest(url, {
+      method,
+      headers,
+      body,
+      signal,
+      dispatcher: this.dispatcher,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+  }
+
+  private httpError(
+    method: string,
+    url: string,
+    status: number,
+    body: unknown,
+    headers: Record<string, string>,
+  ): HttpError {
+    const raw = this.options.describeError?.(body);
+    const detail = raw === undefined ? undefined : redactText(raw, this.options.secrets?.() ?? []);
+    return new HttpError(
+      this.service,
+      method,
+      url,
+      status,
+      STATUS_TEXT[status] ?? 'Error',
+      body,
+      detail,
+      headers,
+    );
+  }
+
+  private wrapFault(error: unknown, method: string, url: string, timeoutMs: number): Error {
+    const name = error instanceof Error ? error.name : '';
+    const code = (error as { code?: unknown } | null)?.code;
+    if (
+      name === 'TimeoutError' ||
+      name === 'AbortError' ||
+      code === 'UND_ERR_HEADERS_TIMEOUT' ||
+      code === 'UND_ERR_BODY_TIMEOUT'
+    ) {
+      return new TimeoutError(this.service, method, url, timeoutMs);
+    }
+    return new NetworkError(this.service, method, url, typeof code === 'string' ? code : undefined);
+  }
+
+  private jitter(ms: number): number {
+    return Math.round(this.random() * ms);
+  }
+
+  private report(method: string, url: string, status: number | undefined, started: number, attempt: number) {
+    this.options.onExchange?.({
+      service: this.service,
+      method,
+      url,
+      status,
+      durationMs: Math.round(performance.now() - started),
+      attempt,
+    });
+  }
+}
