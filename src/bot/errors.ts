@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { MessageFlags, type Interaction } from 'discord.js';
+import { NetworkError, RateLimitError, TimeoutError, UpstreamError } from '../services/http/errors.js';
+import type { Logger } from '../logger.js';
+import type { Feature } from './types.js';
+
+/**
+ * An expected problem the member can act on (account not linked, city not found, no active device).
+ * Its message is shown to them, ephemerally, as it is.
+ */
+export class UserError extends Error {
+  override readonly name = 'UserError';
+}
+
+const SERVICE_NAMES: Record<Feature, string> = { music: 'music', weather: 'weather' };
+
+export function featureOffMessage(feature: Feature): string {
+  return (
+    `The ${SERVICE_NAMES[feature]} commands are switched off on this bot: its owner has not configured ` +
+    `the ${SERVICE_NAMES[feature]} service yet.`
+  );
+}
+
+/** What the member sees for an error; `undefined` means "internal: log it and say something generic". */
+export function describeForUser(error: unknown): string | undefined {
+  if (error instanceof UserError) return error.message;
+  if (error instanceof RateLimitError) {
+    const wait = error.retryAfterMs === undefined ? 'in a little while' : `in ${formatShortWait(error.retryAfterMs)}`;
+    return `The ${error.service} service is receiving too many requests right now. Please try again ${wait}.`;
+  }
+  if (error instanceof TimeoutError || error instanceof NetworkError) {
+    return `The ${error.service} service is not answering right now. Please try again in a minute.`;
+  }
+  return undefined;
+}
+
+function formatShortWait(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  if (seconds < 90) return `${seconds} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 90) return `${minutes} minutes`;
+  return `about ${Math.round(minutes / 60)} hours`;
+}
+
+/**
+ * Answers an interaction that failed: a specific ephemeral message for a user error, a short generic
+ * one with a reference for anything else (which is logged with context, secrets redacted). Uses
+ * `editReply`/`followUp` when the interaction was already acknowledged.
+ */
+export async function replyWithError(interaction: Interaction, error: unknown, logger: Logger): Promise<void> {
+  const known = describeForUser(error);
+  let content = known;
+  const context = {
+    interactionId: interaction.id,
+    kind: interaction.isChatInputCommand()
+      ? `/${interaction.commandName}`
+      : interaction.isButton()
+        ? 'button'
+        : interaction.type,
+    userId: interaction.user.id,
+    guildId: interaction.guildId,
+  };
+  if (content === undefined) {
+    const reference = randomBytes(3).toString('hex');
+    logger.error({ err: error, reference, ...context }, 'interaction failed');
+    content = `Something went wrong on our side, sorry. It has been logged (reference \`${reference}\`).`;
+  } else if (error instanceof UpstreamError) {
+    logger.warn({ err: error, ...context }, 'upstream service trouble');
+  } else {
+    logger.debug({ ...context, message: content }, 'user error');
+  }
+
+  if (interaction.isAutocomplete()) {
+    if (!interaction.responded) await interaction.respond([]).catch(() => undefined);
+    return;
+  }
+  if (!interaction.isRepliable()) return;
+  try {
+    if (interaction.deferred && !interaction.replied && !interaction.isMessageComponent()) {
+      await interaction.editReply({ content, embeds: [], components: [], files: [] });
+    } else if (interaction.replied || interaction.deferred) {
+      await interaction.followUp({ content, flags: MessageFlags.Ephemeral });
+    } else {
+      await interaction.reply({ content, flags: MessageFlags.Ephemeral });
+    }
+  } catch (replyError) {
+    logger.warn({ err: replyError, ...context }, 'could not tell the member about an error');
+  }
+}

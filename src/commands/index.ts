@@ -1,0 +1,8 @@
+import type { ButtonHandler, Command } from '../bot/types.js';
+import help from './help.js';
+
+/** The static registry: used at run time and by `npm run register`. */
+export const commands: readonly Command[] = [help];
+
+/** Button handlers, by `custom_id` prefix. */
+export const buttons: readonly ButtonHandler[] = [];

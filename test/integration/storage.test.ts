@@ -1,0 +1,92 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { createClient } from '@keyv/redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStorage, type Storage, type StorageOptions } from '../../src/storage/index.js';
+import { haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
+
+const redisReady = await haveRedis();
+const dirs: string[] = [];
+const redisPrefixes: string[] = [];
+
+async function sqliteOptions(): Promise<StorageOptions> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-storage-'));
+  dirs.push(dataDir);
+  return { dataDir };
+}
+
+function redisOptions(): StorageOptions {
+  const redisPrefix = uniquePrefix('storage');
+  redisPrefixes.push(redisPrefix);
+  return { dataDir: 'unused', redisUrl: REDIS_URL, redisPrefix };
+}
+
+afterAll(async () => {
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  if (redisPrefixes.length === 0) return;
+  const client = createClient({ url: REDIS_URL });
+  await client.connect();
+  for (const prefix of redisPrefixes) {
+    for await (const keys of client.scanIterator({ MATCH: `${prefix}:*`, COUNT: 500 })) {
+      if (keys.length > 0) await client.del(keys);
+    }
+  }
+  await client.close();
+});
+
+const backends = [
+  { name: 'SQLite', available: true, options: sqliteOptions },
+  { name: 'Redis', available: redisReady, options: async () => redisOptions() },
+];
+
+describe.each(backends)('the storage contract on $name', ({ available, options }) => {
+  let storage: Storage;
+  beforeAll(async () => {
+    if (available) storage = await createStorage(await options());
+  });
+  afterAll(async () => {
+    await storage?.close();
+  });
+
+  it.runIf(available)('keeps, returns and deletes a structured value', async () => {
+    const links = storage.ns<{ userId: string; scopes: string[] }>('links');
+    await links.set('user-1', { userId: 'user-1', scopes: ['a', 'b'] });
+    expect(await links.get('user-1')).toEqual({ userId: 'user-1', scopes: ['a', 'b'] });
+    expect(await links.delete('user-1')).toBe(true);
+    expect(await links.get('user-1')).toBeUndefined();
+  });
+
+  it.runIf(available)('forgets a value once its time to live has passed', async () => {
+    const states = storage.ns<string>('oauth-states');
+    await states.set('short', 'lived', 150);
+    await states.set('long', 'lived', 60_000);
+    expect(await states.get('short')).toBe('lived');
+    await delay(400);
+    expect(await states.get('short')).toBeUndefined();
+    expect(await states.get('long')).toBe('lived');
+  });
+
+  it.runIf(available)('keeps namespaces apart: the same key in two kinds of data', async () => {
+    await storage.ns('prefs').set('same-key', 'preference');
+    await storage.ns('schedules').set('same-key', 'schedule');
+    expect(await storage.ns('prefs').get('same-key')).toBe('preference');
+    await storage.ns('prefs').clear();
+    expect(await storage.ns('prefs').get('same-key')).toBeUndefined();
+    expect(await storage.ns('schedules').get('same-key')).toBe('schedule');
+  });
+});
+
+describe('the SQLite store', () => {
+  it('keeps what was written across a restart of the process', async () => {
+    const options = await sqliteOptions();
+    const first = await createStorage(options);
+    await first.ns('links').set('user-9', { account: 'acc-9' });
+    await first.close();
+
+    const second = await createStorage(options);
+    expect(await second.ns('links').get('user-9')).toEqual({ account: 'acc-9' });
+    await second.close();
+  });
+});

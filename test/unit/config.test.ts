@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+const minimal = { DISCORD_TOKEN: 'fake-token-for-tests', DISCORD_APPLICATION_ID: '100000000000000001' };
+
+function problemsOf(env: Record<string, string | undefined>): readonly string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected the configuration to be refused');
+}
+
+describe('configuration', () => {
+  it('reports a missing Discord token and a malformed URL in one error', () => {
+    const problems = problemsOf({ DISCORD_APPLICATION_ID: '100000000000000001', MUSIC_API_URL: 'not a url' });
+    expect(problems).toHaveLength(2);
+    expect(problems.join('\n')).toMatch(/DISCORD_TOKEN is required/);
+    expect(problems.join('\n')).toMatch(/MUSIC_API_URL must be an http/);
+  });
+
+  it('treats an empty string as missing', () => {
+    const problems = problemsOf({ DISCORD_TOKEN: '  ', DISCORD_APPLICATION_ID: '' });
+    expect(problems.join('\n')).toMatch(/DISCORD_TOKEN is required/);
+    expect(problems.join('\n')).toMatch(/DISCORD_APPLICATION_ID is required/);
+  });
+
+  it('starts with only the Discord token and application id, both services switched off', () => {
+    const config = loadConfig(minimal);
+    expect(config.music).toBeUndefined();
+    expect(config.weather).toBeUndefined();
+    expect(config.storage.dataDir).toBe('./data');
+    expect(config.discord.apiUrl).toBe('https://discord.com/api');
+  });
+
+  it('lets every upstream base URL be pointed elsewhere, without a trailing slash', () => {
+    const config = loadConfig({
+      ...minimal,
+      DISCORD_API_URL: 'http://127.0.0.1:8790/api/',
+      WEATHER_API_KEY: 'k'.repeat(32),
+      WEATHER_API_URL: 'http://127.0.0.1:8792',
+      WEATHER_PRO_URL: 'http://127.0.0.1:8792/pro',
+      WEATHER_HISTORY_URL: 'http://127.0.0.1:8792/history',
+      WEATHER_BULK_URL: 'http://127.0.0.1:8792/bulk',
+      MUSIC_CLIENT_ID: 'id',
+      MUSIC_CLIENT_SECRET: 'secret',
+      TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+      MUSIC_API_URL: 'http://127.0.0.1:8791',
+      MUSIC_AUTH_URL: 'http://127.0.0.1:8791/accounts',
+    });
+    expect(config.discord.apiUrl).toBe('http://127.0.0.1:8790/api');
+    expect(config.weather?.historyUrl).toBe('http://127.0.0.1:8792/history');
+    expect(config.music?.authUrl).toBe('http://127.0.0.1:8791/accounts');
+    expect(config.music?.redirectUri).toBe('http://127.0.0.1:8787/callback');
+  });
+
+  it('refuses a half-configured music service and names what is missing', () => {
+    const problems = problemsOf({ ...minimal, MUSIC_CLIENT_ID: 'id' });
+    expect(problems).toEqual([
+      'MUSIC_CLIENT_SECRET is required when the music service is configured',
+      'TOKEN_ENCRYPTION_KEY is required when the music service is configured',
+    ]);
+  });
+
+  it('never echoes a value in its message, since values may be secrets', () => {
+    const secret = 'not-32-bytes-but-very-secret';
+    try {
+      loadConfig({ ...minimal, MUSIC_CLIENT_ID: 'id', MUSIC_CLIENT_SECRET: 's', TOKEN_ENCRYPTION_KEY: secret, HTTP_PORT: 'abc' });
+      expect.unreachable();
+    } catch (error) {
+      expect(String(error)).not.toContain(secret);
+      expect(String(error)).toMatch(/TOKEN_ENCRYPTION_KEY must be 32 bytes/);
+      expect(String(error)).toMatch(/HTTP_PORT must be a whole number/);
+    }
+  });
+});
