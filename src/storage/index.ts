@@ -2,6 +2,7 @@
  * The Keyv factory: an embedded SQLite file under `DATA_DIR` by default, Redis when `REDIS_URL`
  * is set. One Keyv per kind of data (namespace), all sharing one backend.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import Keyv from 'keyv';
@@ -36,9 +37,20 @@ export interface Storage {
   readonly backend: 'sqlite' | 'redis';
   /** The Keyv for one kind of data. Values are JSON; TTLs are in milliseconds. */
   ns<T = unknown>(namespace: Namespace | (string & {})): Keyv<T>;
+  /**
+   * Atomically takes `key` in `namespace` for `ttlMs` unless someone holds it: true when this caller
+   * got it. Holds across processes sharing the backend. Used for locks and idempotency markers;
+   * keys taken this way are read only through `claim` and `release`.
+   */
+  claim(namespace: Namespace, key: string, ttlMs: number, owner?: string): Promise<boolean>;
+  /** Gives up a claim, but only if `owner` still holds it. */
+  release(namespace: Namespace, key: string, owner: string): Promise<void>;
   /** Closes every connection. */
   close(): Promise<void>;
 }
+
+/** Compare-and-delete, so a lock that expired and was taken by someone else is not released by us. */
+const RELEASE_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 /** Opens the storage backend chosen by the configuration. */
 export async function createStorage(options: StorageOptions): Promise<Storage> {
@@ -64,6 +76,16 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
         }
         return keyv as Keyv<T>;
       },
+      async claim(namespace, key, ttlMs, owner = randomUUID()) {
+        const result = await client.set(`${prefix}:${namespace}:claim:${key}`, owner, {
+          condition: 'NX',
+          expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) },
+        });
+        return result === 'OK';
+      },
+      async release(namespace, key, owner) {
+        await client.eval(RELEASE_SCRIPT, { keys: [`${prefix}:${namespace}:claim:${key}`], arguments: [owner] });
+      },
       async close() {
         stores.clear();
         if (client.isOpen) await client.close();
@@ -74,6 +96,11 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
   await mkdir(options.dataDir, { recursive: true });
   const file = path.resolve(options.dataDir, options.sqliteFile ?? 'bot.sqlite');
   const adapters: KeyvSqlite[] = [];
+  // Claims use the adapter's own SQL: one statement, so it is atomic even with several processes
+  // on one file. A claim is a row in Keyv's table whose value is Keyv's `{value, expires}` JSON.
+  const claims = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 10_000 });
+  adapters.push(claims);
+  const claimKey = (namespace: string, key: string) => `${namespace}:claim:${key}`;
   return {
     backend: 'sqlite',
     ns<T>(namespace: string) {
@@ -86,6 +113,29 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
         stores.set(namespace, keyv);
       }
       return keyv as Keyv<T>;
+    },
+    async claim(namespace, key, ttlMs, owner = randomUUID()) {
+      const now = Date.now();
+      const value = JSON.stringify({ value: owner, expires: now + Math.max(1, Math.round(ttlMs)) });
+      await claims.query(
+        `INSERT INTO keyv (key, value) VALUES (?, ?)
+         ON CONFLICT(key) DO UPDATE SET value = excluded.value
+         WHERE json_extract(keyv.value, '$.expires') <= ?`,
+        claimKey(namespace, key),
+        value,
+        now,
+      );
+      const rows = (await claims.query('SELECT value FROM keyv WHERE key = ?', claimKey(namespace, key))) as {
+        value: string;
+      }[];
+      return rows[0]?.value === value;
+    },
+    async release(namespace, key, owner) {
+      await claims.query(
+        `DELETE FROM keyv WHERE key = ? AND json_extract(value, '$.value') = ?`,
+        claimKey(namespace, key),
+        owner,
+      );
     },
     async close() {
       stores.clear();

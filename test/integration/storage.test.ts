@@ -76,6 +76,24 @@ describe.each(backends)('the storage contract on $name', ({ available, options }
     expect(await storage.ns('prefs').get('same-key')).toBeUndefined();
     expect(await storage.ns('schedules').get('same-key')).toBe('schedule');
   });
+
+  it.runIf(available)('lets exactly one of many concurrent claimers take a key', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => storage.claim('locks', 'slot-1', 60_000, `owner-${i}`)),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+
+  it.runIf(available)('frees a claim when it expires or its owner releases it, not when another does', async () => {
+    expect(await storage.claim('locks', 'brief', 100, 'first')).toBe(true);
+    expect(await storage.claim('locks', 'brief', 100, 'second')).toBe(false);
+    await delay(250);
+    expect(await storage.claim('locks', 'brief', 60_000, 'third')).toBe(true);
+    await storage.release('locks', 'brief', 'first');
+    expect(await storage.claim('locks', 'brief', 60_000, 'fourth')).toBe(false);
+    await storage.release('locks', 'brief', 'third');
+    expect(await storage.claim('locks', 'brief', 60_000, 'fifth')).toBe(true);
+  });
 });
 
 describe('the SQLite store', () => {
