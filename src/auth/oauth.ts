@@ -1,0 +1,158 @@
+/**
+ * The music service's OAuth 2.0 endpoints, by Authorization Code with PKCE (RFC 6749 §4.1,
+ * RFC 7636), through oauth4webapi. The service publishes no discovery document, so the
+ * authorization server's metadata is written here from upstream-facts.md:
+ * `GET {auth_url}/authorize`, `POST {auth_url}/api/token`.
+ *
+ * The bot is a PKCE public client at the token endpoint (client_id in the body, no secret), the
+ * way the service documents PKCE: its refresh tokens are then single-use and rotate on every
+ * refresh. Any newer refresh token in an answer replaces the stored one.
+ */
+import * as oauth from 'oauth4webapi';
+import { fetch as undiciFetch, type Dispatcher } from 'undici';
+import { redactText } from '../services/http/redact.js';
+
+/**
+ * What the bot's features need, and nothing more (upstream-facts.md, scopes per endpoint):
+ * profile and premium status, saving albums, devices, pause/next, reading and editing playlists.
+ */
+export const MUSIC_SCOPES = [
+  'user-read-private',
+  'user-library-modify',
+  'user-read-playback-state',
+  'user-modify-playback-state',
+  'playlist-read-private',
+  'playlist-read-collaborative',
+  'playlist-modify-public',
+  'playlist-modify-private',
+] as const;
+
+export interface MusicOAuthOptions {
+  authUrl: string;
+  clientId: string;
+  redirectUri: string;
+  timeoutMs?: number;
+  dispatcher?: Dispatcher;
+}
+
+export interface TokenSet {
+  accessToken: string;
+  /** Absent when the service kept the old refresh token. */
+  refreshToken: string | undefined;
+  expiresInSeconds: number;
+  scopes: string[];
+}
+
+/** Why a token request failed, for the callback page and the logs (never the secret values). */
+export class OAuthError extends Error {
+  override readonly name = 'OAuthError';
+  constructor(
+    /** The RFC 6749 §5.2 error code (`invalid_grant`, ...), or `unreachable`. */
+    readonly code: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+export class MusicOAuth {
+  private readonly as: oauth.AuthorizationServer;
+  private readonly client: oauth.Client;
+  private readonly requestOptions: oauth.TokenEndpointRequestOptions;
+
+  constructor(private readonly options: MusicOAuthOptions) {
+    this.as = {
+      issuer: options.authUrl,
+      authorization_endpoint: `${options.authUrl}/authorize`,
+      token_endpoint: `${options.authUrl}/api/token`,
+    };
+    this.client = { client_id: options.clientId };
+    const timeoutMs = options.timeoutMs ?? 10_000;
+    this.requestOptions = {
+      // The local emulators speak plain http; the real service is https only.
+      [oauth.allowInsecureRequests]: options.authUrl.startsWith('http://'),
+      [oauth.customFetch]: ((url: string, init: RequestInit) =>
+        undiciFetch(url, {
+          ...(init as unknown as Parameters<typeof undiciFetch>[1]),
+          ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+        })) as unknown as typeof fetch,
+      signal: () => AbortSignal.timeout(timeoutMs),
+    };
+  }
+
+  /** RFC 7636 §4.2: the S256 challenge of a verifier (base64url of its SHA-256, no padding). */
+  static pkceChallenge(verifier: string): Promise<string> {
+    return oauth.calculatePKCECodeChallenge(verifier);
+  }
+
+  /** RFC 6749 §4.1.1: where to send the member's browser. */
+  authorizeUrl(state: string, challenge: string, options: { showDialog?: boolean } = {}): string {
+    const url = new URL(this.as.authorization_endpoint!);
+    url.searchParams.set('client_id', this.options.clientId);
+    url.searchParams.set('response_type', 'code');
+    url.searchParams.set('redirect_uri', this.options.redirectUri);
+    url.searchParams.set('scope', MUSIC_SCOPES.join(' '));
+    url.searchParams.set('state', state);
+    url.searchParams.set('code_challenge_method', 'S256');
+    url.searchParams.set('code_challenge', challenge);
+    if (options.showDialog) url.searchParams.set('show_dialog', 'true');
+    return url.toString();
+  }
+
+  /** RFC 6749 §4.1.3–4.1.4 with RFC 7636 §4.5: trades the code for tokens. */
+  async exchangeCode(code: string, verifier: string): Promise<TokenSet> {
+    const parameters = new URLSearchParams({ code });
+    return this.run(async () => {
+      const response = await oauth.authorizationCodeGrantRequest(
+        this.as,
+        this.client,
+        oauth.None(),
+        parameters,
+        this.options.redirectUri,
+        verifier,
+        this.requestOptions,
+      );
+      return oauth.processAuthorizationCodeResponse(this.as, this.client, response);
+    });
+  }
+
+  /** RFC 6749 §6: a new access token (and, with PKCE, a new refresh token). */
+  async refresh(refreshToken: string): Promise<TokenSet> {
+    return this.run(async () => {
+      const response = await oauth.refreshTokenGrantRequest(
+        this.as,
+        this.client,
+        oauth.None(),
+        refreshToken,
+        this.requestOptions,
+      );
+      return oauth.processRefreshTokenResponse(this.as, this.client, response);
+    });
+  }
+
+  private async run(call: () => Promise<oauth.TokenEndpointResponse>): Promise<TokenSet> {
+    let result: oauth.TokenEndpointResponse;
+    try {
+      result = await call();
+    } catch (error) {
+      throw toOAuthError(error);
+    }
+    return {
+      accessToken: result.access_token,
+      refreshToken: result.refresh_token,
+      expiresInSeconds: typeof result.expires_in === 'number' ? result.expires_in : 3600,
+      scopes: typeof result.scope === 'string' ? result.scope.split(' ').filter(Boolean) : [],
+    };
+  }
+}
+
+function toOAuthError(error: unknown): OAuthError {
+  if (error instanceof oauth.ResponseBodyError) {
+    // error_description is the service's text; it carries no secret, but scrub it anyway.
+    const description = error.error_description ? `: ${redactText(error.error_description)}` : '';
+    return new OAuthError(error.error, `The music service refused the token request (${error.error}${description})`);
+  }
+  const message = error instanceof Error ? redactText(error.message) : 'unknown error';
+  return new OAuthError('unreachable', `The music service's token endpoint failed: ${message}`);
+}

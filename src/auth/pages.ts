@@ -1,0 +1,120 @@
+/** The callback server's pages: plain, readable HTML, no scripts, nothing loaded from elsewhere. */
+
+const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c] ?? c);
+
+export interface Page {
+  status: number;
+  title: string;
+  /** Plain sentences; escaped. */
+  lines: string[];
+  tone: 'ok' | 'problem';
+}
+
+export function renderPage(page: Page): string {
+  const colour = page.tone === 'ok' ? '#1f7a3a' : '#a33a1f';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(page.title)}</title>
+<style>
+  body { font: 17px/1.5 system-ui, sans-serif; max-width: 34rem; margin: 12vh auto; padding: 0 1.25rem; color: #1d1d1f; background: #fafafa; }
+  h1 { font-size: 1.45rem; color: ${colour}; }
+  @media (prefers-color-scheme: dark) { body { color: #e8e8e8; background: #1e1f22; } }
+</style>
+</head>
+<body>
+<main>
+<h1>${escapeHtml(page.title)}</h1>
+${page.lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
+</main>
+</body>
+</html>
+`;
+}
+
+const BACK = 'Go back to Discord and run /music link again to get a fresh link.';
+
+export const pages = {
+  linked: (name: string): Page => ({
+    status: 200,
+    tone: 'ok',
+    title: 'Music account linked',
+    lines: [`Linked as ${name}. You can close this tab and go back to Discord.`],
+  }),
+  denied: (): Page => ({
+    status: 200,
+    tone: 'problem',
+    title: 'Linking cancelled',
+    lines: ['You did not allow access, so nothing was linked and nothing was stored.', 'If that was a mistake: ' + BACK],
+  }),
+  expired: (): Page => ({
+    status: 410,
+    tone: 'problem',
+    title: 'This link has expired',
+    lines: ['Links to connect your music account work for 10 minutes.', BACK],
+  }),
+  replayed: (): Page => ({
+    status: 409,
+    tone: 'problem',
+    title: 'This link was already used',
+    lines: ['Each link works once. If your account is not linked yet: ' + BACK],
+  }),
+  unknown: (): Page => ({
+    status: 400,
+    tone: 'problem',
+    title: 'This link is not valid',
+    lines: ['The bot does not know this link: it may be incomplete or very old.', BACK],
+  }),
+  otherUser: (): Page => ({
+    status: 403,
+    tone: 'problem',
+    title: 'This link belongs to someone else',
+    lines: [
+      'It was made for another Discord account than the one that started linking in this browser, so nothing was linked.',
+      'Each member must use the link the bot showed them. ' + BACK,
+    ],
+  }),
+  otherBrowser: (): Page => ({
+    status: 403,
+    tone: 'problem',
+    title: 'Please finish in the same browser',
+    lines: [
+      'Linking has to end in the browser where it started (the button in Discord). Nothing was linked.',
+      BACK,
+    ],
+  }),
+  exchangeFailed: (): Page => ({
+    status: 502,
+    tone: 'problem',
+    title: 'The music service did not accept this link',
+    lines: ['It refused to hand over access for this sign-in, so nothing was linked.', BACK],
+  }),
+  serviceDown: (): Page => ({
+    status: 503,
+    tone: 'problem',
+    title: 'The music service is not answering',
+    lines: ['Nothing was linked. Please try again in a few minutes: ' + BACK],
+  }),
+  badRequest: (what: string): Page => ({
+    status: 400,
+    tone: 'problem',
+    title: 'Something is wrong with this address',
+    lines: [what, BACK],
+  }),
+  notFound: (): Page => ({
+    status: 404,
+    tone: 'problem',
+    title: 'Nothing here',
+    lines: ['This server only links music accounts for the Discord bot.'],
+  }),
+  internal: (reference: string): Page => ({
+    status: 500,
+    tone: 'problem',
+    title: 'Something went wrong on our side',
+    lines: [`Nothing was linked. It has been logged (reference ${reference}). ${BACK}`],
+  }),
+};

@@ -1,0 +1,247 @@
+/**
+ * The callback server: `GET /link/start` (a short link that redirects to the consent page),
+ * `GET /callback` (RFC 6749 §4.1.2), `GET /healthz`, `GET /metrics`. Every failure ends on a
+ * readable page and stores nothing.
+ */
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Counter, type Registry } from 'prom-client';
+import type { Logger } from '../logger.js';
+import { MusicOAuth, OAuthError } from './oauth.js';
+import { pages, renderPage, type Page } from './pages.js';
+import { seal, unseal } from './seal.js';
+import { hashState, type LinkStates, type PendingLink } from './states.js';
+import type { MusicLink, TokenVault } from './vault.js';
+
+export interface MusicProfile {
+  accountId: string;
+  displayName: string | null;
+  product?: string | undefined;
+  country?: string | undefined;
+}
+
+export interface CallbackServerOptions {
+  host: string;
+  port: number;
+  /** How browsers reach this server; decides whether cookies are `Secure`. */
+  publicUrl: string;
+  states: LinkStates;
+  oauth: Pick<MusicOAuth, 'authorizeUrl' | 'exchangeCode'> | undefined;
+  vault: TokenVault | undefined;
+  /** Key for the browser-binding cookie (the vault key). */
+  cookieKey: Buffer | undefined;
+  fetchProfile: (accessToken: string) => Promise<MusicProfile>;
+  /** Told about every completed link, e.g. to edit the member's `/music link` message. */
+  onLinked?: (userId: string, link: MusicLink, notify: PendingLink['notify']) => Promise<void>;
+  registry: Registry;
+  logger: Logger;
+  now?: () => number;
+}
+
+export interface CallbackServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+const MAX_URL_LENGTH = 2_048;
+const STATE_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
+const CODE_PATTERN = /^[\x21-\x7e]{1,1024}$/;
+const COOKIE = 'link_session';
+const COOKIE_CONTEXT = 'link-cookie';
+
+const SECURITY_HEADERS = {
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  // The callback URL carries the code and state: never send it on as a referrer.
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+  'cross-origin-opener-policy': 'same-origin',
+} as const;
+
+function readCookie(req: IncomingMessage, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return rest.join('=');
+  }
+  return undefined;
+}
+
+export async function startCallbackServer(options: CallbackServerOptions): Promise<CallbackServer> {
+  const { logger, states } = options;
+  const now = options.now ?? Date.now;
+  const secure = options.publicUrl.startsWith('https://');
+  const links = new Counter({
+    name: 'bot_music_links_total',
+    help: 'Account-linking attempts that reached the callback, by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [options.registry],
+  });
+  const requests = new Counter({
+    name: 'bot_callback_http_requests_total',
+    help: 'Requests to the callback server, by route and status',
+    labelNames: ['route', 'status'] as const,
+    registers: [options.registry],
+  });
+
+  function send(res: ServerResponse, route: string, page: Page, extra: Record<string, string> = {}) {
+    requests.inc({ route, status: String(page.status) });
+    res.writeHead(page.status, { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8', ...extra });
+    res.end(renderPage(page));
+  }
+
+  function outcome(res: ServerResponse, name: string, page: Page) {
+    links.inc({ outcome: name });
+    send(res, '/callback', page);
+  }
+
+  async function start(url: URL, res: ServerResponse) {
+    const state = url.searchParams.get('state') ?? '';
+    if (!options.oauth || !options.cookieKey) return send(res, '/link/start', pages.notFound());
+    if (!STATE_PATTERN.test(state)) return send(res, '/link/start', pages.badRequest('The link is incomplete.'));
+    const found = await states.peek(state);
+    if (found.kind !== 'ok') return send(res, '/link/start', pages[found.kind]());
+    const challenge = await MusicOAuth.pkceChallenge(found.link.verifier);
+    const cookie = seal(options.cookieKey, COOKIE_CONTEXT, { userId: found.link.userId, state: hashState(state) });
+    requests.inc({ route: '/link/start', status: '302' });
+    res.writeHead(302, {
+      ...SECURITY_HEADERS,
+      location: options.oauth.authorizeUrl(state, challenge),
+      'set-cookie': `${COOKIE}=${cookie}; Path=/callback; Max-Age=600; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
+    });
+    res.end();
+  }
+
+  async function callback(url: URL, req: IncomingMessage, res: ServerResponse) {
+    const { oauth, vault, cookieKey } = options;
+    if (!oauth || !vault || !cookieKey) return send(res, '/callback', pages.notFound());
+    const state = url.searchParams.get('state') ?? '';
+    const code = url.searchParams.get('code');
+    const error = url.searchParams.get('error');
+    if (!STATE_PATTERN.test(state)) return outcome(res, 'bad_request', pages.badRequest('The address has no valid state.'));
+    if (code === null && error === null) {
+      return outcome(res, 'bad_request', pages.badRequest('The address has neither a code nor an error.'));
+    }
+    if (code !== null && !CODE_PATTERN.test(code)) {
+      return outcome(res, 'bad_request', pages.badRequest('The code in the address is malformed.'));
+    }
+
+    // The browser must be the one that opened this state's start link (RFC 6749 §10.12).
+    let bound: { userId: string; state: string } | undefined;
+    const rawCookie = readCookie(req, COOKIE);
+    if (rawCookie) {
+      try {
+        bound = unseal(cookieKey, COOKIE_CONTEXT, rawCookie) as { userId: string; state: string };
+      } catch {
+        bound = undefined;
+      }
+    }
+    const pending = await states.peek(state);
+    if (pending.kind === 'ok' && bound?.state !== hashState(state)) {
+      return bound && bound.userId !== pending.link.userId
+        ? outcome(res, 'other_user', pages.otherUser())
+        : outcome(res, 'other_browser', pages.otherBrowser());
+    }
+
+    const taken = await states.take(state);
+    if (taken.kind !== 'ok') return outcome(res, taken.kind, pages[taken.kind]());
+    const clear = { 'set-cookie': `${COOKIE}=; Path=/callback; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}` };
+    if (error !== null) {
+      links.inc({ outcome: error === 'access_denied' ? 'denied' : 'error' });
+      return send(res, '/callback', pages.denied(), clear);
+    }
+
+    let tokens;
+    try {
+      tokens = await oauth.exchangeCode(code!, taken.link.verifier);
+    } catch (failure) {
+      const down = failure instanceof OAuthError && failure.code === 'unreachable';
+      logger.warn({ err: failure, userId: taken.link.userId }, 'music code exchange failed');
+      return outcome(res, down ? 'service_down' : 'exchange_failed', down ? pages.serviceDown() : pages.exchangeFailed());
+    }
+    let profile: MusicProfile;
+    try {
+      profile = await options.fetchProfile(tokens.accessToken);
+    } catch (failure) {
+      logger.warn({ err: failure, userId: taken.link.userId }, 'could not read the music profile');
+      return outcome(res, 'service_down', pages.serviceDown());
+    }
+    const at = now();
+    const link: MusicLink = {
+      accountId: profile.accountId,
+      displayName: profile.displayName,
+      ...(profile.product ? { product: profile.product } : {}),
+      ...(profile.country ? { country: profile.country } : {}),
+      scopes: tokens.scopes,
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken ?? '',
+      expiresAt: at + tokens.expiresInSeconds * 1000,
+      linkedAt: at,
+    };
+    if (!link.refreshToken) {
+      logger.warn({ userId: taken.link.userId }, 'the music service sent no refresh token');
+      return outcome(res, 'exchange_failed', pages.exchangeFailed());
+    }
+    await vault.put(taken.link.userId, link);
+    links.inc({ outcome: 'linked' });
+    logger.info({ userId: taken.link.userId, accountId: profile.accountId }, 'music account linked');
+    send(res, '/callback', pages.linked(profile.displayName ?? profile.accountId), clear);
+    if (options.onLinked) {
+      options.onLinked(taken.link.userId, link, taken.link.notify).catch((failure: unknown) => {
+        logger.warn({ err: failure, userId: taken.link.userId }, 'could not tell Discord about the new link');
+      });
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    if ((req.url ?? '').length > MAX_URL_LENGTH) {
+      return send(res, 'other', { ...pages.badRequest('The address is too long.'), status: 414 });
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      requests.inc({ route: 'other', status: '405' });
+      res.writeHead(405, { ...SECURITY_HEADERS, allow: 'GET, HEAD', 'content-type': 'text/plain' });
+      return res.end('Method not allowed\n');
+    }
+    const url = new URL(req.url ?? '/', 'http://callback.invalid');
+    switch (url.pathname) {
+      case '/healthz':
+        requests.inc({ route: '/healthz', status: '200' });
+        res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'application/json' });
+        return res.end('{"status":"ok"}\n');
+      case '/metrics': {
+        const body = await options.registry.metrics();
+        requests.inc({ route: '/metrics', status: '200' });
+        res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': options.registry.contentType });
+        return res.end(body);
+      }
+      case '/link/start':
+        return start(url, res);
+      case '/callback':
+        return callback(url, req, res);
+      default:
+        return send(res, 'other', pages.notFound());
+    }
+  }
+
+  const server = http.createServer({ maxHeaderSize: 16_384, requestTimeout: 30_000 }, (req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      const reference = randomBytes(3).toString('hex');
+      logger.error({ err: error, reference, path: req.url?.split('?')[0] }, 'callback server error');
+      if (!res.headersSent) send(res, 'other', pages.internal(reference));
+      else res.end();
+    });
+  });
+  server.listen(options.port, options.host);
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * OAuth `state` values for account linking (RFC 6749 §10.12): random, single-use, expiring after
+ * ten minutes and bound to the Discord user who asked. Stored sealed under a hash of the state,
+ * so neither the state nor the PKCE verifier is readable in storage.
+ */
+import { createHash } from 'node:crypto';
+import * as oauth from 'oauth4webapi';
+import { z } from 'zod';
+import type { Storage } from '../storage/index.js';
+import { seal, unseal } from './seal.js';
+
+export const STATE_LIFETIME_MS = 10 * 60_000;
+/** Records outlive their validity a while, so a late click reads "expired" rather than "unknown". */
+const RECORD_RETENTION_MS = 60 * 60_000;
+/** How long a used state is remembered, so a replay reads "already used". */
+const USED_RETENTION_MS = 24 * 60 * 60_000;
+
+const pendingLinkSchema = z.object({
+  userId: z.string(),
+  verifier: z.string(),
+  createdAt: z.number(),
+  /** Where to tell Discord the link completed (the `/music link` interaction), if anywhere. */
+  notify: z.object({ applicationId: z.string(), interactionToken: z.string() }).optional(),
+});
+export type PendingLink = z.infer<typeof pendingLinkSchema>;
+
+export type TakeResult =
+  | { kind: 'ok'; link: PendingLink }
+  | { kind: 'expired' }
+  | { kind: 'replayed' }
+  | { kind: 'unknown' };
+
+export function hashState(state: string): string {
+  return createHash('sha256').update(state).digest('base64url');
+}
+
+export class LinkStates {
+  private readonly store;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly key: Buffer,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.store = storage.ns<string>('oauth-states');
+  }
+
+  /** Starts a link for `userId`: a new state and PKCE verifier (RFC 7636 §4.1). */
+  async create(userId: string, notify?: PendingLink['notify']): Promise<{ state: string; link: PendingLink }> {
+    const state = oauth.generateRandomState();
+    const link: PendingLink = {
+      userId,
+      verifier: oauth.generateRandomCodeVerifier(),
+      createdAt: this.now(),
+      ...(notify ? { notify } : {}),
+    };
+    const id = hashState(state);
+    await this.store.set(id, seal(this.key, id, link), RECORD_RETENTION_MS);
+    return { state, link };
+  }
+
+  /** Reads a pending link without using it up (for the redirect to the consent page). */
+  async peek(state: string): Promise<TakeResult> {
+    const id = hashState(state);
+    const link = await this.read(id);
+    if (!link) return { kind: (await this.storage.held('oauth-states', `used:${id}`)) ? 'replayed' : 'unknown' };
+    if (this.now() - link.createdAt > STATE_LIFETIME_MS) return { kind: 'expired' };
+    return { kind: 'ok', link };
+  }
+
+  /** Uses a state up: exactly one caller, across processes, gets `ok` for a given state. */
+  async take(state: string): Promise<TakeResult> {
+    const id = hashState(state);
+    const first = await this.storage.claim('oauth-states', `used:${id}`, USED_RETENTION_MS);
+    if (!first) return { kind: 'replayed' };
+    const link = await this.read(id);
+    await this.store.delete(id);
+    if (!link) return { kind: 'unknown' };
+    if (this.now() - link.createdAt > STATE_LIFETIME_MS) return { kind: 'expired' };
+    return { kind: 'ok', link };
+  }
+
+  private async read(id: string): Promise<PendingLink | undefined> {
+    const sealed = await this.store.get(id);
+    if (sealed === undefined) return undefined;
+    try {
+      return pendingLinkSchema.parse(unseal(this.key, id, sealed));
+    } catch {
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Access tokens on demand: the stored one while it is fresh, otherwise one refresh per user at a
+ * time, in this process (a shared promise) and across processes (a claim in shared storage).
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Storage } from '../storage/index.js';
+import { OAuthError, type MusicOAuth } from './oauth.js';
+import type { MusicLink, TokenVault } from './vault.js';
+
+/** The member has not linked a music account. */
+export class NotLinkedError extends Error {
+  override readonly name = 'NotLinkedError';
+  constructor() {
+    super('You have not linked a music account yet. Use /music link first.');
+  }
+}
+
+/** The link stopped working (refresh token expired or revoked): the member must link again. */
+export class RelinkRequiredError extends Error {
+  override readonly name = 'RelinkRequiredError';
+  constructor(options?: ErrorOptions) {
+    super('Your music account link has expired or was revoked. Use /music link to link it again.', options);
+  }
+}
+
+export interface TokenSourceOptions {
+  vault: TokenVault;
+  oauth: Pick<MusicOAuth, 'refresh'>;
+  storage: Storage;
+  now?: () => number;
+  /** Refresh this long before expiry, so a token never expires mid-request. */
+  skewMs?: number;
+  /** How long one process may hold the refresh lock of a user. */
+  lockTtlMs?: number;
+  /** How long to wait for another process's refresh before giving up. */
+  waitMs?: number;
+  onRefresh?: (outcome: 'ok' | 'relink' | 'error') => void;
+}
+
+export interface TokenSource {
+  getAccessToken(userId: string): Promise<string>;
+}
+
+export function createTokenSource(options: TokenSourceOptions): TokenSource {
+  const now = options.now ?? Date.now;
+  const skewMs = options.skewMs ?? 60_000;
+  const lockTtlMs = options.lockTtlMs ?? 15_000;
+  const waitMs = options.waitMs ?? 20_000;
+  const inFlight = new Map<string, Promise<string>>();
+
+  const fresh = (link: MusicLink | undefined): link is MusicLink =>
+    link !== undefined && link.expiresAt - skewMs > now();
+
+  async function refreshOnce(userId: string): Promise<string> {
+    const owner = randomUUID();
+    const deadline = now() + waitMs;
+    for (let pause = 25; ; pause = Math.min(pause * 2, 250)) {
+      if (await options.storage.claim('locks', `refresh:${userId}`, lockTtlMs, owner)) {
+        try {
+          // Read again under the lock: another process may have refreshed meanwhile, and its
+          // refresh token replaced ours (with rotation, ours is now spent).
+          const link = await options.vault.get(userId);
+          if (!link) throw new NotLinkedError();
+          if (fresh(link)) return link.accessToken;
+          return await refresh(userId, link);
+        } finally {
+          await options.storage.release('locks', `refresh:${userId}`, owner);
+        }
+      }
+      await delay(pause);
+      const link = await options.vault.get(userId);
+      if (!link) throw new NotLinkedError();
+      if (fresh(link)) return link.accessToken;
+      if (now() > deadline) throw new Error('Timed out waiting for another process to refresh a music token');
+    }
+  }
+
+  async function refresh(userId: string, link: MusicLink): Promise<string> {
+    let tokens;
+    try {
+      tokens = await options.oauth.refresh(link.refreshToken);
+    } catch (error) {
+      if (error instanceof OAuthError && error.code === 'invalid_grant') {
+        // Expired (six months after consent) or revoked: drop the dead link, ask to link again.
+        await options.vault.delete(userId);
+        options.onRefresh?.('relink');
+        throw new RelinkRequiredError({ cause: error });
+      }
+      options.onRefresh?.('error');
+      throw error;
+    }
+    const at = now();
+    await options.vault.put(userId, {
+      ...link,
+      accessToken: tokens.accessToken,
+      // With PKCE the service rotates refresh tokens; keep the old one only when it sent none.
+      refreshToken: tokens.refreshToken ?? link.refreshToken,
+      expiresAt: at + tokens.expiresInSeconds * 1000,
+      scopes: tokens.scopes.length > 0 ? tokens.scopes : link.scopes,
+      refreshedAt: at,
+    });
+    options.onRefresh?.('ok');
+    return tokens.accessToken;
+  }
+
+  return {
+    async getAccessToken(userId) {
+      const link = await options.vault.get(userId);
+      if (!link) throw new NotLinkedError();
+      if (fresh(link)) return link.accessToken;
+      let pending = inFlight.get(userId);
+      if (!pending) {
+        pending = refreshOnce(userId).finally(() => inFlight.delete(userId));
+        inFlight.set(userId, pending);
+      }
+      return pending;
+    },
+  };
+}
