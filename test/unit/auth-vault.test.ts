@@ -1,0 +1,108 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MusicOAuth } from '../../src/auth/oauth.js';
+import { seal, unseal } from '../../src/auth/seal.js';
+import { LinkStates, STATE_LIFETIME_MS } from '../../src/auth/states.js';
+import { TokenVault, VaultError } from '../../src/auth/vault.js';
+import { createStorage, type Storage } from '../../src/storage/index.js';
+import { linkFactory } from '../fixtures/links.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((c) => c()));
+});
+
+async function sqliteStorage(): Promise<{ storage: Storage; file: string }> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-auth-'));
+  const storage = await createStorage({ dataDir });
+  cleanups.push(async () => {
+    await storage.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  return { storage, file: path.join(dataDir, 'bot.sqlite') };
+}
+
+describe('PKCE', () => {
+  it('derives the RFC 7636 Appendix B challenge from its verifier', async () => {
+    expect(await MusicOAuth.pkceChallenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe(
+      'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    );
+  });
+
+  it('asks for S256 and exactly the scopes the features need', () => {
+    const oauth = new MusicOAuth({ authUrl: 'https://auth.test', clientId: 'cid', redirectUri: 'https://bot.test/callback' });
+    const url = new URL(oauth.authorizeUrl('s'.repeat(43), 'c'.repeat(43)));
+    expect(url.origin + url.pathname).toBe('https://auth.test/authorize');
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('redirect_uri')).toBe('https://bot.test/callback');
+    expect(url.searchParams.get('scope')?.split(' ').sort()).toEqual([
+      'playlist-modify-private',
+      'playlist-modify-public',
+      'playlist-read-collaborative',
+      'playlist-read-private',
+      'user-library-modify',
+      'user-modify-playback-state',
+      'user-read-playback-state',
+      'user-read-private',
+    ]);
+  });
+});
+
+describe('sealed values', () => {
+  const key = randomBytes(32);
+  it('open only for the owner they were sealed for, with the same key', () => {
+    const sealed = seal(key, 'user-1', { a: 1 });
+    expect(unseal(key, 'user-1', sealed)).toEqual({ a: 1 });
+    expect(() => unseal(key, 'user-2', sealed)).toThrow();
+    expect(() => unseal(randomBytes(32), 'user-1', sealed)).toThrow();
+    const tampered = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'BB' : 'AA');
+    expect(() => unseal(key, 'user-1', tampered)).toThrow();
+  });
+});
+
+describe('the token vault', () => {
+  it('keeps no token in clear in the SQLite file', async () => {
+    const { storage, file } = await sqliteStorage();
+    const vault = new TokenVault(storage, randomBytes(32));
+    const link = linkFactory();
+    await vault.put('user-1', link);
+    expect(await vault.get('user-1')).toEqual(link);
+    const raw = await readFile(file);
+    expect(raw.includes(link.accessToken)).toBe(false);
+    expect(raw.includes(link.refreshToken)).toBe(false);
+    expect(raw.includes('account-1')).toBe(false);
+  });
+
+  it('says clearly when the encryption key changed, instead of returning garbage', async () => {
+    const { storage } = await sqliteStorage();
+    await new TokenVault(storage, randomBytes(32)).put('user-1', linkFactory());
+    await expect(new TokenVault(storage, randomBytes(32)).get('user-1')).rejects.toThrow(VaultError);
+  });
+});
+
+describe('link states', () => {
+  it('are single-use: the second use reads as replayed', async () => {
+    const { storage } = await sqliteStorage();
+    const states = new LinkStates(storage, randomBytes(32));
+    const { state } = await states.create('user-1');
+    expect((await states.peek(state)).kind).toBe('ok');
+    const results = await Promise.all([states.take(state), states.take(state), states.take(state)]);
+    expect(results.map((r) => r.kind).sort()).toEqual(['ok', 'replayed', 'replayed']);
+    expect((await states.peek(state)).kind).toBe('replayed');
+  });
+
+  it('expire after ten minutes and are bound to the user who asked', async () => {
+    const { storage } = await sqliteStorage();
+    let now = Date.now();
+    const states = new LinkStates(storage, randomBytes(32), () => now);
+    const { state } = await states.create('user-7');
+    const found = await states.peek(state);
+    expect(found.kind === 'ok' && found.link.userId).toBe('user-7');
+    now += STATE_LIFETIME_MS + 1;
+    expect((await states.take(state)).kind).toBe('expired');
+    expect((await states.take('x'.repeat(43))).kind).toBe('unknown');
+  });
+});
