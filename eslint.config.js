@@ -36,7 +36,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['discord.js', '@discordjs/*'], message: 'Services and auth never import discord.js.' },
-            { group: ['**/commands/**', '**/bot/**'], message: 'Services and auth never import commands or bot.' },
+            {
+              group: ['**/commands/**', '**/bot/**'],
+              message: 'Services and auth never import commands or bot.',
+            },
           ],
         },
       ],

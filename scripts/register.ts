@@ -15,9 +15,15 @@ try {
     apiUrl: config.discord.apiUrl,
     commands,
   });
-  const where = config.discord.guildId ? `in guild ${config.discord.guildId}` : 'globally (may take up to an hour to show)';
-  console.log(`Registered ${registered.length} commands ${where}: ${registered.map((c) => `/${c.name}`).join(', ')}`);
+  const where = config.discord.guildId
+    ? `in guild ${config.discord.guildId}`
+    : 'globally (may take up to an hour to show)';
+  console.log(
+    `Registered ${registered.length} commands ${where}: ${registered.map((c) => `/${c.name}`).join(', ')}`,
+  );
 } catch (error) {
-  console.error(error instanceof ConfigError ? error.message : `Registration failed: ${(error as Error).message}`);
+  console.error(
+    error instanceof ConfigError ? error.message : `Registration failed: ${(error as Error).message}`,
+  );
   process.exit(1);
 }

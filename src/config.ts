@@ -126,13 +126,18 @@ export interface Config {
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
   constructor(readonly problems: readonly string[]) {
-    super(`Invalid configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n` +
-      problems.map((p) => `  - ${p}`).join('\n'));
+    super(
+      `Invalid configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n` +
+        problems.map((p) => `  - ${p}`).join('\n'),
+    );
   }
 }
 
 function decodeKey(raw: string): Buffer | undefined {
-  const candidates = [/^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : undefined, Buffer.from(raw, 'base64')];
+  const candidates = [
+    /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : undefined,
+    Buffer.from(raw, 'base64'),
+  ];
   return candidates.find((key) => key?.length === 32);
 }
 
@@ -164,7 +169,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (typeof rawKey === 'string') {
     encryptionKey = decodeKey(rawKey.trim());
     if (!encryptionKey) {
-      problems.push('TOKEN_ENCRYPTION_KEY must be 32 bytes, as 64 hex digits or base64 (openssl rand -base64 32)');
+      problems.push(
+        'TOKEN_ENCRYPTION_KEY must be 32 bytes, as 64 hex digits or base64 (openssl rand -base64 32)',
+      );
     }
   }
 

@@ -33,7 +33,8 @@ function secretsOf(config: Config): string[] {
 }
 
 export async function startApp(config: Config, options: StartAppOptions = {}): Promise<App> {
-  const logger = options.logger ?? createLogger({ level: config.log.level, secrets: () => secretsOf(config) });
+  const logger =
+    options.logger ?? createLogger({ level: config.log.level, secrets: () => secretsOf(config) });
   const storage = await createStorage({
     dataDir: config.storage.dataDir,
     redisUrl: config.storage.redisUrl,
@@ -42,7 +43,9 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
 
   const features = { music: config.music !== undefined, weather: config.weather !== undefined };
   if (!features.music) {
-    logger.info('music commands are off: set MUSIC_CLIENT_ID, MUSIC_CLIENT_SECRET and TOKEN_ENCRYPTION_KEY to turn them on');
+    logger.info(
+      'music commands are off: set MUSIC_CLIENT_ID, MUSIC_CLIENT_SECRET and TOKEN_ENCRYPTION_KEY to turn them on',
+    );
   }
   if (!features.weather) logger.info('weather commands are off: set WEATHER_API_KEY to turn them on');
 

@@ -13,7 +13,11 @@ export interface Linking {
   getLink(userId: string): Promise<MusicLink | undefined>;
 }
 
-export function createLinking(options: { states: LinkStates; vault: TokenVault; publicUrl: string }): Linking {
+export function createLinking(options: {
+  states: LinkStates;
+  vault: TokenVault;
+  publicUrl: string;
+}): Linking {
   return {
     async startLink(userId, notify) {
       const { state } = await options.states.create(userId, notify);

@@ -72,11 +72,12 @@ export class MusicOAuth {
     this.requestOptions = {
       // The local emulators speak plain http; the real service is https only.
       [oauth.allowInsecureRequests]: options.authUrl.startsWith('http://'),
-      [oauth.customFetch]: ((url: string, init: RequestInit) =>
+      // undici's own fetch, so the dispatcher (pooling, tests' MockAgent) is the installed undici's.
+      [oauth.customFetch]: (url, init) =>
         undiciFetch(url, {
           ...(init as unknown as Parameters<typeof undiciFetch>[1]),
           ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-        })) as unknown as typeof fetch,
+        }) as unknown as Promise<Response>,
       signal: () => AbortSignal.timeout(timeoutMs),
     };
   }
@@ -151,7 +152,10 @@ function toOAuthError(error: unknown): OAuthError {
   if (error instanceof oauth.ResponseBodyError) {
     // error_description is the service's text; it carries no secret, but scrub it anyway.
     const description = error.error_description ? `: ${redactText(error.error_description)}` : '';
-    return new OAuthError(error.error, `The music service refused the token request (${error.error}${description})`);
+    return new OAuthError(
+      error.error,
+      `The music service refused the token request (${error.error}${description})`,
+    );
   }
   const message = error instanceof Error ? redactText(error.message) : 'unknown error';
   return new OAuthError('unreachable', `The music service's token endpoint failed: ${message}`);

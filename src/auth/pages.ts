@@ -1,6 +1,12 @@
 /** The callback server's pages: plain, readable HTML, no scripts, nothing loaded from elsewhere. */
 
-const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapes: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c] ?? c);
 
 export interface Page {
@@ -49,7 +55,10 @@ export const pages = {
     status: 200,
     tone: 'problem',
     title: 'Linking cancelled',
-    lines: ['You did not allow access, so nothing was linked and nothing was stored.', 'If that was a mistake: ' + BACK],
+    lines: [
+      'You did not allow access, so nothing was linked and nothing was stored.',
+      'If that was a mistake: ' + BACK,
+    ],
   }),
   expired: (): Page => ({
     status: 410,

@@ -12,9 +12,9 @@ export function seal(key: Buffer, owner: string, value: unknown): string {
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(owner, 'utf8'));
   const ciphertext = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
-  return [VERSION, iv, cipher.getAuthTag(), ciphertext].map((part) =>
-    typeof part === 'string' ? part : part.toString('base64url'),
-  ).join('.');
+  return [VERSION, iv, cipher.getAuthTag(), ciphertext]
+    .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+    .join('.');
 }
 
 /** Decrypts a value sealed by {@link seal}; throws when the key, the owner or the bytes differ. */

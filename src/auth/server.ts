@@ -52,7 +52,8 @@ const COOKIE = 'link_session';
 const COOKIE_CONTEXT = 'link-cookie';
 
 const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   // The callback URL carries the code and state: never send it on as a referrer.
@@ -100,11 +101,15 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
   async function start(url: URL, res: ServerResponse) {
     const state = url.searchParams.get('state') ?? '';
     if (!options.oauth || !options.cookieKey) return send(res, '/link/start', pages.notFound());
-    if (!STATE_PATTERN.test(state)) return send(res, '/link/start', pages.badRequest('The link is incomplete.'));
+    if (!STATE_PATTERN.test(state))
+      return send(res, '/link/start', pages.badRequest('The link is incomplete.'));
     const found = await states.peek(state);
     if (found.kind !== 'ok') return send(res, '/link/start', pages[found.kind]());
     const challenge = await MusicOAuth.pkceChallenge(found.link.verifier);
-    const cookie = seal(options.cookieKey, COOKIE_CONTEXT, { userId: found.link.userId, state: hashState(state) });
+    const cookie = seal(options.cookieKey, COOKIE_CONTEXT, {
+      userId: found.link.userId,
+      state: hashState(state),
+    });
     requests.inc({ route: '/link/start', status: '302' });
     res.writeHead(302, {
       ...SECURITY_HEADERS,
@@ -120,7 +125,8 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     const state = url.searchParams.get('state') ?? '';
     const code = url.searchParams.get('code');
     const error = url.searchParams.get('error');
-    if (!STATE_PATTERN.test(state)) return outcome(res, 'bad_request', pages.badRequest('The address has no valid state.'));
+    if (!STATE_PATTERN.test(state))
+      return outcome(res, 'bad_request', pages.badRequest('The address has no valid state.'));
     if (code === null && error === null) {
       return outcome(res, 'bad_request', pages.badRequest('The address has neither a code nor an error.'));
     }
@@ -147,7 +153,9 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
 
     const taken = await states.take(state);
     if (taken.kind !== 'ok') return outcome(res, taken.kind, pages[taken.kind]());
-    const clear = { 'set-cookie': `${COOKIE}=; Path=/callback; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}` };
+    const clear = {
+      'set-cookie': `${COOKIE}=; Path=/callback; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
+    };
     if (error !== null) {
       links.inc({ outcome: error === 'access_denied' ? 'denied' : 'error' });
       return send(res, '/callback', pages.denied(), clear);
@@ -159,7 +167,11 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     } catch (failure) {
       const down = failure instanceof OAuthError && failure.code === 'unreachable';
       logger.warn({ err: failure, userId: taken.link.userId }, 'music code exchange failed');
-      return outcome(res, down ? 'service_down' : 'exchange_failed', down ? pages.serviceDown() : pages.exchangeFailed());
+      return outcome(
+        res,
+        down ? 'service_down' : 'exchange_failed',
+        down ? pages.serviceDown() : pages.exchangeFailed(),
+      );
     }
     let profile: MusicProfile;
     try {

@@ -25,10 +25,7 @@ const pendingLinkSchema = z.object({
 export type PendingLink = z.infer<typeof pendingLinkSchema>;
 
 export type TakeResult =
-  | { kind: 'ok'; link: PendingLink }
-  | { kind: 'expired' }
-  | { kind: 'replayed' }
-  | { kind: 'unknown' };
+  { kind: 'ok'; link: PendingLink } | { kind: 'expired' } | { kind: 'replayed' } | { kind: 'unknown' };
 
 export function hashState(state: string): string {
   return createHash('sha256').update(state).digest('base64url');
@@ -46,7 +43,10 @@ export class LinkStates {
   }
 
   /** Starts a link for `userId`: a new state and PKCE verifier (RFC 7636 §4.1). */
-  async create(userId: string, notify?: PendingLink['notify']): Promise<{ state: string; link: PendingLink }> {
+  async create(
+    userId: string,
+    notify?: PendingLink['notify'],
+  ): Promise<{ state: string; link: PendingLink }> {
     const state = oauth.generateRandomState();
     const link: PendingLink = {
       userId,
@@ -63,7 +63,8 @@ export class LinkStates {
   async peek(state: string): Promise<TakeResult> {
     const id = hashState(state);
     const link = await this.read(id);
-    if (!link) return { kind: (await this.storage.held('oauth-states', `used:${id}`)) ? 'replayed' : 'unknown' };
+    if (!link)
+      return { kind: (await this.storage.held('oauth-states', `used:${id}`)) ? 'replayed' : 'unknown' };
     if (this.now() - link.createdAt > STATE_LIFETIME_MS) return { kind: 'expired' };
     return { kind: 'ok', link };
   }

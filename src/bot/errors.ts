@@ -25,7 +25,8 @@ export function featureOffMessage(feature: Feature): string {
 export function describeForUser(error: unknown): string | undefined {
   if (error instanceof UserError) return error.message;
   if (error instanceof RateLimitError) {
-    const wait = error.retryAfterMs === undefined ? 'in a little while' : `in ${formatShortWait(error.retryAfterMs)}`;
+    const wait =
+      error.retryAfterMs === undefined ? 'in a little while' : `in ${formatShortWait(error.retryAfterMs)}`;
     return `The ${error.service} service is receiving too many requests right now. Please try again ${wait}.`;
   }
   if (error instanceof TimeoutError || error instanceof NetworkError) {
@@ -47,7 +48,11 @@ function formatShortWait(ms: number): string {
  * one with a reference for anything else (which is logged with context, secrets redacted). Uses
  * `editReply`/`followUp` when the interaction was already acknowledged.
  */
-export async function replyWithError(interaction: Interaction, error: unknown, logger: Logger): Promise<void> {
+export async function replyWithError(
+  interaction: Interaction,
+  error: unknown,
+  logger: Logger,
+): Promise<void> {
   const known = describeForUser(error);
   let content = known;
   const context = {

@@ -11,7 +11,9 @@ export interface RegisterOptions {
 }
 
 /** Replaces the application's commands with the registry's, in one guild or globally. */
-export async function registerCommands(options: RegisterOptions): Promise<RESTPutAPIApplicationCommandsResult> {
+export async function registerCommands(
+  options: RegisterOptions,
+): Promise<RESTPutAPIApplicationCommandsResult> {
   const rest = new REST({ api: options.apiUrl }).setToken(options.token);
   const body = options.commands.map((command) => command.data.toJSON());
   const route = options.guildId

@@ -28,7 +28,8 @@ export function createInteractionRouter({ commands, buttons, ctx }: RouterOption
     try {
       if (interaction.isChatInputCommand()) {
         const command = byName.get(interaction.commandName);
-        if (!command) throw new UserError('This command is not known to the bot any more. It may have been removed.');
+        if (!command)
+          throw new UserError('This command is not known to the bot any more. It may have been removed.');
         ensureFeature(command.requires);
         await command.execute(interaction, ctx);
       } else if (interaction.isAutocomplete()) {

@@ -43,6 +43,8 @@ export interface Storage {
    * keys taken this way are read only through `claim` and `release`.
    */
   claim(namespace: Namespace, key: string, ttlMs: number, owner?: string): Promise<boolean>;
+  /** Whether someone holds the claim on `key` now. */
+  held(namespace: Namespace, key: string): Promise<boolean>;
   /** Gives up a claim, but only if `owner` still holds it. */
   release(namespace: Namespace, key: string, owner: string): Promise<void>;
   /** Closes every connection. */
@@ -83,8 +85,14 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
         });
         return result === 'OK';
       },
+      async held(namespace, key) {
+        return (await client.exists(`${prefix}:${namespace}:claim:${key}`)) === 1;
+      },
       async release(namespace, key, owner) {
-        await client.eval(RELEASE_SCRIPT, { keys: [`${prefix}:${namespace}:claim:${key}`], arguments: [owner] });
+        await client.eval(RELEASE_SCRIPT, {
+          keys: [`${prefix}:${namespace}:claim:${key}`],
+          arguments: [owner],
+        });
       },
       async close() {
         stores.clear();
@@ -129,6 +137,14 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
         value: string;
       }[];
       return rows[0]?.value === value;
+    },
+    async held(namespace, key) {
+      const rows = (await claims.query(
+        `SELECT 1 FROM keyv WHERE key = ? AND json_extract(value, '$.expires') > ?`,
+        claimKey(namespace, key),
+        Date.now(),
+      )) as unknown[];
+      return rows.length > 0;
     },
     async release(namespace, key, owner) {
       await claims.query(

@@ -37,7 +37,10 @@ export async function haveRedis(): Promise<boolean> {
 
 /** True when Debian's chromium is installed. */
 export function haveChromium(): boolean {
-  return existsSync(CHROMIUM_PATH) || unavailable('Chromium', `${CHROMIUM_PATH} does not exist (apt-get install -y chromium)`);
+  return (
+    existsSync(CHROMIUM_PATH) ||
+    unavailable('Chromium', `${CHROMIUM_PATH} does not exist (apt-get install -y chromium)`)
+  );
 }
 
 /** A key prefix unique to one test run, so tests sharing a Redis server never touch each other's keys. */

@@ -45,7 +45,12 @@ function rotatingIssuer() {
       if (!valid.delete(refreshToken)) throw new OAuthError('invalid_grant', 'Invalid refresh token');
       const next = `canary-refresh-${randomBytes(6).toString('hex')}`;
       valid.add(next);
-      return { accessToken: `canary-access-${randomBytes(6).toString('hex')}`, refreshToken: next, expiresInSeconds: 3600, scopes: [] };
+      return {
+        accessToken: `canary-access-${randomBytes(6).toString('hex')}`,
+        refreshToken: next,
+        expiresInSeconds: 3600,
+        scopes: [],
+      };
     },
   };
 }
@@ -115,13 +120,20 @@ describe.runIf(redisReady)('access tokens with two processes on one Redis', () =
       createStorage({ dataDir: 'unused', redisUrl: REDIS_URL, redisPrefix: prefix }),
       createStorage({ dataDir: 'unused', redisUrl: REDIS_URL, redisPrefix: prefix }),
     ]);
-    cleanups.push(() => a.close(), () => b.close());
+    cleanups.push(
+      () => a.close(),
+      () => b.close(),
+    );
     const issuer = rotatingIssuer();
     const link = linkFactory({ expiresAt: Date.now() - 1 });
     issuer.issue(link.refreshToken);
     await new TokenVault(a, key).put('u1', link);
-    const sources = [a, b].map((storage) => createTokenSource({ vault: new TokenVault(storage, key), oauth: issuer, storage }));
-    const tokens = await Promise.all(Array.from({ length: 200 }, (_, i) => sources[i % 2]!.getAccessToken('u1')));
+    const sources = [a, b].map((storage) =>
+      createTokenSource({ vault: new TokenVault(storage, key), oauth: issuer, storage }),
+    );
+    const tokens = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => sources[i % 2]!.getAccessToken('u1')),
+    );
     expect(issuer.calls).toBe(1);
     expect(new Set(tokens).size).toBe(1);
 

@@ -38,7 +38,7 @@ afterAll(async () => {
 
 const backends = [
   { name: 'SQLite', available: true, options: sqliteOptions },
-  { name: 'Redis', available: redisReady, options: async () => redisOptions() },
+  { name: 'Redis', available: redisReady, options: () => Promise.resolve(redisOptions()) },
 ];
 
 describe.each(backends)('the storage contract on $name', ({ available, options }) => {
@@ -84,16 +84,21 @@ describe.each(backends)('the storage contract on $name', ({ available, options }
     expect(results.filter(Boolean)).toHaveLength(1);
   });
 
-  it.runIf(available)('frees a claim when it expires or its owner releases it, not when another does', async () => {
-    expect(await storage.claim('locks', 'brief', 100, 'first')).toBe(true);
-    expect(await storage.claim('locks', 'brief', 100, 'second')).toBe(false);
-    await delay(250);
-    expect(await storage.claim('locks', 'brief', 60_000, 'third')).toBe(true);
-    await storage.release('locks', 'brief', 'first');
-    expect(await storage.claim('locks', 'brief', 60_000, 'fourth')).toBe(false);
-    await storage.release('locks', 'brief', 'third');
-    expect(await storage.claim('locks', 'brief', 60_000, 'fifth')).toBe(true);
-  });
+  it.runIf(available)(
+    'frees a claim when it expires or its owner releases it, not when another does',
+    async () => {
+      expect(await storage.claim('locks', 'brief', 100, 'first')).toBe(true);
+      expect(await storage.claim('locks', 'brief', 100, 'second')).toBe(false);
+      expect(await storage.held('locks', 'brief')).toBe(true);
+      await delay(250);
+      expect(await storage.held('locks', 'brief')).toBe(false);
+      expect(await storage.claim('locks', 'brief', 60_000, 'third')).toBe(true);
+      await storage.release('locks', 'brief', 'first');
+      expect(await storage.claim('locks', 'brief', 60_000, 'fourth')).toBe(false);
+      await storage.release('locks', 'brief', 'third');
+      expect(await storage.claim('locks', 'brief', 60_000, 'fifth')).toBe(true);
+    },
+  );
 });
 
 describe('the SQLite store', () => {

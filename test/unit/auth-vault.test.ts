@@ -33,7 +33,11 @@ describe('PKCE', () => {
   });
 
   it('asks for S256 and exactly the scopes the features need', () => {
-    const oauth = new MusicOAuth({ authUrl: 'https://auth.test', clientId: 'cid', redirectUri: 'https://bot.test/callback' });
+    const oauth = new MusicOAuth({
+      authUrl: 'https://auth.test',
+      clientId: 'cid',
+      redirectUri: 'https://bot.test/callback',
+    });
     const url = new URL(oauth.authorizeUrl('s'.repeat(43), 'c'.repeat(43)));
     expect(url.origin + url.pathname).toBe('https://auth.test/authorize');
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');

@@ -67,7 +67,13 @@ describe('configuration', () => {
   it('never echoes a value in its message, since values may be secrets', () => {
     const secret = 'not-32-bytes-but-very-secret';
     try {
-      loadConfig({ ...minimal, MUSIC_CLIENT_ID: 'id', MUSIC_CLIENT_SECRET: 's', TOKEN_ENCRYPTION_KEY: secret, HTTP_PORT: 'abc' });
+      loadConfig({
+        ...minimal,
+        MUSIC_CLIENT_ID: 'id',
+        MUSIC_CLIENT_SECRET: 's',
+        TOKEN_ENCRYPTION_KEY: secret,
+        HTTP_PORT: 'abc',
+      });
       expect.unreachable();
     } catch (error) {
       expect(String(error)).not.toContain(secret);

@@ -14,8 +14,9 @@ function transport(extra: Partial<ConstructorParameters<typeof Transport>[0]> = 
   return new Transport({
     service: 'test',
     dispatcher: agent,
-    sleep: async (ms) => {
+    sleep: (ms) => {
       waits.push(ms);
+      return Promise.resolve();
     },
     random: () => 0.5,
     describeError: (body) => (body as { message?: string } | undefined)?.message,
@@ -36,7 +37,10 @@ afterEach(async () => {
 describe('the upstream transport', () => {
   it('validates a JSON answer against its schema', async () => {
     agent.get(ORIGIN).intercept({ path: '/thing?id=1' }).reply(200, { id: 1, extra: true });
-    const body = await transport().json({ url: `${ORIGIN}/thing`, query: { id: 1 } }, z.object({ id: z.number() }));
+    const body = await transport().json(
+      { url: `${ORIGIN}/thing`, query: { id: 1 } },
+      z.object({ id: z.number() }),
+    );
     expect(body).toEqual({ id: 1 });
   });
 
@@ -53,7 +57,9 @@ describe('the upstream transport', () => {
     const pool = agent.get(ORIGIN);
     pool.intercept({ path: '/flaky' }).reply(503, 'busy');
     pool.intercept({ path: '/flaky' }).reply(200, { ok: true });
-    expect(await transport().json({ url: `${ORIGIN}/flaky` }, z.object({ ok: z.boolean() }))).toEqual({ ok: true });
+    expect(await transport().json({ url: `${ORIGIN}/flaky` }, z.object({ ok: z.boolean() }))).toEqual({
+      ok: true,
+    });
     expect(waits).toHaveLength(1);
   });
 
@@ -85,7 +91,8 @@ describe('the upstream transport', () => {
 
   it('backs off exponentially when 429 has no Retry-After, then gives up clearly', async () => {
     const pool = agent.get(ORIGIN);
-    for (let i = 0; i < 4; i++) pool.intercept({ path: '/quota' }).reply(429, { cod: 429, message: 'blocked' });
+    for (let i = 0; i < 4; i++)
+      pool.intercept({ path: '/quota' }).reply(429, { cod: 429, message: 'blocked' });
     const error = await transport()
       .empty({ url: `${ORIGIN}/quota` })
       .catch((e: unknown) => e);

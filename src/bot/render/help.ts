@@ -16,7 +16,11 @@ export interface HelpEntry {
 export function commandLines(
   command: RESTPostAPIChatInputApplicationCommandsJSONBody,
 ): { usage: string; description: string }[] {
-  const walk = (prefix: string, options: readonly APIApplicationCommandOption[] | undefined, fallback: string) => {
+  const walk = (
+    prefix: string,
+    options: readonly APIApplicationCommandOption[] | undefined,
+    fallback: string,
+  ) => {
     const subs = (options ?? []).filter(
       (option) =>
         option.type === ApplicationCommandOptionType.Subcommand ||

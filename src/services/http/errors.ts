@@ -34,10 +34,7 @@ export class HttpError extends UpstreamError {
     readonly headers: Readonly<Record<string, string>>,
   ) {
     const path = safePath(url);
-    super(
-      `${method} ${path} failed: ${status} ${statusText}${detail ? ` (${detail})` : ''}`,
-      service,
-    );
+    super(`${method} ${path} failed: ${status} ${statusText}${detail ? ` (${detail})` : ''}`, service);
   }
 }
 
@@ -81,7 +78,10 @@ export class NetworkError extends UpstreamError {
     readonly url: string,
     readonly code: string | undefined,
   ) {
-    super(`${method} ${safePath(url)} could not reach the ${service} service${code ? ` (${code})` : ''}`, service);
+    super(
+      `${method} ${safePath(url)} could not reach the ${service} service${code ? ` (${code})` : ''}`,
+      service,
+    );
   }
 }
 

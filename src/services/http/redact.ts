@@ -55,10 +55,7 @@ export function redactHeaders(headers: Record<string, unknown>): Record<string, 
   );
 }
 
-const secretAssignment = new RegExp(
-  `\\b(${[...SECRET_PARAMS].join('|')})=([^&\\s"']+)`,
-  'gi',
-);
+const secretAssignment = new RegExp(`\\b(${[...SECRET_PARAMS].join('|')})=([^&\\s"']+)`, 'gi');
 const bearer = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
 
 /**
@@ -73,4 +70,26 @@ export function redactText(text: string, known: Iterable<string> = []): string {
     if (secret.length >= 8) out = out.split(secret).join(REDACTED);
   }
   return out;
+}
+
+/**
+ * A copy of a parsed body safe to keep on an error: every string passed through {@link redactText},
+ * and the value of every key named like a secret parameter replaced.
+ */
+export function redactValue(value: unknown, known: Iterable<string> = []): unknown {
+  const secrets = [...known];
+  const walk = (node: unknown, depth: number): unknown => {
+    if (typeof node === 'string') return redactText(node, secrets);
+    if (typeof node !== 'object' || node === null || depth > 32) return node;
+    if (Array.isArray(node)) return node.map((item) => walk(item, depth + 1));
+    return Object.fromEntries(
+      Object.entries(node).map(([name, item]) => [
+        name,
+        SECRET_PARAMS.has(name.toLowerCase()) && item !== null && item !== undefined
+          ? REDACTED
+          : walk(item, depth + 1),
+      ]),
+    );
+  };
+  return walk(value, 0);
 }

@@ -6,14 +6,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
 import type { z } from 'zod';
-import {
-  HttpError,
-  NetworkError,
-  RateLimitError,
-  ResponseValidationError,
-  TimeoutError,
-} from './errors.js';
-import { redactText, redactUrl } from './redact.js';
+import { HttpError, NetworkError, RateLimitError, ResponseValidationError, TimeoutError } from './errors.js';
+import { redactHeaders, redactText, redactUrl, redactValue } from './redact.js';
 
 export type QueryValue = string | number | boolean | undefined | null;
 
@@ -198,9 +192,13 @@ export class Transport {
     });
   }
 
-  /** Sends a request and hands back the open body stream (for large downloads). */
+  /**
+   * Sends a request and hands back the open body stream (for large downloads). The time limit
+   * covers the wait for the response headers only; the body may then take as long as it needs,
+   * as long as it never stalls for longer than the time limit between two chunks.
+   */
   async stream(spec: RequestSpec): Promise<RawResponse> {
-    return this.send(spec);
+    return this.send(spec, 'headers');
   }
 
   /**
@@ -208,7 +206,7 @@ export class Transport {
    * `Retry-After` when short, with exponential backoff and full jitter when absent. Throws a typed,
    * redacted error otherwise.
    */
-  async send(spec: RequestSpec): Promise<RawResponse> {
+  async send(spec: RequestSpec, deadline: 'response' | 'headers' = 'response'): Promise<RawResponse> {
     const method = spec.method ?? 'GET';
     const url = buildUrl(spec);
     const shownUrl = redactUrl(url);
@@ -222,7 +220,7 @@ export class Transport {
       const started = performance.now();
       let response: Dispatcher.ResponseData;
       try {
-        response = await this.exchange(spec, method, url, timeoutMs);
+        response = await this.exchange(spec, method, url, timeoutMs, deadline);
       } catch (error) {
         this.report(method, shownUrl, undefined, started, attempt);
         if (spec.signal?.aborted) throw error;
@@ -276,6 +274,7 @@ export class Transport {
     method: HttpMethod,
     url: URL,
     timeoutMs: number,
+    deadline: 'response' | 'headers',
   ): Promise<Dispatcher.ResponseData> {
     const headers: Record<string, string> = { accept: 'application/json', ...spec.headers };
     let body: string | null = null;
@@ -286,17 +285,30 @@ export class Transport {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(spec.form).toString();
     }
-    const timeout = AbortSignal.timeout(timeoutMs);
+    // `response`: the limit covers the whole exchange, body included (it stays attached to the body).
+    // `headers`: it is lifted once the headers are in; undici's `bodyTimeout` still bounds each stall.
+    const controller = deadline === 'headers' ? new AbortController() : undefined;
+    const timer = controller
+      ? setTimeout(
+          () => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')),
+          timeoutMs,
+        )
+      : undefined;
+    const timeout = controller ? controller.signal : AbortSignal.timeout(timeoutMs);
     const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
-    return undiciRequest(url, {
-      method,
-      headers,
-      body,
-      signal,
-      dispatcher: this.dispatcher,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
+    try {
+      return await undiciRequest(url, {
+        method,
+        headers,
+        body,
+        signal,
+        dispatcher: this.dispatcher,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private httpError(
@@ -306,17 +318,19 @@ export class Transport {
     body: unknown,
     headers: Record<string, string>,
   ): HttpError {
+    const secrets = [...(this.options.secrets?.() ?? [])];
     const raw = this.options.describeError?.(body);
-    const detail = raw === undefined ? undefined : redactText(raw, this.options.secrets?.() ?? []);
+    const detail = raw === undefined ? undefined : redactText(raw, secrets);
+    // The error may be logged whole (pino serialises every field): keep only redacted copies.
     return new HttpError(
       this.service,
       method,
       url,
       status,
       STATUS_TEXT[status] ?? 'Error',
-      body,
+      redactValue(body, secrets),
       detail,
-      headers,
+      redactHeaders(headers) as Record<string, string>,
     );
   }
 

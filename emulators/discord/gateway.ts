@@ -1,0 +1,336 @@
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import { WebSocket, WebSocketServer } from 'ws';
+import { z } from 'zod';
+import {
+  GatewayCloseCodes,
+  GatewayDispatchEvents,
+  GatewayIntentBits,
+  GatewayOpcodes,
+} from 'discord-api-types/v10';
+import type {
+  ApplicationFlags,
+  GatewayDispatchPayload,
+  GatewayGuildCreateDispatchData,
+  GatewayReceivePayload,
+  Snowflake,
+} from 'discord-api-types/v10';
+import type { EmulatorCore, GatewayLink, UnsequencedDispatch } from './core.js';
+import { shardIdForGuild } from './snowflake.js';
+
+/** A gateway session: survives its socket so that the client can resume and get what it missed. */
+interface Session {
+  id: string;
+  shard: [number, number];
+  intents: number;
+  seq: number;
+  socket: WebSocket | null;
+  /** Dispatches kept for RESUME replay. */
+  backlog: GatewayDispatchPayload[];
+}
+
+export interface ConnectedShard {
+  sessionId: string;
+  shardId: number;
+  shardCount: number;
+}
+
+const BACKLOG_LIMIT = 1_000;
+// The enum has no member for "none"; Discord sends 0.
+const NO_APPLICATION_FLAGS = 0 as ApplicationFlags;
+
+const payloadSchema = z.object({ op: z.number().int(), d: z.unknown() });
+const identifySchema = z.object({
+  token: z.string(),
+  intents: z.number().int().min(0),
+  shard: z.tuple([z.number().int(), z.number().int()]).optional(),
+});
+const resumeSchema = z.object({
+  token: z.string(),
+  session_id: z.string(),
+  seq: z.number().int().nullable(),
+});
+const requestMembersSchema = z.object({
+  guild_id: z.string(),
+  query: z.string().optional(),
+  limit: z.number().int().optional(),
+  user_ids: z.union([z.string(), z.array(z.string())]).optional(),
+  nonce: z.string().optional(),
+});
+
+/**
+ * The gateway: HELLO, IDENTIFY → READY + GUILD_CREATE per guild of the shard, heartbeat ACKs,
+ * RESUME with replay of missed dispatches, and dispatches to every session holding a guild.
+ */
+export class Gateway implements GatewayLink {
+  readonly #wss: WebSocketServer;
+  readonly #sessions = new Map<string, Session>();
+  readonly #socketSessions = new Map<WebSocket, Session | null>();
+
+  constructor(
+    server: Server,
+    private readonly core: EmulatorCore,
+    private readonly publicUrl: () => string,
+    private readonly heartbeatIntervalMs: number,
+  ) {
+    this.#wss = new WebSocketServer({ server });
+    this.#wss.on('connection', (socket) => this.#accept(socket));
+  }
+
+  /** Sessions whose socket is open, one per shard connection. */
+  connectedShards(): ConnectedShard[] {
+    return [...this.#sessions.values()]
+      .filter((session) => session.socket?.readyState === WebSocket.OPEN)
+      .map((session) => ({ sessionId: session.id, shardId: session.shard[0], shardCount: session.shard[1] }));
+  }
+
+  /**
+   * Closes every socket with `code` (4000 by default: the client resumes, as after a network
+   * hiccup). Sessions stay, so dispatches sent meanwhile are replayed on RESUME.
+   */
+  disconnectAll(code: number = GatewayCloseCodes.UnknownError): void {
+    for (const socket of this.#socketSessions.keys()) socket.close(code, 'Disconnected by the emulator');
+  }
+
+  dispatchToGuild(guildId: Snowflake, payload: UnsequencedDispatch, requiredIntents = 0): number {
+    const sessions = this.#sessionsFor(guildId).filter(
+      (session) => (session.intents & requiredIntents) === requiredIntents,
+    );
+    for (const session of sessions) this.#dispatch(session, payload);
+    return sessions.length;
+  }
+
+  sessionCountForGuild(guildId: Snowflake): number {
+    return this.#sessionsFor(guildId).length;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.#socketSessions.keys()) socket.terminate();
+    this.#socketSessions.clear();
+    this.#sessions.clear();
+    await new Promise<void>((resolve) => this.#wss.close(() => resolve()));
+  }
+
+  #sessionsFor(guildId: Snowflake): Session[] {
+    return [...this.#sessions.values()].filter(
+      (session) => shardIdForGuild(guildId, session.shard[1]) === session.shard[0],
+    );
+  }
+
+  #accept(socket: WebSocket): void {
+    this.#socketSessions.set(socket, null);
+    socket.on('message', (data, isBinary) => {
+      const bytes = Array.isArray(data)
+        ? Buffer.concat(data)
+        : data instanceof ArrayBuffer
+          ? Buffer.from(data)
+          : data;
+      // discord.js sends text frames; Discord answers binary ETF or compressed frames with a close.
+      this.#onMessage(socket, isBinary ? '' : bytes.toString('utf8'));
+    });
+    socket.on('close', (code) => this.#onClose(socket, code));
+    socket.on('error', () => socket.terminate());
+    this.#send(socket, {
+      op: GatewayOpcodes.Hello,
+      d: { heartbeat_interval: this.heartbeatIntervalMs },
+      s: null,
+      t: null,
+    });
+  }
+
+  #onClose(socket: WebSocket, code: number): void {
+    const session = this.#socketSessions.get(socket);
+    this.#socketSessions.delete(socket);
+    if (!session || session.socket !== socket) return;
+    session.socket = null;
+    // A normal close ends the session on Discord too; any other close leaves it resumable.
+    if (code === 1000 || code === 1001) this.#sessions.delete(session.id);
+  }
+
+  #onMessage(socket: WebSocket, text: string): void {
+    let parsed: z.infer<typeof payloadSchema>;
+    try {
+      parsed = payloadSchema.parse(JSON.parse(text));
+    } catch {
+      socket.close(GatewayCloseCodes.DecodeError, 'Error while decoding payload.');
+      return;
+    }
+    const session = this.#socketSessions.get(socket) ?? null;
+    // Any number may arrive; unknown ones fall through to the default case.
+    const op = parsed.op as GatewayOpcodes;
+    switch (op) {
+      case GatewayOpcodes.Heartbeat:
+        this.#send(socket, { op: GatewayOpcodes.HeartbeatAck, d: undefined, s: null, t: null });
+        return;
+      case GatewayOpcodes.Identify:
+        this.#identify(socket, session, parsed.d);
+        return;
+      case GatewayOpcodes.Resume:
+        this.#resume(socket, session, parsed.d);
+        return;
+      case GatewayOpcodes.PresenceUpdate:
+      case GatewayOpcodes.VoiceStateUpdate:
+      case GatewayOpcodes.RequestSoundboardSounds:
+        if (!session) socket.close(GatewayCloseCodes.NotAuthenticated, 'Not authenticated.');
+        return;
+      case GatewayOpcodes.RequestGuildMembers:
+        if (!session) socket.close(GatewayCloseCodes.NotAuthenticated, 'Not authenticated.');
+        else this.#requestMembers(session, parsed.d);
+        return;
+      default:
+        socket.close(GatewayCloseCodes.UnknownOpcode, 'Unknown opcode.');
+    }
+  }
+
+  #tokenMatches(token: string): boolean {
+    const expected = this.core.options.botToken;
+    const given = token.replace(/^Bot /, '');
+    return given.length > 0 && (expected === undefined || given === expected);
+  }
+
+  #identify(socket: WebSocket, current: Session | null, data: unknown): void {
+    if (current) {
+      socket.close(GatewayCloseCodes.AlreadyAuthenticated, 'Already authenticated.');
+      return;
+    }
+    const identify = identifySchema.safeParse(data);
+    if (!identify.success) {
+      socket.close(GatewayCloseCodes.DecodeError, 'Error while decoding payload.');
+      return;
+    }
+    if (!this.#tokenMatches(identify.data.token)) {
+      socket.close(GatewayCloseCodes.AuthenticationFailed, 'Authentication failed.');
+      return;
+    }
+    const [shardId, shardCount] = identify.data.shard ?? [0, 1];
+    if (shardCount < 1 || shardId < 0 || shardId >= shardCount) {
+      socket.close(GatewayCloseCodes.InvalidShard, 'Invalid shard.');
+      return;
+    }
+    const session: Session = {
+      id: randomBytes(16).toString('hex'),
+      shard: [shardId, shardCount],
+      intents: identify.data.intents,
+      seq: 0,
+      socket,
+      backlog: [],
+    };
+    this.#sessions.set(session.id, session);
+    this.#socketSessions.set(socket, session);
+    this.core.events.emit('identify', { sessionId: session.id, shard: [shardId, shardCount] });
+
+    const guildIds = [...this.core.world.guilds.keys()].filter(
+      (guildId) => shardIdForGuild(guildId, shardCount) === shardId,
+    );
+    this.#dispatch(session, {
+      op: GatewayOpcodes.Dispatch,
+      t: GatewayDispatchEvents.Ready,
+      d: {
+        v: 10,
+        user: this.core.botUser,
+        guilds: guildIds.map((id) => ({ id, unavailable: true })),
+        session_id: session.id,
+        resume_gateway_url: this.publicUrl(),
+        shard: [shardId, shardCount],
+        application: { id: this.core.options.applicationId, flags: NO_APPLICATION_FLAGS, flags_new: '0' },
+      },
+    });
+    // Without the Guilds intent Discord lists the guilds in READY but sends no GUILD_CREATE.
+    if ((session.intents & GatewayIntentBits.Guilds) === 0) return;
+    for (const guildId of guildIds) {
+      this.#dispatch(session, {
+        op: GatewayOpcodes.Dispatch,
+        t: GatewayDispatchEvents.GuildCreate,
+        d: this.guildCreateData(guildId),
+      });
+    }
+  }
+
+  #resume(socket: WebSocket, current: Session | null, data: unknown): void {
+    const resume = resumeSchema.safeParse(data);
+    const session = resume.success ? this.#sessions.get(resume.data.session_id) : undefined;
+    if (current || !resume.success || !session || !this.#tokenMatches(resume.data.token)) {
+      // Not resumable: the client identifies again.
+      this.#send(socket, { op: GatewayOpcodes.InvalidSession, d: false, s: null, t: null });
+      return;
+    }
+    if (session.socket && session.socket !== socket) {
+      this.#socketSessions.set(session.socket, null);
+      session.socket.close(GatewayCloseCodes.SessionTimedOut, 'Session resumed elsewhere.');
+    }
+    session.socket = socket;
+    this.#socketSessions.set(socket, session);
+    const after = resume.data.seq ?? 0;
+    for (const payload of session.backlog) {
+      if (payload.s > after) this.#send(socket, payload);
+    }
+    this.core.events.emit('resume', { sessionId: session.id });
+    this.#dispatch(session, { op: GatewayOpcodes.Dispatch, t: GatewayDispatchEvents.Resumed, d: undefined });
+  }
+
+  #requestMembers(session: Session, data: unknown): void {
+    const request = requestMembersSchema.safeParse(data);
+    if (!request.success) return;
+    const { guild_id: guildId, query, limit, user_ids: userIds, nonce } = request.data;
+    const wanted = userIds === undefined ? undefined : new Set([userIds].flat());
+    const candidates = [this.core.botUser.id, ...this.core.world.users.keys()];
+    const members = candidates
+      .filter((id) => (wanted ? wanted.has(id) : true))
+      .flatMap((id) => {
+        const member = this.core.world.member(guildId, id);
+        return member ? [member] : [];
+      })
+      .filter((member) => query === undefined || query === '' || member.user.username.startsWith(query))
+      .slice(0, limit === undefined || limit === 0 ? undefined : limit);
+    this.#dispatch(session, {
+      op: GatewayOpcodes.Dispatch,
+      t: GatewayDispatchEvents.GuildMembersChunk,
+      d: {
+        guild_id: guildId,
+        members,
+        chunk_index: 0,
+        chunk_count: 1,
+        ...(wanted
+          ? { not_found: [...wanted].filter((id) => !members.some((member) => member.user.id === id)) }
+          : {}),
+        ...(nonce === undefined ? {} : { nonce }),
+      },
+    });
+  }
+
+  /** A guild as GUILD_CREATE carries it: with channels and the bot's own member. */
+  guildCreateData(guildId: Snowflake): GatewayGuildCreateDispatchData {
+    const { world } = this.core;
+    const guild = world.guilds.get(guildId);
+    if (!guild) throw new Error(`No guild ${guildId}`);
+    const botMember = world.member(guildId, this.core.botUser.id);
+    return {
+      ...world.apiGuild(guild),
+      joined_at: guild.joinedAt,
+      large: false,
+      unavailable: false,
+      member_count: world.users.size + 1,
+      voice_states: [],
+      members: botMember ? [botMember] : [],
+      channels: world.guildChannels(guildId).map((channel) => structuredClone(channel)),
+      threads: [],
+      presences: [],
+      stage_instances: [],
+      guild_scheduled_events: [],
+      soundboard_sounds: [],
+    };
+  }
+
+  #dispatch(session: Session, payload: UnsequencedDispatch): void {
+    session.seq += 1;
+    // Spreading a union member and adding `s` gives back a member of the same union.
+    const sequenced = { ...payload, s: session.seq } as GatewayDispatchPayload;
+    session.backlog.push(sequenced);
+    if (session.backlog.length > BACKLOG_LIMIT) session.backlog.shift();
+    if (session.socket) this.#send(session.socket, sequenced);
+  }
+
+  #send(socket: WebSocket, payload: GatewayReceivePayload): void {
+    if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(payload));
+  }
+}

@@ -1,0 +1,1009 @@
+import { randomBytes } from 'node:crypto';
+import {
+  ApplicationCommandOptionType,
+  ApplicationCommandType,
+  ApplicationIntegrationType,
+  ComponentType,
+  GatewayDispatchEvents,
+  GatewayOpcodes,
+  InteractionContextType,
+  InteractionResponseType,
+  InteractionType,
+  Locale,
+  MessageFlags,
+  MessageType,
+  RESTJSONErrorCodes,
+} from 'discord-api-types/v10';
+import type {
+  APIApplicationCommand,
+  APIApplicationCommandInteractionDataBasicOption,
+  APIApplicationCommandInteractionDataOption,
+  APIApplicationCommandOption,
+  APIInteraction,
+  APIInteractionDataResolved,
+  APIMessageInteractionMetadata,
+  APIMessage,
+  RESTPostAPIInteractionCallbackWithResponseResult,
+  Snowflake,
+} from 'discord-api-types/v10';
+import type { ParsedBody, UploadedFile } from './body.js';
+import type { EmulatorCore, RefusedRequest, RouteResult } from './core.js';
+import { DiscordErrors, DiscordHttpError } from './errors.js';
+import { ATTACHMENT_SIZE_LIMIT, isEmptyMessage } from './messages.js';
+import type { MessageOrigin } from './messages.js';
+import {
+  autocompleteResponseSchema,
+  interactionCallbackSchema,
+  interactiveComponents,
+  modalResponseSchema,
+  parseBody,
+} from './validation.js';
+import type { ChoiceInput } from './validation.js';
+import type { EmulatedMessage } from './world.js';
+
+/** A locale as the enum or its string value (`'de'`, `'en-US'`). */
+export type LocaleInput = Locale | `${Locale}`;
+
+/** A callback the emulator accepted. */
+export interface InteractionCallbackRecord {
+  type: InteractionResponseType;
+  /** The callback's `data` as the bot sent it. */
+  data: unknown;
+  files: UploadedFile[];
+  /** Milliseconds after the interaction was created, on the emulator's clock. */
+  afterMs: number;
+}
+
+export interface SlashCommandOptions {
+  guildId: Snowflake;
+  channelId: Snowflake;
+  userId: Snowflake;
+  name: string;
+  subcommandGroup?: string;
+  subcommand?: string;
+  /** Option values by name; user, channel, role and mentionable options take ids. */
+  options?: Record<string, string | number | boolean>;
+  locale?: LocaleInput;
+}
+
+export interface AutocompleteOptions extends SlashCommandOptions {
+  /** The option the user is typing in. */
+  focused: string;
+  /** How long to wait for the bot's choices (default: the interaction deadline plus a second). */
+  timeoutMs?: number;
+}
+
+export interface ComponentClickOptions {
+  userId: Snowflake;
+  /** The message the component is on, as the emulator returned it (only its id is used). */
+  message: Pick<APIMessage, 'id'>;
+  customId: string;
+  guildId?: Snowflake;
+  channelId?: Snowflake;
+  locale?: LocaleInput;
+}
+
+export interface SelectMenuOptions extends ComponentClickOptions {
+  values: string[];
+}
+
+/** What a test holds for an interaction it started. */
+export interface InteractionHandle {
+  readonly id: Snowflake;
+  readonly token: string;
+  /** The INTERACTION_CREATE payload that was dispatched. */
+  readonly payload: APIInteraction;
+  /** Callbacks the emulator accepted, in order. */
+  readonly callbacks: readonly InteractionCallbackRecord[];
+  /** Requests about this interaction the emulator refused (late, twice acknowledged, invalid...). */
+  readonly refusals: readonly RefusedRequest[];
+  /** Follow-up messages in their current state. */
+  readonly followUps: readonly EmulatedMessage[];
+  /** The first accepted callback. */
+  waitForCallback(timeoutMs?: number): Promise<InteractionCallbackRecord>;
+  /**
+   * The original response as the user sees it once it shows something: right after a type 4 or 7
+   * callback, or after a type 5 or 6 callback at the first edit of `@original` (or the first
+   * follow-up, which replaces a deferred reply).
+   */
+  reply(timeoutMs?: number): Promise<EmulatedMessage>;
+  /** The original response right after its `n`-th edit through the webhook (1-based). */
+  waitForEdit(n?: number, timeoutMs?: number): Promise<EmulatedMessage>;
+  /** The `n`-th follow-up (1-based), in its current state. */
+  waitForFollowUp(timeoutMs?: number, n?: number): Promise<EmulatedMessage>;
+  /** The original response's current state, if there is one. */
+  original(): EmulatedMessage | undefined;
+}
+
+/** Everything the emulator tracks about one interaction. */
+export class InteractionState {
+  acknowledged = false;
+  responseType: InteractionResponseType | undefined;
+  originalMessageId: Snowflake | undefined;
+  /** Whether the original response shows something (not a deferred "thinking" state). */
+  originalReady = false;
+  readonly edits: EmulatedMessage[] = [];
+  readonly followUpIds: Snowflake[] = [];
+  readonly callbacks: InteractionCallbackRecord[] = [];
+  readonly refusals: RefusedRequest[] = [];
+  choices: ChoiceInput[] | undefined;
+
+  constructor(
+    readonly id: Snowflake,
+    readonly token: string,
+    readonly kind: InteractionType,
+    readonly payload: APIInteraction,
+    readonly guildId: Snowflake,
+    readonly channelId: Snowflake,
+    readonly userId: Snowflake,
+    readonly createdAt: number,
+    /** `/name sub` or `button "id"`, for error messages. */
+    readonly label: string,
+    readonly commandName: string | undefined,
+    readonly sourceMessageId: Snowflake | undefined,
+  ) {}
+
+  describe(now: number): string {
+    const callbacks = this.callbacks.map((callback) => callback.type).join(', ') || 'none';
+    const refused = this.refusals
+      .map(
+        (refusal) =>
+          `${refusal.method} ${refusal.status} ${refusal.code} "${refusal.message}" at ${refusal.ageMs} ms`,
+      )
+      .join('; ');
+    return `${this.label} (interaction ${this.id}, ${now - this.createdAt} ms old; callbacks: ${callbacks}${
+      refused ? `; refused: ${refused}` : ''
+    })`;
+  }
+
+  /** Refused for good: the deadline passed before any callback was accepted. */
+  expiredUnanswered(): boolean {
+    return (
+      !this.acknowledged &&
+      this.refusals.some((refusal) => refusal.code === Number(RESTJSONErrorCodes.UnknownInteraction))
+    );
+  }
+}
+
+const DEFAULT_WAIT_MS = 5_000;
+
+class Handle implements InteractionHandle {
+  constructor(
+    private readonly core: EmulatorCore,
+    private readonly state: InteractionState,
+  ) {}
+
+  get id(): Snowflake {
+    return this.state.id;
+  }
+  get token(): string {
+    return this.state.token;
+  }
+  get payload(): APIInteraction {
+    return structuredClone(this.state.payload);
+  }
+  get callbacks(): InteractionCallbackRecord[] {
+    return this.state.callbacks.map((callback) => ({ ...callback }));
+  }
+  get refusals(): RefusedRequest[] {
+    return this.state.refusals.map((refusal) => ({ ...refusal }));
+  }
+  get followUps(): EmulatedMessage[] {
+    return this.state.followUpIds.flatMap((id) => {
+      const stored = this.core.world.messages.get(id);
+      return stored ? [structuredClone(stored.message)] : [];
+    });
+  }
+
+  original(): EmulatedMessage | undefined {
+    const id = this.state.originalMessageId;
+    const stored = id === undefined ? undefined : this.core.world.messages.get(id);
+    return stored ? structuredClone(stored.message) : undefined;
+  }
+
+  waitForCallback(timeoutMs = DEFAULT_WAIT_MS): Promise<InteractionCallbackRecord> {
+    return this.wait(() => this.state.callbacks[0], timeoutMs, 'its first callback');
+  }
+
+  reply(timeoutMs = DEFAULT_WAIT_MS): Promise<EmulatedMessage> {
+    return this.wait(() => (this.state.originalReady ? this.original() : undefined), timeoutMs, 'its reply');
+  }
+
+  waitForEdit(n = 1, timeoutMs = DEFAULT_WAIT_MS): Promise<EmulatedMessage> {
+    return this.wait(
+      () => {
+        const edit = this.state.edits[n - 1];
+        return edit ? structuredClone(edit) : undefined;
+      },
+      timeoutMs,
+      `edit #${n} of its original response`,
+    );
+  }
+
+  waitForFollowUp(timeoutMs = DEFAULT_WAIT_MS, n = 1): Promise<EmulatedMessage> {
+    return this.wait(() => this.followUps[n - 1], timeoutMs, `follow-up #${n}`);
+  }
+
+  private wait<T>(probe: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
+    return this.core.signal.waitFor(
+      () => {
+        const value = probe();
+        if (value !== undefined) return value;
+        if (this.state.expiredUnanswered()) {
+          throw new Error(`No ${what}: Discord refused ${this.state.describe(this.core.now())}`);
+        }
+        return undefined;
+      },
+      timeoutMs,
+      () => `${what} of ${this.state.describe(this.core.now())}`,
+    );
+  }
+}
+
+// ---------------------------------------------------------------- starting interactions
+
+function interactionToken(id: Snowflake): string {
+  return Buffer.from(`interaction:${id}:${randomBytes(48).toString('base64url')}`).toString('base64url');
+}
+
+export function toLocale(value: LocaleInput | undefined, fallback: Locale): Locale {
+  if (value === undefined) return fallback;
+  const locale = Object.values(Locale).find((candidate) => candidate === value);
+  if (!locale) throw new Error(`Unknown locale "${value}"`);
+  return locale;
+}
+
+type OptionValue = string | number | boolean;
+
+/** Creates interactions the way a user's client would, and sends them through the gateway. */
+export class InteractionDriver {
+  constructor(private readonly core: EmulatorCore) {}
+
+  slash(options: SlashCommandOptions): InteractionHandle {
+    const command = this.findCommand(options.guildId, options.name);
+    const { data } = this.commandData(command, options, undefined);
+    const base = this.base(options.guildId, options.channelId, options.userId, options.locale);
+    const id = this.core.ids.next();
+    const token = interactionToken(id);
+    const payload: APIInteraction = {
+      ...base,
+      id,
+      token,
+      type: InteractionType.ApplicationCommand,
+      data: { ...data, type: ApplicationCommandType.ChatInput },
+    };
+    const label = ['/' + options.name, options.subcommandGroup, options.subcommand].filter(Boolean).join(' ');
+    return this.start(payload, options, label, options.name, undefined);
+  }
+
+  autocomplete(options: AutocompleteOptions): InteractionHandle {
+    const command = this.findCommand(options.guildId, options.name);
+    const { data } = this.commandData(command, options, options.focused);
+    const base = this.base(options.guildId, options.channelId, options.userId, options.locale);
+    const id = this.core.ids.next();
+    const token = interactionToken(id);
+    // Autocomplete options carry what the user typed, so a focused number option holds a string;
+    // commandData builds them that way.
+    const payload: APIInteraction = {
+      ...base,
+      id,
+      token,
+      type: InteractionType.ApplicationCommandAutocomplete,
+      data: {
+        ...data,
+        type: ApplicationCommandType.ChatInput,
+        options:
+          data.options as APIApplicationCommandInteractionDataOption<InteractionType.ApplicationCommandAutocomplete>[],
+      },
+    };
+    return this.start(
+      payload,
+      options,
+      `autocomplete /${options.name} (${options.focused})`,
+      options.name,
+      undefined,
+    );
+  }
+
+  clickButton(options: ComponentClickOptions): InteractionHandle {
+    const { message, channelId, guildId } = this.componentTarget(options, ComponentType.Button);
+    const base = this.base(guildId, channelId, options.userId, options.locale);
+    const id = this.core.ids.next();
+    const payload: APIInteraction = {
+      ...base,
+      id,
+      token: interactionToken(id),
+      type: InteractionType.MessageComponent,
+      data: { custom_id: options.customId, component_type: ComponentType.Button },
+      message,
+    };
+    return this.start(
+      payload,
+      { guildId, channelId, userId: options.userId },
+      `button "${options.customId}"`,
+      undefined,
+      message.id,
+    );
+  }
+
+  selectMenu(options: SelectMenuOptions): InteractionHandle {
+    const { message, channelId, guildId } = this.componentTarget(options, ComponentType.StringSelect);
+    const base = this.base(guildId, channelId, options.userId, options.locale);
+    const id = this.core.ids.next();
+    const payload: APIInteraction = {
+      ...base,
+      id,
+      token: interactionToken(id),
+      type: InteractionType.MessageComponent,
+      data: {
+        custom_id: options.customId,
+        component_type: ComponentType.StringSelect,
+        values: [...options.values],
+      },
+      message,
+    };
+    return this.start(
+      payload,
+      { guildId, channelId, userId: options.userId },
+      `select "${options.customId}"`,
+      undefined,
+      message.id,
+    );
+  }
+
+  private start(
+    payload: APIInteraction,
+    where: { guildId: Snowflake; channelId: Snowflake; userId: Snowflake },
+    label: string,
+    commandName: string | undefined,
+    sourceMessageId: Snowflake | undefined,
+  ): InteractionHandle {
+    if (this.core.gateway.sessionCountForGuild(where.guildId) === 0) {
+      throw new Error(
+        `No gateway session holds guild ${where.guildId}: log the client in (and wait for ready) before sending ${label}`,
+      );
+    }
+    const state = new InteractionState(
+      payload.id,
+      payload.token,
+      payload.type,
+      payload,
+      where.guildId,
+      where.channelId,
+      where.userId,
+      this.core.now(),
+      label,
+      commandName,
+      sourceMessageId,
+    );
+    this.core.registerInteraction(state);
+    this.core.gateway.dispatchToGuild(where.guildId, {
+      op: GatewayOpcodes.Dispatch,
+      t: GatewayDispatchEvents.InteractionCreate,
+      d: payload,
+    });
+    this.core.events.emit('interaction', structuredClone(payload));
+    return new Handle(this.core, state);
+  }
+
+  private base(guildId: Snowflake, channelId: Snowflake, userId: Snowflake, locale: LocaleInput | undefined) {
+    const { world } = this.core;
+    const guild = world.guilds.get(guildId);
+    if (!guild) throw new Error(`No guild ${guildId} in the emulator`);
+    const channel = world.channels.get(channelId);
+    if (!channel) throw new Error(`No channel ${channelId} in the emulator`);
+    if (channel.guild_id !== guildId) throw new Error(`Channel ${channelId} is not in guild ${guildId}`);
+    const userRecord = world.users.get(userId);
+    const member = world.member(guildId, userId);
+    if (!userRecord || !member)
+      throw new Error(`No user ${userId} in the emulator (create one with createUser)`);
+    return {
+      application_id: this.core.options.applicationId,
+      version: 1 as const,
+      guild_id: guildId,
+      guild: { id: guildId, locale: guild.preferredLocale, features: [] },
+      channel_id: channelId,
+      channel: structuredClone(channel),
+      member: {
+        ...member,
+        user: userRecord.user,
+        permissions: world.permissionsIn(channelId, userId).toString(),
+      },
+      app_permissions: this.core.botPermissions(channelId).toString(),
+      locale: toLocale(locale, userRecord.locale),
+      guild_locale: guild.preferredLocale,
+      entitlements: [],
+      authorizing_integration_owners: { [ApplicationIntegrationType.GuildInstall]: guildId },
+      context: InteractionContextType.Guild,
+      attachment_size_limit: ATTACHMENT_SIZE_LIMIT,
+    };
+  }
+
+  private findCommand(guildId: Snowflake, name: string): APIApplicationCommand {
+    const isChatInput = (command: APIApplicationCommand) =>
+      command.name === name && command.type === ApplicationCommandType.ChatInput;
+    const guildCommands = [...(this.core.world.guildCommands.get(guildId)?.values() ?? [])];
+    const globalCommands = [...this.core.world.globalCommands.values()];
+    const command = guildCommands.find(isChatInput) ?? globalCommands.find(isChatInput);
+    if (command) return command;
+    const known =
+      [...guildCommands, ...globalCommands].map((candidate) => `/${candidate.name}`).join(', ') || 'none';
+    throw new Error(
+      `No command /${name} is registered for guild ${guildId} or globally (registered: ${known})`,
+    );
+  }
+
+  private componentTarget(options: ComponentClickOptions, type: ComponentType) {
+    const stored = this.core.world.messages.get(options.message.id);
+    if (!stored)
+      throw new Error(`Message ${options.message.id} is not known to the emulator (or was deleted)`);
+    const message = stored.message;
+    const components = [...interactiveComponents(message.components)];
+    const target = components.find(
+      (component) => component['type'] === type && component['custom_id'] === options.customId,
+    );
+    if (!target) {
+      const ids = components
+        .map((component) => JSON.stringify(component['custom_id'] ?? component['url']))
+        .join(', ');
+      throw new Error(
+        `Message ${message.id} has no ${ComponentType[type]} with custom_id "${options.customId}" (components: ${ids || 'none'})`,
+      );
+    }
+    if (target['disabled'] === true) throw new Error(`Component "${options.customId}" is disabled`);
+    const channelId = options.channelId ?? message.channel_id;
+    const guildId = options.guildId ?? message.guild_id ?? this.core.world.channels.get(channelId)?.guild_id;
+    if (guildId === undefined) throw new Error(`Cannot tell the guild of message ${message.id}`);
+    return { message: structuredClone(message), channelId, guildId };
+  }
+
+  /** Builds `data` for a chat-input command from the registered definition and the given values. */
+  private commandData(
+    command: APIApplicationCommand,
+    options: SlashCommandOptions,
+    focused: string | undefined,
+  ) {
+    const definitions = command.options ?? [];
+    const values = { ...(options.options ?? {}) };
+    if (focused !== undefined && !(focused in values)) values[focused] = '';
+    const resolved: APIInteractionDataResolved = {};
+    const path = `/${command.name}`;
+    let leaves: APIApplicationCommandOption[] = definitions;
+    let wrap = (
+      built: APIApplicationCommandInteractionDataBasicOption[],
+    ): APIApplicationCommandInteractionDataOption[] => built;
+    const findSub = (
+      list: readonly APIApplicationCommandOption[],
+      type: ApplicationCommandOptionType,
+      name: string,
+    ) => {
+      const found = list.find((option) => option.type === type && option.name === name);
+      if (!found) {
+        const names = list.filter((option) => option.type === type).map((option) => option.name);
+        throw new Error(
+          `${path} has no ${ApplicationCommandOptionType[type]} "${name}" (has: ${names.join(', ') || 'none'})`,
+        );
+      }
+      return found;
+    };
+    if (options.subcommandGroup !== undefined) {
+      const group = findSub(
+        definitions,
+        ApplicationCommandOptionType.SubcommandGroup,
+        options.subcommandGroup,
+      );
+      if (options.subcommand === undefined)
+        throw new Error(`${path} ${options.subcommandGroup} needs a subcommand`);
+      const groupOptions =
+        group.type === ApplicationCommandOptionType.SubcommandGroup ? (group.options ?? []) : [];
+      const sub = findSub(groupOptions, ApplicationCommandOptionType.Subcommand, options.subcommand);
+      leaves = sub.type === ApplicationCommandOptionType.Subcommand ? (sub.options ?? []) : [];
+      const groupName = options.subcommandGroup;
+      const subName = options.subcommand;
+      wrap = (built) => [
+        {
+          type: ApplicationCommandOptionType.SubcommandGroup,
+          name: groupName,
+          options: [{ type: ApplicationCommandOptionType.Subcommand, name: subName, options: built }],
+        },
+      ];
+    } else if (options.subcommand !== undefined) {
+      const sub = findSub(definitions, ApplicationCommandOptionType.Subcommand, options.subcommand);
+      leaves = sub.type === ApplicationCommandOptionType.Subcommand ? (sub.options ?? []) : [];
+      const subName = options.subcommand;
+      wrap = (built) => [{ type: ApplicationCommandOptionType.Subcommand, name: subName, options: built }];
+    } else if (
+      definitions.some(
+        (option) =>
+          option.type === ApplicationCommandOptionType.Subcommand ||
+          option.type === ApplicationCommandOptionType.SubcommandGroup,
+      )
+    ) {
+      throw new Error(
+        `${path} needs a subcommand (has: ${definitions.map((option) => option.name).join(', ')})`,
+      );
+    }
+
+    const built: APIApplicationCommandInteractionDataBasicOption[] = [];
+    for (const [name, value] of Object.entries(values)) {
+      const definition = leaves.find((option) => option.name === name);
+      if (!definition) {
+        throw new Error(
+          `${path} has no option "${name}" (has: ${leaves.map((option) => option.name).join(', ') || 'none'})`,
+        );
+      }
+      built.push(this.option(definition, value, options.guildId, name === focused, resolved, path));
+    }
+    if (focused === undefined) {
+      for (const definition of leaves) {
+        if ('required' in definition && definition.required === true && !(definition.name in values)) {
+          throw new Error(`${path} needs its required option "${definition.name}"`);
+        }
+      }
+    } else {
+      const definition = leaves.find((option) => option.name === focused);
+      if (!definition || !('autocomplete' in definition) || definition.autocomplete !== true) {
+        throw new Error(`Option "${focused}" of ${path} does not have autocomplete enabled`);
+      }
+    }
+    const hasResolved = Object.keys(resolved).length > 0;
+    return {
+      data: {
+        id: command.id,
+        name: command.name,
+        ...(command.guild_id === undefined ? {} : { guild_id: command.guild_id }),
+        options: wrap(
+          built,
+        ) as APIApplicationCommandInteractionDataOption<InteractionType.ApplicationCommand>[],
+        ...(hasResolved ? { resolved } : {}),
+      },
+    };
+  }
+
+  /** One option value, typed by its definition, with its resolved object for ids. */
+  private option(
+    definition: APIApplicationCommandOption,
+    value: OptionValue,
+    guildId: Snowflake,
+    focused: boolean,
+    resolved: APIInteractionDataResolved,
+    path: string,
+  ): APIApplicationCommandInteractionDataBasicOption {
+    const { world } = this.core;
+    const name = definition.name;
+    const fail = (expected: string): never => {
+      throw new Error(`Option "${name}" of ${path} takes ${expected}, got ${JSON.stringify(value)}`);
+    };
+    const checkChoices = () => {
+      if (focused || !('choices' in definition) || !definition.choices?.length) return;
+      const choices = definition.choices as { value: string | number }[];
+      if (!choices.some((choice) => choice.value === value)) {
+        fail(`one of ${choices.map((choice) => JSON.stringify(choice.value)).join(', ')}`);
+      }
+    };
+    if (focused) {
+      // The focused option carries the text typed so far, also for number options.
+      const typed = String(value);
+      switch (definition.type) {
+        case ApplicationCommandOptionType.String:
+          return { type: definition.type, name, value: typed, focused: true };
+        case ApplicationCommandOptionType.Integer:
+          return { type: definition.type, name, value: typed, focused: true };
+        case ApplicationCommandOptionType.Number:
+          return { type: definition.type, name, value: typed, focused: true };
+        default:
+          throw new Error(
+            `Option "${name}" of ${path} cannot be focused: only text and number options autocomplete`,
+          );
+      }
+    }
+    switch (definition.type) {
+      case ApplicationCommandOptionType.String: {
+        if (typeof value !== 'string') return fail('a string');
+        checkChoices();
+        if (definition.min_length !== undefined && value.length < definition.min_length)
+          fail(`at least ${definition.min_length} characters`);
+        if (definition.max_length !== undefined && value.length > definition.max_length)
+          fail(`at most ${definition.max_length} characters`);
+        return { type: definition.type, name, value };
+      }
+      case ApplicationCommandOptionType.Integer:
+      case ApplicationCommandOptionType.Number: {
+        const isInteger = definition.type === ApplicationCommandOptionType.Integer;
+        if (typeof value !== 'number' || (isInteger && !Number.isInteger(value))) {
+          return fail(isInteger ? 'an integer' : 'a number');
+        }
+        checkChoices();
+        if (definition.min_value !== undefined && value < definition.min_value)
+          fail(`a value ≥ ${definition.min_value}`);
+        if (definition.max_value !== undefined && value > definition.max_value)
+          fail(`a value ≤ ${definition.max_value}`);
+        return isInteger
+          ? { type: ApplicationCommandOptionType.Integer, name, value }
+          : { type: ApplicationCommandOptionType.Number, name, value };
+      }
+      case ApplicationCommandOptionType.Boolean:
+        if (typeof value !== 'boolean') return fail('a boolean');
+        return { type: definition.type, name, value };
+      case ApplicationCommandOptionType.User: {
+        if (typeof value !== 'string' || !this.resolveUser(value, guildId, resolved))
+          return fail('the id of a known user');
+        return { type: definition.type, name, value };
+      }
+      case ApplicationCommandOptionType.Channel: {
+        const channel = typeof value === 'string' ? world.channels.get(value) : undefined;
+        if (!channel || channel.guild_id !== guildId) return fail(`the id of a channel in guild ${guildId}`);
+        if (
+          definition.channel_types?.length &&
+          !definition.channel_types.some((type) => type === channel.type)
+        ) {
+          fail(`a channel of type ${definition.channel_types.join('/')}`);
+        }
+        resolved.channels = {
+          ...resolved.channels,
+          [channel.id]: {
+            id: channel.id,
+            name: channel.name,
+            type: channel.type,
+            permissions: world.permissionsIn(channel.id, this.core.botUser.id).toString(),
+          },
+        };
+        return { type: definition.type, name, value: channel.id };
+      }
+      case ApplicationCommandOptionType.Role: {
+        if (typeof value !== 'string' || !this.resolveRole(value, guildId, resolved))
+          return fail('the id of a role in the guild');
+        return { type: definition.type, name, value };
+      }
+      case ApplicationCommandOptionType.Mentionable: {
+        if (typeof value !== 'string') return fail('a user or role id');
+        if (!this.resolveUser(value, guildId, resolved) && !this.resolveRole(value, guildId, resolved)) {
+          fail('the id of a known user or role');
+        }
+        return { type: definition.type, name, value };
+      }
+      default:
+        throw new Error(
+          `Option "${name}" of ${path} has type ${ApplicationCommandOptionType[definition.type]}, which the emulator cannot send`,
+        );
+    }
+  }
+
+  private resolveUser(id: Snowflake, guildId: Snowflake, resolved: APIInteractionDataResolved): boolean {
+    const member = this.core.world.member(guildId, id);
+    if (!member) return false;
+    const { user, deaf: _deaf, mute: _mute, ...rest } = member;
+    resolved.users = { ...resolved.users, [id]: user };
+    resolved.members = { ...resolved.members, [id]: { ...rest, permissions: '0' } };
+    return true;
+  }
+
+  private resolveRole(id: Snowflake, guildId: Snowflake, resolved: APIInteractionDataResolved): boolean {
+    const role = this.core.world.guilds.get(guildId)?.roles.find((candidate) => candidate.id === id);
+    if (!role) return false;
+    resolved.roles = { ...resolved.roles, [id]: { ...role } };
+    return true;
+  }
+}
+
+// ---------------------------------------------------------------- the bot's side: callbacks and webhooks
+
+const ALLOWED_CALLBACKS: Readonly<Partial<Record<InteractionType, readonly InteractionResponseType[]>>> = {
+  [InteractionType.ApplicationCommand]: [
+    InteractionResponseType.ChannelMessageWithSource,
+    InteractionResponseType.DeferredChannelMessageWithSource,
+    InteractionResponseType.Modal,
+  ],
+  [InteractionType.MessageComponent]: [
+    InteractionResponseType.ChannelMessageWithSource,
+    InteractionResponseType.DeferredChannelMessageWithSource,
+    InteractionResponseType.DeferredMessageUpdate,
+    InteractionResponseType.UpdateMessage,
+    InteractionResponseType.Modal,
+  ],
+  [InteractionType.ApplicationCommandAutocomplete]: [
+    InteractionResponseType.ApplicationCommandAutocompleteResult,
+  ],
+  [InteractionType.ModalSubmit]: [
+    InteractionResponseType.ChannelMessageWithSource,
+    InteractionResponseType.DeferredChannelMessageWithSource,
+    InteractionResponseType.DeferredMessageUpdate,
+    InteractionResponseType.UpdateMessage,
+  ],
+};
+
+/** The REST routes an interaction's token opens: the callback and the interaction webhook. */
+export class InteractionRoutes {
+  constructor(private readonly core: EmulatorCore) {}
+
+  /** Records Discord's refusals against the interaction before passing them on. */
+  private async guarded<T>(
+    state: InteractionState,
+    method: string,
+    path: string,
+    run: () => Promise<T> | T,
+  ): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof DiscordHttpError) {
+        this.core.refuse(state, method, path, {
+          status: error.status,
+          code: error.code,
+          message: error.body.message,
+        });
+      }
+      throw error;
+    }
+  }
+
+  /** `POST /interactions/{id}/{token}/callback` */
+  async callback(
+    id: Snowflake,
+    token: string,
+    body: ParsedBody,
+    withResponse: boolean,
+    path: string,
+  ): Promise<RouteResult> {
+    const state = this.core.interactions.get(id);
+    if (!state || state.token !== token) throw DiscordErrors.unknownInteraction();
+    return this.guarded(state, 'POST', path, () => this.acceptCallback(state, body, withResponse));
+  }
+
+  private acceptCallback(state: InteractionState, body: ParsedBody, withResponse: boolean): RouteResult {
+    const { core } = this;
+    if (state.acknowledged) throw DiscordErrors.alreadyAcknowledged();
+    if (core.now() - state.createdAt > core.options.interactionDeadlineMs)
+      throw DiscordErrors.unknownInteraction();
+    const { type, data } = parseBody(interactionCallbackSchema, body.json);
+    const allowed = ALLOWED_CALLBACKS[state.kind] ?? [];
+    if (!allowed.some((candidate) => candidate === type)) {
+      throw DiscordErrors.invalidFormBody([
+        {
+          path: ['type'],
+          code: 'BASE_TYPE_CHOICES',
+          message: `Value must be one of (${allowed.join(', ')}).`,
+        },
+      ]);
+    }
+    let message: EmulatedMessage | undefined;
+    switch (type) {
+      case InteractionResponseType.ChannelMessageWithSource: {
+        const payload = core.parseMessagePayload(data, ['data']);
+        const channel = core.channelOrThrow(state.channelId);
+        message = core.messages.create(channel, payload, body.files, this.origin(state, undefined));
+        if (isEmptyMessage(message)) throw DiscordErrors.emptyMessage();
+        state.originalMessageId = message.id;
+        state.originalReady = true;
+        core.storeMessage(message, !isEphemeral(message));
+        break;
+      }
+      case InteractionResponseType.DeferredChannelMessageWithSource: {
+        const payload = core.parseMessagePayload(data ?? {}, ['data']);
+        const channel = core.channelOrThrow(state.channelId);
+        message = core.messages.create(channel, { flags: payload.flags ?? 0 }, [], {
+          ...this.origin(state, undefined),
+          extraFlags: MessageFlags.Loading,
+        });
+        state.originalMessageId = message.id;
+        core.storeMessage(message, !isEphemeral(message));
+        break;
+      }
+      case InteractionResponseType.DeferredMessageUpdate:
+        state.originalMessageId = state.sourceMessageId;
+        break;
+      case InteractionResponseType.UpdateMessage: {
+        const payload = core.parseMessagePayload(data ?? {}, ['data']);
+        const source =
+          state.sourceMessageId === undefined ? undefined : core.world.messages.get(state.sourceMessageId);
+        if (!source) throw DiscordErrors.unknownMessage();
+        message = core.replaceMessage(core.messages.edit(source.message, payload, body.files));
+        state.originalMessageId = message.id;
+        state.originalReady = true;
+        break;
+      }
+      case InteractionResponseType.ApplicationCommandAutocompleteResult:
+        state.choices = parseBody(autocompleteResponseSchema, data, ['data']).choices;
+        break;
+      case InteractionResponseType.Modal:
+        parseBody(modalResponseSchema, data, ['data']);
+        break;
+      default:
+        throw DiscordErrors.badRequest();
+    }
+    state.acknowledged = true;
+    state.responseType = type;
+    state.callbacks.push({ type, data, files: body.files, afterMs: core.now() - state.createdAt });
+    core.events.emit('callback', { interactionId: state.id, type, data });
+    core.changed();
+    if (!withResponse) return { status: 204 };
+    const result: RESTPostAPIInteractionCallbackWithResponseResult = {
+      interaction: {
+        id: state.id,
+        type: state.kind,
+        ...(message
+          ? {
+              response_message_id: message.id,
+              response_message_loading: ((message.flags ?? 0) & MessageFlags.Loading) !== 0,
+              response_message_ephemeral: isEphemeral(message),
+            }
+          : {}),
+      },
+      resource: { type, ...(message ? { message: structuredClone(message) } : {}) },
+    };
+    return { status: 200, body: result };
+  }
+
+  private origin(state: InteractionState, originalResponseId: Snowflake | undefined): MessageOrigin {
+    const { core } = this;
+    const user = core.world.user(state.userId) ?? core.botUser;
+    const owners = { [ApplicationIntegrationType.GuildInstall]: state.guildId };
+    const extra =
+      originalResponseId === undefined ? {} : { original_response_message_id: originalResponseId };
+    const metadata: APIMessageInteractionMetadata =
+      state.kind === InteractionType.MessageComponent && state.sourceMessageId !== undefined
+        ? {
+            id: state.id,
+            type: InteractionType.MessageComponent,
+            user,
+            authorizing_integration_owners: owners,
+            interacted_message_id: state.sourceMessageId,
+            ...extra,
+          }
+        : {
+            id: state.id,
+            type: InteractionType.ApplicationCommand,
+            user,
+            authorizing_integration_owners: owners,
+            ...extra,
+          };
+    const isCommand = state.kind === InteractionType.ApplicationCommand;
+    return {
+      type: isCommand ? MessageType.ChatInputCommand : MessageType.Default,
+      author: core.botUser,
+      webhookId: core.options.applicationId,
+      applicationId: core.options.applicationId,
+      interactionMetadata: metadata,
+      ...(isCommand
+        ? { interaction: { id: state.id, type: state.kind, name: state.commandName ?? '', user } }
+        : {}),
+      allowEphemeral: true,
+    };
+  }
+
+  /**
+   * The interaction a webhook token belongs to. Discord answers 401 / 50027 "Invalid Webhook Token"
+   * for a token it does not know and for one older than 15 minutes, and 404 / 10015 "Unknown
+   * Webhook" for an interaction not acknowledged yet.
+   */
+  private webhookState(
+    applicationId: Snowflake,
+    token: string,
+    method: string,
+    path: string,
+  ): InteractionState {
+    const { core } = this;
+    if (applicationId !== core.options.applicationId) throw DiscordErrors.unknownWebhook();
+    const state = core.interactionsByToken.get(token);
+    if (!state) throw DiscordErrors.invalidWebhookToken();
+    const refuse = (error: DiscordHttpError) => {
+      core.refuse(state, method, path, {
+        status: error.status,
+        code: error.code,
+        message: error.body.message,
+      });
+      return error;
+    };
+    if (core.now() - state.createdAt > core.options.interactionTokenTtlMs)
+      throw refuse(DiscordErrors.invalidWebhookToken());
+    if (!state.acknowledged) throw refuse(DiscordErrors.unknownWebhook());
+    return state;
+  }
+
+  private webhookMessage(state: InteractionState, messageId: string): EmulatedMessage {
+    const id = messageId === '@original' ? state.originalMessageId : messageId;
+    const isOwn = id !== undefined && (id === state.originalMessageId || state.followUpIds.includes(id));
+    const stored = isOwn ? this.core.world.messages.get(id) : undefined;
+    if (!stored) throw DiscordErrors.unknownMessage();
+    return stored.message;
+  }
+
+  /** `GET /webhooks/{app}/{token}/messages/{id|@original}` */
+  async getMessage(
+    applicationId: Snowflake,
+    token: string,
+    messageId: string,
+    path: string,
+  ): Promise<RouteResult> {
+    const state = this.webhookState(applicationId, token, 'GET', path);
+    return this.guarded(state, 'GET', path, () => ({
+      status: 200,
+      body: this.webhookMessage(state, messageId),
+    }));
+  }
+
+  /** `PATCH /webhooks/{app}/{token}/messages/{id|@original}` */
+  async editMessage(
+    applicationId: Snowflake,
+    token: string,
+    messageId: string,
+    body: ParsedBody,
+    path: string,
+  ): Promise<RouteResult> {
+    const state = this.webhookState(applicationId, token, 'PATCH', path);
+    return this.guarded(state, 'PATCH', path, () => {
+      const current = this.webhookMessage(state, messageId);
+      const payload = this.core.parseMessagePayload(body.json);
+      const edited = this.core.replaceMessage(this.core.messages.edit(current, payload, body.files));
+      if (edited.id === state.originalMessageId) {
+        state.originalReady = true;
+        state.edits.push(structuredClone(edited));
+        this.core.changed();
+      }
+      return { status: 200, body: edited };
+    });
+  }
+
+  /** `DELETE /webhooks/{app}/{token}/messages/{id|@original}` */
+  async deleteMessage(
+    applicationId: Snowflake,
+    token: string,
+    messageId: string,
+    path: string,
+  ): Promise<RouteResult> {
+    const state = this.webhookState(applicationId, token, 'DELETE', path);
+    return this.guarded(state, 'DELETE', path, () => {
+      this.core.deleteMessage(this.webhookMessage(state, messageId).id);
+      return { status: 204 };
+    });
+  }
+
+  /**
+   * `POST /webhooks/{app}/{token}`: a follow-up. The first follow-up after a deferred reply that was
+   * never edited replaces the "thinking" message instead of posting a new one, keeping the
+   * deferral's ephemeral state, as Discord does.
+   */
+  async followUp(
+    applicationId: Snowflake,
+    token: string,
+    body: ParsedBody,
+    wait: boolean,
+    path: string,
+  ): Promise<RouteResult> {
+    const state = this.webhookState(applicationId, token, 'POST', path);
+    return this.guarded(state, 'POST', path, () => {
+      const { core } = this;
+      const payload = core.parseMessagePayload(body.json);
+      const original =
+        state.originalMessageId === undefined ? undefined : core.world.messages.get(state.originalMessageId);
+      let message: EmulatedMessage;
+      if (
+        state.responseType === InteractionResponseType.DeferredChannelMessageWithSource &&
+        !state.originalReady &&
+        original
+      ) {
+        message = core.replaceMessage(
+          core.messages.edit(original.message, { ...payload, flags: null }, body.files),
+        );
+        state.originalReady = true;
+      } else {
+        const channel = core.channelOrThrow(state.channelId);
+        message = core.messages.create(
+          channel,
+          payload,
+          body.files,
+          this.origin(state, state.originalMessageId),
+        );
+        if (isEmptyMessage(message)) throw DiscordErrors.emptyMessage();
+        core.storeMessage(message, !isEphemeral(message));
+      }
+      state.followUpIds.push(message.id);
+      core.changed();
+      return wait ? { status: 200, body: message } : { status: 204 };
+    });
+  }
+}
+
+function isEphemeral(message: EmulatedMessage): boolean {
+  return ((message.flags ?? 0) & MessageFlags.Ephemeral) !== 0;
+}

@@ -1,0 +1,111 @@
+import { createHash } from 'node:crypto';
+import type { RESTRateLimit } from 'discord-api-types/v10';
+import { DiscordHttpError } from './errors.js';
+
+/**
+ * A rate limit a test imposes. The first `remaining` matching requests pass; the window opens at
+ * the first matching request and lasts `resetAfterMs`; requests beyond `remaining` inside the
+ * window get 429. When the window ends the rule is lifted (one window, so a test's retry succeeds).
+ */
+export interface RateLimitRule {
+  /** Tested against the path after `/api/v10`, e.g. `/channels/123/messages`. All routes when absent. */
+  route?: RegExp;
+  remaining: number;
+  resetAfterMs: number;
+  /** A global limit: `X-RateLimit-Global` and `global: true`, which blocks every route in discord.js. */
+  global?: boolean;
+}
+
+interface ActiveRule extends RateLimitRule {
+  limit: number;
+  resetAt: number | null;
+}
+
+/** Discord's informational per-route budget; the emulator reports it but never enforces it. */
+const ROUTE_LIMIT = 50;
+const ROUTE_WINDOW_MS = 1_000;
+
+/**
+ * Rate-limit headers on every answer, and the 429s a test asks for. Uses the real clock, because
+ * discord.js waits out `Retry-After` and `X-RateLimit-Reset-After` in real time.
+ */
+export class RateLimiter {
+  #rule: ActiveRule | null = null;
+  readonly #windows = new Map<string, { count: number; resetAt: number }>();
+
+  set(rule: RateLimitRule | null): void {
+    this.#rule = rule ? { ...rule, limit: Math.max(rule.remaining, 1), resetAt: null } : null;
+  }
+
+  /**
+   * Headers for a request that may proceed, or throws the 429. `bucketKey` is the route template
+   * with its major parameter (channel, guild or webhook) filled in, as Discord buckets requests.
+   */
+  check(method: string, path: string, routeTemplate: string, bucketKey: string): Record<string, string> {
+    const now = Date.now();
+    const bucket = createHash('sha1').update(`${method} ${routeTemplate}`).digest('hex').slice(0, 32);
+    let rule = this.#rule;
+    if (rule && rule.resetAt !== null && now >= rule.resetAt) {
+      this.#rule = null;
+      rule = null;
+    }
+    if (rule?.route) rule.route.lastIndex = 0;
+    if (rule && (rule.route === undefined || rule.route.test(path)))
+      return this.#checkRule(rule, now, bucket);
+    const key = `${method} ${bucketKey}`;
+    let window = this.#windows.get(key);
+    if (!window || now >= window.resetAt) {
+      window = { count: 0, resetAt: now + ROUTE_WINDOW_MS };
+      this.#windows.set(key, window);
+    }
+    window.count += 1;
+    return rateLimitHeaders(
+      ROUTE_LIMIT,
+      Math.max(ROUTE_LIMIT - window.count, 0),
+      window.resetAt,
+      now,
+      bucket,
+    );
+  }
+
+  #checkRule(rule: ActiveRule, now: number, bucket: string): Record<string, string> {
+    rule.resetAt ??= now + rule.resetAfterMs;
+    if (rule.remaining > 0) {
+      rule.remaining -= 1;
+      return rateLimitHeaders(rule.limit, rule.remaining, rule.resetAt, now, bucket);
+    }
+    const retryAfterMs = Math.max(rule.resetAt - now, 0);
+    const body: RESTRateLimit = {
+      message: 'You are being rate limited.',
+      retry_after: Math.round(retryAfterMs) / 1000,
+      global: rule.global === true,
+    };
+    // Discord's Retry-After header is whole seconds, rounded up; the body carries the exact value.
+    const retryAfterHeader = String(Math.ceil(retryAfterMs / 1000));
+    const headers: Record<string, string> =
+      rule.global === true
+        ? { 'Retry-After': retryAfterHeader, 'X-RateLimit-Global': 'true', 'X-RateLimit-Scope': 'global' }
+        : {
+            ...rateLimitHeaders(rule.limit, 0, rule.resetAt, now, bucket),
+            'Retry-After': retryAfterHeader,
+            'X-RateLimit-Scope': 'user',
+          };
+    throw new DiscordHttpError(429, body, headers);
+  }
+}
+
+function rateLimitHeaders(
+  limit: number,
+  remaining: number,
+  resetAt: number,
+  now: number,
+  bucket: string,
+): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(limit),
+    'X-RateLimit-Remaining': String(remaining),
+    'X-RateLimit-Reset': (resetAt / 1000).toFixed(3),
+    'X-RateLimit-Reset-After': (Math.max(resetAt - now, 0) / 1000).toFixed(3),
+    'X-RateLimit-Bucket': bucket,
+  };
+}

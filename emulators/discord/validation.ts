@@ -1,0 +1,613 @@
+import { z } from 'zod';
+import {
+  ApplicationCommandOptionType,
+  ApplicationCommandType,
+  ButtonStyle,
+  ChannelType,
+  ComponentType,
+  InteractionResponseType,
+} from 'discord-api-types/v10';
+import { DiscordErrors } from './errors.js';
+import type { FieldError } from './errors.js';
+
+/*
+ * Request-body schemas for the routes the emulator serves, with Discord's limits. A failed check
+ * answers 400 / 50035 "Invalid Form Body" with the nested `_errors` tree Discord sends. The inner
+ * error codes (BASE_TYPE_MAX_LENGTH and friends) are Discord's for the length and type checks; for
+ * the rarer component rules they are the closest code known, since Discord does not document them.
+ */
+
+const REQUIRED = 'This field is required';
+const maxLength = (max: number) => `Must be ${max} or fewer in length.`;
+const lengthBetween = (min: number, max: number) => `Must be between ${min} and ${max} in length.`;
+
+/** A string of at most `max` characters (Discord counts UTF-16 code units too). */
+const upTo = (max: number) => z.string().max(max, maxLength(max));
+/** A string of `min`..`max` characters. */
+const between = (min: number, max: number) =>
+  z.string().min(min, lengthBetween(min, max)).max(max, lengthBetween(min, max));
+
+// ---------------------------------------------------------------- embeds
+
+const embedFooterSchema = z.object({
+  text: z.string().min(1, REQUIRED).max(2048, maxLength(2048)),
+  icon_url: z.string().exactOptional(),
+});
+const embedMediaSchema = z.object({
+  url: z.string(),
+  width: z.number().int().exactOptional(),
+  height: z.number().int().exactOptional(),
+});
+const embedAuthorSchema = z.object({
+  name: z.string().min(1, REQUIRED).max(256, maxLength(256)),
+  url: z.string().exactOptional(),
+  icon_url: z.string().exactOptional(),
+});
+const embedFieldSchema = z.object({
+  name: z.string().min(1, REQUIRED).max(256, maxLength(256)),
+  value: z.string().min(1, REQUIRED).max(1024, maxLength(1024)),
+  inline: z.boolean().exactOptional(),
+});
+
+export const embedSchema = z.object({
+  title: upTo(256).exactOptional(),
+  description: upTo(4096).exactOptional(),
+  url: z.string().exactOptional(),
+  timestamp: z.string().exactOptional(),
+  color: z.number().int().min(0).max(0xffffff).exactOptional(),
+  footer: embedFooterSchema.exactOptional(),
+  image: embedMediaSchema.exactOptional(),
+  thumbnail: embedMediaSchema.exactOptional(),
+  author: embedAuthorSchema.exactOptional(),
+  fields: z.array(embedFieldSchema).max(25, maxLength(25)).exactOptional(),
+});
+export type EmbedInput = z.infer<typeof embedSchema>;
+
+/** Characters Discord counts towards the 6000 shared by all embeds of a message. */
+export function embedLength(embed: EmbedInput): number {
+  let total = (embed.title?.length ?? 0) + (embed.description?.length ?? 0);
+  total += embed.footer?.text.length ?? 0;
+  total += embed.author?.name.length ?? 0;
+  for (const field of embed.fields ?? []) total += field.name.length + field.value.length;
+  return total;
+}
+
+// ---------------------------------------------------------------- components
+
+/** Components are kept as sent (Discord echoes them); their rules are checked by `componentErrors`. */
+const componentSchema = z.looseObject({ type: z.number().int() });
+
+const attachmentRefSchema = z.object({
+  id: z.union([z.string(), z.number().int()]),
+  filename: z.string().exactOptional(),
+  description: upTo(1024).exactOptional(),
+});
+
+const allowedMentionsSchema = z.object({
+  parse: z.array(z.enum(['users', 'roles', 'everyone'])).exactOptional(),
+  users: z.array(z.string()).max(100, maxLength(100)).exactOptional(),
+  roles: z.array(z.string()).max(100, maxLength(100)).exactOptional(),
+  replied_user: z.boolean().exactOptional(),
+});
+
+/**
+ * The body of every message-creating or -editing route (channel messages, interaction responses,
+ * webhook messages). `null` clears a field on edits, as Discord accepts.
+ */
+export const messagePayloadSchema = z.object({
+  content: upTo(2000).nullable().exactOptional(),
+  nonce: z
+    .union([upTo(25), z.number().int()])
+    .nullable()
+    .exactOptional(),
+  enforce_nonce: z.boolean().exactOptional(),
+  tts: z.boolean().exactOptional(),
+  embeds: z.array(embedSchema).max(10, maxLength(10)).nullable().exactOptional(),
+  components: z.array(componentSchema).nullable().exactOptional(),
+  flags: z.number().int().nullable().exactOptional(),
+  attachments: z.array(attachmentRefSchema).max(10, maxLength(10)).nullable().exactOptional(),
+  allowed_mentions: allowedMentionsSchema.nullable().exactOptional(),
+  message_reference: z
+    .object({ message_id: z.string(), channel_id: z.string().exactOptional() })
+    .nullable()
+    .exactOptional(),
+});
+export type MessagePayload = z.infer<typeof messagePayloadSchema>;
+
+// Raw JSON holds plain numbers; the enum members are compared as numbers.
+const LINK_STYLE: number = ButtonStyle.Link;
+const PREMIUM_STYLE: number = ButtonStyle.Premium;
+const BUTTON_STYLES: ReadonlySet<number> = new Set([
+  ButtonStyle.Primary,
+  ButtonStyle.Secondary,
+  ButtonStyle.Success,
+  ButtonStyle.Danger,
+  ButtonStyle.Link,
+  ButtonStyle.Premium,
+]);
+const SELECT_TYPES: ReadonlySet<number> = new Set([
+  ComponentType.StringSelect,
+  ComponentType.UserSelect,
+  ComponentType.RoleSelect,
+  ComponentType.MentionableSelect,
+  ComponentType.ChannelSelect,
+]);
+
+type Path = (string | number)[];
+type RawComponent = Record<string, unknown>;
+
+function isRecord(value: unknown): value is RawComponent {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Discord's rules for classic components: at most 5 action rows, 1–5 buttons or exactly one select
+ * menu per row, custom ids of 1–100 characters unique within the message, link buttons with a url
+ * and no custom id, other buttons with a custom id, labels up to 80 characters.
+ */
+export function componentErrors(components: readonly unknown[], isComponentsV2: boolean): FieldError[] {
+  const errors: FieldError[] = [];
+  const seenCustomIds = new Map<string, Path>();
+  const add = (path: Path, code: string, message: string) => errors.push({ path, code, message });
+
+  const checkCustomId = (component: RawComponent, path: Path, required: boolean) => {
+    const customId = component['custom_id'];
+    if (customId === undefined) {
+      if (required) add([...path, 'custom_id'], 'BASE_TYPE_REQUIRED', REQUIRED);
+      return;
+    }
+    if (typeof customId !== 'string' || customId.length < 1 || customId.length > 100) {
+      add([...path, 'custom_id'], 'BASE_TYPE_BAD_LENGTH', lengthBetween(1, 100));
+      return;
+    }
+    if (seenCustomIds.has(customId)) {
+      add(
+        [...path, 'custom_id'],
+        'COMPONENT_CUSTOM_ID_DUPLICATED',
+        'Component custom id cannot be duplicated',
+      );
+    } else {
+      seenCustomIds.set(customId, path);
+    }
+  };
+
+  const checkButton = (button: RawComponent, path: Path) => {
+    const style = button['style'];
+    if (typeof style !== 'number' || !BUTTON_STYLES.has(style)) {
+      add([...path, 'style'], 'BASE_TYPE_CHOICES', 'Value must be one of {1, 2, 3, 4, 5, 6}.');
+      return;
+    }
+    const label = button['label'];
+    if (label !== undefined && (typeof label !== 'string' || label.length > 80)) {
+      add([...path, 'label'], 'BASE_TYPE_MAX_LENGTH', maxLength(80));
+    }
+    if (style === LINK_STYLE) {
+      if (typeof button['url'] !== 'string' || button['url'].length === 0) {
+        add([...path, 'url'], 'BASE_TYPE_REQUIRED', REQUIRED);
+      }
+      if (button['custom_id'] !== undefined) {
+        add([...path, 'custom_id'], 'COMPONENT_INVALID_FIELD', 'Link buttons cannot have a custom id');
+      }
+    } else if (style === PREMIUM_STYLE) {
+      if (typeof button['sku_id'] !== 'string') add([...path, 'sku_id'], 'BASE_TYPE_REQUIRED', REQUIRED);
+    } else {
+      checkCustomId(button, path, true);
+      if (button['url'] !== undefined) {
+        add([...path, 'url'], 'COMPONENT_INVALID_FIELD', 'Non-link buttons cannot have a url');
+      }
+    }
+  };
+
+  const checkSelect = (select: RawComponent, path: Path) => {
+    checkCustomId(select, path, true);
+    const placeholder = select['placeholder'];
+    if (typeof placeholder === 'string' && placeholder.length > 150) {
+      add([...path, 'placeholder'], 'BASE_TYPE_MAX_LENGTH', maxLength(150));
+    }
+    if (select['type'] === ComponentType.StringSelect) {
+      const options = select['options'];
+      if (!Array.isArray(options) || options.length < 1 || options.length > 25) {
+        add([...path, 'options'], 'BASE_TYPE_BAD_LENGTH', lengthBetween(1, 25));
+        return;
+      }
+      options.forEach((option: unknown, index) => {
+        if (!isRecord(option)) return;
+        for (const key of ['label', 'value'] as const) {
+          const text = option[key];
+          if (typeof text !== 'string' || text.length < 1 || text.length > 100) {
+            add([...path, 'options', index, key], 'BASE_TYPE_BAD_LENGTH', lengthBetween(1, 100));
+          }
+        }
+        const description = option['description'];
+        if (typeof description === 'string' && description.length > 100) {
+          add([...path, 'options', index, 'description'], 'BASE_TYPE_MAX_LENGTH', maxLength(100));
+        }
+      });
+    }
+  };
+
+  const checkRowChildren = (row: RawComponent, path: Path) => {
+    const children = row['components'];
+    if (!Array.isArray(children) || children.length < 1 || children.length > 5) {
+      add([...path, 'components'], 'BASE_TYPE_BAD_LENGTH', lengthBetween(1, 5));
+      return;
+    }
+    const hasSelect = children.some((child) => isRecord(child) && SELECT_TYPES.has(Number(child['type'])));
+    if (hasSelect && children.length > 1) {
+      add(
+        [...path, 'components'],
+        'COMPONENT_LAYOUT_WIDTH_EXCEEDED',
+        'The specified component exceeds the maximum width',
+      );
+    }
+    children.forEach((child: unknown, index) => {
+      const childPath = [...path, 'components', index];
+      if (!isRecord(child)) {
+        add(childPath, 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType');
+      } else if (child['type'] === ComponentType.Button) {
+        checkButton(child, childPath);
+      } else if (SELECT_TYPES.has(Number(child['type']))) {
+        checkSelect(child, childPath);
+      } else {
+        add(
+          [...childPath, 'type'],
+          'UNION_TYPE_CHOICES',
+          'Value of field "type" must be one of (2, 3, 5, 6, 7, 8).',
+        );
+      }
+    });
+  };
+
+  // Components v2 nest freely; only the rules that hold at every depth are checked there.
+  const walkV2 = (component: RawComponent, path: Path) => {
+    if (component['type'] === ComponentType.Button) checkButton(component, path);
+    else if (SELECT_TYPES.has(Number(component['type']))) checkSelect(component, path);
+    const accessory = component['accessory'];
+    if (isRecord(accessory)) walkV2(accessory, [...path, 'accessory']);
+    const children = component['components'];
+    if (Array.isArray(children)) {
+      children.forEach((child: unknown, index) => {
+        if (isRecord(child)) walkV2(child, [...path, 'components', index]);
+      });
+    }
+  };
+
+  if (isComponentsV2) {
+    components.forEach((component, index) => {
+      if (isRecord(component)) walkV2(component, ['components', index]);
+    });
+    return errors;
+  }
+  if (components.length > 5) {
+    add(['components'], 'BASE_TYPE_MAX_LENGTH', maxLength(5));
+    return errors;
+  }
+  components.forEach((row, index) => {
+    const path: Path = ['components', index];
+    if (!isRecord(row) || row['type'] !== ComponentType.ActionRow) {
+      add([...path, 'type'], 'UNION_TYPE_CHOICES', 'Value of field "type" must be one of (1,).');
+      return;
+    }
+    checkRowChildren(row, path);
+  });
+  return errors;
+}
+
+/** Walks a message's components, yielding every button and select menu. */
+export function* interactiveComponents(components: readonly unknown[] | undefined): Generator<RawComponent> {
+  for (const component of components ?? []) {
+    if (!isRecord(component)) continue;
+    if (component['type'] === ComponentType.Button || SELECT_TYPES.has(Number(component['type']))) {
+      yield component;
+    }
+    const accessory = component['accessory'];
+    if (isRecord(accessory)) yield* interactiveComponents([accessory]);
+    const children = component['components'];
+    if (Array.isArray(children)) yield* interactiveComponents(children);
+  }
+}
+
+/** Discord's checks on a message payload beyond its shape: embed total, components. */
+export function messagePayloadErrors(payload: MessagePayload): FieldError[] {
+  const errors: FieldError[] = [];
+  const embeds = payload.embeds ?? [];
+  const total = embeds.reduce((sum, embed) => sum + embedLength(embed), 0);
+  if (total > 6000) {
+    errors.push({
+      path: ['embeds'],
+      code: 'MAX_EMBED_SIZE_EXCEEDED',
+      message: 'Embed size exceeds maximum size of 6000',
+    });
+  }
+  if (payload.components) {
+    const isComponentsV2 = ((payload.flags ?? 0) & (1 << 15)) !== 0;
+    errors.push(...componentErrors(payload.components, isComponentsV2));
+  }
+  return errors;
+}
+
+// ---------------------------------------------------------------- interaction callbacks
+
+export const interactionCallbackSchema = z.object({
+  type: z.enum(InteractionResponseType),
+  data: z.unknown().optional(),
+});
+
+const choiceSchema = z.object({
+  name: between(1, 100),
+  name_localizations: z.record(z.string(), z.string()).nullable().exactOptional(),
+  value: z.union([upTo(100), z.number()]),
+});
+export type ChoiceInput = z.infer<typeof choiceSchema>;
+
+export const autocompleteResponseSchema = z.object({
+  choices: z.array(choiceSchema).max(25, maxLength(25)),
+});
+
+export const modalResponseSchema = z.looseObject({
+  custom_id: between(1, 100),
+  title: between(1, 45),
+  components: z.array(componentSchema).min(1, lengthBetween(1, 5)).max(5, lengthBetween(1, 5)),
+});
+
+// ---------------------------------------------------------------- application commands
+
+const NAME_PATTERN = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
+const CONTEXT_MENU_NAME_PATTERN = /^[-_ '\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
+
+const chatInputName = z
+  .string()
+  .regex(NAME_PATTERN, { error: 'String value did not match validation regex.' })
+  .refine((name) => name === name.toLowerCase(), {
+    error: 'Command name is invalid',
+    params: { discordCode: 'APPLICATION_COMMAND_INVALID_NAME' },
+  });
+
+const optionChoiceSchema = z.object({
+  name: between(1, 100),
+  name_localizations: z.record(z.string(), z.string()).nullable().exactOptional(),
+  value: z.union([upTo(100), z.number()]),
+});
+
+interface CommandOptionInput {
+  type: ApplicationCommandOptionType;
+  name: string;
+  description: string;
+  name_localizations?: Record<string, string> | null;
+  description_localizations?: Record<string, string> | null;
+  required?: boolean;
+  autocomplete?: boolean;
+  choices?: z.infer<typeof optionChoiceSchema>[];
+  options?: CommandOptionInput[];
+  channel_types?: ChannelType[];
+  min_value?: number;
+  max_value?: number;
+  min_length?: number;
+  max_length?: number;
+}
+
+const commandOptionSchema: z.ZodType<CommandOptionInput> = z.lazy(() =>
+  z.object({
+    type: z.enum(ApplicationCommandOptionType),
+    name: chatInputName,
+    description: between(1, 100),
+    name_localizations: z.record(z.string(), z.string()).nullable().exactOptional(),
+    description_localizations: z.record(z.string(), z.string()).nullable().exactOptional(),
+    required: z.boolean().exactOptional(),
+    autocomplete: z.boolean().exactOptional(),
+    choices: z.array(optionChoiceSchema).max(25, maxLength(25)).exactOptional(),
+    options: z.array(commandOptionSchema).max(25, maxLength(25)).exactOptional(),
+    channel_types: z.array(z.enum(ChannelType)).exactOptional(),
+    min_value: z.number().exactOptional(),
+    max_value: z.number().exactOptional(),
+    min_length: z.number().int().min(0).max(6000).exactOptional(),
+    max_length: z.number().int().min(1).max(6000).exactOptional(),
+  }),
+);
+
+export const commandSchema = z.object({
+  name: z.string(),
+  type: z.enum(ApplicationCommandType).exactOptional(),
+  description: z.string().max(100, maxLength(100)).exactOptional(),
+  name_localizations: z.record(z.string(), z.string()).nullable().exactOptional(),
+  description_localizations: z.record(z.string(), z.string()).nullable().exactOptional(),
+  options: z.array(commandOptionSchema).max(25, maxLength(25)).exactOptional(),
+  default_member_permissions: z.string().nullable().exactOptional(),
+  dm_permission: z.boolean().nullable().exactOptional(),
+  nsfw: z.boolean().exactOptional(),
+  integration_types: z.array(z.number().int()).exactOptional(),
+  contexts: z.array(z.number().int()).nullable().exactOptional(),
+});
+export type CommandInput = z.infer<typeof commandSchema>;
+
+const SUBCOMMAND_TYPES: ReadonlySet<ApplicationCommandOptionType> = new Set([
+  ApplicationCommandOptionType.Subcommand,
+  ApplicationCommandOptionType.SubcommandGroup,
+]);
+
+function optionListErrors(options: readonly CommandOptionInput[], path: Path, depth: number): FieldError[] {
+  const errors: FieldError[] = [];
+  const names = new Set<string>();
+  let sawOptional = false;
+  const hasSubcommands = options.some((option) => SUBCOMMAND_TYPES.has(option.type));
+  options.forEach((option, index) => {
+    const at = [...path, index];
+    if (names.has(option.name)) {
+      errors.push({
+        path: [...at, 'name'],
+        code: 'APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS',
+        message: 'Option name already exists',
+      });
+    }
+    names.add(option.name);
+    const isSub = SUBCOMMAND_TYPES.has(option.type);
+    if (hasSubcommands && !isSub) {
+      errors.push({
+        path: [...at, 'type'],
+        code: 'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID',
+        message: 'Sub-command and sub-command group option types are mutually exclusive to all other types',
+      });
+    }
+    if (option.type === ApplicationCommandOptionType.SubcommandGroup && depth > 0) {
+      errors.push({
+        path: [...at, 'type'],
+        code: 'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID',
+        message: 'Sub-command groups cannot be nested',
+      });
+    }
+    if (!isSub) {
+      if (option.required === true && sawOptional) {
+        errors.push({
+          path: [...at, 'required'],
+          code: 'APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID',
+          message: 'Required options must be placed before non-required options',
+        });
+      }
+      if (option.required !== true) sawOptional = true;
+      if (option.autocomplete === true && (option.choices?.length ?? 0) > 0) {
+        errors.push({
+          path: [...at, 'autocomplete'],
+          code: 'APPLICATION_COMMAND_AUTOCOMPLETE_INVALID',
+          message: 'Autocomplete cannot be enabled with choices',
+        });
+      }
+      if (option.options !== undefined && option.options.length > 0) {
+        errors.push({
+          path: [...at, 'options'],
+          code: 'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID',
+          message: 'Only sub-commands and groups may have options',
+        });
+      }
+    } else if (option.options) {
+      errors.push(...optionListErrors(option.options, [...at, 'options'], depth + 1));
+    }
+  });
+  return errors;
+}
+
+/** Rules on a command that depend on its type or span several options. */
+export function commandErrors(command: CommandInput, path: Path = []): FieldError[] {
+  const errors: FieldError[] = [];
+  const type = command.type ?? ApplicationCommandType.ChatInput;
+  if (type === ApplicationCommandType.ChatInput) {
+    const parsed = chatInputName.safeParse(command.name);
+    if (!parsed.success) {
+      errors.push({
+        path: [...path, 'name'],
+        code: 'APPLICATION_COMMAND_INVALID_NAME',
+        message: 'Command name is invalid',
+      });
+    }
+    const description = command.description ?? '';
+    if (description.length < 1 || description.length > 100) {
+      errors.push({
+        path: [...path, 'description'],
+        code: 'BASE_TYPE_BAD_LENGTH',
+        message: lengthBetween(1, 100),
+      });
+    }
+    errors.push(...optionListErrors(command.options ?? [], [...path, 'options'], 0));
+  } else if (!CONTEXT_MENU_NAME_PATTERN.test(command.name)) {
+    errors.push({
+      path: [...path, 'name'],
+      code: 'APPLICATION_COMMAND_INVALID_NAME',
+      message: 'Command name is invalid',
+    });
+  }
+  return errors;
+}
+
+// ---------------------------------------------------------------- parsing
+
+function describeInput(input: unknown): string {
+  return typeof input === 'string' ? input : (JSON.stringify(input) ?? String(input));
+}
+
+/** Turns one zod issue into Discord's field error. */
+function toFieldError(issue: z.core.$ZodIssue, prefix: Path): FieldError {
+  const path: Path = [
+    ...prefix,
+    ...issue.path.map((segment) => (typeof segment === 'number' ? segment : String(segment))),
+  ];
+  const message = issue.message;
+  switch (issue.code) {
+    case 'custom': {
+      const code: unknown = issue.params?.['discordCode'];
+      return { path, code: typeof code === 'string' ? code : 'BASE_TYPE_INVALID', message };
+    }
+    case 'too_big':
+    case 'too_small': {
+      if (message === REQUIRED) return { path, code: 'BASE_TYPE_REQUIRED', message };
+      if (message.startsWith('Must be between')) return { path, code: 'BASE_TYPE_BAD_LENGTH', message };
+      if (message.endsWith('or fewer in length.')) return { path, code: 'BASE_TYPE_MAX_LENGTH', message };
+      const isMax = issue.code === 'too_big';
+      const bound = isMax ? issue.maximum : issue.minimum;
+      return {
+        path,
+        code: isMax ? 'NUMBER_TYPE_MAX' : 'NUMBER_TYPE_MIN',
+        message: `int value should be ${isMax ? 'less' : 'greater'} than or equal to ${String(bound)}.`,
+      };
+    }
+    case 'invalid_format':
+      return { path, code: 'STRING_TYPE_REGEX', message: 'String value did not match validation regex.' };
+    case 'invalid_value':
+      return {
+        path,
+        code: 'BASE_TYPE_CHOICES',
+        message: `Value must be one of (${issue.values.map((value) => describeInput(value)).join(', ')}).`,
+      };
+    default:
+      return { path, code: 'BASE_TYPE_INVALID', message };
+  }
+}
+
+/** Messages for type errors in Discord's words; length messages come from the schemas themselves. */
+const discordIssueMessages: z.core.$ZodErrorMap = (issue) => {
+  if (issue.code !== 'invalid_type' && issue.code !== 'invalid_union') return undefined;
+  if (issue.input === undefined) return REQUIRED;
+  if (issue.code === 'invalid_type') {
+    switch (issue.expected) {
+      case 'boolean':
+        return 'Must be either true or false.';
+      case 'number':
+      case 'int':
+        return `Value "${describeInput(issue.input)}" is not int.`;
+      case 'object':
+        return 'Only dictionaries may be used in a DictType';
+      case 'array':
+        return 'Only iterables may be used in a ListType';
+      default:
+        return `Could not interpret "${describeInput(issue.input)}" as ${issue.expected}.`;
+    }
+  }
+  return `Value "${describeInput(issue.input)}" is not valid.`;
+};
+
+function issueCode(error: FieldError): FieldError {
+  if (error.message === REQUIRED) return { ...error, code: 'BASE_TYPE_REQUIRED' };
+  if (error.message === 'Must be either true or false.') return { ...error, code: 'BASE_TYPE_BOOLEAN' };
+  if (error.message.endsWith('is not int.')) return { ...error, code: 'NUMBER_TYPE_COERCE' };
+  if (error.message.includes('DictType')) return { ...error, code: 'DICT_TYPE_CONVERT' };
+  if (error.message.includes('ListType')) return { ...error, code: 'LIST_TYPE_CONVERT' };
+  return error;
+}
+
+/**
+ * Parses `input` with `schema`, or throws 400 / 50035 with Discord's nested errors. `prefix`
+ * places the errors inside the body (`['data']` for an interaction callback's message).
+ */
+export function parseBody<T extends z.ZodType>(schema: T, input: unknown, prefix: Path = []): z.infer<T> {
+  const result = schema.safeParse(input, { error: discordIssueMessages });
+  if (result.success) return result.data;
+  throw DiscordErrors.invalidFormBody(
+    result.error.issues.map((issue) => issueCode(toFieldError(issue, prefix))),
+  );
+}
+
+/** Throws 400 / 50035 when `errors` is not empty, with each path under `prefix`. */
+export function throwFieldErrors(errors: readonly FieldError[], prefix: Path = []): void {
+  if (errors.length === 0) return;
+  throw DiscordErrors.invalidFormBody(
+    errors.map((error) => ({ ...error, path: [...prefix, ...error.path] })),
+  );
+}
