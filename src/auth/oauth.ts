@@ -75,9 +75,9 @@ export class MusicOAuth {
       // undici's own fetch, so the dispatcher (pooling, tests' MockAgent) is the installed undici's.
       [oauth.customFetch]: (url, init) =>
         undiciFetch(url, {
-          ...(init as unknown as Parameters<typeof undiciFetch>[1]),
+          ...init,
           ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-        }) as unknown as Promise<Response>,
+        }),
       signal: () => AbortSignal.timeout(timeoutMs),
     };
   }
