@@ -1,0 +1,284 @@
+/**
+ * The accounts host: `GET /authorize` (consent page), `POST /authorize` (the page's decision) and
+ * `POST /api/token` for the authorization code (with or without PKCE, RFC 7636), refresh token and
+ * client credentials grants (RFC 6749). Error shapes and texts from upstream-facts.md.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { escapeHtml, OAuthFailure, type EmulatorRequest, type Reply } from './http.js';
+import {
+  CODE_LIFETIME_MS,
+  REFRESH_LIFETIME_MS,
+  SCOPES,
+  TOKEN_LIFETIME_S,
+  type EmulatorState,
+  type PendingAuthorization,
+} from './state.js';
+
+export interface AccountsOptions {
+  state: EmulatorState;
+  clientId: string;
+  clientSecret: string;
+  redirectUris: readonly string[];
+  /** The path prefix of the accounts host on this server (`/accounts`). */
+  prefix: string;
+}
+
+export interface IssuedToken {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  scope?: string;
+  refresh_token?: string;
+}
+
+const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+const KNOWN_SCOPES: ReadonlySet<string> = new Set(SCOPES);
+
+const secret = (prefix: string) => prefix + randomBytes(48).toString('base64url');
+
+/** RFC 7636 §4.2: `BASE64URL(SHA256(ASCII(code_verifier)))`. */
+export function s256(verifier: string): string {
+  return createHash('sha256').update(verifier, 'ascii').digest('base64url');
+}
+
+export interface Accounts {
+  handle(req: EmulatorRequest): Reply;
+  issueAccessToken(userId: string | null, scopes: readonly string[]): IssuedToken;
+  issueUserTokens(userId: string, scopes: readonly string[], pkce: boolean): IssuedToken;
+}
+
+export function createAccounts(options: AccountsOptions): Accounts {
+  const { state, prefix } = options;
+
+  function issueAccessToken(userId: string | null, scopes: readonly string[]): IssuedToken {
+    const value = secret('BQ');
+    state.accessTokens.set(value, {
+      value,
+      userId,
+      scopes: new Set(scopes),
+      expiresAt: state.now() + TOKEN_LIFETIME_S * 1000,
+    });
+    return { access_token: value, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_S };
+  }
+
+  function issueRefreshToken(
+    userId: string,
+    scopes: readonly string[],
+    pkce: boolean,
+    consentAt: number,
+  ): string {
+    const value = secret('AQ');
+    state.refreshTokens.set(value, { value, userId, scopes: [...scopes], pkce, consentAt, used: false });
+    return value;
+  }
+
+  function issueUserTokens(userId: string, scopes: readonly string[], pkce: boolean): IssuedToken {
+    return {
+      ...issueAccessToken(userId, scopes),
+      scope: scopes.join(' '),
+      refresh_token: issueRefreshToken(userId, scopes, pkce, state.now()),
+    };
+  }
+
+  // ---- Authorization endpoint ----------------------------------------------------------------
+
+  function page(status: number, title: string, body: string): Reply {
+    return {
+      status,
+      body: `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>`,
+    };
+  }
+
+  function redirect(redirectUri: string, params: Record<string, string | null>): Reply {
+    const location = new URL(redirectUri);
+    for (const [name, value] of Object.entries(params))
+      if (value !== null) location.searchParams.set(name, value);
+    return { status: 302, headers: { location: location.toString() } };
+  }
+
+  function authorize(req: EmulatorRequest): Reply {
+    const q = req.query;
+    if (q.get('client_id') !== options.clientId)
+      return page(400, 'Error', '<p>INVALID_CLIENT: Invalid client</p>');
+    const redirectUri = q.get('redirect_uri');
+    // Exactly as registered: case, trailing slash and all. No redirect to an unlisted URI.
+    if (redirectUri === null || !options.redirectUris.includes(redirectUri)) {
+      return page(400, 'Error', '<p>INVALID_CLIENT: Invalid redirect URI</p>');
+    }
+    const stateParam = q.get('state');
+    if (q.get('response_type') !== 'code')
+      return redirect(redirectUri, { error: 'unsupported_response_type', state: stateParam });
+    const scopes = (q.get('scope') ?? '').split(' ').filter((scope) => scope !== '');
+    if (scopes.some((scope) => !KNOWN_SCOPES.has(scope)))
+      return redirect(redirectUri, { error: 'invalid_scope', state: stateParam });
+    const method = q.get('code_challenge_method');
+    const challenge = q.get('code_challenge');
+    if (
+      (method !== null || challenge !== null) &&
+      (method !== 'S256' || challenge === null || !CHALLENGE.test(challenge))
+    ) {
+      return redirect(redirectUri, { error: 'invalid_request', state: stateParam });
+    }
+    const pending: PendingAuthorization = {
+      id: randomBytes(16).toString('hex'),
+      redirectUri,
+      state: stateParam,
+      scopes: [...new Set(scopes)],
+      challenge,
+    };
+    state.pending.set(pending.id, pending);
+    const scopeList =
+      pending.scopes.length === 0
+        ? '<li>Public data only</li>'
+        : pending.scopes
+            .map((scope) => `<li data-scope="${escapeHtml(scope)}">${escapeHtml(scope)}</li>`)
+            .join('');
+    const users = [...state.users.values()]
+      .map(
+        (user) =>
+          `<option value="${escapeHtml(user.id)}">${escapeHtml(user.displayName ?? user.id)} (${escapeHtml(user.id)})</option>`,
+      )
+      .join('');
+    return page(
+      200,
+      'Authorize access',
+      `<h1>Allow this app to access your account?</h1>
+<p>It will be able to:</p>
+<ul id="scopes">${scopeList}</ul>
+<form method="post" action="${prefix}/authorize">
+<input type="hidden" name="request_id" value="${pending.id}">
+<label>Log in as <select name="user_id">${users}</select></label>
+<button type="submit" name="decision" value="approve">Agree</button>
+<button type="submit" name="decision" value="deny">Cancel</button>
+</form>`,
+    );
+  }
+
+  function decide(req: EmulatorRequest): Reply {
+    const form = new URLSearchParams(req.rawBody);
+    const pending = state.pending.get(form.get('request_id') ?? '');
+    if (pending === undefined)
+      return page(400, 'Error', '<p>This authorization request has expired. Start again.</p>');
+    state.pending.delete(pending.id);
+    if (form.get('decision') !== 'approve')
+      return redirect(pending.redirectUri, { error: 'access_denied', state: pending.state });
+    const user = state.users.get(form.get('user_id') ?? '');
+    if (user === undefined)
+      return redirect(pending.redirectUri, { error: 'access_denied', state: pending.state });
+    const code = secret('AQ');
+    state.codes.set(code, {
+      value: code,
+      userId: user.id,
+      scopes: pending.scopes,
+      redirectUri: pending.redirectUri,
+      challenge: pending.challenge,
+      expiresAt: state.now() + CODE_LIFETIME_MS,
+      used: false,
+    });
+    return redirect(pending.redirectUri, { code, state: pending.state });
+  }
+
+  // ---- Token endpoint ------------------------------------------------------------------------
+
+  /** RFC 6749 §2.3.1: HTTP Basic with the secret, or (PKCE) just `client_id` in the body. */
+  function authenticateClient(req: EmulatorRequest, form: URLSearchParams): { confidential: boolean } {
+    const header = req.headers.authorization;
+    if (header !== undefined) {
+      const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header.trim());
+      const decoded = match === null ? '' : Buffer.from(match[1] ?? '', 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      if (colon === -1) throw new OAuthFailure('invalid_client', 'Invalid client');
+      const unescape = (text: string) => {
+        try {
+          return decodeURIComponent(text.replace(/\+/g, ' '));
+        } catch {
+          return text;
+        }
+      };
+      if (unescape(decoded.slice(0, colon)) !== options.clientId)
+        throw new OAuthFailure('invalid_client', 'Invalid client');
+      if (unescape(decoded.slice(colon + 1)) !== options.clientSecret)
+        throw new OAuthFailure('invalid_client', 'Invalid client secret');
+      return { confidential: true };
+    }
+    if (form.get('client_id') === options.clientId) return { confidential: false };
+    throw new OAuthFailure('invalid_client', 'Invalid client');
+  }
+
+  function token(req: EmulatorRequest): Reply {
+    const contentType = req.headers['content-type'] ?? '';
+    const form = contentType.includes('application/x-www-form-urlencoded')
+      ? new URLSearchParams(req.rawBody)
+      : new URLSearchParams();
+    const grant = form.get('grant_type');
+    if (grant === null) throw new OAuthFailure('unsupported_grant_type', 'grant_type parameter is missing');
+    if (!['authorization_code', 'refresh_token', 'client_credentials'].includes(grant)) {
+      throw new OAuthFailure(
+        'unsupported_grant_type',
+        `grant_type must be client_credentials, authorization_code or refresh_token`,
+      );
+    }
+    const { confidential } = authenticateClient(req, form);
+
+    if (grant === 'client_credentials') {
+      if (!confidential) throw new OAuthFailure('invalid_client', 'Invalid client');
+      return { status: 200, body: issueAccessToken(null, []) };
+    }
+
+    if (grant === 'authorization_code') {
+      const code = state.codes.get(form.get('code') ?? '');
+      if (code === undefined || code.used || state.now() >= code.expiresAt) {
+        throw new OAuthFailure('invalid_grant', 'Invalid authorization code');
+      }
+      // Without a challenge the code can only be redeemed with the secret.
+      if (code.challenge === null && !confidential)
+        throw new OAuthFailure('invalid_client', 'Invalid client');
+      // Single use: spent on its first presentation, whatever the outcome.
+      code.used = true;
+      if (form.get('redirect_uri') !== code.redirectUri)
+        throw new OAuthFailure('invalid_grant', 'Invalid redirect URI');
+      if (code.challenge !== null) {
+        const verifier = form.get('code_verifier');
+        if (verifier === null) throw new OAuthFailure('invalid_request', 'code_verifier required');
+        if (!VERIFIER.test(verifier) || s256(verifier) !== code.challenge) {
+          throw new OAuthFailure('invalid_grant', 'code_verifier was incorrect');
+        }
+      }
+      return { status: 200, body: issueUserTokens(code.userId, code.scopes, !confidential) };
+    }
+
+    const refresh = state.refreshTokens.get(form.get('refresh_token') ?? '');
+    if (refresh === undefined || refresh.used || state.now() >= refresh.consentAt + REFRESH_LIFETIME_MS) {
+      throw new OAuthFailure('invalid_grant', 'Invalid refresh token');
+    }
+    if (!refresh.pkce && !confidential) throw new OAuthFailure('invalid_client', 'Invalid client');
+    const body: IssuedToken = {
+      ...issueAccessToken(refresh.userId, refresh.scopes),
+      scope: refresh.scopes.join(' '),
+    };
+    if (refresh.pkce) {
+      // PKCE refresh tokens work once; the answer carries the next one, with the same consent date.
+      refresh.used = true;
+      body.refresh_token = issueRefreshToken(refresh.userId, refresh.scopes, true, refresh.consentAt);
+    }
+    return { status: 200, body };
+  }
+
+  return {
+    issueAccessToken,
+    issueUserTokens,
+    handle(req) {
+      const path = req.path.slice(prefix.length);
+      try {
+        if (path === '/authorize' && req.method === 'GET') return authorize(req);
+        if (path === '/authorize' && req.method === 'POST') return decide(req);
+        if (path === '/api/token' && req.method === 'POST') return token(req);
+      } catch (error) {
+        if (error instanceof OAuthFailure) return error.toReply();
+        throw error;
+      }
+      return page(404, 'Not found', '<p>Not found</p>');
+    },
+  };
+}

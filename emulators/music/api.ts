@@ -1,0 +1,736 @@
+/**
+ * The `/v1` API: catalog, library, player, playlists and the current user, with the spec's limits,
+ * market rule, paging and errors, plus the per-endpoint scopes and 2026 removals of upstream-facts.md.
+ *
+ * Where both are silent, this emulator chooses (and the tests rely on nothing else):
+ * - no market and no user country: tracks come with `is_playable: false` and
+ *   `restrictions.reason: 'market'`, top tracks are empty ("treated as unavailable");
+ * - playlist item pages allow `limit` up to 100 (the real service's limit; its playlist object
+ *   embeds 100), every other list 50;
+ * - `classic` also serves `/items` and `/me/library` (extended apps have both); `GET …/items`
+ *   needs a user token with `playlist-read-private` (the OAS scope), `GET …/tracks` does not for
+ *   public playlists; a private playlist is 404 to an application token;
+ * - removal by URI without positions removes every occurrence in the named version; removals and
+ *   moves name entries of that version and apply to the current one (entries have identity);
+ * - a player command to an idle (not active) device is `NO_ACTIVE_DEVICE`, to a restricted one
+ *   `DEVICE_NOT_CONTROLLABLE`; pause while paused is `ALREADY_PAUSED` (the former official table;
+ *   upstream-facts.md saw `UNKNOWN` lately); `next` at the end of the queue is `NO_NEXT_TRACK`;
+ *   listing devices also needs premium (the spec marks the whole player section premium only);
+ * - an application token on a user endpoint gets 401 `Valid user authentication required`
+ *   (wording unconfirmed);
+ * - 2026: every 401 says `Missing/invalid/expired access token`; removed endpoints answer 403
+ *   `Forbidden`; `/v1/me` has no country, email, product, explicit_content or followers.
+ */
+import { createHash } from 'node:crypto';
+import { ApiFailure, jsonBody, type EmulatorRequest, type Reply } from './http.js';
+import {
+  albumFull,
+  artistFull,
+  paging,
+  playlistEntry,
+  playlistHead,
+  playlistSimple,
+  trackFull,
+  trackSimple,
+  type RenderContext,
+  type Variant,
+} from './render.js';
+import {
+  URI_SCHEME,
+  type AccessTokenRecord,
+  type EmulatorState,
+  type Entry,
+  type PlaylistRecord,
+  type UserRecord,
+} from './state.js';
+
+export interface ApiOptions {
+  state: EmulatorState;
+  variant: Variant;
+  apiUrl: () => string;
+}
+
+interface Auth {
+  token: AccessTokenRecord;
+  /** The user behind a user token; undefined for the application token. */
+  user: UserRecord | undefined;
+}
+
+interface Route {
+  method: string;
+  pattern: RegExp;
+  /** Refuses application tokens. */
+  user?: boolean;
+  /** At least one of these scopes is needed. */
+  scopes?: readonly string[];
+  /** Answers 403 `Forbidden` for development-mode apps since 2026. */
+  removedIn2026?: boolean;
+  handle(req: EmulatorRequest, auth: Auth, params: string[]): Reply;
+}
+
+/** Limits of spec §8 and upstream-facts.md. */
+export const LIMITS = {
+  severalArtistIds: 50,
+  libraryQueryIds: 20,
+  libraryBodyIds: 50,
+  libraryUris: 40,
+  playlistItemsPerRequest: 100,
+  pageSize: 50,
+  /** Playlist item pages allow 100, as the real service does (its playlist object embeds 100). */
+  playlistPageSize: 100,
+  myPlaylistsMaxOffset: 100_000,
+} as const;
+
+const ID = /^[0-9A-Za-z]{22}$/;
+const ITEM_URI = new RegExp(`^${URI_SCHEME}:(track|episode):([0-9A-Za-z]{22})$`);
+
+const fail = (status: number, message: string, reason?: string): never => {
+  throw new ApiFailure(status, message, reason);
+};
+
+export function createApi(options: ApiOptions): (req: EmulatorRequest) => Reply {
+  const { state, variant } = options;
+  const { catalog } = state;
+
+  const unauthorized = (classic: string): never =>
+    fail(401, variant === '2026' ? 'Missing/invalid/expired access token' : classic);
+
+  function authenticate(req: EmulatorRequest): Auth {
+    const header = req.headers.authorization;
+    if (header === undefined || header.trim() === '') return unauthorized('No token provided');
+    const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
+    if (match === null) return fail(400, 'Only valid bearer authentication supported');
+    const token = state.accessTokens.get(match[1] ?? '');
+    if (token === undefined) return unauthorized('Invalid access token');
+    if (state.now() >= token.expiresAt) return unauthorized('The access token expired');
+    if (token.userId === null) return { token, user: undefined };
+    const user = state.users.get(token.userId);
+    if (user === undefined) return unauthorized('Invalid access token');
+    if (!user.registered) fail(403, 'User not registered in the Developer Dashboard');
+    return { token, user };
+  }
+
+  function requireScope(auth: Auth, anyOf: readonly string[]): void {
+    if (anyOf.length > 0 && !anyOf.some((scope) => auth.token.scopes.has(scope)))
+      fail(403, 'Insufficient client scope');
+  }
+
+  function requireUser(auth: Auth): UserRecord {
+    // Unconfirmed wording: an application token on an endpoint that needs a user.
+    return auth.user ?? fail(401, 'Valid user authentication required');
+  }
+
+  function render(req: EmulatorRequest, auth: Auth): RenderContext {
+    const market = req.query.get('market');
+    if (market !== null && market !== 'from_token' && !/^[A-Z]{2}$/.test(market))
+      fail(400, 'Invalid market code');
+    // Market rule: the user's country wins over `market`; with neither, content is unavailable.
+    const effective = auth.user?.country ?? (market === null || market === 'from_token' ? undefined : market);
+    return { apiUrl: options.apiUrl(), variant, market: effective, catalog, users: state.users };
+  }
+
+  function pageParams(
+    req: EmulatorRequest,
+    max: number,
+    fallback: number,
+    maxOffset = Number.MAX_SAFE_INTEGER,
+  ) {
+    const limitText = req.query.get('limit');
+    const offsetText = req.query.get('offset');
+    const limit = limitText === null ? fallback : /^\d+$/.test(limitText) ? Number(limitText) : NaN;
+    const offset = offsetText === null ? 0 : /^\d+$/.test(offsetText) ? Number(offsetText) : NaN;
+    if (!Number.isInteger(limit) || limit < 1 || limit > max) fail(400, 'Invalid limit');
+    if (!Number.isInteger(offset) || offset > maxOffset) fail(400, 'Invalid offset');
+    return { offset, limit };
+  }
+
+  function marketParam(req: EmulatorRequest): Record<string, string | undefined> {
+    return { market: req.query.get('market') ?? undefined };
+  }
+
+  function validId(id: string): string {
+    return ID.test(id) ? id : fail(400, 'invalid id');
+  }
+
+  // ---- Catalog -------------------------------------------------------------------------------
+
+  function albumTracksPage(
+    req: EmulatorRequest,
+    ctx: RenderContext,
+    albumId: string,
+    offset: number,
+    limit: number,
+  ) {
+    const album = catalog.albums.get(albumId) ?? fail(404, 'Resource not found');
+    const items = album.trackIds.slice(offset, offset + limit).flatMap((id) => {
+      const track = catalog.tracks.get(id);
+      return track === undefined ? [] : [trackSimple(ctx, track)];
+    });
+    return paging(
+      ctx.apiUrl,
+      `/v1/albums/${albumId}/tracks`,
+      marketParam(req),
+      offset,
+      limit,
+      album.trackIds.length,
+      items,
+    );
+  }
+
+  const getAlbum: Route['handle'] = (req, auth, [id = '']) => {
+    const album = catalog.albums.get(validId(id)) ?? fail(404, 'Resource not found');
+    const ctx = render(req, auth);
+    return {
+      status: 200,
+      body: albumFull(ctx, album, albumTracksPage(req, ctx, album.id, 0, LIMITS.pageSize)),
+    };
+  };
+
+  const getAlbumTracks: Route['handle'] = (req, auth, [id = '']) => {
+    const ctx = render(req, auth);
+    const { offset, limit } = pageParams(req, LIMITS.pageSize, 20);
+    return { status: 200, body: albumTracksPage(req, ctx, validId(id), offset, limit) };
+  };
+
+  const getSeveralArtists: Route['handle'] = (req, auth) => {
+    const raw = req.query.get('ids');
+    if (raw === null || raw.trim() === '') return fail(400, 'invalid id');
+    const ids = raw.split(',');
+    if (ids.length > LIMITS.severalArtistIds) fail(400, 'too many ids requested');
+    const ctx = render(req, auth);
+    const artists = ids.map((id) => {
+      const artist = catalog.artists.get(validId(id));
+      return artist === undefined ? null : artistFull(ctx, artist);
+    });
+    return { status: 200, body: { artists } };
+  };
+
+  const getArtist: Route['handle'] = (req, auth, [id = '']) => {
+    const artist = catalog.artists.get(validId(id)) ?? fail(404, 'Resource not found');
+    return { status: 200, body: artistFull(render(req, auth), artist) };
+  };
+
+  const getTopTracks: Route['handle'] = (req, auth, [id = '']) => {
+    const artist = catalog.artists.get(validId(id)) ?? fail(404, 'Resource not found');
+    const ctx = render(req, auth);
+    const market = ctx.market;
+    // Only content available in the market is returned; with no market, none is.
+    const tracks =
+      market === undefined
+        ? []
+        : [...catalog.tracks.values()]
+            .filter(
+              (track) =>
+                track.artistIds.includes(artist.id) &&
+                catalog.albums.get(track.albumId)?.markets.includes(market),
+            )
+            .sort((a, b) => b.popularity - a.popularity || a.id.localeCompare(b.id))
+            .slice(0, 10)
+            .map((track) => trackFull(ctx, track));
+    return { status: 200, body: { tracks } };
+  };
+
+  // ---- Library -------------------------------------------------------------------------------
+
+  function idList(value: unknown, limit: number): string[] {
+    if (!Array.isArray(value) || !value.every((id) => typeof id === 'string'))
+      return fail(400, 'Missing required field: ids');
+    const ids = value;
+    if (ids.length === 0) fail(400, 'Missing required field: ids');
+    if (ids.length > limit) fail(400, 'too many ids requested');
+    return ids;
+  }
+
+  const changeSavedAlbums: Route['handle'] = (req, auth) => {
+    const user = requireUser(auth);
+    const query = req.query.get('ids');
+    // The query wins; the body is ignored when the query is present.
+    const ids =
+      query !== null
+        ? idList(query.split(','), LIMITS.libraryQueryIds)
+        : idList(jsonBody(req)['ids'], LIMITS.libraryBodyIds);
+    for (const id of ids) if (!catalog.albums.has(validId(id))) fail(400, `Non existing id: '${id}'`);
+    for (const id of ids) {
+      const uri = `${URI_SCHEME}:album:${id}`;
+      if (req.method === 'PUT') user.library.add(uri);
+      else user.library.delete(uri);
+    }
+    return { status: 200 };
+  };
+
+  const LIBRARY_TYPES: Record<string, { scope: string; exists: (id: string) => boolean }> = {
+    album: { scope: 'user-library-modify', exists: (id) => catalog.albums.has(id) },
+    track: { scope: 'user-library-modify', exists: (id) => catalog.tracks.has(id) },
+    episode: { scope: 'user-library-modify', exists: (id) => catalog.episodes.has(id) },
+    artist: { scope: 'user-follow-modify', exists: (id) => catalog.artists.has(id) },
+    user: { scope: 'user-follow-modify', exists: (id) => state.users.has(id) },
+    playlist: { scope: 'playlist-modify-public', exists: (id) => state.playlists.has(id) },
+  };
+
+  const changeLibrary: Route['handle'] = (req, auth) => {
+    const user = requireUser(auth);
+    const query = req.query.get('uris');
+    const bodyUris = query === null ? jsonBody(req)['uris'] : undefined;
+    const uris =
+      query !== null && query.trim() !== ''
+        ? query.split(',')
+        : Array.isArray(bodyUris) && bodyUris.every((u) => typeof u === 'string')
+          ? bodyUris
+          : [];
+    if (uris.length === 0) fail(400, 'Missing required parameter: uris');
+    if (uris.length > LIMITS.libraryUris) fail(400, `Too many uris: at most ${LIMITS.libraryUris}`);
+    for (const uri of uris) {
+      const [scheme, type = '', id = '', ...rest] = uri.split(':');
+      const kind = LIBRARY_TYPES[type];
+      if (scheme !== URI_SCHEME || rest.length > 0 || (type !== 'user' && !ID.test(id)))
+        fail(400, `Invalid uri: ${uri}`);
+      if (kind === undefined) return fail(400, `Unsupported uri type: ${uri}`);
+      requireScope(auth, [kind.scope]);
+      if (!kind.exists(id)) fail(400, `Non existing id: '${uri}'`);
+    }
+    for (const uri of uris) {
+      if (req.method === 'PUT') user.library.add(uri);
+      else user.library.delete(uri);
+    }
+    return { status: 200 };
+  };
+
+  // ---- Player --------------------------------------------------------------------------------
+
+  function premiumUser(auth: Auth): UserRecord {
+    const user = requireUser(auth);
+    if (user.product !== 'premium') fail(403, 'Player command failed: Premium required', 'PREMIUM_REQUIRED');
+    return user;
+  }
+
+  const getDevices: Route['handle'] = (_req, auth) => {
+    const { player } = premiumUser(auth);
+    const devices = player.devices.map((device) => ({
+      id: device.id,
+      is_active: device.id === player.activeDeviceId,
+      is_private_session: device.isPrivateSession,
+      is_restricted: device.isRestricted,
+      name: device.name,
+      supports_volume: device.supportsVolume,
+      type: device.type,
+      volume_percent: device.volumePercent,
+    }));
+    return { status: 200, body: { devices } };
+  };
+
+  function commandTarget(req: EmulatorRequest, auth: Auth): UserRecord {
+    const user = premiumUser(auth);
+    const { player } = user;
+    const deviceId = req.query.get('device_id');
+    const target =
+      deviceId === null
+        ? player.devices.find((device) => device.id === player.activeDeviceId)
+        : (player.devices.find((device) => device.id === deviceId) ?? fail(404, 'Device not found'));
+    if (target?.isRestricted)
+      fail(403, 'Player command failed: Restriction violated', 'DEVICE_NOT_CONTROLLABLE');
+    // A command goes to where playback is; an idle device is not "active".
+    if (target === undefined || target.id !== player.activeDeviceId) {
+      fail(404, 'Player command failed: No active device found', 'NO_ACTIVE_DEVICE');
+    }
+    return user;
+  }
+
+  const pause: Route['handle'] = (req, auth) => {
+    const { player } = commandTarget(req, auth);
+    if (!player.isPlaying) fail(403, 'Player command failed: Restriction violated', 'ALREADY_PAUSED');
+    player.isPlaying = false;
+    return { status: 204 };
+  };
+
+  const next: Route['handle'] = (req, auth) => {
+    const { player } = commandTarget(req, auth);
+    if (player.index + 1 >= player.queue.length)
+      fail(403, 'Player command failed: Restriction violated', 'NO_NEXT_TRACK');
+    player.index++;
+    return { status: 204 };
+  };
+
+  // ---- Playlists -----------------------------------------------------------------------------
+
+  function findPlaylist(id: string): PlaylistRecord {
+    return state.playlists.get(validId(id)) ?? fail(404, 'Resource not found');
+  }
+
+  /** Public playlists are readable by anyone; private ones need a user token with a read scope. */
+  function requireReadable(playlist: PlaylistRecord, auth: Auth): void {
+    if (playlist.isPublic) return;
+    if (auth.user === undefined) fail(404, 'Resource not found');
+    requireScope(
+      auth,
+      playlist.collaborative
+        ? ['playlist-read-private', 'playlist-read-collaborative']
+        : ['playlist-read-private'],
+    );
+  }
+
+  function requireEditable(playlist: PlaylistRecord, auth: Auth): UserRecord {
+    const user = requireUser(auth);
+    if (!playlist.canEdit(user.id)) fail(403, 'Forbidden');
+    return user;
+  }
+
+  const itemsKey = variant === '2026' ? 'items' : 'tracks';
+
+  function entriesPage(
+    req: EmulatorRequest,
+    ctx: RenderContext,
+    playlist: PlaylistRecord,
+    path: string,
+    offset: number,
+    limit: number,
+  ) {
+    const entries = playlist.entries;
+    const items = entries.slice(offset, offset + limit).map((entry) => playlistEntry(ctx, entry));
+    return paging(ctx.apiUrl, path, marketParam(req), offset, limit, entries.length, items);
+  }
+
+  const getPlaylist: Route['handle'] = (req, auth, [id = '']) => {
+    const playlist = findPlaylist(id);
+    requireReadable(playlist, auth);
+    const ctx = render(req, auth);
+    const body: Record<string, unknown> = {
+      ...playlistHead(ctx, playlist),
+      followers: { href: null, total: playlist.followers },
+    };
+    // Since 2026 items come only to the owner and collaborators.
+    const showItems = variant === 'classic' || (auth.user !== undefined && playlist.canEdit(auth.user.id));
+    if (showItems) {
+      body[itemsKey] = entriesPage(
+        req,
+        ctx,
+        playlist,
+        `/v1/playlists/${playlist.id}/${itemsKey}`,
+        0,
+        LIMITS.playlistPageSize,
+      );
+    }
+    return { status: 200, body };
+  };
+
+  const getPlaylistItems =
+    (segment: 'tracks' | 'items'): Route['handle'] =>
+    (req, auth, [id = '']) => {
+      const playlist = findPlaylist(id);
+      if (segment === 'items' && variant === '2026') {
+        const user = requireUser(auth);
+        if (!playlist.canEdit(user.id)) fail(403, 'Forbidden');
+      } else requireReadable(playlist, auth);
+      const ctx = render(req, auth);
+      const { offset, limit } = pageParams(req, LIMITS.playlistPageSize, LIMITS.playlistPageSize);
+      return {
+        status: 200,
+        body: entriesPage(req, ctx, playlist, `/v1/playlists/${playlist.id}/${segment}`, offset, limit),
+      };
+    };
+
+  function newEntries(user: UserRecord, uris: unknown[]): Entry[] {
+    const addedAt = new Date(state.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return uris.map((uri) => {
+      const match = typeof uri === 'string' ? ITEM_URI.exec(uri) : null;
+      if (match === null) return fail(400, `Invalid track uri: ${String(uri)}`);
+      const [, type, id = ''] = match;
+      const exists = type === 'track' ? catalog.tracks.has(id) : catalog.episodes.has(id);
+      if (!exists) fail(400, 'Payload contains a non-existing ID');
+      return state.entry(uri as string, type === 'track' ? 'track' : 'episode', user.id, addedAt);
+    });
+  }
+
+  function urisFrom(
+    req: EmulatorRequest,
+    body: Record<string, unknown>,
+    tooMany: string,
+  ): unknown[] | undefined {
+    const fromBody = body['uris'];
+    const query = req.query.get('uris');
+    const uris: unknown[] | undefined = Array.isArray(fromBody)
+      ? fromBody
+      : query !== null
+        ? query.split(',').filter((uri) => uri !== '')
+        : undefined;
+    if (uris !== undefined && uris.length > LIMITS.playlistItemsPerRequest) fail(400, tooMany);
+    return uris;
+  }
+
+  function integerParam(value: unknown, name: string): number | undefined {
+    if (value === undefined || value === null) return undefined;
+    const number = typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+    if (typeof number !== 'number' || !Number.isInteger(number)) return fail(400, `Invalid ${name}`);
+    return number;
+  }
+
+  const addItems: Route['handle'] = (req, auth, [id = '']) => {
+    const playlist = findPlaylist(id);
+    const user = requireEditable(playlist, auth);
+    const body = jsonBody(req);
+    const uris =
+      urisFrom(req, body, 'You can add a maximum of 100 tracks per request.') ??
+      fail(400, 'Missing required field: uris');
+    const position = integerParam(body['position'] ?? req.query.get('position'), 'position');
+    const current = playlist.entries;
+    if (position !== undefined && (position < 0 || position > current.length))
+      fail(400, 'Index out of bounds');
+    const added = newEntries(user, uris);
+    const at = position ?? current.length;
+    const snapshot = playlist.commit([...current.slice(0, at), ...added, ...current.slice(at)]);
+    return { status: 201, body: { snapshot_id: snapshot } };
+  };
+
+  function version(playlist: PlaylistRecord, snapshotId: unknown): Entry[] {
+    if (typeof snapshotId !== 'string') return fail(400, 'Invalid snapshot id');
+    return playlist.versions.get(snapshotId) ?? fail(400, 'Invalid snapshot id');
+  }
+
+  const updateItems: Route['handle'] = (req, auth, [id = '']) => {
+    const playlist = findPlaylist(id);
+    const user = requireEditable(playlist, auth);
+    const body = jsonBody(req);
+    if (body['range_start'] !== undefined || body['insert_before'] !== undefined) {
+      const rangeStart =
+        integerParam(body['range_start'], 'range_start') ?? fail(400, 'Missing required field: range_start');
+      const insertBefore =
+        integerParam(body['insert_before'], 'insert_before') ??
+        fail(400, 'Missing required field: insert_before');
+      const rangeLength = integerParam(body['range_length'], 'range_length') ?? 1;
+      // Positions refer to the named version (the current one by default); the move applies to the current one.
+      const base =
+        body['snapshot_id'] === undefined ? playlist.entries : version(playlist, body['snapshot_id']);
+      if (
+        rangeStart < 0 ||
+        rangeLength < 1 ||
+        rangeStart + rangeLength > base.length ||
+        insertBefore < 0 ||
+        insertBefore > base.length
+      ) {
+        fail(400, 'Index out of bounds');
+      }
+      const moved = base.slice(rangeStart, rangeStart + rangeLength);
+      const movedKeys = new Set(moved.map((entry) => entry.key));
+      const anchor = base[insertBefore];
+      if (anchor !== undefined && movedKeys.has(anchor.key)) {
+        return { status: 200, body: { snapshot_id: playlist.commit([...playlist.entries]) } };
+      }
+      const current = playlist.entries;
+      const stillThere = moved.filter((entry) => current.some((c) => c.key === entry.key));
+      const rest = current.filter((entry) => !movedKeys.has(entry.key));
+      const index = anchor === undefined ? rest.length : rest.findIndex((entry) => entry.key === anchor.key);
+      const at = index === -1 ? rest.length : index;
+      const snapshot = playlist.commit([...rest.slice(0, at), ...stillThere, ...rest.slice(at)]);
+      return { status: 200, body: { snapshot_id: snapshot } };
+    }
+    const uris =
+      urisFrom(req, body, 'You can set a maximum of 100 tracks per request.') ??
+      fail(400, 'Missing required field: uris');
+    const snapshot = playlist.commit(newEntries(user, uris));
+    return { status: 200, body: { snapshot_id: snapshot } };
+  };
+
+  const removeItems =
+    (key: 'tracks' | 'items'): Route['handle'] =>
+    (req, auth, [id = '']) => {
+      const playlist = findPlaylist(id);
+      requireEditable(playlist, auth);
+      const body = jsonBody(req);
+      const list = body[key];
+      if (!Array.isArray(list) || list.length === 0) return fail(400, `Missing required field: ${key}`);
+      if (list.length > LIMITS.playlistItemsPerRequest)
+        fail(400, 'You can remove a maximum of 100 tracks per request.');
+      if (body['snapshot_id'] === undefined) fail(400, 'Missing required field: snapshot_id');
+      const base = version(playlist, body['snapshot_id']);
+      const doomed = new Set<number>();
+      for (const item of list as unknown[]) {
+        const uri =
+          typeof item === 'object' && item !== null ? (item as Record<string, unknown>)['uri'] : undefined;
+        if (typeof uri !== 'string' || !ITEM_URI.test(uri))
+          return fail(400, `Invalid track uri: ${String(uri)}`);
+        const positions = (item as Record<string, unknown>)['positions'];
+        if (positions === undefined) {
+          for (const entry of base) if (entry.uri === uri) doomed.add(entry.key);
+          continue;
+        }
+        if (!Array.isArray(positions)) return fail(400, 'Invalid positions');
+        for (const position of positions as unknown[]) {
+          const entry =
+            typeof position === 'number' && Number.isInteger(position) ? base[position] : undefined;
+          // The items must be at those positions of the named version.
+          if (entry?.uri !== uri) fail(400, 'Could not remove tracks, please check parameters.');
+          else doomed.add(entry.key);
+        }
+      }
+      // …and the removal applies to the current version, even if it has changed since.
+      const snapshot = playlist.commit(playlist.entries.filter((entry) => !doomed.has(entry.key)));
+      return { status: 200, body: { snapshot_id: snapshot } };
+    };
+
+  const myPlaylists: Route['handle'] = (req, auth) => {
+    const user = requireUser(auth);
+    const { offset, limit } = pageParams(req, LIMITS.pageSize, 20, LIMITS.myPlaylistsMaxOffset);
+    const ctx = render(req, auth);
+    const withCollaborative = auth.token.scopes.has('playlist-read-collaborative');
+    const visible = user.playlists
+      .map((id) => state.playlists.get(id))
+      .filter(
+        (p): p is PlaylistRecord =>
+          p !== undefined && (p.ownerId === user.id || !p.collaborative || withCollaborative),
+      );
+    const items = visible
+      .slice(offset, offset + limit)
+      .map((p) => playlistSimple(ctx, p, `/v1/playlists/${p.id}/${itemsKey}`));
+    return {
+      status: 200,
+      body: paging(ctx.apiUrl, '/v1/me/playlists', {}, offset, limit, visible.length, items),
+    };
+  };
+
+  const me: Route['handle'] = (_req, auth) => {
+    const user = requireUser(auth);
+    const apiUrl = options.apiUrl();
+    const body: Record<string, unknown> = {
+      display_name: user.displayName,
+      external_urls: { service: `https://open.service.example/user/${user.id}` },
+      href: `${apiUrl}/v1/users/${user.id}`,
+      id: user.id,
+      images: [],
+      type: 'user',
+      uri: `${URI_SCHEME}:user:${user.id}`,
+      account_id: createHash('sha256').update(`account:${user.id}`).digest('hex').slice(0, 24),
+    };
+    // Development-mode apps lost these in 2026; before, scopes decide.
+    if (variant === 'classic') {
+      body['followers'] = { href: null, total: user.followers };
+      if (auth.token.scopes.has('user-read-private')) {
+        body['country'] = user.country;
+        body['product'] = user.product;
+        body['explicit_content'] = { filter_enabled: user.explicitFilter, filter_locked: false };
+      }
+      if (auth.token.scopes.has('user-read-email')) body['email'] = user.email;
+    }
+    return { status: 200, body };
+  };
+
+  const modify = ['playlist-modify-public', 'playlist-modify-private'];
+  const P = '/v1/playlists/([^/]+)';
+  const routes: Route[] = [
+    { method: 'GET', pattern: /^\/v1\/albums\/([^/]+)$/, handle: getAlbum },
+    { method: 'GET', pattern: /^\/v1\/albums\/([^/]+)\/tracks$/, handle: getAlbumTracks },
+    { method: 'GET', pattern: /^\/v1\/artists$/, removedIn2026: true, handle: getSeveralArtists },
+    { method: 'GET', pattern: /^\/v1\/artists\/([^/]+)$/, handle: getArtist },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/artists\/([^/]+)\/top-tracks$/,
+      removedIn2026: true,
+      handle: getTopTracks,
+    },
+    {
+      method: 'PUT',
+      pattern: /^\/v1\/me\/albums$/,
+      user: true,
+      scopes: ['user-library-modify'],
+      removedIn2026: true,
+      handle: changeSavedAlbums,
+    },
+    {
+      method: 'DELETE',
+      pattern: /^\/v1\/me\/albums$/,
+      user: true,
+      scopes: ['user-library-modify'],
+      removedIn2026: true,
+      handle: changeSavedAlbums,
+    },
+    { method: 'PUT', pattern: /^\/v1\/me\/library$/, user: true, handle: changeLibrary },
+    { method: 'DELETE', pattern: /^\/v1\/me\/library$/, user: true, handle: changeLibrary },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/me\/player\/devices$/,
+      user: true,
+      scopes: ['user-read-playback-state'],
+      handle: getDevices,
+    },
+    {
+      method: 'PUT',
+      pattern: /^\/v1\/me\/player\/pause$/,
+      user: true,
+      scopes: ['user-modify-playback-state'],
+      handle: pause,
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/me\/player\/next$/,
+      user: true,
+      scopes: ['user-modify-playback-state'],
+      handle: next,
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/me\/playlists$/,
+      user: true,
+      scopes: ['playlist-read-private'],
+      handle: myPlaylists,
+    },
+    { method: 'GET', pattern: /^\/v1\/me$/, user: true, handle: me },
+    { method: 'GET', pattern: new RegExp(`^${P}$`), handle: getPlaylist },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^${P}/tracks$`),
+      removedIn2026: true,
+      handle: getPlaylistItems('tracks'),
+    },
+    {
+      method: 'POST',
+      pattern: new RegExp(`^${P}/tracks$`),
+      user: true,
+      scopes: modify,
+      removedIn2026: true,
+      handle: addItems,
+    },
+    {
+      method: 'PUT',
+      pattern: new RegExp(`^${P}/tracks$`),
+      user: true,
+      scopes: modify,
+      removedIn2026: true,
+      handle: updateItems,
+    },
+    {
+      method: 'DELETE',
+      pattern: new RegExp(`^${P}/tracks$`),
+      user: true,
+      scopes: modify,
+      removedIn2026: true,
+      handle: removeItems('tracks'),
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^${P}/items$`),
+      user: true,
+      scopes: ['playlist-read-private'],
+      handle: getPlaylistItems('items'),
+    },
+    { method: 'POST', pattern: new RegExp(`^${P}/items$`), user: true, scopes: modify, handle: addItems },
+    { method: 'PUT', pattern: new RegExp(`^${P}/items$`), user: true, scopes: modify, handle: updateItems },
+    {
+      method: 'DELETE',
+      pattern: new RegExp(`^${P}/items$`),
+      user: true,
+      scopes: modify,
+      handle: removeItems('items'),
+    },
+  ];
+
+  return (req) => {
+    const candidates = routes.filter((route) => route.pattern.test(req.path));
+    if (candidates.length === 0) fail(404, 'Service not found');
+    const route =
+      candidates.find((candidate) => candidate.method === req.method) ?? fail(405, 'Method not allowed');
+    const auth = authenticate(req);
+    if (route.removedIn2026 && variant === '2026') fail(403, 'Forbidden');
+    if (route.user) requireUser(auth);
+    requireScope(auth, route.scopes ?? []);
+    const params = (route.pattern.exec(req.path) ?? []).slice(1).map((p) => decodeURIComponent(p));
+    return route.handle(req, auth, params);
+  };
+}

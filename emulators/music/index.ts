@@ -1,0 +1,403 @@
+/**
+ * A local, spec-faithful stand-in for the music service: the `/v1` API and the accounts host on one
+ * node:http server, seeded with a deterministic catalog, users, devices and playlists, plus a
+ * driver for tests (approve a consent, issue or expire tokens, inject 429s and failures, count
+ * requests, inspect playlists and players).
+ *
+ * Behaviour comes from the spec and upstream-facts.md only; where both are silent the choice is
+ * written next to the code that makes it.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAccounts, type IssuedToken } from './accounts.js';
+import { createApi } from './api.js';
+import type { CatalogFixtures } from './catalog.js';
+import { ApiFailure, matchesPath, readRequest, writeReply, type PathMatcher, type Reply } from './http.js';
+import type { Variant } from './render.js';
+import { EmulatorState, type CreateUserInput, type DeviceRecord, type SeedFixtures } from './state.js';
+
+export { s256 } from './accounts.js';
+export type { IssuedToken } from './accounts.js';
+export { LIMITS } from './api.js';
+export { SCOPES, URI_SCHEME } from './state.js';
+export type { CreateUserInput } from './state.js';
+
+export interface MusicEmulatorOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  clientId?: string;
+  clientSecret?: string;
+  /** Registered redirect URIs: HTTPS, or `http://127.0.0.1:PORT` / `http://[::1]:PORT`; `localhost` is refused. */
+  redirectUris?: string[];
+  variant?: Variant;
+  /** The clock for token, code and refresh-token lifetimes. */
+  now?: () => number;
+  seed?: 'default' | 'empty';
+}
+
+export const DEFAULT_MUSIC_EMULATOR_OPTIONS = {
+  port: 0,
+  host: '127.0.0.1',
+  clientId: '5f1e0c3a9b7d4e2f8a6c0b1d3e5f7a9c',
+  clientSecret: '0d9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a',
+  redirectUris: ['http://127.0.0.1:8787/callback'],
+  variant: 'classic',
+  now: Date.now,
+  seed: 'default',
+} as const satisfies Required<MusicEmulatorOptions>;
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  search: string;
+  status: number;
+  /** For token requests: the `grant_type` sent. */
+  grantType?: string;
+}
+
+export interface RequestFilter {
+  method?: string;
+  /** A string is an exact pathname; a RegExp is tested against the pathname. */
+  path?: PathMatcher;
+}
+
+export interface PlaylistView {
+  id: string;
+  name: string;
+  ownerId: string;
+  snapshotId: string;
+  /** Item URIs in order; `null` for local files. */
+  uris: (string | null)[];
+  kinds: ('track' | 'episode' | 'local' | 'missing')[];
+  length: number;
+}
+
+export interface PlayerView {
+  isPlaying: boolean;
+  trackIndex: number;
+  trackUri: string | undefined;
+  activeDeviceId: string | null;
+  devices: DeviceRecord[];
+}
+
+export interface UserView {
+  id: string;
+  displayName: string | null;
+  product: string;
+  country: string;
+  registered: boolean;
+}
+
+export interface MusicEmulator {
+  readonly apiUrl: string;
+  readonly authUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly redirectUris: readonly string[];
+  readonly variant: Variant;
+  /** Ids of the seeded objects (undefined with `seed: 'empty'`). */
+  readonly fixtures:
+    | (SeedFixtures & {
+        catalog: CatalogFixtures;
+        artistIds: string[];
+        albumIds: string[];
+        trackIds: string[];
+        episodeIds: string[];
+      })
+    | undefined;
+  readonly users: UserView[];
+
+  /** Opens the consent page at `authorizeUrl` and clicks Agree as `userId`; resolves to the redirect location. */
+  approve(authorizeUrl: string | URL, userId: string): Promise<URL>;
+  /** Same, clicking Cancel. */
+  deny(authorizeUrl: string | URL, userId?: string): Promise<URL>;
+  /** Tokens as if `userId` had consented to `scopes` (confidential client; `pkce` for rotating refresh tokens). */
+  issueUserToken(userId: string, scopes: readonly string[], options?: { pkce?: boolean }): IssuedToken;
+  /** Makes an access token (or refresh token) expired from now on. */
+  expireToken(token: string): void;
+  /** The next `count` matching requests (any `/v1/` request without `path`) answer 429 with `Retry-After`. */
+  setRateLimit(options: { retryAfterSeconds: number; count: number; path?: PathMatcher }): void;
+  /** The next request matching `path` answers `status` with the API's error body. */
+  failNext(path: PathMatcher, status: number, options?: { message?: string; reason?: string }): void;
+  requestCount(filter?: RequestFilter): number;
+  requests(filter?: RequestFilter): RecordedRequest[];
+  /** Token endpoint requests, of one grant type or all. */
+  tokenRequests(grantType?: string): number;
+  resetCounters(): void;
+  playlist(id: string): PlaylistView | undefined;
+  createPlaylist(
+    ownerId: string,
+    input: {
+      name: string;
+      uris?: readonly string[];
+      public?: boolean;
+      collaborative?: boolean;
+      collaborators?: readonly string[];
+    },
+  ): string;
+  player(userId: string): PlayerView | undefined;
+  setPlayer(
+    userId: string,
+    patch: { isPlaying?: boolean; activeDeviceId?: string | null; trackIndex?: number },
+  ): void;
+  /** URIs saved in the user's library. */
+  library(userId: string): string[];
+  createUser(input: CreateUserInput): UserView;
+  close(): Promise<void>;
+}
+
+const ACCOUNTS_PREFIX = '/accounts';
+
+/** Registration rule: HTTPS, or a loopback IP literal over HTTP; `localhost` is refused (since 2025). */
+function checkRedirectUri(uri: string): void {
+  const url = new URL(uri);
+  const loopback = url.hostname === '127.0.0.1' || url.hostname === '[::1]';
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) return;
+  throw new Error(`redirect URI not allowed: ${uri} (use HTTPS, or http://127.0.0.1:PORT)`);
+}
+
+export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Promise<MusicEmulator> {
+  const settings = { ...DEFAULT_MUSIC_EMULATOR_OPTIONS, ...options };
+  const redirectUris = [...settings.redirectUris];
+  redirectUris.forEach(checkRedirectUri);
+  const state = new EmulatorState(settings.seed, settings.now);
+  let apiUrl = '';
+  const accounts = createAccounts({
+    state,
+    clientId: settings.clientId,
+    clientSecret: settings.clientSecret,
+    redirectUris,
+    prefix: ACCOUNTS_PREFIX,
+  });
+  const api = createApi({ state, variant: settings.variant, apiUrl: () => apiUrl });
+
+  const log: RecordedRequest[] = [];
+  const rateLimits: { retryAfterSeconds: number; remaining: number; path: PathMatcher | undefined }[] = [];
+  const failures: {
+    path: PathMatcher;
+    status: number;
+    message: string | undefined;
+    reason: string | undefined;
+  }[] = [];
+
+  function injected(path: string): Reply | undefined {
+    const limit = rateLimits.find(
+      (rule) =>
+        rule.remaining > 0 &&
+        (rule.path === undefined ? path.startsWith('/v1/') : matchesPath(rule.path, path)),
+    );
+    if (limit !== undefined) {
+      limit.remaining--;
+      return {
+        status: 429,
+        headers: { 'retry-after': String(limit.retryAfterSeconds) },
+        body: { error: { status: 429, message: 'API rate limit exceeded' } },
+      };
+    }
+    const index = failures.findIndex((rule) => matchesPath(rule.path, path));
+    if (index === -1) return undefined;
+    const [rule] = failures.splice(index, 1);
+    if (rule === undefined) return undefined;
+    return new ApiFailure(rule.status, rule.message ?? defaultMessage(rule.status), rule.reason).toReply();
+  }
+
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const request = await readRequest(req, apiUrl || 'http://127.0.0.1');
+      const record: RecordedRequest = {
+        method: request.method,
+        path: request.path,
+        search: request.url.search,
+        status: 0,
+      };
+      if (request.path === `${ACCOUNTS_PREFIX}/api/token`) {
+        const grant = new URLSearchParams(request.rawBody).get('grant_type');
+        if (grant !== null) record.grantType = grant;
+      }
+      log.push(record);
+      let reply: Reply;
+      try {
+        reply =
+          injected(request.path) ??
+          (request.path.startsWith(`${ACCOUNTS_PREFIX}/`) ? accounts.handle(request) : api(request));
+      } catch (error) {
+        reply =
+          error instanceof ApiFailure
+            ? error.toReply()
+            : { status: 500, body: { error: { status: 500, message: 'Server error' } } };
+      }
+      record.status = reply.status;
+      writeReply(res, reply);
+    })().catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(settings.port, settings.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+  apiUrl = `http://${host}:${port}`;
+  const authUrl = `${apiUrl}${ACCOUNTS_PREFIX}`;
+
+  const filterLog = (filter: RequestFilter = {}) =>
+    log.filter(
+      (entry) =>
+        (filter.method === undefined || entry.method === filter.method) &&
+        matchesPath(filter.path, entry.path),
+    );
+
+  async function decide(
+    authorizeUrl: string | URL,
+    userId: string | undefined,
+    decision: 'approve' | 'deny',
+  ): Promise<URL> {
+    const consent = await fetch(authorizeUrl, { redirect: 'manual' });
+    const html = await consent.text();
+    const location = consent.headers.get('location');
+    if (consent.status === 302 && location !== null) return new URL(location);
+    if (consent.status !== 200)
+      throw new Error(
+        `the authorize page refused: ${html
+          .replace(/<[^>]+>/g, ' ')
+          .replace(/\s+/g, ' ')
+          .trim()}`,
+      );
+    const requestId = /name="request_id" value="([^"]+)"/.exec(html)?.[1] ?? '';
+    const form = new URLSearchParams({ request_id: requestId, decision });
+    if (userId !== undefined) form.set('user_id', userId);
+    const answer = await fetch(`${authUrl}/authorize`, { method: 'POST', body: form, redirect: 'manual' });
+    await answer.body?.cancel();
+    const next = answer.headers.get('location');
+    if (next === null) throw new Error(`the consent decision did not redirect (${answer.status})`);
+    return new URL(next);
+  }
+
+  const userView = (id: string): UserView | undefined => {
+    const user = state.users.get(id);
+    return user === undefined
+      ? undefined
+      : {
+          id: user.id,
+          displayName: user.displayName,
+          product: user.product,
+          country: user.country,
+          registered: user.registered,
+        };
+  };
+
+  const { catalog } = state;
+  return {
+    apiUrl,
+    authUrl,
+    clientId: settings.clientId,
+    clientSecret: settings.clientSecret,
+    redirectUris,
+    variant: settings.variant,
+    fixtures:
+      state.fixtures === undefined || catalog.fixtures === undefined
+        ? undefined
+        : {
+            ...state.fixtures,
+            catalog: catalog.fixtures,
+            artistIds: catalog.artistIds,
+            albumIds: catalog.albumIds,
+            trackIds: catalog.trackIds,
+            episodeIds: catalog.episodeIds,
+          },
+    get users() {
+      return [...state.users.keys()].flatMap((id) => userView(id) ?? []);
+    },
+    approve: (url, userId) => decide(url, userId, 'approve'),
+    deny: (url, userId) => decide(url, userId, 'deny'),
+    issueUserToken(userId, scopes, issueOptions = {}) {
+      if (!state.users.has(userId)) throw new Error(`no user ${userId}`);
+      return accounts.issueUserTokens(userId, scopes, issueOptions.pkce ?? false);
+    },
+    expireToken(token) {
+      const access = state.accessTokens.get(token);
+      if (access !== undefined) access.expiresAt = state.now() - 1;
+      const refresh = state.refreshTokens.get(token);
+      if (refresh !== undefined) refresh.consentAt = Number.NEGATIVE_INFINITY;
+    },
+    setRateLimit({ retryAfterSeconds, count, path }) {
+      rateLimits.push({ retryAfterSeconds, remaining: count, path });
+    },
+    failNext(path, status, failOptions = {}) {
+      failures.push({ path, status, message: failOptions.message, reason: failOptions.reason });
+    },
+    requestCount: (filter) => filterLog(filter).length,
+    requests: (filter) => filterLog(filter).map((entry) => ({ ...entry })),
+    tokenRequests: (grantType) =>
+      log.filter(
+        (entry) =>
+          entry.path === `${ACCOUNTS_PREFIX}/api/token` &&
+          (grantType === undefined || entry.grantType === grantType),
+      ).length,
+    resetCounters() {
+      log.length = 0;
+    },
+    playlist(id) {
+      const playlist = state.playlists.get(id);
+      if (playlist === undefined) return undefined;
+      const entries = playlist.entries;
+      return {
+        id: playlist.id,
+        name: playlist.name,
+        ownerId: playlist.ownerId,
+        snapshotId: playlist.snapshotId,
+        uris: entries.map((entry) => (entry.kind === 'local' ? null : entry.uri)),
+        kinds: entries.map((entry) => entry.kind),
+        length: entries.length,
+      };
+    },
+    createPlaylist: (ownerId, input) => state.createPlaylist({ ownerId, ...input }).id,
+    player(userId) {
+      const player = state.users.get(userId)?.player;
+      if (player === undefined) return undefined;
+      return {
+        isPlaying: player.isPlaying,
+        trackIndex: player.index,
+        trackUri: player.queue[player.index],
+        activeDeviceId: player.activeDeviceId,
+        devices: player.devices.map((device) => ({ ...device })),
+      };
+    },
+    setPlayer(userId, patch) {
+      const player = state.users.get(userId)?.player;
+      if (player === undefined) throw new Error(`no user ${userId}`);
+      if (patch.isPlaying !== undefined) player.isPlaying = patch.isPlaying;
+      if (patch.activeDeviceId !== undefined) player.activeDeviceId = patch.activeDeviceId;
+      if (patch.trackIndex !== undefined) player.index = patch.trackIndex;
+    },
+    library: (userId) => [...(state.users.get(userId)?.library ?? [])],
+    createUser(input) {
+      const user = state.createUser(input);
+      return userView(user.id) as UserView;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      );
+    },
+  };
+}
+
+function defaultMessage(status: number): string {
+  const texts: Record<number, string> = {
+    400: 'Bad request',
+    401: 'Invalid access token',
+    403: 'Forbidden',
+    404: 'Resource not found',
+    429: 'API rate limit exceeded',
+    500: 'Server error',
+    502: 'Bad gateway',
+    503: 'Service unavailable',
+  };
+  return texts[status] ?? 'Error';
+}

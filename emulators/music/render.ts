@@ -1,0 +1,274 @@
+/**
+ * Turns records into the service's JSON. Applies the market rule (a market, or the user's country,
+ * decides `is_playable` and `restrictions`; with neither, content is treated as unavailable) and the
+ * 2026 field removals for development-mode apps.
+ */
+import type { AlbumRecord, ArtistRecord, Catalog, EpisodeRecord, TrackRecord } from './catalog.js';
+import { OPEN_HOST, URI_SCHEME, type Entry, type PlaylistRecord, type UserRecord } from './state.js';
+
+export type Variant = 'classic' | '2026';
+
+export interface RenderContext {
+  apiUrl: string;
+  variant: Variant;
+  /** The effective market: the user's country, else the `market` parameter, else none. */
+  market: string | undefined;
+  catalog: Catalog;
+  users: Map<string, UserRecord>;
+}
+
+type Json = Record<string, unknown>;
+
+function imagesFor(id: string, sizes: readonly number[] = [640, 300, 64]): Json[] {
+  return sizes.map((size) => ({
+    url: `https://images.service.example/${id.slice(0, 12)}/${size}`,
+    height: size,
+    width: size,
+  }));
+}
+
+export function artistRef(ctx: RenderContext, artist: ArtistRecord): Json {
+  return {
+    external_urls: { service: `${OPEN_HOST}/artist/${artist.id}` },
+    href: `${ctx.apiUrl}/v1/artists/${artist.id}`,
+    id: artist.id,
+    name: artist.name,
+    type: 'artist',
+    uri: `${URI_SCHEME}:artist:${artist.id}`,
+  };
+}
+
+export function artistFull(ctx: RenderContext, artist: ArtistRecord): Json {
+  const out: Json = { ...artistRef(ctx, artist), genres: artist.genres, images: imagesFor(artist.id) };
+  if (ctx.variant === 'classic') {
+    out['followers'] = { href: null, total: artist.followers };
+    out['popularity'] = artist.popularity;
+  }
+  return out;
+}
+
+function artistsOf(ctx: RenderContext, ids: readonly string[]): Json[] {
+  return ids.flatMap((id) => {
+    const artist = ctx.catalog.artists.get(id);
+    return artist === undefined ? [] : [artistRef(ctx, artist)];
+  });
+}
+
+function availableIn(ctx: RenderContext, album: AlbumRecord): boolean {
+  return ctx.market !== undefined && album.markets.includes(ctx.market);
+}
+
+export function albumSimple(ctx: RenderContext, album: AlbumRecord): Json {
+  const out: Json = {
+    album_type: album.albumType,
+    total_tracks: album.trackIds.length,
+    external_urls: { service: `${OPEN_HOST}/album/${album.id}` },
+    href: `${ctx.apiUrl}/v1/albums/${album.id}`,
+    id: album.id,
+    images: imagesFor(album.id),
+    name: album.name,
+    release_date: album.releaseDate,
+    release_date_precision: album.releaseDatePrecision,
+    type: 'album',
+    uri: `${URI_SCHEME}:album:${album.id}`,
+    artists: artistsOf(ctx, album.artistIds),
+  };
+  // Markets are listed only when no market applied, and not at all for 2026 development-mode apps.
+  if (ctx.market === undefined && ctx.variant === 'classic') out['available_markets'] = album.markets;
+  if (!availableIn(ctx, album)) out['restrictions'] = { reason: 'market' };
+  return out;
+}
+
+export function trackSimple(ctx: RenderContext, track: TrackRecord): Json {
+  const album = ctx.catalog.albums.get(track.albumId);
+  const playable = album !== undefined && availableIn(ctx, album);
+  const out: Json = {
+    artists: artistsOf(ctx, track.artistIds),
+    disc_number: track.discNumber,
+    duration_ms: track.durationMs,
+    explicit: track.explicit,
+    external_urls: { service: `${OPEN_HOST}/track/${track.id}` },
+    href: `${ctx.apiUrl}/v1/tracks/${track.id}`,
+    id: track.id,
+    is_playable: playable,
+    name: track.name,
+    preview_url: track.previewUrl,
+    track_number: track.trackNumber,
+    type: 'track',
+    uri: `${URI_SCHEME}:track:${track.id}`,
+    is_local: false,
+  };
+  if (ctx.market === undefined && ctx.variant === 'classic') out['available_markets'] = album?.markets ?? [];
+  if (!playable) out['restrictions'] = { reason: 'market' };
+  return out;
+}
+
+export function trackFull(ctx: RenderContext, track: TrackRecord): Json {
+  const album = ctx.catalog.albums.get(track.albumId);
+  const out: Json = {
+    ...trackSimple(ctx, track),
+    album: album === undefined ? null : albumSimple(ctx, album),
+    external_ids: { isrc: track.isrc },
+  };
+  if (ctx.variant === 'classic') out['popularity'] = track.popularity;
+  return out;
+}
+
+export function albumFull(ctx: RenderContext, album: AlbumRecord, tracks: Json): Json {
+  const out: Json = {
+    ...albumSimple(ctx, album),
+    tracks,
+    copyrights: [
+      { text: `© ${album.releaseDate.slice(0, 4)} ${album.label}`, type: 'C' },
+      { text: `℗ ${album.releaseDate.slice(0, 4)} ${album.label}`, type: 'P' },
+    ],
+    external_ids: { upc: album.upc },
+    genres: album.genres,
+  };
+  if (ctx.variant === 'classic') {
+    out['label'] = album.label;
+    out['popularity'] = album.popularity;
+  }
+  return out;
+}
+
+export function episode(ctx: RenderContext, record: EpisodeRecord): Json {
+  return {
+    type: 'episode',
+    id: record.id,
+    uri: `${URI_SCHEME}:episode:${record.id}`,
+    name: record.name,
+    description: record.description,
+    duration_ms: record.durationMs,
+    explicit: record.explicit,
+    external_urls: { service: `${OPEN_HOST}/episode/${record.id}` },
+    href: `${ctx.apiUrl}/v1/episodes/${record.id}`,
+    images: imagesFor(record.id),
+    is_externally_hosted: false,
+    is_playable: ctx.market !== undefined,
+    language: record.language,
+    languages: [record.language],
+    release_date: record.releaseDate,
+    release_date_precision: 'day',
+    show: {
+      id: record.showId,
+      name: record.showName,
+      publisher: record.publisher,
+      type: 'show',
+      uri: `${URI_SCHEME}:show:${record.showId}`,
+      href: `${ctx.apiUrl}/v1/shows/${record.showId}`,
+    },
+  };
+}
+
+/** A local file: no id, no URI, artists and album without ids either (as the real service sends them). */
+function localTrack(entry: Entry): Json {
+  const local = entry.local ?? { name: '', artist: '', album: '', durationMs: 0 };
+  return {
+    type: 'track',
+    id: null,
+    uri: null,
+    name: local.name,
+    duration_ms: local.durationMs,
+    explicit: false,
+    is_local: true,
+    href: null,
+    external_urls: {},
+    artists: [{ id: null, name: local.artist, type: 'artist', uri: null, href: null }],
+    album: { id: null, name: local.album, type: 'album', uri: null, href: null, album_type: null },
+    disc_number: 0,
+    track_number: 0,
+    popularity: 0,
+  };
+}
+
+export function userRef(ctx: RenderContext, userId: string): Json {
+  return {
+    external_urls: { service: `${OPEN_HOST}/user/${userId}` },
+    href: `${ctx.apiUrl}/v1/users/${userId}`,
+    id: userId,
+    type: 'user',
+    uri: `${URI_SCHEME}:user:${userId}`,
+  };
+}
+
+export function owner(ctx: RenderContext, userId: string): Json {
+  return { ...userRef(ctx, userId), display_name: ctx.users.get(userId)?.displayName ?? null };
+}
+
+export function playlistEntry(ctx: RenderContext, entry: Entry): Json {
+  let item: Json | null = null;
+  if (entry.kind === 'local') item = localTrack(entry);
+  else if (entry.kind === 'track' && entry.uri !== null) {
+    const track = ctx.catalog.tracks.get(entry.uri.split(':')[2] ?? '');
+    item = track === undefined ? null : trackFull(ctx, track);
+  } else if (entry.kind === 'episode' && entry.uri !== null) {
+    const record = ctx.catalog.episodes.get(entry.uri.split(':')[2] ?? '');
+    item = record === undefined ? null : episode(ctx, record);
+  }
+  return {
+    added_at: entry.addedAt,
+    added_by: userRef(ctx, entry.addedBy),
+    is_local: entry.kind === 'local',
+    [ctx.variant === '2026' ? 'item' : 'track']: item,
+  };
+}
+
+export function playlistSimple(ctx: RenderContext, playlist: PlaylistRecord, itemsPath: string): Json {
+  return {
+    ...playlistHead(ctx, playlist),
+    [ctx.variant === '2026' ? 'items' : 'tracks']: {
+      href: `${ctx.apiUrl}${itemsPath}`,
+      total: playlist.entries.length,
+    },
+  };
+}
+
+export function playlistHead(ctx: RenderContext, playlist: PlaylistRecord): Json {
+  return {
+    collaborative: playlist.collaborative,
+    description: playlist.description,
+    external_urls: { service: `${OPEN_HOST}/playlist/${playlist.id}` },
+    href: `${ctx.apiUrl}/v1/playlists/${playlist.id}`,
+    id: playlist.id,
+    images: playlist.entries.length === 0 ? [] : imagesFor(playlist.id, [640]),
+    name: playlist.name,
+    owner: owner(ctx, playlist.ownerId),
+    public: playlist.isPublic,
+    snapshot_id: playlist.snapshotId,
+    type: 'playlist',
+    uri: `${URI_SCHEME}:playlist:${playlist.id}`,
+  };
+}
+
+/**
+ * A paging object: `href` is the request that produced it, `next`/`previous` absolute URLs of the
+ * neighbouring pages with the same other parameters.
+ */
+export function paging(
+  apiUrl: string,
+  path: string,
+  extra: Record<string, string | undefined>,
+  offset: number,
+  limit: number,
+  total: number,
+  items: unknown[],
+): Json {
+  const url = (at: number) => {
+    const u = new URL(apiUrl + path);
+    u.searchParams.set('offset', String(at));
+    u.searchParams.set('limit', String(limit));
+    for (const [name, value] of Object.entries(extra))
+      if (value !== undefined) u.searchParams.set(name, value);
+    return u.toString();
+  };
+  return {
+    href: url(offset),
+    items,
+    limit,
+    next: offset + limit < total ? url(offset + limit) : null,
+    offset,
+    previous: offset > 0 ? url(Math.max(0, offset - limit)) : null,
+    total,
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * What every resource module shares: the transport, the token sources, the market rule, error
+ * re-typing and page registration.
+ */
+import type { z } from 'zod';
+import type { QueryValue, RequestSpec, Transport } from '../http/transport.js';
+import type { AppTokenSource } from './app-token.js';
+import { InvalidMusicRefError, MusicAuthError, toMusicError } from './errors.js';
+import type { Page, PageRequest, PagingRegistry } from './paging.js';
+import { parseMusicRef, type MusicRefType } from './refs.js';
+
+/** `classic`: the spec's paths. `2026`: a development-mode app after the 2026 changes (upstream-facts.md). */
+export type MusicApiVariant = 'classic' | '2026';
+
+/**
+ * Whose token a call carries: the application's (catalog), a member's, or a token in hand (account
+ * linking reads the profile before the token is stored).
+ */
+export type Caller = 'app' | { readonly userId: string } | { readonly accessToken: string };
+
+export interface MusicContext {
+  readonly variant: MusicApiVariant;
+  readonly apiUrl: string;
+  readonly uriScheme: string;
+  readonly defaultMarket: string;
+  readonly paging: PagingRegistry;
+  json<S extends z.ZodType>(caller: Caller, spec: RequestSpec, schema: S): Promise<z.output<S>>;
+  empty(caller: Caller, spec: RequestSpec): Promise<void>;
+  /** Fetches a paging object and registers it, so `paging.fetch`/`paging.iterate` can continue it. */
+  page<T>(caller: Caller, spec: RequestSpec, schema: z.ZodType<Page<T>, unknown>): Promise<Page<T>>;
+  /** Registers a paging object that came embedded in another answer (an album's tracks…). */
+  adopt<T>(caller: Caller, page: Page<T>, schema: z.ZodType<Page<T>, unknown>): Page<T>;
+  /**
+   * The market rule: with a member's token the account's country wins, so an explicit market is
+   * passed through as is and none is added; with the application token there is no account country
+   * and the spec says content is then "treated as unavailable", so the default market is sent.
+   */
+  market(caller: Caller, market: string | undefined): string | undefined;
+}
+
+export interface ContextOptions {
+  variant: MusicApiVariant;
+  apiUrl: string;
+  uriScheme: string;
+  defaultMarket: string;
+  transport: Transport;
+  appToken: AppTokenSource;
+  getAccessToken: (userId: string) => Promise<string>;
+  paging: PagingRegistry;
+}
+
+export function createContext(options: ContextOptions): MusicContext {
+  const { transport, appToken, getAccessToken, apiUrl } = options;
+
+  async function authorized<R>(
+    caller: Caller,
+    spec: RequestSpec,
+    send: (spec: RequestSpec) => Promise<R>,
+  ): Promise<R> {
+    const withToken = (token: string): RequestSpec => ({
+      ...spec,
+      baseUrl: apiUrl,
+      headers: { ...spec.headers, authorization: `Bearer ${token}` },
+    });
+    try {
+      if (caller !== 'app' && 'accessToken' in caller) return await send(withToken(caller.accessToken));
+      if (caller !== 'app') return await send(withToken(await getAccessToken(caller.userId)));
+      const token = await appToken.get();
+      try {
+        return await send(withToken(token));
+      } catch (error) {
+        const typed = toMusicError(error);
+        if (!(typed instanceof MusicAuthError)) throw typed;
+        // The app token was revoked or expired early: one fresh token, one more try.
+        appToken.invalidate(token);
+        return await send(withToken(await appToken.get()));
+      }
+    } catch (error) {
+      throw toMusicError(error);
+    }
+  }
+
+  const context: MusicContext = {
+    variant: options.variant,
+    apiUrl,
+    uriScheme: options.uriScheme,
+    defaultMarket: options.defaultMarket,
+    paging: options.paging,
+    json: (caller, spec, schema) => authorized(caller, spec, (s) => transport.json(s, schema)),
+    empty: (caller, spec) => authorized(caller, spec, (s) => transport.empty(s)),
+    async page(caller, spec, schema) {
+      const page = await context.json(caller, spec, schema);
+      return context.adopt(caller, page, schema);
+    },
+    adopt(caller, page, schema) {
+      return options.paging.register(page, (url) => context.page(caller, { url }, schema));
+    },
+    market(caller, market) {
+      return caller === 'app' ? (market ?? options.defaultMarket) : market;
+    },
+  };
+  return context;
+}
+
+/** The caller for an optional member: their token when given, the application's otherwise. */
+export function callerFor(userId: string | undefined): Caller {
+  return userId === undefined ? 'app' : { userId };
+}
+
+/** An id from an id, URI or link; throws `InvalidMusicRefError` otherwise. */
+export function requireId(input: string, type: MusicRefType): string {
+  const id = parseMusicRef(input, type);
+  if (id === undefined) throw new InvalidMusicRefError(type, input);
+  return id;
+}
+
+/** Query parameters for a page. */
+export function pageQuery(
+  page: PageRequest,
+  extra: Record<string, QueryValue> = {},
+): Record<string, QueryValue> {
+  return { ...extra, offset: page.offset, limit: page.limit };
+}

@@ -1,0 +1,336 @@
+/**
+ * Zod schemas for every music service response. They are tolerant on purpose: extra fields pass,
+ * enumerations the spec says may grow (`album_type`, restriction `reason`, device `type`) are plain
+ * strings, fields that development-mode apps lost in 2026 are optional, and the 2026 renames
+ * (`items`/`item` for a playlist's `tracks`/`track`) are normalised to the spec's names.
+ */
+import { z } from 'zod';
+
+const externalUrlsSchema = z.object({ service: z.string().optional() }).catchall(z.string());
+
+export const imageSchema = z.object({
+  url: z.string(),
+  height: z.number().int().nullable().optional(),
+  width: z.number().int().nullable().optional(),
+});
+
+/** `reason` is `market`, `product`, `explicit` or a value added later. */
+export const restrictionsSchema = z.object({ reason: z.string() });
+
+export const simplifiedArtistSchema = z.object({
+  external_urls: externalUrlsSchema.optional(),
+  href: z.string().optional(),
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  uri: z.string(),
+});
+
+export const artistSchema = simplifiedArtistSchema.extend({
+  // followers and popularity are gone for development-mode apps since 2026.
+  followers: z.object({ href: z.string().nullable(), total: z.number().int() }).optional(),
+  genres: z.array(z.string()).default([]),
+  images: z.array(imageSchema).default([]),
+  popularity: z.number().int().optional(),
+});
+
+export const severalArtistsSchema = z.object({ artists: z.array(artistSchema.nullable()) });
+
+/** `album`, `single`, `compilation`, or a value the service adds later. */
+export type AlbumType = 'album' | 'single' | 'compilation' | (string & {});
+
+const albumBase = z.object({
+  /** See `AlbumType`. */
+  album_type: z.string(),
+  total_tracks: z.number().int(),
+  available_markets: z.array(z.string()).optional(),
+  external_urls: externalUrlsSchema.optional(),
+  href: z.string(),
+  id: z.string(),
+  images: z.array(imageSchema).default([]),
+  name: z.string(),
+  release_date: z.string(),
+  release_date_precision: z.string(),
+  restrictions: restrictionsSchema.optional(),
+  type: z.string(),
+  uri: z.string(),
+  artists: z.array(simplifiedArtistSchema),
+});
+
+/** An album without `tracks`, `copyrights`, `external_ids`, `genres`, `label`, `popularity` (inside a full track). */
+export const simplifiedAlbumSchema = albumBase;
+
+const externalIdsSchema = z.object({
+  isrc: z.string().optional(),
+  ean: z.string().optional(),
+  upc: z.string().optional(),
+});
+
+const linkedFromSchema = z.object({
+  external_urls: externalUrlsSchema.optional(),
+  href: z.string().optional(),
+  id: z.string().optional(),
+  type: z.string().optional(),
+  uri: z.string().optional(),
+});
+
+export const simplifiedTrackSchema = z.object({
+  artists: z.array(simplifiedArtistSchema),
+  available_markets: z.array(z.string()).optional(),
+  disc_number: z.number().int(),
+  duration_ms: z.number().int(),
+  explicit: z.boolean(),
+  external_urls: externalUrlsSchema.optional(),
+  href: z.string().optional(),
+  id: z.string(),
+  /** Present when a market applied; false also when no market applied (spec's market rule). */
+  is_playable: z.boolean().optional(),
+  linked_from: linkedFromSchema.optional(),
+  restrictions: restrictionsSchema.optional(),
+  name: z.string(),
+  preview_url: z.string().nullable().optional(),
+  track_number: z.number().int(),
+  type: z.string(),
+  uri: z.string(),
+  is_local: z.boolean().default(false),
+});
+
+export const trackSchema = simplifiedTrackSchema.extend({
+  album: simplifiedAlbumSchema,
+  external_ids: externalIdsSchema.optional(),
+  popularity: z.number().int().optional(),
+});
+
+export const topTracksSchema = z.object({ tracks: z.array(trackSchema) });
+
+/** A paging object whose `items` are validated by `item`. */
+export function pagingSchema<T extends z.ZodType>(item: T) {
+  return z.object({
+    href: z.string(),
+    items: z.array(item),
+    limit: z.number().int(),
+    offset: z.number().int(),
+    total: z.number().int(),
+    next: z.string().nullable(),
+    previous: z.string().nullable().default(null),
+  });
+}
+
+export const albumSchema = albumBase.extend({
+  tracks: pagingSchema(simplifiedTrackSchema),
+  copyrights: z.array(z.object({ text: z.string(), type: z.string() })).default([]),
+  external_ids: externalIdsSchema.optional(),
+  genres: z.array(z.string()).default([]),
+  label: z.string().optional(),
+  popularity: z.number().int().optional(),
+});
+
+export const albumTracksSchema = pagingSchema(simplifiedTrackSchema);
+
+const userRefSchema = z.object({
+  external_urls: externalUrlsSchema.optional(),
+  href: z.string().optional(),
+  id: z.string(),
+  type: z.string().optional(),
+  uri: z.string().optional(),
+});
+
+export const playlistOwnerSchema = userRefSchema.extend({ display_name: z.string().nullable().optional() });
+
+/** An artist or album reference inside a playlist item: a local file has null ids and uris. */
+const looseRefSchema = z.object({
+  id: z.string().nullable().optional(),
+  name: z.string().nullable().optional(),
+  uri: z.string().nullable().optional(),
+  type: z.string().optional(),
+  href: z.string().nullable().optional(),
+});
+
+/**
+ * What a playlist holds: a track, an episode, or a local file (null `id` and `uri`). One tolerant
+ * shape for all three; `PlaylistEntry.kind` says which it is.
+ */
+export const playlistItemSchema = z.object({
+  type: z.string(),
+  id: z.string().nullable(),
+  uri: z.string().nullable(),
+  name: z.string().nullable().default(''),
+  duration_ms: z.number().int().nullable().optional(),
+  explicit: z.boolean().optional(),
+  is_local: z.boolean().default(false),
+  is_playable: z.boolean().optional(),
+  restrictions: restrictionsSchema.optional(),
+  href: z.string().nullable().optional(),
+  external_urls: externalUrlsSchema.optional(),
+  /** Tracks. */
+  artists: z.array(looseRefSchema).optional(),
+  album: looseRefSchema.optional(),
+  track_number: z.number().int().optional(),
+  disc_number: z.number().int().optional(),
+  popularity: z.number().int().optional(),
+  /** Episodes. */
+  show: looseRefSchema.optional(),
+  release_date: z.string().optional(),
+  description: z.string().optional(),
+});
+
+/**
+ * `track` — a catalog track; `episode` — a podcast episode; `local` — a file on the owner's device
+ * (no id, cannot be played through the API); `unavailable` — the item was removed (`track` null);
+ * `unsupported` — an entry this client could not read (kept so positions stay right).
+ */
+export type PlaylistEntryKind = 'track' | 'episode' | 'local' | 'unavailable' | 'unsupported';
+
+function entryKind(item: z.output<typeof playlistItemSchema> | null, isLocal: boolean): PlaylistEntryKind {
+  if (item === null) return 'unavailable';
+  if (isLocal || item.is_local || item.id === null || item.uri === null) return 'local';
+  if (item.type === 'episode') return 'episode';
+  if (item.type === 'track') return 'track';
+  return 'unsupported';
+}
+
+/** Renames a 2026 key to the spec's one when only the new one is present (or the old one is null). */
+function renameKey(from: string, to: string) {
+  return (raw: unknown): unknown => {
+    if (typeof raw !== 'object' || raw === null || !(from in raw)) return raw;
+    const record = raw as Record<string, unknown>;
+    if (record[to] !== undefined && record[to] !== null) return raw;
+    const { [from]: value, ...rest } = record;
+    return { ...rest, [to]: value };
+  };
+}
+
+const playlistEntryObjectSchema = z
+  .object({
+    added_at: z.string().nullable().default(null),
+    added_by: userRefSchema.nullable().default(null),
+    is_local: z.boolean().default(false),
+    track: playlistItemSchema.nullable().default(null),
+  })
+  .transform((entry) => ({ ...entry, kind: entryKind(entry.track, entry.is_local) }));
+
+export interface PlaylistEntry {
+  added_at: string | null;
+  added_by: z.output<typeof userRefSchema> | null;
+  is_local: boolean;
+  /** The item (`track` in the spec, `item` since 2026); null when it was removed. */
+  track: z.output<typeof playlistItemSchema> | null;
+  kind: PlaylistEntryKind;
+}
+
+/** One playlist entry; an entry that cannot be read becomes `kind: 'unsupported'` instead of failing the page. */
+export const playlistEntrySchema: z.ZodType<PlaylistEntry, unknown> = z
+  .preprocess(renameKey('item', 'track'), playlistEntryObjectSchema)
+  .catch(() => ({
+    added_at: null,
+    added_by: null,
+    is_local: false,
+    track: null,
+    kind: 'unsupported' as const,
+  }));
+
+export const playlistItemsSchema = pagingSchema(playlistEntrySchema);
+
+export const playlistSchema = z.preprocess(
+  renameKey('items', 'tracks'),
+  z.object({
+    collaborative: z.boolean(),
+    description: z.string().nullable(),
+    external_urls: externalUrlsSchema.optional(),
+    href: z.string(),
+    id: z.string(),
+    images: z.array(imageSchema).nullable().default([]),
+    name: z.string(),
+    owner: playlistOwnerSchema,
+    public: z.boolean().nullable(),
+    snapshot_id: z.string(),
+    /** Absent since 2026 for playlists the user neither owns nor collaborates on. */
+    tracks: playlistItemsSchema.optional(),
+    type: z.string(),
+    uri: z.string(),
+  }),
+);
+
+export const simplifiedPlaylistSchema = z.preprocess(
+  renameKey('items', 'tracks'),
+  z.object({
+    collaborative: z.boolean(),
+    description: z.string().nullable(),
+    external_urls: externalUrlsSchema.optional(),
+    href: z.string(),
+    id: z.string(),
+    images: z.array(imageSchema).nullable().default([]),
+    name: z.string(),
+    owner: playlistOwnerSchema,
+    public: z.boolean().nullable(),
+    snapshot_id: z.string(),
+    tracks: z.object({ href: z.string(), total: z.number().int() }).optional(),
+    type: z.string(),
+    uri: z.string(),
+  }),
+);
+
+export const myPlaylistsSchema = pagingSchema(simplifiedPlaylistSchema);
+
+export const snapshotSchema = z.object({ snapshot_id: z.string() });
+
+/** `type` is `Computer`, `Smartphone`, `Speaker`… with varying case, or a value added later. */
+export const deviceSchema = z.object({
+  id: z.string().nullable(),
+  is_active: z.boolean(),
+  is_private_session: z.boolean().default(false),
+  is_restricted: z.boolean(),
+  name: z.string(),
+  type: z.string(),
+  volume_percent: z.number().int().nullable().optional(),
+  supports_volume: z.boolean().optional(),
+});
+
+export const devicesSchema = z.object({ devices: z.array(deviceSchema) });
+
+/**
+ * `GET /v1/me`. `country`, `product` need `user-read-private`, `email` needs `user-read-email`; since
+ * 2026 development-mode apps never get `country`, `email`, `explicit_content`, `followers`, `product`.
+ */
+export const currentUserSchema = z.object({
+  id: z.string(),
+  display_name: z.string().nullable().default(null),
+  external_urls: externalUrlsSchema.optional(),
+  href: z.string().optional(),
+  images: z.array(imageSchema).nullable().default([]),
+  type: z.string(),
+  uri: z.string(),
+  account_id: z.string().optional(),
+  country: z.string().optional(),
+  email: z.string().nullable().optional(),
+  explicit_content: z.object({ filter_enabled: z.boolean(), filter_locked: z.boolean() }).optional(),
+  followers: z.object({ href: z.string().nullable(), total: z.number().int() }).optional(),
+  /** `premium`, `free`, or `open` (an old name for free). */
+  product: z.string().optional(),
+});
+
+/** The token endpoint's answer (RFC 6749 §5.1). */
+export const tokenResponseSchema = z.object({
+  access_token: z.string().min(1),
+  token_type: z.string(),
+  expires_in: z.number().int().positive(),
+  scope: z.string().optional(),
+  refresh_token: z.string().optional(),
+});
+
+/** A body that is either absent or anything at all: for 200 answers whose body is not documented. */
+export const ignoredBodySchema = z.unknown();
+
+export type Image = z.output<typeof imageSchema>;
+export type SimplifiedArtist = z.output<typeof simplifiedArtistSchema>;
+export type Artist = z.output<typeof artistSchema>;
+export type SimplifiedAlbum = z.output<typeof simplifiedAlbumSchema>;
+export type Album = z.output<typeof albumSchema>;
+export type SimplifiedTrack = z.output<typeof simplifiedTrackSchema>;
+export type Track = z.output<typeof trackSchema>;
+export type PlaylistItem = z.output<typeof playlistItemSchema>;
+export type Playlist = z.output<typeof playlistSchema>;
+export type SimplifiedPlaylist = z.output<typeof simplifiedPlaylistSchema>;
+export type Device = z.output<typeof deviceSchema>;
+export type CurrentUser = z.output<typeof currentUserSchema>;
+export type TokenResponse = z.output<typeof tokenResponseSchema>;

@@ -1,0 +1,357 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMusicEmulator, type MusicEmulator } from '../../emulators/music/index.js';
+import { manualClock, pkcePair } from '../fixtures/music.js';
+
+const REDIRECT = 'http://127.0.0.1:8787/callback';
+
+describe('music emulator: accounts', () => {
+  let emulator: MusicEmulator;
+  const clock = manualClock();
+
+  beforeAll(async () => {
+    emulator = await startMusicEmulator({ now: clock.now, redirectUris: [REDIRECT] });
+  });
+  afterAll(() => emulator.close());
+
+  function authorizeUrl(params: Record<string, string>): string {
+    const url = new URL(`${emulator.authUrl}/authorize`);
+    const all = {
+      client_id: emulator.clientId,
+      response_type: 'code',
+      redirect_uri: REDIRECT,
+      state: 'st4te',
+      ...params,
+    };
+    for (const [name, value] of Object.entries(all)) url.searchParams.set(name, value);
+    return url.toString();
+  }
+
+  async function token(
+    form: Record<string, string>,
+    basic = false,
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
+    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+    if (basic)
+      headers['authorization'] =
+        `Basic ${Buffer.from(`${emulator.clientId}:${emulator.clientSecret}`).toString('base64')}`;
+    const response = await fetch(`${emulator.authUrl}/api/token`, {
+      method: 'POST',
+      headers,
+      body: new URLSearchParams(form),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  async function api(path: string, accessToken: string): Promise<{ status: number; body: unknown }> {
+    const response = await fetch(`${emulator.apiUrl}${path}`, {
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    return { status: response.status, body: response.status === 204 ? undefined : await response.json() };
+  }
+
+  it('shows a consent page listing the scopes, with a user chooser', async () => {
+    const response = await fetch(authorizeUrl({ scope: 'user-read-private playlist-read-private' }));
+    const html = await response.text();
+    expect(response.status).toBe(200);
+    expect(html).toContain('data-scope="user-read-private"');
+    expect(html).toContain('data-scope="playlist-read-private"');
+    expect(html).toContain('<option value="alice">');
+    expect(html).toMatch(/value="approve"/);
+    expect(html).toMatch(/value="deny"/);
+  });
+
+  it('runs the authorization code flow with the client secret', async () => {
+    const location = await emulator.approve(authorizeUrl({ scope: 'user-read-private' }), 'alice');
+    expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+    expect(location.searchParams.get('state')).toBe('st4te');
+    const code = location.searchParams.get('code') ?? '';
+    const answer = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, true);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'user-read-private' });
+    expect(answer.body['refresh_token']).toBeTypeOf('string');
+    const me = await api('/v1/me', String(answer.body['access_token']));
+    expect(me.body).toMatchObject({ id: 'alice', country: 'US' });
+  });
+
+  it('refuses a code twice', async () => {
+    const code = (await emulator.approve(authorizeUrl({}), 'alice')).searchParams.get('code') ?? '';
+    expect(
+      (await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, true)).status,
+    ).toBe(200);
+    const again = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, true);
+    expect(again).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'Invalid authorization code' },
+    });
+  });
+
+  it('refuses a code after 10 minutes', async () => {
+    const code = (await emulator.approve(authorizeUrl({}), 'alice')).searchParams.get('code') ?? '';
+    clock.advance(10 * 60_000 + 1);
+    const late = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, true);
+    expect(late.body).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('refuses a redirect URI that differs from the one authorized', async () => {
+    const code = (await emulator.approve(authorizeUrl({}), 'alice')).searchParams.get('code') ?? '';
+    const answer = await token(
+      { grant_type: 'authorization_code', code, redirect_uri: `${REDIRECT}/` },
+      true,
+    );
+    expect(answer.body).toEqual({ error: 'invalid_grant', error_description: 'Invalid redirect URI' });
+  });
+
+  it('runs PKCE without the secret, and refuses a wrong verifier', async () => {
+    const { verifier, challenge } = pkcePair();
+    const url = authorizeUrl({ code_challenge_method: 'S256', code_challenge: challenge });
+    const wrongCode = (await emulator.approve(url, 'alice')).searchParams.get('code') ?? '';
+    const wrong = await token({
+      grant_type: 'authorization_code',
+      code: wrongCode,
+      redirect_uri: REDIRECT,
+      client_id: emulator.clientId,
+      code_verifier: pkcePair().verifier,
+    });
+    expect(wrong).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'code_verifier was incorrect' },
+    });
+
+    const missingCode = (await emulator.approve(url, 'alice')).searchParams.get('code') ?? '';
+    const missing = await token({
+      grant_type: 'authorization_code',
+      code: missingCode,
+      redirect_uri: REDIRECT,
+      client_id: emulator.clientId,
+    });
+    expect(missing.body).toEqual({ error: 'invalid_request', error_description: 'code_verifier required' });
+
+    const code = (await emulator.approve(url, 'alice')).searchParams.get('code') ?? '';
+    const right = await token({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: emulator.clientId,
+      code_verifier: verifier,
+    });
+    expect(right.status).toBe(200);
+  });
+
+  it('rotates PKCE refresh tokens and refuses a used one', async () => {
+    const { verifier, challenge } = pkcePair();
+    const code =
+      (
+        await emulator.approve(
+          authorizeUrl({
+            code_challenge_method: 'S256',
+            code_challenge: challenge,
+            scope: 'user-read-private',
+          }),
+          'bob',
+        )
+      ).searchParams.get('code') ?? '';
+    const first = await token({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: emulator.clientId,
+      code_verifier: verifier,
+    });
+    const refresh = String(first.body['refresh_token']);
+    const renewed = await token({
+      grant_type: 'refresh_token',
+      refresh_token: refresh,
+      client_id: emulator.clientId,
+    });
+    expect(renewed.status).toBe(200);
+    expect(renewed.body['refresh_token']).toBeTypeOf('string');
+    expect(renewed.body['refresh_token']).not.toBe(refresh);
+    const reused = await token({
+      grant_type: 'refresh_token',
+      refresh_token: refresh,
+      client_id: emulator.clientId,
+    });
+    expect(reused).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'Invalid refresh token' },
+    });
+    const next = await token({
+      grant_type: 'refresh_token',
+      refresh_token: String(renewed.body['refresh_token']),
+      client_id: emulator.clientId,
+    });
+    expect(next.status).toBe(200);
+  });
+
+  it('keeps a confidential client’s refresh token (no rotation) and needs the secret for it', async () => {
+    const issued = emulator.issueUserToken('alice', ['user-read-private']);
+    const refresh = issued.refresh_token ?? '';
+    const once = await token({ grant_type: 'refresh_token', refresh_token: refresh }, true);
+    expect(once.status).toBe(200);
+    expect(once.body['refresh_token']).toBeUndefined();
+    expect((await token({ grant_type: 'refresh_token', refresh_token: refresh }, true)).status).toBe(200);
+    expect(
+      (await token({ grant_type: 'refresh_token', refresh_token: refresh, client_id: emulator.clientId }))
+        .body,
+    ).toMatchObject({
+      error: 'invalid_client',
+    });
+  });
+
+  it('redirects with access_denied when the user cancels', async () => {
+    const location = await emulator.deny(authorizeUrl({}), 'alice');
+    expect(location.searchParams.get('error')).toBe('access_denied');
+    expect(location.searchParams.get('state')).toBe('st4te');
+    expect(location.searchParams.has('code')).toBe(false);
+  });
+
+  it('shows INVALID_CLIENT and does not redirect for an unlisted redirect URI', async () => {
+    for (const redirect of [
+      `${REDIRECT}/`,
+      'http://localhost:8787/callback',
+      'http://127.0.0.1:8787/Callback',
+    ]) {
+      const response = await fetch(authorizeUrl({ redirect_uri: redirect }), { redirect: 'manual' });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      expect(await response.text()).toContain('INVALID_CLIENT: Invalid redirect URI');
+    }
+    await expect(emulator.approve(authorizeUrl({ redirect_uri: `${REDIRECT}/` }), 'alice')).rejects.toThrow(
+      /Invalid redirect URI/,
+    );
+  });
+
+  it('refuses PKCE with another method than S256, or without a challenge', async () => {
+    for (const params of [
+      { code_challenge_method: 'plain', code_challenge: pkcePair().challenge },
+      { code_challenge_method: 'S256' },
+    ]) {
+      const location = await emulator.approve(authorizeUrl(params), 'alice');
+      expect(location.searchParams.get('error')).toBe('invalid_request');
+    }
+  });
+
+  it('refuses `localhost` redirect URIs at registration', async () => {
+    await expect(startMusicEmulator({ redirectUris: ['http://localhost:8787/callback'] })).rejects.toThrow(
+      /not allowed/,
+    );
+  });
+
+  it('issues application tokens with Basic only, and refuses a wrong secret', async () => {
+    const ok = await token({ grant_type: 'client_credentials' }, true);
+    expect(ok.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
+    const response = await fetch(`${emulator.authUrl}/api/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${emulator.clientId}:wrong`).toString('base64')}`,
+      },
+      body: 'grant_type=client_credentials',
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: 'invalid_client',
+      error_description: 'Invalid client secret',
+    });
+  });
+
+  it('does not let an application token call user endpoints', async () => {
+    const app = String((await token({ grant_type: 'client_credentials' }, true)).body['access_token']);
+    const me = await api('/v1/me', app);
+    expect(me.status).toBe(401);
+    const devices = await api('/v1/me/player/devices', app);
+    expect(devices.status).toBe(401);
+  });
+
+  it('expires access tokens after 3600 s by the emulator clock', async () => {
+    const issued = emulator.issueUserToken('alice', ['user-read-private']);
+    expect((await api('/v1/me', issued.access_token)).status).toBe(200);
+    clock.advance(3_600_000);
+    expect(await api('/v1/me', issued.access_token)).toEqual({
+      status: 401,
+      body: { error: { status: 401, message: 'The access token expired' } },
+    });
+  });
+
+  it('answers 401 with the real messages for a missing or unknown token', async () => {
+    const none = await fetch(`${emulator.apiUrl}/v1/me`);
+    expect(await none.json()).toEqual({ error: { status: 401, message: 'No token provided' } });
+    expect((await api('/v1/me', 'nonsense')).body).toEqual({
+      error: { status: 401, message: 'Invalid access token' },
+    });
+  });
+
+  it('checks scopes per endpoint', async () => {
+    const issued = emulator.issueUserToken('alice', ['user-read-private']);
+    expect(await api('/v1/me/player/devices', issued.access_token)).toEqual({
+      status: 403,
+      body: { error: { status: 403, message: 'Insufficient client scope' } },
+    });
+    expect((await api('/v1/me/playlists', issued.access_token)).status).toBe(403);
+  });
+
+  it('refuses users who are not on the development-mode allow-list', async () => {
+    emulator.createUser({ id: 'dave', registered: false });
+    const issued = emulator.issueUserToken('dave', ['user-read-private']);
+    expect((await api('/v1/me', issued.access_token)).body).toEqual({
+      error: { status: 403, message: 'User not registered in the Developer Dashboard' },
+    });
+  });
+});
+
+describe('music emulator: 2026 variant', () => {
+  let emulator: MusicEmulator;
+  beforeAll(async () => {
+    emulator = await startMusicEmulator({ variant: '2026' });
+  });
+  afterAll(() => emulator.close());
+
+  it('answers 403 on removed endpoints and serves their replacements', async () => {
+    const token = emulator.issueUserToken('alice', [
+      'user-library-modify',
+      'playlist-read-private',
+    ]).access_token;
+    const fixtures = emulator.fixtures ?? expect.fail('seeded');
+    const call = (method: string, path: string) =>
+      fetch(`${emulator.apiUrl}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
+    const big = fixtures.playlists.big;
+    const album = fixtures.albumIds[0] ?? '';
+    expect((await call('GET', `/v1/playlists/${big}/tracks`)).status).toBe(403);
+    expect((await call('PUT', `/v1/me/albums?ids=${album}`)).status).toBe(403);
+    expect((await call('GET', `/v1/artists?ids=${fixtures.artistIds[0] ?? ''}`)).status).toBe(403);
+    expect((await call('GET', `/v1/playlists/${big}/items`)).status).toBe(200);
+    expect((await call('PUT', `/v1/me/library?uris=service:album:${album}`)).status).toBe(200);
+    const bobs = emulator.issueUserToken('bob', ['playlist-read-private']).access_token;
+    const forbidden = await fetch(`${emulator.apiUrl}/v1/playlists/${big}/items`, {
+      headers: { authorization: `Bearer ${bobs}` },
+    });
+    expect(forbidden.status).toBe(403);
+  });
+
+  it('answers 401 with the 2026 wording', async () => {
+    const response = await fetch(`${emulator.apiUrl}/v1/me`, {
+      headers: { authorization: 'Bearer nonsense' },
+    });
+    expect(await response.json()).toEqual({
+      error: { status: 401, message: 'Missing/invalid/expired access token' },
+    });
+  });
+});
+
+describe('music emulator: empty seed', () => {
+  it('starts with nobody and nothing, and takes users made by the test', async () => {
+    const emulator = await startMusicEmulator({ seed: 'empty' });
+    try {
+      expect(emulator.users).toEqual([]);
+      expect(emulator.fixtures).toBeUndefined();
+      emulator.createUser({ id: 'erin', product: 'free', country: 'FR' });
+      const token = emulator.issueUserToken('erin', ['user-read-private']).access_token;
+      const response = await fetch(`${emulator.apiUrl}/v1/me`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(await response.json()).toMatchObject({ id: 'erin', product: 'free', country: 'FR' });
+    } finally {
+      await emulator.close();
+    }
+  });
+});

@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InsufficientScopeError } from '../../src/services/music/index.js';
+import { createMusicWorld, VARIANTS, type MusicWorld } from '../fixtures/music.js';
+
+describe.each(VARIANTS)('saved albums (%s API)', (variant) => {
+  let world: MusicWorld;
+  let albumIds: string[];
+  const path = variant === '2026' ? '/v1/me/library' : '/v1/me/albums';
+  const perRequest = variant === '2026' ? 40 : 50;
+
+  beforeAll(async () => {
+    world = await createMusicWorld({ variant });
+    world.signIn('alice');
+    albumIds = world.emulator.fixtures?.albumIds.slice(0, 120) ?? [];
+  });
+  afterAll(() => world.close());
+
+  it(`saves 120 albums in chunks of at most ${perRequest}`, async () => {
+    world.emulator.resetCounters();
+    await world.music.library.saveAlbums('alice', albumIds);
+    expect(world.emulator.requestCount({ method: 'PUT', path })).toBe(Math.ceil(120 / perRequest));
+    expect(world.emulator.library('alice')).toEqual(albumIds.map((id) => `service:album:${id}`));
+  });
+
+  it('removes albums given as links and URIs', async () => {
+    const [first = '', second = ''] = albumIds;
+    await world.music.library.removeAlbums('alice', [
+      `https://open.service.example/album/${first}`,
+      `service:album:${second}`,
+    ]);
+    const saved = world.emulator.library('alice');
+    expect(saved).not.toContain(`service:album:${first}`);
+    expect(saved).not.toContain(`service:album:${second}`);
+    expect(saved).toHaveLength(118);
+  });
+
+  it('needs the library scope', async () => {
+    world.signIn('bob', ['user-read-private']);
+    await expect(world.music.library.saveAlbums('bob', albumIds.slice(0, 1))).rejects.toBeInstanceOf(
+      InsufficientScopeError,
+    );
+  });
+});

@@ -1,0 +1,230 @@
+import { MockAgent } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HttpError } from '../../src/services/http/errors.js';
+import {
+  createMusicClient,
+  InsufficientScopeError,
+  MusicAuthError,
+  NoActiveDeviceError,
+  NotFoundError,
+  PlayerRestrictionError,
+  PremiumRequiredError,
+  UserNotRegisteredError,
+  type MusicClient,
+} from '../../src/services/music/index.js';
+import { recordingSleep } from '../fixtures/music.js';
+
+const API = 'https://api.music.test';
+const ACCOUNTS = 'https://accounts.music.test';
+const ALBUM = '4aawyAB9vmqN3uQ7FjRGTy';
+const JSON_HEADERS = { headers: { 'content-type': 'application/json' } };
+
+function header(headers: unknown, name: string): string | undefined {
+  if (headers === undefined || headers === null) return undefined;
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  const record = headers as Record<string, string | string[]>;
+  const value = Object.entries(record).find(([key]) => key.toLowerCase() === name)?.[1];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+const album = (id = ALBUM) => ({
+  album_type: 'album',
+  total_tracks: 0,
+  href: `${API}/v1/albums/${id}`,
+  id,
+  images: [],
+  name: 'A',
+  release_date: '2001',
+  release_date_precision: 'year',
+  type: 'album',
+  uri: `service:album:${id}`,
+  artists: [],
+  tracks: {
+    href: `${API}/v1/albums/${id}/tracks?offset=0&limit=50`,
+    items: [],
+    limit: 50,
+    offset: 0,
+    total: 0,
+    next: null,
+    previous: null,
+  },
+});
+
+describe('music client (mocked HTTP)', () => {
+  let agent: MockAgent;
+  let music: MusicClient;
+  let now = 0;
+  const tokens: Record<string, string> = { alice: 'alice-token-0123456789' };
+
+  beforeEach(() => {
+    agent = new MockAgent();
+    agent.disableNetConnect();
+    now = 1_000_000;
+    music = createMusicClient({
+      apiUrl: API,
+      authUrl: ACCOUNTS,
+      clientId: 'client-id',
+      clientSecret: 'client-secret-abcdef',
+      variant: 'classic',
+      getAccessToken: (userId) => Promise.resolve(tokens[userId] ?? ''),
+      transport: { dispatcher: agent, sleep: recordingSleep().sleep, retries: 0 },
+      now: () => now,
+    });
+  });
+  afterEach(async () => {
+    agent.assertNoPendingInterceptors();
+    await agent.close();
+  });
+
+  const appToken = (value = 'app-token-0123456789', times = 1) =>
+    agent
+      .get(ACCOUNTS)
+      .intercept({ path: '/api/token', method: 'POST', body: 'grant_type=client_credentials' })
+      .reply((opts) => {
+        expect(header(opts.headers, 'authorization')).toBe(
+          `Basic ${Buffer.from('client-id:client-secret-abcdef').toString('base64')}`,
+        );
+        expect(header(opts.headers, 'content-type')).toBe('application/x-www-form-urlencoded');
+        return {
+          statusCode: 200,
+          data: { access_token: value, token_type: 'Bearer', expires_in: 3600 },
+          responseOptions: JSON_HEADERS,
+        };
+      })
+      .times(times);
+
+  describe('player commands never parse a body', () => {
+    it.each([
+      ['204 No Content', 204, ''],
+      ['200 with an empty body', 200, ''],
+      ['200 with a non-JSON body', 200, 'OK, paused'],
+      ['200 with broken JSON', 200, '{"oops'],
+    ])('accepts %s', async (_label, status, body) => {
+      agent.get(API).intercept({ path: '/v1/me/player/pause', method: 'PUT' }).reply(status, body);
+      agent
+        .get(API)
+        .intercept({ path: '/v1/me/player/next?device_id=dev1', method: 'POST' })
+        .reply(status, body);
+      await expect(music.player.pause('alice')).resolves.toBeUndefined();
+      await expect(music.player.next('alice', { deviceId: 'dev1' })).resolves.toBeUndefined();
+    });
+  });
+
+  it('sends the member’s token and no market on user calls', async () => {
+    agent
+      .get(API)
+      .intercept({
+        path: (path) => path.startsWith(`/v1/playlists/${ALBUM}?`) || path === `/v1/playlists/${ALBUM}`,
+        method: 'GET',
+      })
+      .reply((opts) => {
+        expect(opts.path).toBe(`/v1/playlists/${ALBUM}`);
+        expect(header(opts.headers, 'authorization')).toBe('Bearer alice-token-0123456789');
+        return {
+          statusCode: 404,
+          data: { error: { status: 404, message: 'Resource not found' } },
+          responseOptions: JSON_HEADERS,
+        };
+      });
+    await expect(music.playlists.get(ALBUM, { userId: 'alice' })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('sends the application token and the default market on catalog calls; an explicit market wins', async () => {
+    appToken();
+    const seen: string[] = [];
+    agent
+      .get(API)
+      .intercept({ path: (path) => path.startsWith(`/v1/albums/${ALBUM}`), method: 'GET' })
+      .reply((opts) => {
+        seen.push(opts.path);
+        expect(header(opts.headers, 'authorization')).toBe('Bearer app-token-0123456789');
+        return { statusCode: 200, data: album(), responseOptions: JSON_HEADERS };
+      })
+      .times(2);
+    await music.albums.get(ALBUM);
+    await music.albums.get(ALBUM, { market: 'SE' });
+    expect(seen).toEqual([`/v1/albums/${ALBUM}?market=US`, `/v1/albums/${ALBUM}?market=SE`]);
+  });
+
+  it('renews the application token 60 s before it expires', async () => {
+    appToken('app-token-first-000000');
+    appToken('app-token-second-00000');
+    const used: (string | undefined)[] = [];
+    agent
+      .get(API)
+      .intercept({ path: (path) => path.startsWith(`/v1/albums/${ALBUM}`), method: 'GET' })
+      .reply((opts) => {
+        used.push(header(opts.headers, 'authorization'));
+        return { statusCode: 200, data: album(), responseOptions: JSON_HEADERS };
+      })
+      .times(3);
+    await music.albums.get(ALBUM);
+    now += 3_600_000 - 60_001;
+    await music.albums.get(ALBUM);
+    now += 2;
+    await music.albums.get(ALBUM);
+    expect(used).toEqual([
+      'Bearer app-token-first-000000',
+      'Bearer app-token-first-000000',
+      'Bearer app-token-second-00000',
+    ]);
+  });
+
+  it('reports refused client credentials as MusicAuthError', async () => {
+    agent
+      .get(ACCOUNTS)
+      .intercept({ path: '/api/token', method: 'POST' })
+      .reply(400, { error: 'invalid_client', error_description: 'Invalid client secret' }, JSON_HEADERS);
+    const error = await music.albums.get(ALBUM).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MusicAuthError);
+    expect(String(error)).toContain('invalid_client: Invalid client secret');
+  });
+
+  describe('maps service errors to their own types', () => {
+    it.each([
+      [
+        403,
+        { status: 403, message: 'Player command failed: Premium required', reason: 'PREMIUM_REQUIRED' },
+        PremiumRequiredError,
+      ],
+      [
+        404,
+        { status: 404, message: 'Player command failed: No active device found', reason: 'NO_ACTIVE_DEVICE' },
+        NoActiveDeviceError,
+      ],
+      [
+        403,
+        { status: 403, message: 'Player command failed: Restriction violated', reason: 'UNKNOWN' },
+        PlayerRestrictionError,
+      ],
+      [403, { status: 403, message: 'Insufficient client scope' }, InsufficientScopeError],
+      [
+        403,
+        { status: 403, message: 'User not registered in the Developer Dashboard' },
+        UserNotRegisteredError,
+      ],
+      [401, { status: 401, message: 'The access token expired' }, MusicAuthError],
+      [404, { status: 404, message: 'Device not found' }, NotFoundError],
+    ] as const)('%i %o', async (status, error, type) => {
+      agent
+        .get(API)
+        .intercept({ path: '/v1/me/player/next', method: 'POST' })
+        .reply(status, { error }, JSON_HEADERS);
+      const thrown = await music.player.next('alice').catch((e: unknown) => e);
+      expect(thrown).toBeInstanceOf(type);
+      expect(thrown).toBeInstanceOf(HttpError);
+      expect(thrown).toMatchObject({ status, method: 'POST' });
+      if ('reason' in error) expect(thrown).toMatchObject({ reason: error.reason });
+    });
+
+    it('keeps a plain 403 Forbidden as an HttpError', async () => {
+      agent
+        .get(API)
+        .intercept({ path: '/v1/me/player/next', method: 'POST' })
+        .reply(403, { error: { status: 403, message: 'Forbidden' } }, JSON_HEADERS);
+      const thrown = await music.player.next('alice').catch((e: unknown) => e);
+      expect(thrown).toBeInstanceOf(HttpError);
+      expect(thrown).not.toBeInstanceOf(PlayerRestrictionError);
+    });
+  });
+});

@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest';
+import {
+  albumSchema,
+  currentUserSchema,
+  devicesSchema,
+  myPlaylistsSchema,
+  playlistItemsSchema,
+  playlistSchema,
+} from '../../src/services/music/index.js';
+
+const artist = (id: string) => ({
+  id,
+  name: `Artist ${id}`,
+  type: 'artist',
+  uri: `service:artist:${id}`,
+  href: 'h',
+  external_urls: { service: 'x' },
+});
+const track = (id: string, extra: Record<string, unknown> = {}) => ({
+  artists: [artist('a')],
+  disc_number: 1,
+  duration_ms: 1000,
+  explicit: false,
+  id,
+  name: `Track ${id}`,
+  track_number: 1,
+  type: 'track',
+  uri: `service:track:${id}`,
+  is_local: false,
+  ...extra,
+});
+const page = (items: unknown[], extra: Record<string, unknown> = {}) => ({
+  href: 'https://api.test/v1/x?offset=0&limit=50',
+  items,
+  limit: 50,
+  offset: 0,
+  total: items.length,
+  next: null,
+  previous: null,
+  ...extra,
+});
+const album = (extra: Record<string, unknown> = {}) => ({
+  album_type: 'album',
+  total_tracks: 1,
+  href: 'h',
+  id: 'al',
+  images: [],
+  name: '',
+  release_date: '1999',
+  release_date_precision: 'year',
+  type: 'album',
+  uri: 'service:album:al',
+  artists: [artist('a')],
+  tracks: page([track('t')]),
+  ...extra,
+});
+const entry = (item: unknown, extra: Record<string, unknown> = {}) => ({
+  added_at: '2024-01-01T00:00:00Z',
+  added_by: { id: 'alice', type: 'user', uri: 'service:user:alice', href: 'h', external_urls: {} },
+  is_local: false,
+  track: item,
+  ...extra,
+});
+const playlist = (extra: Record<string, unknown> = {}) => ({
+  collaborative: false,
+  description: null,
+  href: 'h',
+  id: 'p',
+  images: [],
+  name: 'P',
+  owner: { id: 'alice', display_name: null, type: 'user', uri: 'service:user:alice', href: 'h' },
+  public: true,
+  snapshot_id: 's',
+  type: 'playlist',
+  uri: 'service:playlist:p',
+  ...extra,
+});
+
+describe('music schemas tolerate what real lists hold', () => {
+  it('accepts unknown album types, restriction reasons and extra fields', () => {
+    const parsed = albumSchema.parse(
+      album({
+        album_type: 'ep',
+        restrictions: { reason: 'payment_required' },
+        brand_new_field: { x: 1 },
+        tracks: page([track('t', { restrictions: { reason: 'mystery' } })]),
+      }),
+    );
+    expect(parsed.album_type).toBe('ep');
+    expect(parsed.restrictions?.reason).toBe('payment_required');
+    expect(parsed.tracks.items[0]?.restrictions?.reason).toBe('mystery');
+  });
+
+  it('accepts the fields development-mode apps lost being absent', () => {
+    const parsed = albumSchema.parse(album());
+    expect(parsed.label).toBeUndefined();
+    expect(parsed.popularity).toBeUndefined();
+    expect(parsed.available_markets).toBeUndefined();
+  });
+
+  it('accepts unknown device types, null ids and null volumes', () => {
+    const parsed = devicesSchema.parse({
+      devices: [
+        {
+          id: null,
+          is_active: false,
+          is_private_session: false,
+          is_restricted: true,
+          name: 'Car',
+          type: 'Automobile',
+          volume_percent: null,
+          supports_volume: false,
+        },
+        { id: 'd', is_active: true, is_restricted: false, name: 'Thing', type: 'HOLOGRAM' },
+      ],
+    });
+    expect(parsed.devices.map((d) => d.type)).toEqual(['Automobile', 'HOLOGRAM']);
+  });
+
+  it('keeps and marks removed tracks, local files, episodes and unreadable entries', () => {
+    const parsed = playlistItemsSchema.parse(
+      page([
+        entry(track('ok')),
+        entry(null),
+        entry(
+          {
+            ...track('x'),
+            id: null,
+            uri: null,
+            is_local: true,
+            album: { id: null, name: 'memos', album_type: null, uri: null },
+          },
+          { is_local: true },
+        ),
+        entry({
+          type: 'episode',
+          id: 'e',
+          uri: 'service:episode:e',
+          name: 'Ep',
+          duration_ms: 5,
+          show: { id: 's', name: 'Show' },
+        }),
+        entry({ type: 'audiobook_chapter', id: 'c', uri: 'service:chapter:c', name: 'Ch' }),
+        { totally: 'broken' },
+        entry({ id: 42 }),
+      ]),
+    );
+    expect(parsed.items.map((e) => e.kind)).toEqual([
+      'track',
+      'unavailable',
+      'local',
+      'episode',
+      'unsupported',
+      'unavailable',
+      'unsupported',
+    ]);
+    // An entry with no `track` key at all is a removed item in effect.
+    expect(parsed.items[5]?.track).toBeNull();
+  });
+
+  it('normalises the 2026 names: items for tracks, item for track', () => {
+    const parsed = playlistSchema.parse(
+      playlist({ items: page([{ added_at: null, added_by: null, is_local: false, item: track('new') }]) }),
+    );
+    expect(parsed.tracks?.items[0]?.track?.id).toBe('new');
+    expect(parsed.tracks?.items[0]?.kind).toBe('track');
+    const simplified = myPlaylistsSchema.parse(page([playlist({ items: { href: 'h', total: 3 } })]));
+    expect(simplified.items[0]?.tracks?.total).toBe(3);
+  });
+
+  it('accepts a 2026 playlist with no items at all', () => {
+    expect(playlistSchema.parse(playlist()).tracks).toBeUndefined();
+  });
+
+  it('accepts a profile without country, product and email', () => {
+    const parsed = currentUserSchema.parse({
+      id: 'u',
+      display_name: null,
+      type: 'user',
+      uri: 'service:user:u',
+      images: [],
+    });
+    expect([parsed.country, parsed.product, parsed.email]).toEqual([undefined, undefined, undefined]);
+  });
+});
