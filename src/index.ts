@@ -6,10 +6,20 @@ import { pathToFileURL } from 'node:url';
 import type { Client } from 'discord.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
+import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
+import { createLinking } from './auth/linking.js';
+import { MusicOAuth } from './auth/oauth.js';
+import { startCallbackServer, type CallbackServer } from './auth/server.js';
+import { LinkStates } from './auth/states.js';
+import { createTokenSource } from './auth/tokens.js';
+import { TokenVault } from './auth/vault.js';
+import { createMusicClient, type MusicClient } from './services/music/index.js';
+import type { ExchangeInfo } from './services/http/transport.js';
 import { createStorage, type Storage } from './storage/index.js';
 import { createDiscordClient } from './bot/client.js';
 import type { BotContext } from './bot/context.js';
 import { startBot } from './bot/index.js';
+import { createLinkNotifier } from './bot/notify.js';
 import { createInteractionRouter } from './bot/router.js';
 import { buttons, commands } from './commands/index.js';
 
@@ -17,6 +27,8 @@ export interface App {
   client: Client;
   storage: Storage;
   logger: Logger;
+  /** The callback server (account linking, health, metrics). */
+  http: CallbackServer;
   /** Stops everything: gateway, HTTP servers, storage. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -49,14 +61,93 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
   }
   if (!features.weather) logger.info('weather commands are off: set WEATHER_API_KEY to turn them on');
 
-  const ctx: BotContext = { logger, storage, features, commands };
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const upstreamCalls = new Counter({
+    name: 'bot_upstream_requests_total',
+    help: 'HTTP exchanges with the music and weather services, by service and status',
+    labelNames: ['service', 'status'] as const,
+    registers: [registry],
+  });
+  const onExchange = (info: ExchangeInfo) => {
+    upstreamCalls.inc({ service: info.service, status: String(info.status ?? 'error') });
+    logger.debug(info, 'upstream exchange');
+  };
+
   const client = createDiscordClient({ apiUrl: config.discord.apiUrl });
+  const closers: (() => Promise<void>)[] = [];
+  const ctx: BotContext = { logger, storage, features, commands };
+
+  let musicParts:
+    | { vault: TokenVault; states: LinkStates; oauth: MusicOAuth; client: MusicClient; cookieKey: Buffer }
+    | undefined;
+  if (config.music) {
+    const music = config.music;
+    const vault = new TokenVault(storage, music.encryptionKey);
+    const states = new LinkStates(storage, music.encryptionKey);
+    const oauth = new MusicOAuth({
+      authUrl: music.authUrl,
+      clientId: music.clientId,
+      redirectUri: music.redirectUri,
+    });
+    const refreshes = new Counter({
+      name: 'bot_music_token_refreshes_total',
+      help: 'Music access-token refreshes, by outcome',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    });
+    const tokens = createTokenSource({
+      vault,
+      oauth,
+      storage,
+      onRefresh: (outcome) => refreshes.inc({ outcome }),
+    });
+    const musicClient = createMusicClient({
+      apiUrl: music.apiUrl,
+      authUrl: music.authUrl,
+      clientId: music.clientId,
+      clientSecret: music.clientSecret,
+      variant: music.variant,
+      getAccessToken: (userId) => tokens.getAccessToken(userId),
+      transport: { onExchange },
+    });
+    closers.push(() => musicClient.close());
+    ctx.music = {
+      client: musicClient,
+      linking: createLinking({ states, vault, publicUrl: config.http.publicUrl }),
+    };
+    musicParts = { vault, states, oauth, client: musicClient, cookieKey: music.encryptionKey };
+  }
+
+  const http = await startCallbackServer({
+    host: config.http.host,
+    port: config.http.port,
+    publicUrl: config.http.publicUrl,
+    linking: musicParts && {
+      ...musicParts,
+      fetchProfile: async (accessToken) => {
+        const me = await musicParts.client.users.meWithToken(accessToken);
+        return {
+          accountId: me.account_id ?? me.id,
+          displayName: me.display_name,
+          product: me.product,
+          country: me.country,
+        };
+      },
+      onLinked: createLinkNotifier(client),
+    },
+    registry,
+    logger,
+  });
+  logger.info({ url: http.url, publicUrl: config.http.publicUrl }, 'callback server listening');
   const route = createInteractionRouter({ commands, buttons, ctx });
 
   let stopped: Promise<void> | undefined;
   const stop = () =>
     (stopped ??= (async () => {
       await client.destroy();
+      await http.close();
+      await Promise.all(closers.map((close) => close()));
       await storage.close();
       logger.info('stopped');
     })());
@@ -67,7 +158,7 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
     await stop();
     throw error;
   }
-  return { client, storage, logger, stop };
+  return { client, storage, logger, http, stop };
 }
 
 async function main(): Promise<void> {

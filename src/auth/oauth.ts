@@ -48,7 +48,7 @@ export class OAuthError extends Error {
   override readonly name = 'OAuthError';
   constructor(
     /** The RFC 6749 §5.2 error code (`invalid_grant`, ...), or `unreachable`. */
-    readonly code: string,
+    readonly oauthError: string,
     message: string,
     options?: ErrorOptions,
   ) {
@@ -101,10 +101,13 @@ export class MusicOAuth {
     return url.toString();
   }
 
-  /** RFC 6749 §4.1.3–4.1.4 with RFC 7636 §4.5: trades the code for tokens. */
-  async exchangeCode(code: string, verifier: string): Promise<TokenSet> {
-    const parameters = new URLSearchParams({ code });
+  /**
+   * RFC 6749 §4.1.2 and §4.1.3–4.1.4 with RFC 7636 §4.5: checks the authorization response that
+   * came back to the callback (its `state` against the one we issued) and trades the code for tokens.
+   */
+  async exchangeCode(callback: URLSearchParams, expectedState: string, verifier: string): Promise<TokenSet> {
     return this.run(async () => {
+      const parameters = oauth.validateAuthResponse(this.as, this.client, callback, expectedState);
       const response = await oauth.authorizationCodeGrantRequest(
         this.as,
         this.client,

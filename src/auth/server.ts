@@ -22,19 +22,24 @@ export interface MusicProfile {
   country?: string | undefined;
 }
 
+/** What finishing a link takes; absent when the music service is not configured. */
+export interface LinkingParts {
+  states: LinkStates;
+  oauth: Pick<MusicOAuth, 'authorizeUrl' | 'exchangeCode'>;
+  vault: TokenVault;
+  /** Key for the browser-binding cookie (the vault key). */
+  cookieKey: Buffer;
+  fetchProfile: (accessToken: string) => Promise<MusicProfile>;
+  /** Told about every completed link, e.g. to edit the member's `/music link` message. */
+  onLinked?: (userId: string, link: MusicLink, notify: PendingLink['notify']) => Promise<void>;
+}
+
 export interface CallbackServerOptions {
   host: string;
   port: number;
   /** How browsers reach this server; decides whether cookies are `Secure`. */
   publicUrl: string;
-  states: LinkStates;
-  oauth: Pick<MusicOAuth, 'authorizeUrl' | 'exchangeCode'> | undefined;
-  vault: TokenVault | undefined;
-  /** Key for the browser-binding cookie (the vault key). */
-  cookieKey: Buffer | undefined;
-  fetchProfile: (accessToken: string) => Promise<MusicProfile>;
-  /** Told about every completed link, e.g. to edit the member's `/music link` message. */
-  onLinked?: (userId: string, link: MusicLink, notify: PendingLink['notify']) => Promise<void>;
+  linking: LinkingParts | undefined;
   registry: Registry;
   logger: Logger;
   now?: () => number;
@@ -71,7 +76,7 @@ function readCookie(req: IncomingMessage, name: string): string | undefined {
 }
 
 export async function startCallbackServer(options: CallbackServerOptions): Promise<CallbackServer> {
-  const { logger, states } = options;
+  const { logger, linking } = options;
   const now = options.now ?? Date.now;
   const secure = options.publicUrl.startsWith('https://');
   const links = new Counter({
@@ -100,28 +105,28 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
 
   async function start(url: URL, res: ServerResponse) {
     const state = url.searchParams.get('state') ?? '';
-    if (!options.oauth || !options.cookieKey) return send(res, '/link/start', pages.notFound());
+    if (!linking) return send(res, '/link/start', pages.notFound());
     if (!STATE_PATTERN.test(state))
       return send(res, '/link/start', pages.badRequest('The link is incomplete.'));
-    const found = await states.peek(state);
+    const found = await linking.states.peek(state);
     if (found.kind !== 'ok') return send(res, '/link/start', pages[found.kind]());
     const challenge = await MusicOAuth.pkceChallenge(found.link.verifier);
-    const cookie = seal(options.cookieKey, COOKIE_CONTEXT, {
+    const cookie = seal(linking.cookieKey, COOKIE_CONTEXT, {
       userId: found.link.userId,
       state: hashState(state),
     });
     requests.inc({ route: '/link/start', status: '302' });
     res.writeHead(302, {
       ...SECURITY_HEADERS,
-      location: options.oauth.authorizeUrl(state, challenge),
+      location: linking.oauth.authorizeUrl(state, challenge),
       'set-cookie': `${COOKIE}=${cookie}; Path=/callback; Max-Age=600; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
     });
     res.end();
   }
 
   async function callback(url: URL, req: IncomingMessage, res: ServerResponse) {
-    const { oauth, vault, cookieKey } = options;
-    if (!oauth || !vault || !cookieKey) return send(res, '/callback', pages.notFound());
+    if (!linking) return send(res, '/callback', pages.notFound());
+    const { oauth, vault, cookieKey, states } = linking;
     const state = url.searchParams.get('state') ?? '';
     const code = url.searchParams.get('code');
     const error = url.searchParams.get('error');
@@ -163,9 +168,9 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
 
     let tokens;
     try {
-      tokens = await oauth.exchangeCode(code!, taken.link.verifier);
+      tokens = await oauth.exchangeCode(url.searchParams, state, taken.link.verifier);
     } catch (failure) {
-      const down = failure instanceof OAuthError && failure.code === 'unreachable';
+      const down = failure instanceof OAuthError && failure.oauthError === 'unreachable';
       logger.warn({ err: failure, userId: taken.link.userId }, 'music code exchange failed');
       return outcome(
         res,
@@ -175,7 +180,7 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     }
     let profile: MusicProfile;
     try {
-      profile = await options.fetchProfile(tokens.accessToken);
+      profile = await linking.fetchProfile(tokens.accessToken);
     } catch (failure) {
       logger.warn({ err: failure, userId: taken.link.userId }, 'could not read the music profile');
       return outcome(res, 'service_down', pages.serviceDown());
@@ -200,8 +205,8 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     links.inc({ outcome: 'linked' });
     logger.info({ userId: taken.link.userId, accountId: profile.accountId }, 'music account linked');
     send(res, '/callback', pages.linked(profile.displayName ?? profile.accountId), clear);
-    if (options.onLinked) {
-      options.onLinked(taken.link.userId, link, taken.link.notify).catch((failure: unknown) => {
+    if (linking.onLinked) {
+      linking.onLinked(taken.link.userId, link, taken.link.notify).catch((failure: unknown) => {
         logger.warn({ err: failure, userId: taken.link.userId }, 'could not tell Discord about the new link');
       });
     }

@@ -11,6 +11,10 @@ import type { MusicLink, TokenVault } from './vault.js';
 /** The member has not linked a music account. */
 export class NotLinkedError extends Error {
   override readonly name = 'NotLinkedError';
+  /** The message is meant for the member. */
+  get userMessage(): string {
+    return this.message;
+  }
   constructor() {
     super('You have not linked a music account yet. Use /music link first.');
   }
@@ -19,6 +23,9 @@ export class NotLinkedError extends Error {
 /** The link stopped working (refresh token expired or revoked): the member must link again. */
 export class RelinkRequiredError extends Error {
   override readonly name = 'RelinkRequiredError';
+  get userMessage(): string {
+    return this.message;
+  }
   constructor(options?: ErrorOptions) {
     super('Your music account link has expired or was revoked. Use /music link to link it again.', options);
   }
@@ -81,7 +88,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     try {
       tokens = await options.oauth.refresh(link.refreshToken);
     } catch (error) {
-      if (error instanceof OAuthError && error.code === 'invalid_grant') {
+      if (error instanceof OAuthError && error.oauthError === 'invalid_grant') {
         // Expired (six months after consent) or revoked: drop the dead link, ask to link again.
         await options.vault.delete(userId);
         options.onRefresh?.('relink');

@@ -24,6 +24,9 @@ export function featureOffMessage(feature: Feature): string {
 /** What the member sees for an error; `undefined` means "internal: log it and say something generic". */
 export function describeForUser(error: unknown): string | undefined {
   if (error instanceof UserError) return error.message;
+  // Service and auth errors that the member can act on carry their own sentence for them.
+  const userMessage = (error as { userMessage?: unknown } | null)?.userMessage;
+  if (typeof userMessage === 'string') return userMessage;
   if (error instanceof RateLimitError) {
     const wait =
       error.retryAfterMs === undefined ? 'in a little while' : `in ${formatShortWait(error.retryAfterMs)}`;

@@ -1,8 +1,9 @@
 import type { ButtonHandler, Command } from '../bot/types.js';
 import help from './help.js';
+import music from './music/index.js';
 
 /** The static registry: used at run time and by `npm run register`. */
-export const commands: readonly Command[] = [help];
+export const commands: readonly Command[] = [help, music];
 
 /** Button handlers, by `custom_id` prefix. */
 export const buttons: readonly ButtonHandler[] = [];

@@ -1,0 +1,132 @@
+/**
+ * Streams large bulk files through the weather client and prints throughput and memory.
+ * The emulator runs in a child process, so the figures are the client's alone: if streaming works,
+ * heap and RSS stay flat however many records pass.
+ *
+ *   npx tsx bench/weather-bulk.ts [records]     (default 200,000)
+ */
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { startWeatherEmulator } from '../emulators/weather/index.js';
+import { createWeatherClient } from '../src/services/weather/index.js';
+
+const DEFAULT_RECORDS = 200_000;
+const SERVE_FLAG = '--serve-weather-emulator';
+
+interface Urls {
+  apiUrl: string;
+  proUrl: string;
+  historyUrl: string;
+  bulkUrl: string;
+}
+
+const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
+
+/** Child mode: run the emulator until the parent goes away. */
+async function serve(records: number): Promise<void> {
+  const emulator = await startWeatherEmulator({ bulkRecords: records });
+  const urls: Urls = {
+    apiUrl: emulator.apiUrl,
+    proUrl: emulator.proUrl,
+    historyUrl: emulator.historyUrl,
+    bulkUrl: emulator.bulkUrl,
+  };
+  process.send?.(urls);
+  process.once('disconnect', () => void emulator.close());
+}
+
+interface Result {
+  file: string;
+  records: number;
+  seconds: number;
+  peakRss: number;
+  peakHeap: number;
+  /** Heap used and RSS at each quarter of the file: flat if nothing accumulates. */
+  heapByQuarter: number[];
+  rssByQuarter: number[];
+}
+
+export async function main(records = DEFAULT_RECORDS): Promise<Result[]> {
+  const child = fork(fileURLToPath(import.meta.url), [SERVE_FLAG, String(records)], {
+    execArgv: process.execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  try {
+    const [urls] = (await once(child, 'message')) as [Urls];
+    const client = createWeatherClient({ ...urls, apiKey: 'test-key', transport: { timeoutMs: 30_000 } });
+    const gc = (globalThis as { gc?: () => void }).gc;
+    gc?.();
+    const baseline = process.memoryUsage();
+    console.log(
+      `weather bulk: ${records.toLocaleString('en')} records per file, emulator in pid ${child.pid}`,
+    );
+    console.log(
+      `baseline: rss ${mb(baseline.rss)}, heap used ${mb(baseline.heapUsed)}${gc ? '' : ' (run with --expose-gc for a steadier baseline)'}`,
+    );
+
+    console.log('(records/s include the emulator generating and gzipping in the child, on the same machine)');
+    const results: Result[] = [];
+    for (const file of ['weather_16.json.gz', 'weather_16.csv.gz'] as const) {
+      let count = 0;
+      let peakRss = 0;
+      let peakHeap = 0;
+      const heapByQuarter: number[] = [];
+      const rssByQuarter: number[] = [];
+      const sample = () => {
+        const usage = process.memoryUsage();
+        peakRss = Math.max(peakRss, usage.rss);
+        peakHeap = Math.max(peakHeap, usage.heapUsed);
+        return usage;
+      };
+      const timer = setInterval(sample, 25);
+      const started = performance.now();
+      for await (const _ of client.bulk.snapshot(file as `${string}.json.gz`)) {
+        count++;
+        if (count % 2_000 === 0) sample();
+        if (count % Math.ceil(records / 4) === 0) {
+          const usage = sample();
+          heapByQuarter.push(usage.heapUsed);
+          rssByQuarter.push(usage.rss);
+        }
+      }
+      const seconds = (performance.now() - started) / 1000;
+      clearInterval(timer);
+      sample();
+      results.push({ file, records: count, seconds, peakRss, peakHeap, heapByQuarter, rssByQuarter });
+      console.log(
+        `${file.padEnd(20)} ${count.toLocaleString('en')} records in ${seconds.toFixed(2)} s = ` +
+          `${Math.round(count / seconds).toLocaleString('en')} records/s; ` +
+          `peak rss ${mb(peakRss)} (+${mb(peakRss - baseline.rss)}), ` +
+          `peak heap ${mb(peakHeap)} (+${mb(peakHeap - baseline.heapUsed)}); ` +
+          `at 25/50/75/100 %: heap ${heapByQuarter.map(mb).join(', ')}; rss ${rssByQuarter.map(mb).join(', ')}`,
+      );
+    }
+    await client.close();
+    return results;
+  } finally {
+    child.disconnect();
+    child.kill();
+  }
+}
+
+const invokedDirectly = (() => {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+})();
+
+if (invokedDirectly) {
+  const flagAt = process.argv.indexOf(SERVE_FLAG);
+  if (flagAt >= 0) {
+    await serve(Number(process.argv[flagAt + 1] ?? DEFAULT_RECORDS));
+  } else {
+    const records = Number(process.argv[2] ?? DEFAULT_RECORDS);
+    await main(Number.isInteger(records) && records > 0 ? records : DEFAULT_RECORDS);
+  }
+}

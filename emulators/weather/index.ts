@@ -1,0 +1,521 @@
+/**
+ * A local, spec-faithful stand-in for the weather service (docs: ./README.md). One node:http server
+ * serves the four hosts under distinct path prefixes (`/api`, `/pro`, `/history`, `/bulk`), so a
+ * client that sends a request to the wrong host gets a 404, as it would upstream.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pipeline } from 'node:stream';
+import { createGzip, constants as zlib } from 'node:zlib';
+import { bulkContent } from './bulk.js';
+import { LANGS } from './conditions.js';
+import type { Units } from './model.js';
+import { findPlaces, nearbyPlaces, PLACES, type Place } from './places.js';
+import {
+  accumulatedPrecipitation,
+  accumulatedTemperature,
+  currentWeather,
+  dailyForecast,
+  geocodingEntry,
+  hourlyForecast,
+  hourlyHistory,
+  locate,
+  threeHourForecast,
+  yearlyStatistics,
+  type Location,
+} from './responses.js';
+
+export type WeatherHost = 'api' | 'pro' | 'history' | 'bulk';
+
+export interface WeatherEmulatorOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** Keys that are accepted; anything else gets 401. Default `['test-key']`. */
+  apiKeys?: string[];
+  /** The emulator's clock, in ms; default `Date.now`. */
+  now?: () => number;
+  /** Requests per key per clock minute before 429; default unlimited. */
+  quotaPerMinute?: number;
+  /** Whether quota 429s carry `Retry-After` (seconds to the next minute). Upstream usually sends none. */
+  quotaRetryAfter?: boolean;
+  /** Records per bulk file; default 1000 (the real files hold up to 209,579). */
+  bulkRecords?: number;
+  /** Seed of the weather model; the same seed gives the same weather. Default 1. */
+  seed?: number;
+  /** The website host named in the 401 message. */
+  siteUrl?: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  host: WeatherHost | undefined;
+  /** The path within the host, e.g. `/data/2.5/weather`. */
+  path: string;
+  /** Query parameters; `appid` is replaced by `[key]` so a log of them may be printed. */
+  query: Record<string, string>;
+  status: number;
+  /** Emulator clock, ms. */
+  at: number;
+}
+
+export interface RequestFilter {
+  /** Exact path within the host, or a pattern tested against it. */
+  path?: string | RegExp;
+  host?: WeatherHost;
+}
+
+export interface WeatherEmulator {
+  /** Base URLs to configure the client with (no trailing slash). */
+  readonly apiUrl: string;
+  readonly proUrl: string;
+  readonly historyUrl: string;
+  readonly bulkUrl: string;
+  /** The gazetteer the geocoder and `q` search. */
+  readonly places: readonly Place[];
+  /** Requests received (every one counts, failed ones included), optionally filtered. */
+  requestCount(filter?: RequestFilter): number;
+  requests(filter?: RequestFilter): readonly RecordedRequest[];
+  resetCounts(): void;
+  /** The next `count` requests with a valid key answer 429 (with `Retry-After` when given). */
+  setRateLimit(options: { count: number; retryAfterSeconds?: number }): void;
+  /** Changes the per-minute quota (`undefined` lifts it). */
+  setQuota(perMinute: number | undefined, options?: { retryAfter?: boolean }): void;
+  /** The next request to `path` answers `status` with the given body (default: an upstream-style one). */
+  failNext(path: string | RegExp, status: number, body?: unknown): void;
+  /** Fixes the clock at `ms`; `undefined` returns to the configured clock. */
+  setNow(ms: number | undefined): void;
+  /** Moves the clock forward (fixing it). */
+  advanceTime(ms: number): void;
+  now(): number;
+  setApiKeys(keys: readonly string[]): void;
+  setBulkRecords(count: number): void;
+  close(): Promise<void>;
+}
+
+const DEFAULTS = {
+  port: 0,
+  host: '127.0.0.1',
+  apiKeys: ['test-key'],
+  quotaRetryAfter: false,
+  bulkRecords: 1_000,
+  seed: 1,
+  siteUrl: 'https://openweathermap.org',
+} as const;
+
+const LIMITS = {
+  hourlyCnt: 96,
+  dailyCnt: 16,
+  dailyDefault: 7,
+  threeHourCnt: 40,
+  geocodingLimit: 5,
+  historyHours: 168,
+  accumulatedDays: 366,
+} as const;
+
+class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+const bad = (message: string) => new Reply(400, { cod: '400', message });
+
+const DEFAULT_MESSAGES: Readonly<Record<number, string>> = {
+  400: 'Bad request',
+  403: 'Forbidden',
+  404: 'Not found',
+  500: 'Internal error',
+  502: 'Bad gateway',
+  503: 'Service unavailable',
+};
+
+interface Context {
+  query: URLSearchParams;
+  nowSec: number;
+  seed: number;
+  /** Yearly statistics, memoised per emulator: they cost ~30,000 samples each. */
+  yearly: (where: Location) => ReturnType<typeof yearlyStatistics>;
+}
+
+function units(query: URLSearchParams): Units {
+  const value = query.get('units');
+  // Upstream falls back to standard units for anything it does not know.
+  return value === 'metric' || value === 'imperial' ? value : 'standard';
+}
+
+function lang(query: URLSearchParams): string {
+  const value = (query.get('lang') ?? 'en').toLowerCase();
+  return LANGS.has(value) ? value : 'en';
+}
+
+function number(raw: string | null): number | undefined {
+  if (raw === null || raw.trim() === '') return undefined;
+  const value = Number(raw);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+function integer(raw: string | null): number | undefined {
+  const value = number(raw);
+  return value !== undefined && Number.isInteger(value) ? value : undefined;
+}
+
+function coordinates(query: URLSearchParams): Location | Reply {
+  if (!query.has('lat') && !query.has('lon')) return bad('Nothing to geocode');
+  const lat = number(query.get('lat'));
+  if (lat === undefined || lat < -90 || lat > 90) return bad('wrong latitude');
+  const lon = number(query.get('lon'));
+  if (lon === undefined || lon < -180 || lon > 180) return bad('wrong longitude');
+  return locate(lat, lon);
+}
+
+/** Coordinates, or (for current weather and the 5-day forecast) a `q` city name. */
+function location(query: URLSearchParams): Location | Reply {
+  const q = query.get('q');
+  if (q !== null && !query.has('lat') && !query.has('lon')) {
+    if (q.trim() === '') return bad('Nothing to geocode');
+    const place = findPlaces(q)[0];
+    if (!place) return new Reply(404, { cod: '404', message: 'city not found' });
+    return { lat: place.lat, lon: place.lon, place };
+  }
+  return coordinates(query);
+}
+
+/** `cnt`: absent → default; not a positive integer → 400; above the maximum → the maximum. */
+function count(query: URLSearchParams, fallback: number, max: number): number | Reply {
+  if (!query.has('cnt')) return fallback;
+  const value = integer(query.get('cnt'));
+  if (value === undefined || value < 1) return bad('cnt must be a positive integer');
+  return Math.min(value, max);
+}
+
+/** JSON is the only format the emulator speaks; `mode=xml`/`html` are refused with a clear 400. */
+function jsonOnly(query: URLSearchParams): Reply | undefined {
+  const mode = query.get('mode');
+  if (mode === null || mode === 'json') return undefined;
+  return bad(`mode=${mode} is not supported by the emulator; omit mode for JSON`);
+}
+
+type Handler = (ctx: Context) => Reply;
+
+const view = (ctx: Context) => ({ seed: ctx.seed, units: units(ctx.query), lang: lang(ctx.query) });
+
+const ROUTES: Readonly<Record<WeatherHost, Readonly<Record<string, Handler>>>> = {
+  api: {
+    '/data/2.5/weather': (ctx) => {
+      const refused = jsonOnly(ctx.query);
+      if (refused) return refused;
+      const where = location(ctx.query);
+      if (where instanceof Reply) return where;
+      return new Reply(200, currentWeather(where, ctx.nowSec, view(ctx)));
+    },
+    '/data/2.5/forecast': (ctx) => {
+      const refused = jsonOnly(ctx.query);
+      if (refused) return refused;
+      const where = location(ctx.query);
+      if (where instanceof Reply) return where;
+      const cnt = count(ctx.query, LIMITS.threeHourCnt, LIMITS.threeHourCnt);
+      if (cnt instanceof Reply) return cnt;
+      return new Reply(200, threeHourForecast(where, ctx.nowSec, cnt, view(ctx)));
+    },
+    '/data/2.5/forecast/daily': (ctx) => {
+      const refused = jsonOnly(ctx.query);
+      if (refused) return refused;
+      const where = coordinates(ctx.query);
+      if (where instanceof Reply) return where;
+      const cnt = count(ctx.query, LIMITS.dailyDefault, LIMITS.dailyCnt);
+      if (cnt instanceof Reply) return cnt;
+      return new Reply(200, dailyForecast(where, ctx.nowSec, cnt, view(ctx)));
+    },
+    '/geo/1.0/direct': (ctx) => {
+      const q = ctx.query.get('q') ?? '';
+      if (q.trim() === '') return bad('Nothing to geocode');
+      return new Reply(200, findPlaces(q).slice(0, geocodingLimit(ctx.query)).map(geocodingEntry));
+    },
+    '/geo/1.0/reverse': (ctx) => {
+      const where = coordinates(ctx.query);
+      if (where instanceof Reply) return where;
+      const places = nearbyPlaces(where.lat, where.lon, 100).slice(0, geocodingLimit(ctx.query));
+      return new Reply(200, places.map(geocodingEntry));
+    },
+  },
+  pro: {
+    '/data/2.5/forecast/hourly': (ctx) => {
+      const refused = jsonOnly(ctx.query);
+      if (refused) return refused;
+      const where = coordinates(ctx.query);
+      if (where instanceof Reply) return where;
+      const cnt = count(ctx.query, LIMITS.hourlyCnt, LIMITS.hourlyCnt);
+      if (cnt instanceof Reply) return cnt;
+      return new Reply(200, hourlyForecast(where, ctx.nowSec, cnt, view(ctx)));
+    },
+  },
+  history: {
+    '/data/2.5/history/city': (ctx) => {
+      const where = coordinates(ctx.query);
+      if (where instanceof Reply) return where;
+      if (ctx.query.get('type') !== 'hour') return bad('type must be hour');
+      const range = historyRange(ctx);
+      if (range instanceof Reply) return range;
+      return new Reply(200, hourlyHistory(where, range.start, range.end, ctx.nowSec, ctx.seed));
+    },
+    '/data/2.5/aggregated/year': (ctx) => {
+      const where = coordinates(ctx.query);
+      if (where instanceof Reply) return where;
+      return new Reply(200, ctx.yearly(where));
+    },
+    '/data/2.5/history/accumulated_temperature': (ctx) => {
+      const where = coordinates(ctx.query);
+      if (where instanceof Reply) return where;
+      const range = accumulatedRange(ctx.query);
+      if (range instanceof Reply) return range;
+      const threshold = ctx.query.has('threshold') ? number(ctx.query.get('threshold')) : undefined;
+      if (ctx.query.has('threshold') && threshold === undefined) return bad('threshold must be a number');
+      return new Reply(200, accumulatedTemperature(where, range.start, range.end, threshold, ctx.seed));
+    },
+    '/data/2.5/history/accumulated_precipitation': (ctx) => {
+      const where = coordinates(ctx.query);
+      if (where instanceof Reply) return where;
+      const range = accumulatedRange(ctx.query);
+      if (range instanceof Reply) return range;
+      return new Reply(200, accumulatedPrecipitation(where, range.start, range.end, ctx.seed));
+    },
+  },
+  bulk: {},
+};
+
+function geocodingLimit(query: URLSearchParams): number {
+  // Without `limit` the geocoder answers one place (unconfirmed upstream); at most 5.
+  const value = integer(query.get('limit'));
+  return value === undefined || value < 1 ? 1 : Math.min(value, LIMITS.geocodingLimit);
+}
+
+/**
+ * `start`+`end` or `start`+`cnt`; without `start`, the 24 hours before `end` (or now); without
+ * `end`/`cnt`, 24 hours from `start`. More than 168 hours is refused.
+ */
+function historyRange(ctx: Context): { start: number; end: number } | Reply {
+  const { query } = ctx;
+  const rawStart = query.has('start') ? integer(query.get('start')) : undefined;
+  const rawEnd = query.has('end') ? integer(query.get('end')) : undefined;
+  const cnt = query.has('cnt') ? integer(query.get('cnt')) : undefined;
+  if (query.has('start') && rawStart === undefined) return bad('start must be a Unix time');
+  if (query.has('end') && rawEnd === undefined) return bad('end must be a Unix time');
+  if (query.has('cnt') && (cnt === undefined || cnt < 1)) return bad('cnt must be a positive integer');
+  const start = rawStart ?? (rawEnd ?? ctx.nowSec) - 23 * 3600;
+  const end = rawEnd ?? start + ((cnt ?? 24) - 1) * 3600;
+  if (end < start) return bad('end must not be earlier than start');
+  const hours = cnt ?? Math.floor((end - start) / 3600) + 1;
+  if (hours > LIMITS.historyHours) return bad(`requested period is longer than ${LIMITS.historyHours} hours`);
+  return { start, end };
+}
+
+function accumulatedRange(query: URLSearchParams): { start: number; end: number } | Reply {
+  const start = integer(query.get('start'));
+  const end = integer(query.get('end'));
+  if (start === undefined || end === undefined) return bad('start and end are required (Unix time)');
+  if (end < start) return bad('end must not be earlier than start');
+  if ((end - start) / 86_400 > LIMITS.accumulatedDays) {
+    return bad(`requested period is longer than ${LIMITS.accumulatedDays} days`);
+  }
+  return { start, end };
+}
+
+function matches(pattern: string | RegExp | undefined, path: string): boolean {
+  if (pattern === undefined) return true;
+  return typeof pattern === 'string' ? pattern === path : pattern.test(path);
+}
+
+/** Starts the emulator; resolves once it listens. */
+export async function startWeatherEmulator(options: WeatherEmulatorOptions = {}): Promise<WeatherEmulator> {
+  const seed = options.seed ?? DEFAULTS.seed;
+  const siteUrl = options.siteUrl ?? DEFAULTS.siteUrl;
+  const clock = options.now ?? Date.now;
+  let fixedNow: number | undefined;
+  const now = () => fixedNow ?? clock();
+  let keys = new Set(options.apiKeys ?? DEFAULTS.apiKeys);
+  let quota = options.quotaPerMinute;
+  let quotaRetryAfter = options.quotaRetryAfter ?? DEFAULTS.quotaRetryAfter;
+  let bulkRecords = options.bulkRecords ?? DEFAULTS.bulkRecords;
+  let forcedLimit: { remaining: number; retryAfterSeconds: number | undefined } = {
+    remaining: 0,
+    retryAfterSeconds: undefined,
+  };
+  const failures: Array<{ path: string | RegExp; status: number; body: unknown }> = [];
+  const log: RecordedRequest[] = [];
+  const usage = new Map<string, { minute: number; count: number }>();
+  const yearlyMemo = new Map<string, ReturnType<typeof yearlyStatistics>>();
+  const yearly = (where: Location) => {
+    const key = `${where.lat}:${where.lon}`;
+    let stats = yearlyMemo.get(key);
+    if (!stats) {
+      stats = yearlyStatistics(where, seed);
+      if (yearlyMemo.size >= 32) yearlyMemo.clear();
+      yearlyMemo.set(key, stats);
+    }
+    return stats;
+  };
+
+  const invalidKey = () =>
+    new Reply(401, {
+      cod: 401,
+      message: `Invalid API key. Please see ${siteUrl}/faq#error401 for more info.`,
+    });
+  const tooMany = (retryAfterSeconds: number | undefined) =>
+    new Reply(
+      429,
+      {
+        cod: 429,
+        message:
+          'Your account is temporary blocked due to exceeding of requests limitation of your subscription type. ' +
+          `Please choose the proper subscription ${siteUrl}/price`,
+      },
+      retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) },
+    );
+
+  /** Everything but the answer itself: injected failures, key, rate limits. */
+  function gate(path: string, query: URLSearchParams): Reply | undefined {
+    const failure = failures.findIndex((f) => matches(f.path, path));
+    const injected = failure >= 0 ? failures.splice(failure, 1)[0] : undefined;
+    if (injected) {
+      const { status, body } = injected;
+      if (body !== undefined) return new Reply(status, body);
+      if (status === 401) return invalidKey();
+      if (status === 429) return tooMany(undefined);
+      return new Reply(status, { cod: String(status), message: DEFAULT_MESSAGES[status] ?? 'Error' });
+    }
+    const key = query.get('appid') ?? '';
+    if (!keys.has(key)) return invalidKey();
+    if (forcedLimit.remaining > 0) {
+      forcedLimit.remaining--;
+      return tooMany(forcedLimit.retryAfterSeconds);
+    }
+    if (quota !== undefined) {
+      const minute = Math.floor(now() / 60_000);
+      const used = usage.get(key);
+      const current = used && used.minute === minute ? used : { minute, count: 0 };
+      current.count++;
+      usage.set(key, current);
+      if (current.count > quota) {
+        const wait = Math.ceil(((minute + 1) * 60_000 - now()) / 1000);
+        return tooMany(quotaRetryAfter ? wait : undefined);
+      }
+    }
+    return undefined;
+  }
+
+  function sendJson(res: ServerResponse, reply: Reply): void {
+    const text = JSON.stringify(reply.body);
+    res.writeHead(reply.status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+      ...reply.headers,
+    });
+    res.end(text);
+  }
+
+  function handle(req: IncomingMessage, res: ServerResponse): void {
+    const url = new URL(req.url ?? '/', 'http://emulator');
+    const [, first = '', ...rest] = url.pathname.split('/');
+    const host = (['api', 'pro', 'history', 'bulk'] as const).find((h) => h === first);
+    const path = host ? `/${rest.join('/')}` : url.pathname;
+    const query = url.searchParams;
+    const entry: RecordedRequest = {
+      method: req.method ?? 'GET',
+      host,
+      path,
+      query: Object.fromEntries([...query].map(([k, v]) => [k, k === 'appid' ? '[key]' : v])),
+      status: 0,
+      at: now(),
+    };
+    log.push(entry);
+    const answer = (reply: Reply) => {
+      entry.status = reply.status;
+      sendJson(res, reply);
+    };
+
+    if (req.method !== 'GET') return answer(new Reply(405, { cod: '405', message: 'Method Not Allowed' }));
+    const refused = gate(path, query);
+    if (refused) return answer(refused);
+
+    if (host === 'bulk') {
+      const name = /^\/snapshot\/([^/]+)$/.exec(path)?.[1];
+      const content =
+        name === undefined
+          ? undefined
+          : bulkContent({ name: decodeURIComponent(name), records: bulkRecords, seed, nowMs: now() });
+      if (!content) return answer(new Reply(404, { cod: '404', message: 'file not found' }));
+      entry.status = 200;
+      res.writeHead(200, { 'content-type': 'application/gzip' });
+      // Generated, compressed and sent as the client reads: a big file never sits in memory.
+      pipeline(content, createGzip({ level: zlib.Z_BEST_SPEED }), res, () => {
+        // A client that stops reading early closes the connection; nothing to report.
+      });
+      return;
+    }
+    const handler = host ? ROUTES[host][path] : undefined;
+    if (!handler) return answer(new Reply(404, { cod: '404', message: 'Not found' }));
+    answer(handler({ query, nowSec: Math.floor(now() / 1000), seed, yearly }));
+  }
+
+  const server = createServer((req, res) => {
+    try {
+      handle(req, res);
+    } catch (error) {
+      if (!res.headersSent) sendJson(res, new Reply(500, { cod: '500', message: 'Internal error' }));
+      else res.destroy(error as Error);
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? DEFAULTS.port, options.host ?? DEFAULTS.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const origin = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+
+  const select = (filter: RequestFilter = {}) =>
+    log.filter((r) => matches(filter.path, r.path) && (filter.host === undefined || filter.host === r.host));
+
+  return {
+    apiUrl: `${origin}/api`,
+    proUrl: `${origin}/pro`,
+    historyUrl: `${origin}/history`,
+    bulkUrl: `${origin}/bulk`,
+    places: PLACES,
+    requestCount: (filter) => select(filter).length,
+    requests: (filter) => select(filter),
+    resetCounts: () => {
+      log.length = 0;
+    },
+    setRateLimit: ({ count: n, retryAfterSeconds }) => {
+      forcedLimit = { remaining: n, retryAfterSeconds };
+    },
+    setQuota: (perMinute, opts = {}) => {
+      quota = perMinute;
+      quotaRetryAfter = opts.retryAfter ?? quotaRetryAfter;
+      usage.clear();
+    },
+    failNext: (path, status, body) => {
+      failures.push({ path, status, body });
+    },
+    setNow: (ms) => {
+      fixedNow = ms;
+    },
+    advanceTime: (ms) => {
+      fixedNow = now() + ms;
+    },
+    now,
+    setApiKeys: (list) => {
+      keys = new Set(list);
+    },
+    setBulkRecords: (n) => {
+      bulkRecords = n;
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,276 @@
+/**
+ * A small, deterministic weather model: every value is a pure function of (seed, lat, lon, time).
+ * A climate (annual mean and seasonal swing by latitude, a diurnal cycle by solar time) plus smooth
+ * "weather systems" from value noise over a 2° grid and a few days, from which clouds, precipitation,
+ * the condition code, humidity, wind, pressure and visibility follow consistently. Every endpoint
+ * samples the same function, so the same instant gives the same values everywhere.
+ */
+
+export type Units = 'standard' | 'metric' | 'imperial';
+
+/** One instant at one place, in standard units (K, m/s, hPa, mm, m). */
+export interface Sample {
+  /** Unix seconds. */
+  t: number;
+  tempK: number;
+  feelsLikeK: number;
+  tempMinK: number;
+  tempMaxK: number;
+  pressure: number;
+  grndLevel: number;
+  humidity: number;
+  clouds: number;
+  windSpeed: number;
+  windDeg: number;
+  windGust: number;
+  visibility: number;
+  /** mm in the hour. */
+  rain1h: number;
+  snow1h: number;
+  pop: number;
+  conditionId: number;
+  isDay: boolean;
+}
+
+const DAY = 86_400;
+const YEAR_DAYS = 365.2422;
+const DEG = Math.PI / 180;
+const KELVIN = 273.15;
+const MPH = 0.447_04;
+
+export const round2 = (x: number): number => Math.round(x * 100) / 100;
+const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
+
+/** A 32-bit integer hash of a few integers, as a number in [0, 1). */
+function hash(seed: number, a: number, b: number, c: number, d: number): number {
+  let h = (seed ^ 0x9e37_79b9) >>> 0;
+  h = mix(h, a);
+  h = mix(h, b);
+  h = mix(h, c);
+  h = mix(h, d);
+  return (h >>> 0) / 4_294_967_296;
+}
+
+function mix(h: number, n: number): number {
+  h = Math.imul(h ^ (n | 0), 0x85eb_ca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2_ae35);
+  return h ^ (h >>> 16);
+}
+
+const smooth = (f: number): number => f * f * (3 - 2 * f);
+const lerp = (a: number, b: number, f: number): number => a + (b - a) * f;
+
+/**
+ * Value noise in [0, 1), smooth in space (a 2° grid, bilinear) and in time (knots every `period`
+ * seconds, smoothstep): neighbouring places share weather systems that come and go.
+ */
+function noise(seed: number, channel: number, lat: number, lon: number, t: number, period: number): number {
+  const gx = (lon + 180) / 2;
+  const gy = (lat + 90) / 2;
+  const x0 = Math.floor(gx);
+  const y0 = Math.floor(gy);
+  const fx = smooth(gx - x0);
+  const fy = smooth(gy - y0);
+  const k = Math.floor(t / period);
+  const ft = smooth(t / period - k);
+  // The grid wraps around the antimeridian: 180 cells of 2°.
+  const xa = x0 % 180;
+  const xb = (x0 + 1) % 180;
+  const now = lerp(
+    lerp(hash(seed, channel, xa, y0, k), hash(seed, channel, xb, y0, k), fx),
+    lerp(hash(seed, channel, xa, y0 + 1, k), hash(seed, channel, xb, y0 + 1, k), fx),
+    fy,
+  );
+  const next = lerp(
+    lerp(hash(seed, channel, xa, y0, k + 1), hash(seed, channel, xb, y0, k + 1), fx),
+    lerp(hash(seed, channel, xa, y0 + 1, k + 1), hash(seed, channel, xb, y0 + 1, k + 1), fx),
+    fy,
+  );
+  return lerp(now, next, ft);
+}
+
+/** Day of the year, fractional, 0 on 1 January (drifts by less than a day over decades). */
+export function dayOfYear(t: number): number {
+  return (((t / DAY) % YEAR_DAYS) + YEAR_DAYS) % YEAR_DAYS;
+}
+
+function declination(t: number): number {
+  return -23.44 * DEG * Math.cos((2 * Math.PI * (dayOfYear(t) + 10)) / YEAR_DAYS);
+}
+
+/** Local mean solar time in hours, 0-24. */
+export function solarHour(t: number, lon: number): number {
+  return (((t / 3600 + lon / 15) % 24) + 24) % 24;
+}
+
+/** Sun elevation above the horizon, in degrees. */
+export function sunElevation(lat: number, lon: number, t: number): number {
+  const phi = lat * DEG;
+  const delta = declination(t);
+  const hourAngle = (solarHour(t, lon) - 12) * 15 * DEG;
+  const sin = Math.sin(phi) * Math.sin(delta) + Math.cos(phi) * Math.cos(delta) * Math.cos(hourAngle);
+  return Math.asin(clamp(sin, -1, 1)) / DEG;
+}
+
+/** Day when the sun's upper limb is above the horizon (refraction included). */
+export function isDaytime(lat: number, lon: number, t: number): boolean {
+  return sunElevation(lat, lon, t) > -0.833;
+}
+
+/**
+ * Sunrise and sunset (Unix seconds) of the solar day containing `t`; `undefined` during polar day or
+ * night.
+ */
+export function sunTimes(
+  lat: number,
+  lon: number,
+  t: number,
+): { sunrise: number; sunset: number } | undefined {
+  const solarMidnight = t - solarHour(t, lon) * 3600;
+  const noon = solarMidnight + 12 * 3600;
+  const phi = lat * DEG;
+  const delta = declination(noon);
+  const cos = (Math.sin(-0.833 * DEG) - Math.sin(phi) * Math.sin(delta)) / (Math.cos(phi) * Math.cos(delta));
+  if (!(cos > -1 && cos < 1)) return undefined;
+  const halfDay = (Math.acos(cos) / DEG / 15) * 3600;
+  return { sunrise: Math.round(noon - halfDay), sunset: Math.round(noon + halfDay) };
+}
+
+/** Mean temperature in °C of the climate alone (no weather systems, no diurnal cycle). */
+export function climateC(lat: number, t: number): number {
+  const annualMean = 27 - 0.006 * lat * lat;
+  const amplitude = Math.min(20, 0.22 * Math.abs(lat));
+  // Warmest around 20 July in the north, around 20 January in the south.
+  const season = Math.cos((2 * Math.PI * (dayOfYear(t) - 200)) / YEAR_DAYS) * (lat >= 0 ? 1 : -1);
+  return annualMean + amplitude * season;
+}
+
+/** Channels of the noise, one per quantity. */
+const Ch = {
+  CloudSlow: 1,
+  CloudFast: 2,
+  TempSlow: 3,
+  TempFast: 4,
+  Humidity: 5,
+  Wind: 6,
+  WindDir: 7,
+  Gust: 8,
+  Pressure: 9,
+  Spread: 10,
+} as const;
+
+/** Samples the weather at one place and instant. */
+export function sample(seed: number, lat: number, lon: number, t: number): Sample {
+  const cloudField =
+    0.65 * noise(seed, Ch.CloudSlow, lat, lon, t, 36 * 3600) +
+    0.35 * noise(seed, Ch.CloudFast, lat, lon, t, 7 * 3600);
+  const clouds = Math.round(clamp((cloudField - 0.2) / 0.6, 0, 1) * 100);
+
+  const diurnal = Math.cos((2 * Math.PI * (solarHour(t, lon) - 15)) / 24);
+  const diurnalAmplitude = 2.5 + 4 * (1 - clouds / 100);
+  const anomaly =
+    (noise(seed, Ch.TempSlow, lat, lon, t, 72 * 3600) - 0.5) * 10 +
+    (noise(seed, Ch.TempFast, lat, lon, t, 6 * 3600) - 0.5) * 2;
+  const tempC = climateC(lat, t) + diurnalAmplitude * diurnal + anomaly;
+  const tempK = round2(tempC + KELVIN);
+
+  const windSpeed = round2(0.4 + 11 * noise(seed, Ch.Wind, lat, lon, t, 24 * 3600) ** 2);
+  const windGust = round2(windSpeed * (1.2 + 0.5 * noise(seed, Ch.Gust, lat, lon, t, 5 * 3600)));
+  const windDeg = Math.floor(noise(seed, Ch.WindDir, lat, lon, t, 30 * 3600) * 360) % 360;
+
+  // Precipitation where the cloud field is thickest; its kind follows the temperature.
+  const rate = cloudField > 0.68 ? round2(((cloudField - 0.68) / 0.32) ** 2 * 12) : 0;
+  const precipitating = rate >= 0.05;
+  const pop = round2(clamp((cloudField - 0.5) / 0.25, 0, 1));
+
+  let humidity =
+    45 + 40 * noise(seed, Ch.Humidity, lat, lon, t, 20 * 3600) - 12 * diurnal + 10 * (clouds / 100);
+  if (precipitating) humidity = Math.max(humidity, 85 + rate);
+  humidity = Math.round(clamp(humidity, 8, 100));
+
+  const pressure = Math.round(
+    1013 + (noise(seed, Ch.Pressure, lat, lon, t, 60 * 3600) - 0.5) * 36 - (cloudField - 0.5) * 12,
+  );
+
+  let conditionId: number;
+  let rain1h = 0;
+  let snow1h = 0;
+  let visibility = 10_000;
+  if (precipitating) {
+    if (tempC <= -1) {
+      conditionId = rate < 1 ? 600 : rate < 4 ? 601 : 602;
+      snow1h = rate;
+      visibility = 10_000 - rate * 2_400;
+    } else if (tempC <= 0 && rate >= 1) {
+      conditionId = 511;
+      rain1h = rate;
+      visibility = 10_000 - rate * 900;
+    } else if (tempC <= 1.5) {
+      conditionId = rate < 1 ? 615 : 616;
+      rain1h = round2(rate / 2);
+      snow1h = round2(rate - rain1h);
+      visibility = 10_000 - rate * 1_600;
+    } else if (tempC > 20 && rate > 4) {
+      conditionId = rate < 7 ? 201 : 202;
+      rain1h = rate;
+      visibility = 10_000 - rate * 700;
+    } else {
+      conditionId = rate < 0.3 ? 300 : rate < 0.5 ? 301 : rate < 2.5 ? 500 : rate < 7.6 ? 501 : 502;
+      rain1h = rate;
+      visibility = 10_000 - rate * 700;
+    }
+  } else if (humidity >= 97 && windSpeed < 2.5) {
+    conditionId = 741;
+    visibility = 150 + (windSpeed / 2.5) * 700;
+  } else if (humidity >= 93 && windSpeed < 4) {
+    conditionId = 701;
+    visibility = 1_000 + (100 - humidity) * 500;
+  } else {
+    conditionId = clouds <= 10 ? 800 : clouds <= 25 ? 801 : clouds <= 50 ? 802 : clouds <= 84 ? 803 : 804;
+  }
+  visibility = Math.round(clamp(visibility, 50, 10_000));
+
+  // Apparent temperature (Steadman, shade): humidity warms, wind cools.
+  const vapour = (humidity / 100) * 6.105 * Math.exp((17.27 * tempC) / (237.7 + tempC));
+  const feelsC = tempC + 0.33 * vapour - 0.7 * windSpeed - 4;
+  const spread = 0.3 + 1.5 * noise(seed, Ch.Spread, lat, lon, t, 12 * 3600);
+
+  return {
+    t,
+    tempK,
+    feelsLikeK: round2(feelsC + KELVIN),
+    tempMinK: round2(tempK - spread),
+    tempMaxK: round2(tempK + spread * 0.8),
+    pressure,
+    grndLevel: pressure - Math.round(Math.abs(lat) / 10),
+    humidity,
+    clouds: precipitating ? Math.max(clouds, 75) : clouds,
+    windSpeed,
+    windDeg,
+    windGust,
+    visibility,
+    rain1h,
+    snow1h,
+    pop,
+    conditionId,
+    isDay: isDaytime(lat, lon, t),
+  };
+}
+
+/** A temperature (K, already rounded to 2 decimals) in the requested units, rounded to 2 decimals. */
+export function temperature(kelvin: number, units: Units): number {
+  if (units === 'standard') return kelvin;
+  const celsius = kelvin - KELVIN;
+  return round2(units === 'metric' ? celsius : (celsius * 9) / 5 + 32);
+}
+
+/** A speed (m/s) in the requested units: mph for imperial. */
+export function speed(metresPerSecond: number, units: Units): number {
+  return units === 'imperial' ? round2(metresPerSecond / MPH) : metresPerSecond;
+}
+
+/** The time-zone shift (seconds from UTC) the emulator uses: whole hours by longitude. */
+export function timezoneOffset(lon: number): number {
+  return Math.round(lon / 15) * 3600;
+}

@@ -1,0 +1,219 @@
+/**
+ * The emulator's gazetteer: enough places to make geocoding realistic, including the ambiguous
+ * names a bot meets (many Springfields, two Londons, two Parises, two Sydneys), with local names.
+ */
+
+export interface Place {
+  id: number;
+  name: string;
+  local_names: Readonly<Record<string, string>>;
+  lat: number;
+  lon: number;
+  /** ISO 3166 alpha-2. */
+  country: string;
+  state?: string;
+  /** The US state code, matched by `q=Springfield,IL`. */
+  stateCode?: string;
+  population: number;
+}
+
+const springfield = {
+  en: 'Springfield',
+  ru: 'Спрингфилд',
+  uk: 'Спрінгфілд',
+  ja: 'スプリングフィールド',
+  zh: '斯普林菲尔德',
+};
+
+// A table reads better one place per entry than as prettier would spread it.
+// prettier-ignore
+export const PLACES: readonly Place[] = [
+  { id: 4_250_542, name: 'Springfield', local_names: springfield, lat: 39.799, lon: -89.644, country: 'US', state: 'Illinois', stateCode: 'IL', population: 114_394 },
+  { id: 4_409_896, name: 'Springfield', local_names: springfield, lat: 37.2153, lon: -93.2982, country: 'US', state: 'Missouri', stateCode: 'MO', population: 169_176 },
+  { id: 4_951_788, name: 'Springfield', local_names: springfield, lat: 42.1015, lon: -72.5898, country: 'US', state: 'Massachusetts', stateCode: 'MA', population: 155_929 },
+  { id: 5_754_005, name: 'Springfield', local_names: springfield, lat: 44.0462, lon: -123.022, country: 'US', state: 'Oregon', stateCode: 'OR', population: 62_256 },
+  { id: 4_525_353, name: 'Springfield', local_names: springfield, lat: 39.9242, lon: -83.8088, country: 'US', state: 'Ohio', stateCode: 'OH', population: 58_662 },
+  { id: 4_759_988, name: 'Springfield', local_names: springfield, lat: 38.7893, lon: -77.1872, country: 'US', state: 'Virginia', stateCode: 'VA', population: 31_339 },
+  { id: 4_658_590, name: 'Springfield', local_names: springfield, lat: 36.5092, lon: -86.885, country: 'US', state: 'Tennessee', stateCode: 'TN', population: 18_782 },
+  { id: 5_241_248, name: 'Springfield', local_names: springfield, lat: 43.2984, lon: -72.4823, country: 'US', state: 'Vermont', stateCode: 'VT', population: 9_062 },
+  {
+    id: 2_950_159, name: 'Berlin', lat: 52.517, lon: 13.3889, country: 'DE', state: 'Berlin', population: 3_645_000,
+    local_names: { de: 'Berlin', en: 'Berlin', fr: 'Berlin', es: 'Berlín', pl: 'Berlin', ru: 'Берлин', ja: 'ベルリン' },
+  },
+  {
+    id: 2_867_714, name: 'Munich', lat: 48.1371, lon: 11.5754, country: 'DE', state: 'Bavaria', population: 1_488_000,
+    local_names: { de: 'München', en: 'Munich', fr: 'Munich', it: 'Monaco di Baviera', es: 'Múnich', ru: 'Мюнхен', ja: 'ミュンヘン' },
+  },
+  {
+    id: 2_911_298, name: 'Hamburg', lat: 53.5503, lon: 10.0007, country: 'DE', state: 'Hamburg', population: 1_841_000,
+    local_names: { de: 'Hamburg', en: 'Hamburg', fr: 'Hambourg', it: 'Amburgo', es: 'Hamburgo', ru: 'Гамбург' },
+  },
+  {
+    id: 2_643_743, name: 'London', lat: 51.5073, lon: -0.1276, country: 'GB', state: 'England', population: 8_961_989,
+    local_names: { en: 'London', de: 'London', fr: 'Londres', es: 'Londres', it: 'Londra', ru: 'Лондон', ja: 'ロンドン' },
+  },
+  {
+    id: 6_058_560, name: 'London', lat: 42.9832, lon: -81.2453, country: 'CA', state: 'Ontario', population: 422_324,
+    local_names: { en: 'London', fr: 'London', ru: 'Лондон' },
+  },
+  {
+    id: 4_298_960, name: 'London', lat: 37.129, lon: -84.0833, country: 'US', state: 'Kentucky', stateCode: 'KY', population: 8_126,
+    local_names: { en: 'London' },
+  },
+  {
+    id: 2_988_507, name: 'Paris', lat: 48.8589, lon: 2.32, country: 'FR', state: 'Ile-de-France', population: 2_138_551,
+    local_names: { fr: 'Paris', en: 'Paris', de: 'Paris', es: 'París', it: 'Parigi', ru: 'Париж', ja: 'パリ' },
+  },
+  {
+    id: 4_717_560, name: 'Paris', lat: 33.6609, lon: -95.5555, country: 'US', state: 'Texas', stateCode: 'TX', population: 24_782,
+    local_names: { en: 'Paris' },
+  },
+  {
+    id: 5_128_581, name: 'New York County', lat: 40.7127, lon: -74.006, country: 'US', state: 'New York', stateCode: 'NY', population: 8_336_817,
+    local_names: { en: 'New York', es: 'Nueva York', fr: 'New York', de: 'New York', it: 'New York', ru: 'Нью-Йорк', ja: 'ニューヨーク' },
+  },
+  {
+    id: 1_850_147, name: 'Tokyo', lat: 35.6828, lon: 139.7595, country: 'JP', population: 13_960_000,
+    local_names: { ja: '東京都', en: 'Tokyo', de: 'Tokio', fr: 'Tokyo', es: 'Tokio', ru: 'Токио' },
+  },
+  {
+    id: 2_147_714, name: 'Sydney', lat: -33.8698, lon: 151.2083, country: 'AU', state: 'New South Wales', population: 5_312_000,
+    local_names: { en: 'Sydney', ru: 'Сидней', ja: 'シドニー', zh: '悉尼' },
+  },
+  {
+    id: 6_354_908, name: 'Sydney', lat: 46.1368, lon: -60.1942, country: 'CA', state: 'Nova Scotia', population: 29_904,
+    local_names: { en: 'Sydney', fr: 'Sydney' },
+  },
+  {
+    id: 3_117_735, name: 'Madrid', lat: 40.4167, lon: -3.7036, country: 'ES', state: 'Community of Madrid', population: 3_255_944,
+    local_names: { es: 'Madrid', en: 'Madrid', ru: 'Мадрид' },
+  },
+  {
+    id: 3_169_070, name: 'Rome', lat: 41.8933, lon: 12.4829, country: 'IT', state: 'Lazio', population: 2_873_000,
+    local_names: { it: 'Roma', en: 'Rome', de: 'Rom', fr: 'Rome', es: 'Roma', ru: 'Рим' },
+  },
+  {
+    id: 2_761_369, name: 'Vienna', lat: 48.2084, lon: 16.3725, country: 'AT', population: 1_897_000,
+    local_names: { de: 'Wien', en: 'Vienna', fr: 'Vienne', it: 'Vienna', ru: 'Вена' },
+  },
+  {
+    id: 2_657_896, name: 'Zurich', lat: 47.3745, lon: 8.541, country: 'CH', state: 'Zurich', population: 421_878,
+    local_names: { de: 'Zürich', en: 'Zurich', fr: 'Zurich', it: 'Zurigo' },
+  },
+  {
+    id: 2_759_794, name: 'Amsterdam', lat: 52.3728, lon: 4.8936, country: 'NL', state: 'North Holland', population: 872_680,
+    local_names: { nl: 'Amsterdam', en: 'Amsterdam', ru: 'Амстердам' },
+  },
+  {
+    id: 5_368_361, name: 'Los Angeles', lat: 34.0537, lon: -118.2428, country: 'US', state: 'California', stateCode: 'CA', population: 3_898_747,
+    local_names: { en: 'Los Angeles', es: 'Los Ángeles', ru: 'Лос-Анджелес' },
+  },
+  {
+    id: 4_887_398, name: 'Chicago', lat: 41.8756, lon: -87.6244, country: 'US', state: 'Illinois', stateCode: 'IL', population: 2_746_388,
+    local_names: { en: 'Chicago', ru: 'Чикаго' },
+  },
+  {
+    id: 6_167_865, name: 'Toronto', lat: 43.6535, lon: -79.3839, country: 'CA', state: 'Ontario', population: 2_794_356,
+    local_names: { en: 'Toronto', fr: 'Toronto' },
+  },
+  {
+    id: 3_448_439, name: 'São Paulo', lat: -23.5506, lon: -46.6333, country: 'BR', state: 'São Paulo', population: 12_330_000,
+    local_names: { pt: 'São Paulo', en: 'Sao Paulo', es: 'São Paulo' },
+  },
+  {
+    id: 3_369_157, name: 'Cape Town', lat: -33.9288, lon: 18.4172, country: 'ZA', state: 'Western Cape', population: 4_772_846,
+    local_names: { en: 'Cape Town', af: 'Kaapstad' },
+  },
+  {
+    id: 1_275_339, name: 'Mumbai', lat: 19.076, lon: 72.8777, country: 'IN', state: 'Maharashtra', population: 12_442_373,
+    local_names: { en: 'Mumbai', hi: 'मुंबई' },
+  },
+  {
+    id: 3_413_829, name: 'Reykjavik', lat: 64.1466, lon: -21.9426, country: 'IS', population: 131_136,
+    local_names: { is: 'Reykjavík', en: 'Reykjavik' },
+  },
+  {
+    id: 1_880_252, name: 'Singapore', lat: 1.29, lon: 103.852, country: 'SG', population: 5_686_000,
+    local_names: { en: 'Singapore', zh: '新加坡', ms: 'Singapura' },
+  },
+  {
+    id: 524_901, name: 'Moscow', lat: 55.7505, lon: 37.6175, country: 'RU', state: 'Moscow', population: 12_655_050,
+    local_names: { ru: 'Москва', en: 'Moscow', de: 'Moskau', fr: 'Moscou' },
+  },
+  {
+    id: 360_630, name: 'Cairo', lat: 30.0444, lon: 31.2357, country: 'EG', state: 'Cairo', population: 9_539_673,
+    local_names: { ar: 'القاهرة', en: 'Cairo', fr: 'Le Caire' },
+  },
+  {
+    id: 5_879_400, name: 'Anchorage', lat: 61.2163, lon: -149.8949, country: 'US', state: 'Alaska', stateCode: 'AK', population: 291_247,
+    local_names: { en: 'Anchorage' },
+  },
+  {
+    id: 3_833_367, name: 'Ushuaia', lat: -54.8069, lon: -68.3073, country: 'AR', state: 'Tierra del Fuego', population: 82_615,
+    local_names: { es: 'Ushuaia', en: 'Ushuaia' },
+  },
+  {
+    id: 2_729_907, name: 'Longyearbyen', lat: 78.2232, lon: 15.6267, country: 'SJ', population: 2_417,
+    local_names: { no: 'Longyearbyen', en: 'Longyearbyen' },
+  },
+  {
+    id: 3_652_462, name: 'Quito', lat: -0.2202, lon: -78.5123, country: 'EC', state: 'Pichincha', population: 2_011_388,
+    local_names: { es: 'Quito', en: 'Quito' },
+  },
+];
+
+/** Lower case, accents stripped, inner spaces collapsed: `München` and `munchen` match. */
+export function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+const COUNTRY_ALIASES: Readonly<Record<string, string>> = { uk: 'gb' };
+
+/**
+ * Finds places for `q` = "city", "city,country", "city,state" (US state code or name),
+ * "city,state,country"; best known (largest) first. The name matches the place's name or any of
+ * its local names.
+ */
+export function findPlaces(q: string, places: readonly Place[] = PLACES): Place[] {
+  const parts = q.split(',').map(fold);
+  const [name, second, third] = parts;
+  if (!name) return [];
+  const countryMatches = (place: Place, code: string) =>
+    fold(place.country) === (COUNTRY_ALIASES[code] ?? code);
+  const stateMatches = (place: Place, state: string) =>
+    (place.stateCode !== undefined && fold(place.stateCode) === state) ||
+    (place.state !== undefined && fold(place.state) === state);
+  return places
+    .filter(
+      (place) => fold(place.name) === name || Object.values(place.local_names).some((n) => fold(n) === name),
+    )
+    .filter((place) => {
+      if (parts.length >= 3) return stateMatches(place, second ?? '') && countryMatches(place, third ?? '');
+      if (parts.length === 2) return countryMatches(place, second ?? '') || stateMatches(place, second ?? '');
+      return true;
+    })
+    .sort((a, b) => b.population - a.population);
+}
+
+/** Great-circle distance in km. */
+export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const rad = Math.PI / 180;
+  const dLat = (lat2 - lat1) * rad;
+  const dLon = (lon2 - lon1) * rad;
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+/** Places within `radiusKm`, nearest first. */
+export function nearbyPlaces(
+  lat: number,
+  lon: number,
+  radiusKm: number,
+  places: readonly Place[] = PLACES,
+): Place[] {
+  return places
+    .map((place) => ({ place, km: distanceKm(lat, lon, place.lat, place.lon) }))
+    .filter(({ km }) => km <= radiusKm)
+    .sort((a, b) => a.km - b.km)
+    .map(({ place }) => place);
+}

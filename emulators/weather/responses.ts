@@ -1,0 +1,375 @@
+/**
+ * Response bodies of the weather service, built from the model: pure functions of the location,
+ * the instant and the request's options, so every endpoint tells the same story.
+ */
+import { conditionObject } from './conditions.js';
+import {
+  round2,
+  sample,
+  speed,
+  sunTimes,
+  temperature,
+  timezoneOffset,
+  type Sample,
+  type Units,
+} from './model.js';
+import { nearbyPlaces, type Place } from './places.js';
+
+export interface Location {
+  lat: number;
+  lon: number;
+  /** The gazetteer place the request named or that lies nearest (within 50 km). */
+  place: Place | undefined;
+}
+
+export interface View {
+  seed: number;
+  units: Units;
+  lang: string;
+}
+
+const HOUR = 3600;
+const DAY = 86_400;
+
+export function locate(lat: number, lon: number): Location {
+  return { lat, lon, place: nearbyPlaces(lat, lon, 50)[0] };
+}
+
+function dtText(t: number): string {
+  return new Date(t * 1000).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+function mainBlock(s: Sample, units: Units) {
+  return {
+    temp: temperature(s.tempK, units),
+    feels_like: temperature(s.feelsLikeK, units),
+    temp_min: temperature(s.tempMinK, units),
+    temp_max: temperature(s.tempMaxK, units),
+    pressure: s.pressure,
+    humidity: s.humidity,
+    sea_level: s.pressure,
+    grnd_level: s.grndLevel,
+  };
+}
+
+function windBlock(s: Sample, units: Units) {
+  return { speed: speed(s.windSpeed, units), deg: s.windDeg, gust: speed(s.windGust, units) };
+}
+
+function precipitation(s: Sample, key: '1h' | '3h', factor: number) {
+  return {
+    ...(s.rain1h > 0 ? { rain: { [key]: round2(s.rain1h * factor) } } : {}),
+    ...(s.snow1h > 0 ? { snow: { [key]: round2(s.snow1h * factor) } } : {}),
+  };
+}
+
+function cityBlock(location: Location, t: number) {
+  const sun = sunTimes(location.lat, location.lon, t);
+  return {
+    id: location.place?.id ?? 0,
+    name: location.place?.name ?? '',
+    coord: { lat: location.lat, lon: location.lon },
+    country: location.place?.country ?? '',
+    population: location.place?.population ?? 0,
+    timezone: timezoneOffset(location.lon),
+    sunrise: sun?.sunrise ?? 0,
+    sunset: sun?.sunset ?? 0,
+  };
+}
+
+/** `GET /data/2.5/weather`. */
+export function currentWeather(location: Location, t: number, view: View) {
+  const s = sample(view.seed, location.lat, location.lon, t);
+  const sun = sunTimes(location.lat, location.lon, t);
+  return {
+    coord: { lon: location.lon, lat: location.lat },
+    weather: [conditionObject(s.conditionId, s.isDay, view.lang)],
+    base: 'stations',
+    main: mainBlock(s, view.units),
+    visibility: s.visibility,
+    wind: windBlock(s, view.units),
+    ...precipitation(s, '1h', 1),
+    clouds: { all: s.clouds },
+    dt: t,
+    sys: {
+      ...(location.place ? { country: location.place.country } : {}),
+      ...(sun ? { sunrise: sun.sunrise, sunset: sun.sunset } : {}),
+    },
+    timezone: timezoneOffset(location.lon),
+    id: location.place?.id ?? 0,
+    name: location.place?.name ?? '',
+    cod: 200,
+  };
+}
+
+function forecastEntry(location: Location, dt: number, view: View, step: '1h' | '3h') {
+  const s = sample(view.seed, location.lat, location.lon, dt);
+  return {
+    dt,
+    main: { ...mainBlock(s, view.units), temp_kf: 0 },
+    weather: [conditionObject(s.conditionId, s.isDay, view.lang)],
+    clouds: { all: s.clouds },
+    wind: windBlock(s, view.units),
+    visibility: s.visibility,
+    pop: s.pop,
+    ...precipitation(s, step, step === '1h' ? 1 : 3),
+    sys: { pod: s.isDay ? 'd' : 'n' },
+    dt_txt: dtText(dt),
+  };
+}
+
+/** `GET {pro}/data/2.5/forecast/hourly`: from the current hour on. */
+export function hourlyForecast(location: Location, t: number, cnt: number, view: View) {
+  const first = Math.floor(t / HOUR) * HOUR;
+  const list = Array.from({ length: cnt }, (_, i) => forecastEntry(location, first + i * HOUR, view, '1h'));
+  return { cod: '200', message: 0, cnt, list, city: cityBlock(location, t) };
+}
+
+/** `GET /data/2.5/forecast`: 5 days in 3-hour steps, from the next 3-hour slot on. */
+export function threeHourForecast(location: Location, t: number, cnt: number, view: View) {
+  const first = Math.floor(t / (3 * HOUR)) * 3 * HOUR + 3 * HOUR;
+  const list = Array.from({ length: cnt }, (_, i) =>
+    forecastEntry(location, first + i * 3 * HOUR, view, '3h'),
+  );
+  return { cod: '200', message: 0, cnt, list, city: cityBlock(location, t) };
+}
+
+/** The UTC instant of local midnight starting the local date that contains `t`. */
+function localMidnight(t: number, lon: number): number {
+  const tz = timezoneOffset(lon);
+  return Math.floor((t + tz) / DAY) * DAY - tz;
+}
+
+function daySamples(seed: number, location: Location, midnight: number): Sample[] {
+  return Array.from({ length: 24 }, (_, h) => sample(seed, location.lat, location.lon, midnight + h * HOUR));
+}
+
+/** `GET /data/2.5/forecast/daily`: from the local date of `t` on. */
+export function dailyForecast(location: Location, t: number, cnt: number, view: View) {
+  const first = localMidnight(t, location.lon);
+  const list = Array.from({ length: cnt }, (_, d) => {
+    const midnight = first + d * DAY;
+    const hours = daySamples(view.seed, location, midnight);
+    const at = (h: number) => hours[h] ?? hours[0]!;
+    const noon = at(12);
+    const wettest = hours.reduce((a, b) => (b.rain1h + b.snow1h > a.rain1h + a.snow1h ? b : a));
+    const rain = round2(hours.reduce((sum, s) => sum + s.rain1h, 0));
+    const snow = round2(hours.reduce((sum, s) => sum + s.snow1h, 0));
+    const primary = rain + snow > 0 ? wettest : noon;
+    const sun = sunTimes(location.lat, location.lon, noon.t);
+    const temps = hours.map((s) => s.tempK);
+    const t_ = (k: number) => temperature(k, view.units);
+    return {
+      dt: noon.t,
+      sunrise: sun?.sunrise ?? 0,
+      sunset: sun?.sunset ?? 0,
+      temp: {
+        day: t_(noon.tempK),
+        min: t_(Math.min(...temps)),
+        max: t_(Math.max(...temps)),
+        night: t_(at(0).tempK),
+        eve: t_(at(18).tempK),
+        morn: t_(at(6).tempK),
+      },
+      feels_like: {
+        day: t_(noon.feelsLikeK),
+        night: t_(at(0).feelsLikeK),
+        eve: t_(at(18).feelsLikeK),
+        morn: t_(at(6).feelsLikeK),
+      },
+      pressure: noon.pressure,
+      humidity: noon.humidity,
+      // Daily forecasts always use day icons.
+      weather: [conditionObject(primary.conditionId, true, view.lang)],
+      speed: speed(Math.max(...hours.map((s) => s.windSpeed)), view.units),
+      deg: noon.windDeg,
+      gust: speed(Math.max(...hours.map((s) => s.windGust)), view.units),
+      clouds: noon.clouds,
+      pop: Math.max(...hours.map((s) => s.pop)),
+      ...(rain > 0 ? { rain } : {}),
+      ...(snow > 0 ? { snow } : {}),
+    };
+  });
+  const city = cityBlock(location, t);
+  return {
+    city: {
+      id: city.id,
+      name: city.name,
+      coord: { lon: location.lon, lat: location.lat },
+      country: city.country,
+      population: city.population,
+      timezone: city.timezone,
+    },
+    cod: '200',
+    message: 0.05,
+    cnt,
+    list,
+  };
+}
+
+/** `GET {history}/data/2.5/history/city?type=hour`: whole hours in [start, end], none after `now`. */
+export function hourlyHistory(location: Location, start: number, end: number, now: number, seed: number) {
+  const list = [];
+  for (let dt = Math.ceil(start / HOUR) * HOUR; dt <= Math.min(end, now); dt += HOUR) {
+    const s = sample(seed, location.lat, location.lon, dt);
+    list.push({
+      dt,
+      main: mainBlock(s, 'standard'),
+      wind: windBlock(s, 'standard'),
+      clouds: { all: s.clouds },
+      weather: [conditionObject(s.conditionId, s.isDay, 'en')],
+      ...precipitation(s, '1h', 1),
+    });
+  }
+  return {
+    message: `Count: ${list.length}`,
+    cod: '200',
+    city_id: location.place?.id ?? 0,
+    calctime: 0.0123,
+    cnt: list.length,
+    list,
+  };
+}
+
+function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return 0;
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const a = sorted[lo] ?? 0;
+  const b = sorted[Math.min(lo + 1, sorted.length - 1)] ?? a;
+  return a + (b - a) * (pos - lo);
+}
+
+function stats(values: readonly number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mean = sorted.reduce((sum, v) => sum + v, 0) / Math.max(1, sorted.length);
+  const variance = sorted.reduce((sum, v) => sum + (v - mean) ** 2, 0) / Math.max(1, sorted.length);
+  return {
+    min: round2(sorted[0] ?? 0),
+    max: round2(sorted.at(-1) ?? 0),
+    median: round2(quantile(sorted, 0.5)),
+    mean: round2(mean),
+    p25: round2(quantile(sorted, 0.25)),
+    p75: round2(quantile(sorted, 0.75)),
+    st_dev: round2(Math.sqrt(variance)),
+    num: sorted.length,
+  };
+}
+
+const STAT_YEARS = [2015, 2016, 2017, 2018, 2019, 2020, 2021, 2022, 2023, 2024];
+
+/**
+ * `GET {history}/data/2.5/aggregated/year`: one item per calendar day (366, 29 February included),
+ * statistics over ten years of 3-hourly samples. Temperatures in Kelvin whatever `units`.
+ */
+export function yearlyStatistics(location: Location, seed: number) {
+  const result = [];
+  for (let month = 1; month <= 12; month++) {
+    const days = new Date(Date.UTC(2024, month, 0)).getUTCDate();
+    for (let day = 1; day <= days; day++) {
+      const samples: Sample[] = [];
+      const dailyMin: number[] = [];
+      const dailyMax: number[] = [];
+      for (const year of STAT_YEARS) {
+        const midnight = Date.UTC(year, month - 1, day) / 1000;
+        if (new Date(midnight * 1000).getUTCMonth() !== month - 1) continue; // no 29 Feb that year
+        const daily = Array.from({ length: 8 }, (_, i) =>
+          sample(seed, location.lat, location.lon, midnight + i * 3 * HOUR),
+        );
+        samples.push(...daily);
+        dailyMin.push(Math.min(...daily.map((s) => s.tempK)));
+        dailyMax.push(Math.max(...daily.map((s) => s.tempK)));
+      }
+      const temp = stats(samples.map((s) => s.tempK));
+      const mean = (values: number[]) => round2(values.reduce((a, b) => a + b, 0) / values.length);
+      result.push({
+        month,
+        day,
+        temp: {
+          record_min: temp.min,
+          record_max: temp.max,
+          average_min: mean(dailyMin),
+          average_max: mean(dailyMax),
+          median: temp.median,
+          mean: temp.mean,
+          p25: temp.p25,
+          p75: temp.p75,
+          st_dev: temp.st_dev,
+          num: temp.num,
+        },
+        pressure: stats(samples.map((s) => s.pressure)),
+        humidity: stats(samples.map((s) => s.humidity)),
+        wind: stats(samples.map((s) => s.windSpeed)),
+        precipitation: stats(samples.map((s) => s.rain1h + s.snow1h)),
+        clouds: stats(samples.map((s) => s.clouds)),
+      });
+    }
+  }
+  return { cod: 200, city_id: location.place?.id ?? 0, calctime: 0.0871, result };
+}
+
+/** `2020-4-17`: the upstream sample's date format (no zero padding), UTC. */
+function dateText(midnight: number): string {
+  const d = new Date(midnight * 1000);
+  return `${d.getUTCFullYear()}-${d.getUTCMonth() + 1}-${d.getUTCDate()}`;
+}
+
+function utcDays(start: number, end: number): number[] {
+  const days = [];
+  for (let d = Math.floor(start / DAY) * DAY; d <= end; d += DAY) days.push(d);
+  return days;
+}
+
+/**
+ * `GET {history}/data/2.5/history/accumulated_temperature`: a bare array, one running total per UTC
+ * date: the sum of daily mean temperatures (K) of the days whose mean is at least `threshold`, and
+ * how many days that sum holds.
+ */
+export function accumulatedTemperature(
+  location: Location,
+  start: number,
+  end: number,
+  threshold: number | undefined,
+  seed: number,
+) {
+  let total = 0;
+  let count = 0;
+  return utcDays(start, end).map((midnight) => {
+    const daily = Array.from(
+      { length: 8 },
+      (_, i) => sample(seed, location.lat, location.lon, midnight + i * 3 * HOUR).tempK,
+    );
+    const mean = daily.reduce((a, b) => a + b, 0) / daily.length;
+    if (threshold === undefined || mean >= threshold) {
+      total += mean;
+      count++;
+    }
+    return { date: dateText(midnight), temp: round2(total), count };
+  });
+}
+
+/**
+ * `GET {history}/data/2.5/history/accumulated_precipitation`: a bare array, one running total (mm,
+ * rain and snow water) per UTC date, with the number of days summed.
+ */
+export function accumulatedPrecipitation(location: Location, start: number, end: number, seed: number) {
+  let total = 0;
+  let count = 0;
+  return utcDays(start, end).map((midnight) => {
+    total += daySamples(seed, location, midnight).reduce((sum, s) => sum + s.rain1h + s.snow1h, 0);
+    count++;
+    return { date: dateText(midnight), rain: round2(total), count };
+  });
+}
+
+/** Geocoding answer element. */
+export function geocodingEntry(place: Place) {
+  return {
+    name: place.name,
+    local_names: place.local_names,
+    lat: place.lat,
+    lon: place.lon,
+    country: place.country,
+    ...(place.state ? { state: place.state } : {}),
+  };
+}

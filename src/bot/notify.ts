@@ -1,0 +1,18 @@
+import { Routes, type Client } from 'discord.js';
+import type { PendingLink } from '../auth/states.js';
+import type { MusicLink } from '../auth/vault.js';
+import { renderLinked } from './render/account.js';
+
+/**
+ * Edits the member's ephemeral `/music link` message once the link is made. A state lives 10
+ * minutes and an interaction token 15, so a completed link always finds the token still valid.
+ */
+export function createLinkNotifier(client: Client) {
+  return async (_userId: string, link: MusicLink, notify: PendingLink['notify']): Promise<void> => {
+    if (!notify) return;
+    await client.rest.patch(Routes.webhookMessage(notify.applicationId, notify.interactionToken), {
+      body: { embeds: [renderLinked(link).toJSON()], components: [] },
+      auth: false,
+    });
+  };
+}

@@ -1,0 +1,76 @@
+import { EmbedBuilder } from '@discordjs/builders';
+import type { MusicLink } from '../../auth/vault.js';
+import type { CurrentUser } from '../../services/music/index.js';
+import { truncate } from './text.js';
+
+const MUSIC_COLOUR = 0x1db954;
+
+/** What each granted scope lets the bot do, in words. */
+const SCOPE_WORDS: Record<string, string> = {
+  'user-read-private': 'see your profile and whether it is premium',
+  'user-library-modify': 'save and remove albums in your library',
+  'user-read-playback-state': 'see your devices',
+  'user-modify-playback-state': 'pause and skip',
+  'playlist-read-private': 'read your playlists',
+  'playlist-read-collaborative': 'read playlists you collaborate on',
+  'playlist-modify-public': 'edit your public playlists',
+  'playlist-modify-private': 'edit your private playlists',
+};
+
+export function renderLinkPrompt(): EmbedBuilder {
+  return new EmbedBuilder()
+    .setColor(MUSIC_COLOUR)
+    .setTitle('Link your music account')
+    .setDescription(
+      [
+        'Open the button below, sign in to the music service and allow access.',
+        'The link is yours alone, works once, and expires in 10 minutes.',
+        'This message will change once your account is linked.',
+      ].join('\n'),
+    );
+}
+
+export function renderLinked(link: Pick<MusicLink, 'displayName' | 'accountId'>): EmbedBuilder {
+  return new EmbedBuilder()
+    .setColor(MUSIC_COLOUR)
+    .setTitle('Music account linked')
+    .setDescription(
+      truncate(
+        `Linked as **${link.displayName ?? link.accountId}**. Your music commands now use this account.`,
+        4096,
+      ),
+    );
+}
+
+function premiumText(product: string | undefined): string {
+  if (product === 'premium') return 'Yes';
+  if (product === 'free' || product === 'open') return 'No: pausing and skipping need premium';
+  return 'Unknown: the service does not tell this app (pausing and skipping will say if premium is needed)';
+}
+
+/** `/music status`: the linked account, its premium status and the granted scopes. */
+export function renderLinkStatus(link: MusicLink, profile: CurrentUser | undefined): EmbedBuilder {
+  const name = profile?.display_name ?? link.displayName ?? link.accountId;
+  const scopes = link.scopes.length > 0 ? link.scopes : [];
+  return new EmbedBuilder()
+    .setColor(MUSIC_COLOUR)
+    .setTitle('Your music account')
+    .addFields(
+      {
+        name: 'Linked as',
+        value: truncate(`${name} (${profile?.id ?? link.accountId})`, 1024),
+        inline: true,
+      },
+      { name: 'Premium', value: premiumText(profile?.product ?? link.product), inline: true },
+      { name: 'Linked', value: `<t:${Math.floor(link.linkedAt / 1000)}:R>`, inline: true },
+      {
+        name: 'The bot may',
+        value: truncate(
+          scopes.map((scope) => `• ${SCOPE_WORDS[scope] ?? scope}`).join('\n') ||
+            'nothing beyond public data',
+          1024,
+        ),
+      },
+    )
+    .setFooter({ text: 'Use /music unlink to remove the link at any time.' });
+}

@@ -1,0 +1,24 @@
+import { ActionRowBuilder, ButtonBuilder } from '@discordjs/builders';
+import { ButtonStyle, MessageFlags } from 'discord.js';
+import { renderLinkPrompt } from '../../bot/render/account.js';
+import type { MusicSubcommand } from './shared.js';
+
+export default {
+  name: 'link',
+  build: (sub) => sub.setDescription('Link your music account to the bot (only you see the link)'),
+  async execute(interaction, music) {
+    const url = await music.linking.startLink(interaction.user.id, {
+      applicationId: interaction.applicationId,
+      interactionToken: interaction.token,
+    });
+    const button = new ButtonBuilder()
+      .setStyle(ButtonStyle.Link)
+      .setLabel('Link my music account')
+      .setURL(url);
+    await interaction.reply({
+      embeds: [renderLinkPrompt()],
+      components: [new ActionRowBuilder<ButtonBuilder>().addComponents(button)],
+      flags: MessageFlags.Ephemeral,
+    });
+  },
+} satisfies MusicSubcommand;

@@ -1,0 +1,16 @@
+import { MessageFlags } from 'discord.js';
+import { NotLinkedError } from '../../auth/tokens.js';
+import { renderLinkStatus } from '../../bot/render/account.js';
+import type { MusicSubcommand } from './shared.js';
+
+export default {
+  name: 'status',
+  build: (sub) => sub.setDescription('Show which music account is linked and what the bot may do with it'),
+  async execute(interaction, music) {
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    const link = await music.linking.getLink(interaction.user.id);
+    if (!link) throw new NotLinkedError();
+    const profile = await music.client.users.me(interaction.user.id);
+    await interaction.editReply({ embeds: [renderLinkStatus(link, profile)] });
+  },
+} satisfies MusicSubcommand;

@@ -1,0 +1,426 @@
+/**
+ * The weather service client: endpoints grouped by resource, every answer validated, cached by
+ * normalised parameters and coalesced while in flight; bulk files streamed record by record.
+ */
+import { pipeline } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import type Keyv from 'keyv';
+import type { z } from 'zod';
+import {
+  DEFAULT_TRANSPORT_OPTIONS,
+  Transport,
+  type RawResponse,
+  type TransportOptions,
+} from '../http/transport.js';
+import {
+  BULK_FILE_NAMES,
+  BulkParseError,
+  parseCsv,
+  splitLines,
+  type BulkCsvFileName,
+  type BulkJsonFileName,
+} from './bulk.js';
+import { cacheKey, DEFAULT_CACHE_TTLS, WeatherCache, type WeatherCacheTtls } from './cache.js';
+import { BulkFormatError, toBulkStreamError, toWeatherError, WeatherParameterError } from './errors.js';
+import * as params from './params.js';
+import type { WeatherLang, WeatherUnits } from './params.js';
+import {
+  accumulatedPrecipitationSchema,
+  accumulatedTemperatureSchema,
+  bulkJsonRecordSchema,
+  currentWeatherSchema,
+  dailyForecastSchema,
+  geocodingSchema,
+  hourlyForecastSchema,
+  hourlyHistorySchema,
+  threeHourForecastSchema,
+  yearlyStatisticsSchema,
+  type AccumulatedPrecipitationRecord,
+  type AccumulatedTemperatureRecord,
+  type BulkCsvRecord,
+  type BulkJsonRecord,
+  type CurrentWeather,
+  type DailyForecast,
+  type GeocodingLocation,
+  type HourlyForecast,
+  type HourlyHistory,
+  type ThreeHourForecast,
+  type YearlyStatistics,
+} from './schemas.js';
+
+export interface WeatherClientOptions {
+  /** `{api_url}`: current weather, 5-day/3-hour and daily forecasts, geocoding. */
+  apiUrl: string;
+  /** `{pro_url}`: hourly forecast. */
+  proUrl: string;
+  /** `{history_url}`: history, statistics, accumulated values. */
+  historyUrl: string;
+  /** `{bulk_url}`: bulk files. */
+  bulkUrl: string;
+  /** Sent as `appid`; never logged, never in an error message. */
+  apiKey: string;
+  /** Where answers are cached; without it, identical requests in flight are still coalesced. */
+  cache?: Keyv | undefined;
+  /** Overrides of the transport's options (timeouts, retry and 429 policy, `onExchange`, test hooks). */
+  transport?: Partial<TransportOptions> | undefined;
+  /** Freshness of cached answers, in ms; see {@link DEFAULT_CACHE_TTLS}. */
+  ttl?: Partial<WeatherCacheTtls> | undefined;
+  /** The clock the cache judges freshness by, in ms. */
+  now?: (() => number) | undefined;
+}
+
+export interface Coordinates {
+  lat: number;
+  lon: number;
+}
+
+export interface Presentation {
+  /** `standard` (K, m/s; the default), `metric` (°C, m/s) or `imperial` (°F, mph). */
+  units?: WeatherUnits | undefined;
+  /** Language of `description`; `main` stays English. Default `en`. */
+  lang?: WeatherLang | undefined;
+}
+
+export interface WeatherClient {
+  readonly current: {
+    /** Current weather at a place. */
+    byCoords(query: Coordinates & Presentation): Promise<CurrentWeather>;
+    /**
+     * Current weather by name: `q` = "city", "city,country" or "city,state,country". Names are
+     * ambiguous; prefer geocoding and coordinates. An unknown name is a `WeatherNotFoundError`.
+     */
+    byName(query: { q: string } & Presentation): Promise<CurrentWeather>;
+  };
+  readonly forecast: {
+    /** Hourly forecast for up to 4 days (`cnt` 1-96), from the pro host. */
+    hourly(query: Coordinates & Presentation & { cnt?: number | undefined }): Promise<HourlyForecast>;
+    /** Daily forecast for up to 16 days (`cnt` 1-16). Deprecated upstream. */
+    daily(query: Coordinates & Presentation & { cnt?: number | undefined }): Promise<DailyForecast>;
+    /** 5 days in 3-hour steps (`cnt` 1-40). */
+    threeHourly(query: Coordinates & Presentation & { cnt?: number | undefined }): Promise<ThreeHourForecast>;
+  };
+  readonly geocoding: {
+    /** Places matching "city[,state][,country]", up to `limit` (1-5, default 5), best known first. */
+    direct(query: { q: string; limit?: number | undefined }): Promise<GeocodingLocation[]>;
+    /** Places near the coordinates, up to `limit` (1-5, default 1). */
+    reverse(query: Coordinates & { limit?: number | undefined }): Promise<GeocodingLocation[]>;
+  };
+  readonly history: {
+    /**
+     * Hourly records from `start` (Unix seconds) to `end`, or `cnt` hours from `start`. Upstream
+     * allows about a week (168 hours) per call. Standard units.
+     */
+    hourly(
+      query: Coordinates & { start: number; end?: number | undefined; cnt?: number | undefined },
+    ): Promise<HourlyHistory>;
+    /** Statistics per calendar day over the years (temperatures in Kelvin). */
+    yearly(query: Coordinates): Promise<YearlyStatistics>;
+    /** Running totals per date of temperature (K) above `threshold` (K), from `start` to `end` (Unix seconds). */
+    accumulatedTemperature(
+      query: Coordinates & { start: number; end: number; threshold?: number | undefined },
+    ): Promise<AccumulatedTemperatureRecord[]>;
+    /** Running totals per date of precipitation (mm), from `start` to `end` (Unix seconds). */
+    accumulatedPrecipitation(
+      query: Coordinates & { start: number; end: number },
+    ): Promise<AccumulatedPrecipitationRecord[]>;
+  };
+  readonly bulk: {
+    /**
+     * Streams a bulk file: downloaded, gunzipped and parsed as it arrives, one record at a time.
+     * JSON files yield validated records; CSV files yield rows keyed by the file's header. Stopping
+     * early (`break`) closes the download.
+     */
+    snapshot(name: BulkJsonFileName, options?: BulkOptions): AsyncGenerator<BulkJsonRecord, void, undefined>;
+    snapshot(name: BulkCsvFileName, options?: BulkOptions): AsyncGenerator<BulkCsvRecord, void, undefined>;
+  };
+  /** Releases the connection pool. */
+  close(): Promise<void>;
+}
+
+export interface BulkOptions {
+  signal?: AbortSignal | undefined;
+}
+
+type Host = 'api' | 'pro' | 'history';
+
+/** Every cached endpoint: where it lives and how long its answers stay fresh. */
+const ENDPOINTS = {
+  current: { host: 'api', path: '/data/2.5/weather', ttl: 'current' },
+  threeHourly: { host: 'api', path: '/data/2.5/forecast', ttl: 'forecast' },
+  daily: { host: 'api', path: '/data/2.5/forecast/daily', ttl: 'forecast' },
+  hourly: { host: 'pro', path: '/data/2.5/forecast/hourly', ttl: 'forecast' },
+  direct: { host: 'api', path: '/geo/1.0/direct', ttl: 'geocoding' },
+  reverse: { host: 'api', path: '/geo/1.0/reverse', ttl: 'geocoding' },
+  history: { host: 'history', path: '/data/2.5/history/city', ttl: 'history' },
+  yearly: { host: 'history', path: '/data/2.5/aggregated/year', ttl: 'statistics' },
+  accumulatedTemperature: {
+    host: 'history',
+    path: '/data/2.5/history/accumulated_temperature',
+    ttl: 'statistics',
+  },
+  accumulatedPrecipitation: {
+    host: 'history',
+    path: '/data/2.5/history/accumulated_precipitation',
+    ttl: 'statistics',
+  },
+} as const satisfies Record<string, { host: Host; path: string; ttl: keyof WeatherCacheTtls }>;
+
+type Endpoint = (typeof ENDPOINTS)[keyof typeof ENDPOINTS];
+type Query = Record<string, string | number | undefined>;
+
+const BULK_NAME = /^[A-Za-z0-9_.-]+\.(json|csv)\.gz$/;
+
+/** The service's own message from an error body `{cod, message}`. */
+export function describeWeatherError(body: unknown): string | undefined {
+  if (typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string') {
+    return body.message;
+  }
+  return undefined;
+}
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+/** Builds a weather client from the four base URLs and a key. */
+export function createWeatherClient(options: WeatherClientOptions): WeatherClient {
+  const { apiKey } = options;
+  const bases: Record<Host | 'bulk', string> = {
+    api: trimSlash(options.apiUrl),
+    pro: trimSlash(options.proUrl),
+    history: trimSlash(options.historyUrl),
+    bulk: trimSlash(options.bulkUrl),
+  };
+  const extraSecrets = options.transport?.secrets;
+  const transport = new Transport({
+    ...options.transport,
+    service: options.transport?.service ?? 'weather',
+    secrets: () => [apiKey, ...(extraSecrets?.() ?? [])],
+    describeError: options.transport?.describeError ?? describeWeatherError,
+  });
+  const timeoutMs = options.transport?.timeoutMs ?? DEFAULT_TRANSPORT_OPTIONS.timeoutMs;
+  const ttl: WeatherCacheTtls = { ...DEFAULT_CACHE_TTLS, ...definedOnly(options.ttl ?? {}) };
+  const cache = new WeatherCache(options.cache, options.now ?? Date.now);
+
+  /** Sends `query` (plus the key), cached under `keyQuery` (by default the query itself). */
+  function call<S extends z.ZodType>(
+    endpoint: Endpoint,
+    query: Query,
+    schema: S,
+    keyQuery: Query = query,
+  ): Promise<z.output<S>> {
+    const key = cacheKey(`${endpoint.host}${endpoint.path}`, keyQuery);
+    return cache.get(key, ttl[endpoint.ttl], async () => {
+      try {
+        return await transport.json(
+          { url: endpoint.path, baseUrl: bases[endpoint.host], query: { ...query, appid: apiKey } },
+          schema,
+        );
+      } catch (error) {
+        throw toWeatherError(error);
+      }
+    });
+  }
+
+  function presentation(query: Presentation): { units: WeatherUnits; lang: WeatherLang } {
+    return { units: params.units(query.units), lang: params.lang(query.lang) };
+  }
+
+  function historyRange(start: number, end: number): { start: number; end: number } {
+    params.unixSeconds('start', start);
+    params.unixSeconds('end', end);
+    if (end < start) throw new WeatherParameterError('end', 'end must not be earlier than start');
+    return { start, end };
+  }
+
+  async function* snapshot(
+    name: string,
+    bulkOptions: BulkOptions = {},
+  ): AsyncGenerator<BulkJsonRecord | BulkCsvRecord, void, undefined> {
+    const format = BULK_NAME.exec(name)?.[1];
+    if (format === undefined) {
+      throw new WeatherParameterError(
+        'name',
+        `a bulk file name ends in .json.gz or .csv.gz (for example ${BULK_FILE_NAMES[0]})`,
+      );
+    }
+    let response: RawResponse;
+    try {
+      response = await transport.stream({
+        url: `/snapshot/${name}`,
+        baseUrl: bases.bulk,
+        query: { appid: apiKey },
+        headers: { accept: 'application/gzip, application/octet-stream, */*' },
+        ...(bulkOptions.signal ? { signal: bulkOptions.signal } : {}),
+      });
+    } catch (error) {
+      throw toWeatherError(error);
+    }
+    const gunzip = createGunzip();
+    // Errors of either stream end the pipeline and surface when the text is read.
+    pipeline(response.body, gunzip, () => {});
+    gunzip.setEncoding('utf8');
+    const text = gunzip as AsyncIterable<string>;
+    try {
+      if (format === 'json') {
+        let line = 0;
+        for await (const lines of splitLines(text)) {
+          for (const raw of lines) {
+            line++;
+            yield parseJsonRecord(name, line, raw);
+          }
+        }
+      } else {
+        let header: string[] | undefined;
+        let row = 0;
+        for await (const rows of parseCsv(text)) {
+          for (const fields of rows) {
+            row++;
+            if (header === undefined) {
+              header = fields;
+              continue;
+            }
+            if (fields.length !== header.length) {
+              throw new BulkFormatError(
+                name,
+                `row ${row} has ${fields.length} fields, the header ${header.length}`,
+              );
+            }
+            const columns = header;
+            yield Object.fromEntries(fields.map((value, i) => [columns[i] ?? String(i), value]));
+          }
+        }
+      }
+    } catch (error) {
+      if (error instanceof BulkParseError) throw new BulkFormatError(name, error.message);
+      if (bulkOptions.signal?.aborted) throw error;
+      throw toBulkStreamError(error, name, response.url, timeoutMs);
+    } finally {
+      gunzip.destroy();
+      response.body.destroy();
+    }
+  }
+
+  return {
+    current: {
+      byCoords: async (query) =>
+        call(
+          ENDPOINTS.current,
+          { ...params.coordinates(query.lat, query.lon), ...presentation(query) },
+          currentWeatherSchema,
+        ),
+      byName: async (query) => {
+        const q = params.cityQuery(query.q);
+        const rest = presentation(query);
+        // Names match case-insensitively upstream: `berlin` and `Berlin` share an entry.
+        return call(ENDPOINTS.current, { q, ...rest }, currentWeatherSchema, { q: q.toLowerCase(), ...rest });
+      },
+    },
+    forecast: {
+      hourly: async (query) =>
+        call(
+          ENDPOINTS.hourly,
+          {
+            ...params.coordinates(query.lat, query.lon),
+            ...presentation(query),
+            cnt: params.count('cnt', query.cnt, params.WEATHER_LIMITS.hourlyCnt),
+          },
+          hourlyForecastSchema,
+        ),
+      daily: async (query) =>
+        call(
+          ENDPOINTS.daily,
+          {
+            ...params.coordinates(query.lat, query.lon),
+            ...presentation(query),
+            cnt: params.count('cnt', query.cnt, params.WEATHER_LIMITS.dailyCnt),
+          },
+          dailyForecastSchema,
+        ),
+      threeHourly: async (query) =>
+        call(
+          ENDPOINTS.threeHourly,
+          {
+            ...params.coordinates(query.lat, query.lon),
+            ...presentation(query),
+            cnt: params.count('cnt', query.cnt, params.WEATHER_LIMITS.threeHourCnt),
+          },
+          threeHourForecastSchema,
+        ),
+    },
+    geocoding: {
+      direct: async (query) => {
+        const q = params.cityQuery(query.q);
+        const limit = params.count('limit', query.limit, params.WEATHER_LIMITS.geocodingLimit) ?? 5;
+        return call(ENDPOINTS.direct, { q, limit }, geocodingSchema, { q: q.toLowerCase(), limit });
+      },
+      reverse: async (query) =>
+        call(
+          ENDPOINTS.reverse,
+          {
+            ...params.coordinates(query.lat, query.lon),
+            limit: params.count('limit', query.limit, params.WEATHER_LIMITS.geocodingLimit) ?? 1,
+          },
+          geocodingSchema,
+        ),
+    },
+    history: {
+      hourly: async (query) => {
+        const start = params.unixSeconds('start', query.start);
+        if (query.end !== undefined && query.cnt !== undefined) {
+          throw new WeatherParameterError('cnt', 'give either end or cnt, not both');
+        }
+        const end = query.end === undefined ? undefined : historyRange(start, query.end).end;
+        const cnt =
+          query.cnt === undefined ? undefined : params.count('cnt', query.cnt, Number.MAX_SAFE_INTEGER);
+        return call(
+          ENDPOINTS.history,
+          { ...params.coordinates(query.lat, query.lon), type: 'hour', start, end, cnt },
+          hourlyHistorySchema,
+        );
+      },
+      yearly: async (query) =>
+        call(ENDPOINTS.yearly, params.coordinates(query.lat, query.lon), yearlyStatisticsSchema),
+      accumulatedTemperature: async (query) => {
+        if (query.threshold !== undefined && !Number.isFinite(query.threshold)) {
+          throw new WeatherParameterError('threshold', 'threshold must be a number (Kelvin)');
+        }
+        return call(
+          ENDPOINTS.accumulatedTemperature,
+          {
+            ...params.coordinates(query.lat, query.lon),
+            ...historyRange(query.start, query.end),
+            threshold: query.threshold,
+          },
+          accumulatedTemperatureSchema,
+        );
+      },
+      accumulatedPrecipitation: async (query) =>
+        call(
+          ENDPOINTS.accumulatedPrecipitation,
+          { ...params.coordinates(query.lat, query.lon), ...historyRange(query.start, query.end) },
+          accumulatedPrecipitationSchema,
+        ),
+    },
+    bulk: { snapshot: snapshot as WeatherClient['bulk']['snapshot'] },
+    close: () => transport.close(),
+  };
+}
+
+function parseJsonRecord(file: string, line: number, raw: string): BulkJsonRecord {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new BulkFormatError(file, `line ${line} is not JSON`);
+  }
+  const parsed = bulkJsonRecordSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'unexpected shape';
+    throw new BulkFormatError(file, `line ${line}: ${where}`, { cause: parsed.error });
+  }
+  return parsed.data;
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

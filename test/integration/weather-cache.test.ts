@@ -1,0 +1,91 @@
+import Keyv from 'keyv';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startWeatherEmulator, type WeatherEmulator } from '../../emulators/weather/index.js';
+import { WeatherNotFoundError } from '../../src/services/weather/index.js';
+import { weatherClientFor } from '../fixtures/weather.js';
+
+const START = Date.UTC(2025, 0, 15, 12);
+const BERLIN = { lat: 52.52, lon: 13.41 };
+const CURRENT = { path: '/data/2.5/weather' };
+
+let emulator: WeatherEmulator;
+
+beforeAll(async () => {
+  emulator = await startWeatherEmulator({ now: () => START });
+});
+afterAll(() => emulator.close());
+beforeEach(() => emulator.resetCounts());
+
+describe('weather answers are cached and coalesced', () => {
+  it('100 concurrent identical requests make one upstream call; the same request within 10 minutes makes none', async () => {
+    let now = START;
+    const client = weatherClientFor(emulator, { cache: new Keyv(), now: () => now });
+    const answers = await Promise.all(Array.from({ length: 100 }, () => client.current.byCoords(BERLIN)));
+    expect(emulator.requestCount(CURRENT)).toBe(1);
+    for (const answer of answers) expect(answer).toEqual(answers[0]);
+
+    now += 9 * 60_000 + 59_000;
+    expect(await client.current.byCoords(BERLIN)).toEqual(answers[0]);
+    expect(emulator.requestCount(CURRENT)).toBe(1);
+
+    now += 1_000;
+    await client.current.byCoords(BERLIN);
+    expect(emulator.requestCount(CURRENT)).toBe(2);
+    await client.close();
+  });
+
+  it('coalesces concurrent requests even without a cache, but then keeps nothing', async () => {
+    const client = weatherClientFor(emulator);
+    await Promise.all(Array.from({ length: 100 }, () => client.forecast.hourly({ ...BERLIN, cnt: 4 })));
+    expect(emulator.requestCount({ path: '/data/2.5/forecast/hourly' })).toBe(1);
+    await client.forecast.hourly({ ...BERLIN, cnt: 4 });
+    expect(emulator.requestCount({ path: '/data/2.5/forecast/hourly' })).toBe(2);
+    await client.close();
+  });
+
+  it('keys by normalised parameters: nearby coordinates share an entry, other units do not', async () => {
+    const client = weatherClientFor(emulator, { cache: new Keyv() });
+    await client.current.byCoords({ lat: 52.5201, lon: 13.4051 });
+    await client.current.byCoords({ lat: 52.5249, lon: 13.4149, units: 'standard', lang: 'en' });
+    expect(emulator.requestCount(CURRENT)).toBe(1);
+    expect(emulator.requests(CURRENT)[0]?.query).toMatchObject({ lat: '52.52', lon: '13.41' });
+    await client.current.byCoords({ ...BERLIN, units: 'metric' });
+    await client.current.byCoords({ ...BERLIN, lang: 'fr' });
+    await client.current.byName({ q: 'Berlin' });
+    await client.current.byName({ q: ' berlin ' });
+    expect(emulator.requestCount(CURRENT)).toBe(4);
+    await client.close();
+  });
+
+  it('keeps history and statistics for hours and geocoding for a day', async () => {
+    let now = START;
+    const client = weatherClientFor(emulator, { cache: new Keyv(), now: () => now });
+    const range = { ...BERLIN, start: START / 1000 - 3 * 3600, end: START / 1000 };
+    await client.history.hourly(range);
+    await client.geocoding.direct({ q: 'Springfield' });
+    now += 5 * 60 * 60_000;
+    await client.history.hourly(range);
+    await client.geocoding.direct({ q: 'springfield' });
+    expect(emulator.requestCount()).toBe(2);
+    now += 2 * 60 * 60_000;
+    await client.history.hourly(range);
+    await client.geocoding.direct({ q: 'Springfield' });
+    expect(emulator.requestCount({ host: 'history' })).toBe(2);
+    expect(emulator.requestCount({ host: 'api' })).toBe(1);
+    await client.close();
+  });
+
+  it('does not cache failures: a city not found is asked again', async () => {
+    const client = weatherClientFor(emulator, { cache: new Keyv() });
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 10 }, () => client.current.byName({ q: 'Atlantis' })),
+    );
+    expect(attempts.every((a) => a.status === 'rejected' && a.reason instanceof WeatherNotFoundError)).toBe(
+      true,
+    );
+    expect(emulator.requestCount(CURRENT)).toBe(1);
+    await expect(client.current.byName({ q: 'Atlantis' })).rejects.toBeInstanceOf(WeatherNotFoundError);
+    expect(emulator.requestCount(CURRENT)).toBe(2);
+    await client.close();
+  });
+});

@@ -1,0 +1,170 @@
+import { gunzipSync } from 'node:zlib';
+import { request } from 'undici';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startWeatherEmulator, type WeatherEmulator } from '../../emulators/weather/index.js';
+
+const NOW = Date.UTC(2025, 0, 15, 12);
+const KEY = 'appid=test-key';
+
+let emulator: WeatherEmulator;
+
+beforeAll(async () => {
+  emulator = await startWeatherEmulator({ now: () => NOW, bulkRecords: 5 });
+});
+afterAll(() => emulator.close());
+beforeEach(() => {
+  emulator.resetCounts();
+  emulator.setNow(undefined);
+});
+
+async function get(
+  url: string,
+): Promise<{ status: number; body: unknown; headers: Record<string, unknown> }> {
+  const response = await request(url);
+  const text = await response.body.text();
+  return { status: response.statusCode, body: JSON.parse(text) as unknown, headers: response.headers };
+}
+
+describe('the weather emulator speaks like the service', () => {
+  it('answers a bad or missing key with 401 and a numeric cod', async () => {
+    const expected = {
+      cod: 401,
+      message: 'Invalid API key. Please see https://openweathermap.org/faq#error401 for more info.',
+    };
+    expect(await get(`${emulator.apiUrl}/data/2.5/weather?lat=1&lon=1&appid=nope`)).toMatchObject({
+      status: 401,
+      body: expected,
+    });
+    expect((await get(`${emulator.proUrl}/data/2.5/forecast/hourly?lat=1&lon=1`)).body).toEqual(expected);
+  });
+
+  it('answers bad input with 400 and a string cod', async () => {
+    const cases: Array<[string, string]> = [
+      [`${emulator.apiUrl}/data/2.5/weather?lat=91&lon=0&${KEY}`, 'wrong latitude'],
+      [`${emulator.apiUrl}/data/2.5/weather?lat=1&lon=181&${KEY}`, 'wrong longitude'],
+      [`${emulator.apiUrl}/data/2.5/weather?${KEY}`, 'Nothing to geocode'],
+      [`${emulator.apiUrl}/geo/1.0/direct?q=&${KEY}`, 'Nothing to geocode'],
+      [`${emulator.historyUrl}/data/2.5/history/city?lat=1&lon=1&type=day&${KEY}`, 'type must be hour'],
+    ];
+    for (const [url, message] of cases) {
+      expect(await get(url)).toMatchObject({ status: 400, body: { cod: '400', message } });
+    }
+  });
+
+  it('answers an unknown city name with 404 "city not found", and an unknown geocoding name with []', async () => {
+    expect(await get(`${emulator.apiUrl}/data/2.5/weather?q=Atlantis&${KEY}`)).toMatchObject({
+      status: 404,
+      body: { cod: '404', message: 'city not found' },
+    });
+    expect(await get(`${emulator.apiUrl}/geo/1.0/direct?q=Atlantis&${KEY}`)).toMatchObject({
+      status: 200,
+      body: [],
+    });
+  });
+
+  it('answers 429 with the service body and, by default, no Retry-After', async () => {
+    emulator.setRateLimit({ count: 2, retryAfterSeconds: 7 });
+    const limited = await get(`${emulator.apiUrl}/data/2.5/weather?lat=1&lon=1&${KEY}`);
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toBe('7');
+    emulator.setRateLimit({ count: 1 });
+    const plain = await get(`${emulator.apiUrl}/data/2.5/weather?lat=1&lon=1&${KEY}`);
+    expect(plain.headers['retry-after']).toBeUndefined();
+    expect(plain.body).toEqual({
+      cod: 429,
+      message:
+        'Your account is temporary blocked due to exceeding of requests limitation of your subscription type. ' +
+        'Please choose the proper subscription https://openweathermap.org/price',
+    });
+  });
+
+  it('serves each endpoint on its own host only', async () => {
+    expect((await get(`${emulator.apiUrl}/data/2.5/forecast/hourly?lat=1&lon=1&${KEY}`)).status).toBe(404);
+    expect((await get(`${emulator.proUrl}/data/2.5/weather?lat=1&lon=1&${KEY}`)).status).toBe(404);
+    expect((await get(`${emulator.historyUrl}/data/2.5/forecast?lat=1&lon=1&${KEY}`)).status).toBe(404);
+  });
+
+  it('caps cnt at the maximum of each forecast and refuses a cnt that is not a positive integer', async () => {
+    const cases: Array<[string, number]> = [
+      [`${emulator.proUrl}/data/2.5/forecast/hourly?lat=1&lon=1&cnt=500&${KEY}`, 96],
+      [`${emulator.apiUrl}/data/2.5/forecast/daily?lat=1&lon=1&cnt=30&${KEY}`, 16],
+      [`${emulator.apiUrl}/data/2.5/forecast/daily?lat=1&lon=1&${KEY}`, 7],
+      [`${emulator.apiUrl}/data/2.5/forecast?lat=1&lon=1&cnt=99&${KEY}`, 40],
+    ];
+    for (const [url, cnt] of cases) {
+      const { body } = await get(url);
+      expect((body as { cnt: number; list: unknown[] }).list).toHaveLength(cnt);
+    }
+    expect((await get(`${emulator.apiUrl}/data/2.5/forecast?lat=1&lon=1&cnt=0&${KEY}`)).status).toBe(400);
+  });
+
+  it('gives at most 5 geocoding results and 1 when no limit is given', async () => {
+    const many = await get(`${emulator.apiUrl}/geo/1.0/direct?q=Springfield&limit=50&${KEY}`);
+    expect(many.body).toHaveLength(5);
+    const one = await get(`${emulator.apiUrl}/geo/1.0/direct?q=Springfield&${KEY}`);
+    expect(one.body).toHaveLength(1);
+  });
+
+  it('refuses mode=xml with a clear 400 and accepts mode=json', async () => {
+    const xml = await get(`${emulator.apiUrl}/data/2.5/weather?lat=1&lon=1&mode=xml&${KEY}`);
+    expect(xml.status).toBe(400);
+    expect((xml.body as { message: string }).message).toContain('mode=xml');
+    expect((await get(`${emulator.apiUrl}/data/2.5/weather?lat=1&lon=1&mode=json&${KEY}`)).status).toBe(200);
+  });
+
+  it('limits history to 168 hours per call and to the past', async () => {
+    const now = NOW / 1000;
+    const week = await get(
+      `${emulator.historyUrl}/data/2.5/history/city?lat=1&lon=1&type=hour&start=${now - 167 * 3600}&end=${now}&${KEY}`,
+    );
+    expect((week.body as { cnt: number }).cnt).toBe(168);
+    const tooLong = await get(
+      `${emulator.historyUrl}/data/2.5/history/city?lat=1&lon=1&type=hour&start=${now - 168 * 3600}&end=${now}&${KEY}`,
+    );
+    expect(tooLong.status).toBe(400);
+    const future = await get(
+      `${emulator.historyUrl}/data/2.5/history/city?lat=1&lon=1&type=hour&start=${now - 3600}&cnt=5&${KEY}`,
+    );
+    expect(future.body as { cnt: number; message: string }).toMatchObject({ cnt: 2, message: 'Count: 2' });
+  });
+
+  it('serves bulk files as gzip (JSON lines, CSV with a header) and 404 for unknown names', async () => {
+    const json = await request(`${emulator.bulkUrl}/snapshot/weather_14.json.gz?${KEY}`);
+    expect(json.headers['content-type']).toBe('application/gzip');
+    const lines = gunzipSync(Buffer.from(await json.body.arrayBuffer()))
+      .toString('utf8')
+      .trim()
+      .split('\n');
+    expect(lines).toHaveLength(5);
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({
+      city: { name: 'Springfield', findname: 'SPRINGFIELD', country: 'US' },
+    });
+
+    const csv = await request(`${emulator.bulkUrl}/snapshot/weather_14.csv.gz?${KEY}`);
+    const rows = gunzipSync(Buffer.from(await csv.body.arrayBuffer()))
+      .toString('utf8')
+      .trim()
+      .split('\n');
+    expect(rows[0]).toMatch(/^city_id,city_name,findname,country,lat,lon,/);
+    expect(rows).toHaveLength(6);
+
+    expect((await get(`${emulator.bulkUrl}/snapshot/weather_99.json.gz?${KEY}`)).status).toBe(404);
+  });
+
+  it('counts requests by path and host, and replays injected failures once', async () => {
+    emulator.failNext(/forecast/, 503);
+    expect((await get(`${emulator.apiUrl}/data/2.5/forecast?lat=1&lon=1&${KEY}`)).status).toBe(503);
+    expect((await get(`${emulator.apiUrl}/data/2.5/forecast?lat=1&lon=1&${KEY}`)).status).toBe(200);
+    expect(emulator.requestCount({ path: '/data/2.5/forecast' })).toBe(2);
+    expect(emulator.requestCount({ path: /forecast/, host: 'pro' })).toBe(0);
+    expect(emulator.requests()[0]?.query['appid']).toBe('[key]');
+  });
+
+  it('keeps its own clock, which drives dt', async () => {
+    emulator.setNow(NOW + 3_600_000);
+    const { body } = await get(`${emulator.apiUrl}/data/2.5/weather?lat=1&lon=1&${KEY}`);
+    expect((body as { dt: number }).dt).toBe(NOW / 1000 + 3600);
+    emulator.advanceTime(60_000);
+    expect(emulator.now()).toBe(NOW + 3_660_000);
+  });
+});
