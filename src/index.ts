@@ -14,6 +14,7 @@ import { LinkStates } from './auth/states.js';
 import { createTokenSource } from './auth/tokens.js';
 import { TokenVault } from './auth/vault.js';
 import { createMusicClient, type MusicClient } from './services/music/index.js';
+import { createWeatherClient } from './services/weather/index.js';
 import type { ExchangeInfo } from './services/http/transport.js';
 import { createStorage, type Storage } from './storage/index.js';
 import { createDiscordClient } from './bot/client.js';
@@ -117,6 +118,21 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
       linking: createLinking({ states, vault, publicUrl: config.http.publicUrl }),
     };
     musicParts = { vault, states, oauth, client: musicClient, cookieKey: music.encryptionKey };
+  }
+
+  if (config.weather) {
+    const weather = config.weather;
+    const weatherClient = createWeatherClient({
+      apiUrl: weather.apiUrl,
+      proUrl: weather.proUrl,
+      historyUrl: weather.historyUrl,
+      bulkUrl: weather.bulkUrl,
+      apiKey: weather.apiKey,
+      cache: storage.ns('weather-cache'),
+      transport: { onExchange },
+    });
+    closers.push(() => weatherClient.close());
+    ctx.weather = { client: weatherClient, siteUrl: weather.siteUrl };
   }
 
   const http = await startCallbackServer({

@@ -1,6 +1,7 @@
 import type { Linking } from '../auth/linking.js';
 import type { Logger } from '../logger.js';
 import type { MusicClient } from '../services/music/index.js';
+import type { WeatherClient } from '../services/weather/index.js';
 import type { Storage } from '../storage/index.js';
 import type { Command, Feature } from './types.js';
 
@@ -14,6 +15,14 @@ export interface BotContext {
   commands: readonly Command[];
   /** Present when the music service is configured. */
   music?: MusicServices | undefined;
+  /** Present when the weather service is configured. */
+  weather?: WeatherServices | undefined;
+}
+
+export interface WeatherServices {
+  client: WeatherClient;
+  /** The service's website, for condition icons: `${siteUrl}/img/wn/${icon}@2x.png`. */
+  siteUrl: string;
 }
 
 export interface MusicServices {

@@ -1,7 +1,8 @@
 import { ActionRowBuilder, ButtonBuilder } from '@discordjs/builders';
 import { ButtonStyle, MessageFlags } from 'discord.js';
 import { renderLinkPrompt } from '../../bot/render/account.js';
-import type { MusicSubcommand } from './shared.js';
+import type { MusicServices } from '../../bot/context.js';
+import type { Subcommand } from '../../bot/subcommands.js';
 
 export default {
   name: 'link',
@@ -21,4 +22,4 @@ export default {
       flags: MessageFlags.Ephemeral,
     });
   },
-} satisfies MusicSubcommand;
+} satisfies Subcommand<MusicServices>;

@@ -1,7 +1,8 @@
 import { MessageFlags } from 'discord.js';
 import { NotLinkedError } from '../../auth/tokens.js';
 import { renderLinkStatus } from '../../bot/render/account.js';
-import type { MusicSubcommand } from './shared.js';
+import type { MusicServices } from '../../bot/context.js';
+import type { Subcommand } from '../../bot/subcommands.js';
 
 export default {
   name: 'status',
@@ -13,4 +14,4 @@ export default {
     const profile = await music.client.users.me(interaction.user.id);
     await interaction.editReply({ embeds: [renderLinkStatus(link, profile)] });
   },
-} satisfies MusicSubcommand;
+} satisfies Subcommand<MusicServices>;

@@ -1,5 +1,6 @@
 import { MessageFlags } from 'discord.js';
-import type { MusicSubcommand } from './shared.js';
+import type { MusicServices } from '../../bot/context.js';
+import type { Subcommand } from '../../bot/subcommands.js';
 
 export default {
   name: 'unlink',
@@ -13,4 +14,4 @@ export default {
       flags: MessageFlags.Ephemeral,
     });
   },
-} satisfies MusicSubcommand;
+} satisfies Subcommand<MusicServices>;

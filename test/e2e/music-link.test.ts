@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkButtonUrl, startBotWorld, type BotWorld } from '../helpers/bot.js';
+import { completeLink } from '../helpers/link.js';
+
+describe('linking a music account from Discord', () => {
+  let world: BotWorld;
+  beforeAll(async () => {
+    world = await startBotWorld({ music: true });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('answers /music status before linking with a pointer to /music link', async () => {
+    const reply = await world.slash('music', { subcommand: 'status', userId: world.bob.id }).reply();
+    expect(reply.content).toContain('/music link');
+    expect(reply.flags! & 64).toBe(64);
+  });
+
+  it('links through the button, then edits the ephemeral /music link message to say so', async () => {
+    const handle = world.slash('music', { subcommand: 'link' });
+    const prompt = await handle.reply();
+    expect(prompt.flags! & 64).toBe(64);
+    expect(prompt.embeds[0]?.title).toBe('Link your music account');
+
+    const musicUser = world.music!.fixtures!.users.premium;
+    const page = await completeLink(world.music!, linkButtonUrl(prompt), musicUser);
+    expect(page.body).toContain('You can close this tab and go back to Discord.');
+
+    const edited = await handle.waitForEdit();
+    expect(edited.embeds[0]?.title).toBe('Music account linked');
+    expect(edited.components ?? []).toHaveLength(0);
+  });
+
+  it('shows the linked account, premium status and granted scopes in /music status', async () => {
+    const reply = await world.slash('music', { subcommand: 'status' }).reply();
+    const fields = Object.fromEntries((reply.embeds[0]?.fields ?? []).map((f) => [f.name, f.value]));
+    expect(fields['Premium']).toBe('Yes');
+    expect(fields['The bot may']).toContain('pause and skip');
+    expect(fields['Linked as']).toContain(world.music!.fixtures!.users.premium);
+  });
+
+  it('keeps the link across a restart of the bot', async () => {
+    await world.restart();
+    const reply = await world.slash('music', { subcommand: 'status' }).reply();
+    expect(reply.embeds[0]?.title).toBe('Your music account');
+  });
+
+  it('forgets the account with /music unlink', async () => {
+    const reply = await world.slash('music', { subcommand: 'unlink' }).reply();
+    expect(reply.content).toContain('unlinked');
+    const status = await world.slash('music', { subcommand: 'status' }).reply();
+    expect(status.content).toContain('/music link');
+  });
+});
+
+describe('a bot without a music app configured', () => {
+  let world: BotWorld;
+  beforeAll(async () => {
+    world = await startBotWorld();
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('says the music commands are switched off', async () => {
+    const reply = await world.slash('music', { subcommand: 'link' }).reply();
+    expect(reply.content).toMatch(/music commands are switched off/);
+    expect(reply.flags! & 64).toBe(64);
+  });
+});
