@@ -1,0 +1,153 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createClient } from '@keyv/redis';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startMusicEmulator, type MusicEmulator } from '../../emulators/music/index.js';
+import { MusicOAuth } from '../../src/auth/oauth.js';
+import { MUSIC_SCOPES } from '../../src/auth/oauth.js';
+import { createTokenSource } from '../../src/auth/tokens.js';
+import { TokenVault, type MusicLink } from '../../src/auth/vault.js';
+import { createMusicClient } from '../../src/services/music/index.js';
+import { createStorage, type Storage } from '../../src/storage/index.js';
+import { haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
+
+const redisReady = await haveRedis();
+const REDIRECT = 'http://127.0.0.1:8787/callback';
+let music: MusicEmulator;
+let oauth: MusicOAuth;
+
+beforeAll(async () => {
+  music = await startMusicEmulator({ redirectUris: [REDIRECT] });
+  oauth = new MusicOAuth({ authUrl: music.authUrl, clientId: music.clientId, redirectUri: REDIRECT });
+});
+afterAll(async () => {
+  await music?.close();
+});
+beforeEach(() => music.resetCounters());
+
+/** A link whose access token has expired, holding a rotating (PKCE) refresh token from the emulator. */
+function expiredLink(userId: string): MusicLink {
+  const issued = music.issueUserToken(userId, MUSIC_SCOPES, { pkce: true });
+  return {
+    accountId: userId,
+    displayName: userId,
+    scopes: [...MUSIC_SCOPES],
+    accessToken: issued.access_token,
+    refreshToken: issued.refresh_token!,
+    expiresAt: Date.now() - 1_000,
+    linkedAt: Date.now(),
+  };
+}
+
+describe('token refresh against the music emulator', () => {
+  let storage: Storage;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'bot-refresh-'));
+    storage = await createStorage({ dataDir });
+  });
+  afterAll(async () => {
+    await storage?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('makes exactly one refresh request for 200 concurrent calls (counted by the emulator)', async () => {
+    const vault = new TokenVault(storage, randomBytes(32));
+    const user = music.fixtures!.users.premium;
+    await vault.put('discord-1', expiredLink(user));
+    const source = createTokenSource({ vault, oauth, storage });
+    const tokens = await Promise.all(Array.from({ length: 200 }, () => source.getAccessToken('discord-1')));
+    expect(music.tokenRequests('refresh_token')).toBe(1);
+    expect(new Set(tokens).size).toBe(1);
+  });
+
+  it('still works after 50 refreshes with rotation, and a spent refresh token is never stored again', async () => {
+    const vault = new TokenVault(storage, randomBytes(32));
+    const user = music.fixtures!.users.premium;
+    await vault.put('discord-2', expiredLink(user));
+    let now = Date.now();
+    const source = createTokenSource({ vault, oauth, storage, now: () => now });
+    const spent = new Set<string>();
+    for (let i = 0; i < 50; i++) {
+      spent.add((await vault.get('discord-2'))!.refreshToken);
+      await source.getAccessToken('discord-2');
+      expect(spent.has((await vault.get('discord-2'))!.refreshToken)).toBe(false);
+      now += 3_600_000;
+    }
+    expect(music.tokenRequests('refresh_token')).toBe(50);
+    const client = createMusicClient({
+      apiUrl: music.apiUrl,
+      authUrl: music.authUrl,
+      clientId: music.clientId,
+      clientSecret: music.clientSecret,
+      variant: 'classic',
+      getAccessToken: (id) => source.getAccessToken(id),
+    });
+    const me = await client.users.me('discord-2');
+    expect(me.id).toBe(user);
+    await client.close();
+  });
+});
+
+describe.runIf(redisReady)('token refresh with two processes on one Redis', () => {
+  const prefix = uniquePrefix('refresh');
+  afterAll(async () => {
+    const client = createClient({ url: REDIS_URL });
+    await client.connect();
+    for await (const keys of client.scanIterator({ MATCH: `${prefix}:*`, COUNT: 500 })) {
+      if (keys.length > 0) await client.del(keys);
+    }
+    await client.close();
+  });
+
+  function worker(env: Record<string, string>) {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/refresh-worker.ts'], {
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    let markReady: () => void;
+    const ready = new Promise<void>((resolve) => (markReady = resolve));
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+      if (err.includes('ready\n')) markReady();
+    });
+    const done = new Promise<string[]>((resolve, reject) => {
+      child.once('exit', (code) =>
+        code === 0
+          ? resolve(JSON.parse(out) as string[])
+          : reject(new Error(`worker exited ${code}: ${err}`)),
+      );
+    });
+    return { child, ready, done };
+  }
+
+  it('makes exactly one refresh request for 200 calls split over two processes', async () => {
+    const key = randomBytes(32);
+    const storage = await createStorage({ dataDir: 'unused', redisUrl: REDIS_URL, redisPrefix: prefix });
+    await new TokenVault(storage, key).put('discord-3', expiredLink(music.fixtures!.users.premium));
+    await storage.close();
+    const env = {
+      REDIS_URL,
+      REDIS_PREFIX: prefix,
+      VAULT_KEY: key.toString('base64'),
+      AUTH_URL: music.authUrl,
+      CLIENT_ID: music.clientId,
+      REDIRECT_URI: REDIRECT,
+      USER_ID: 'discord-3',
+      COUNT: '100',
+    };
+    const workers = [worker(env), worker(env)];
+    // Both processes are up (compiled, Redis connected) before either starts asking.
+    await Promise.race([Promise.all(workers.map((w) => w.ready)), Promise.any(workers.map((w) => w.done))]);
+    for (const { child } of workers) child.stdin.write('go\n');
+    const results = await Promise.all(workers.map((w) => w.done));
+    expect(music.tokenRequests('refresh_token')).toBe(1);
+    expect(new Set(results.flat()).size).toBe(1);
+  }, 60_000);
+});
