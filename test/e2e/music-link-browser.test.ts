@@ -1,0 +1,51 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkButtonUrl, startBotWorld, type BotWorld } from '../helpers/bot.js';
+import { launchChromium } from '../helpers/browser.js';
+import { haveChromium } from '../helpers/services.js';
+
+const chromiumReady = haveChromium();
+
+describe.runIf(chromiumReady)('linking a music account in a real browser', () => {
+  let world: BotWorld;
+  let browser: Browser;
+  beforeAll(async () => {
+    world = await startBotWorld({ music: true });
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await world?.close();
+  });
+
+  it('follows the button through the consent page back to the bot, and Discord shows the link', async () => {
+    const handle = world.slash('music', { subcommand: 'link' });
+    const prompt = await handle.reply();
+    const page = await browser.newPage();
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+
+    await page.goto(linkButtonUrl(prompt));
+    await expect.poll(() => page.url()).toContain(`${world.music!.authUrl}/authorize`);
+    await page.selectOption('select[name="user_id"]', world.music!.fixtures!.users.premium);
+    await page.click('button[value="approve"]');
+    await page.waitForURL(/\/callback\?/);
+    expect(await page.textContent('h1')).toBe('Music account linked');
+    expect(await page.textContent('main')).toContain('You can close this tab and go back to Discord.');
+
+    const edited = await handle.waitForEdit();
+    expect(edited.embeds[0]?.title).toBe('Music account linked');
+    expect(requested.every((url) => new URL(url).hostname === '127.0.0.1')).toBe(true);
+  }, 30_000);
+
+  it('ends a denied consent on its own page, and nothing is linked', async () => {
+    const prompt = await world.slash('music', { subcommand: 'link', userId: world.bob.id }).reply();
+    const page = await browser.newPage();
+    await page.goto(linkButtonUrl(prompt));
+    await page.click('button[value="deny"]');
+    await page.waitForURL(/\/callback\?/);
+    expect(await page.textContent('h1')).toBe('Linking cancelled');
+    const status = await world.slash('music', { subcommand: 'status', userId: world.bob.id }).reply();
+    expect(status.content).toContain('/music link');
+  }, 30_000);
+});
