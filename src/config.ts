@@ -75,8 +75,10 @@ const envSchema = z.object({
   // Storage
   DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./data')),
   REDIS_URL: optionalUrl,
-  /** 32 bytes, base64 or hex: encrypts music tokens at rest. Required when the music service is configured. */
+  /** 32 bytes, base64 or hex: encrypts music tokens at rest. Without it, account linking is off. */
   TOKEN_ENCRYPTION_KEY: optionalString,
+  /** Previous keys, comma-separated, still accepted for reading while links are re-encrypted. */
+  TOKEN_ENCRYPTION_KEYS_OLD: optionalString,
 
   // Schedules
   SCHEDULES_PER_GUILD: integer(25, 1, 1_000),
@@ -98,7 +100,8 @@ export interface MusicConfig {
   authUrl: string;
   variant: 'classic' | '2026';
   redirectUri: string;
-  encryptionKey: Buffer;
+  /** Undefined without TOKEN_ENCRYPTION_KEY: catalog commands work, account linking is off. */
+  encryption: { current: Buffer; previous: Buffer[] } | undefined;
 }
 
 export interface WeatherConfig {
@@ -157,7 +160,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const present = (key: string) => blankToUndefined(env[key]) !== undefined;
 
   // A half-configured service is a mistake worth failing on; an absent one is simply off.
-  const musicKeys = ['MUSIC_CLIENT_ID', 'MUSIC_CLIENT_SECRET', 'TOKEN_ENCRYPTION_KEY'] as const;
+  const musicKeys = ['MUSIC_CLIENT_ID', 'MUSIC_CLIENT_SECRET'] as const;
   const musicWanted = present('MUSIC_CLIENT_ID') || present('MUSIC_CLIENT_SECRET');
   if (musicWanted) {
     for (const key of musicKeys) {
@@ -174,6 +177,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       );
     }
   }
+  const previousKeys: Buffer[] = [];
+  const rawOld = blankToUndefined(env['TOKEN_ENCRYPTION_KEYS_OLD']);
+  if (typeof rawOld === 'string') {
+    for (const [index, part] of rawOld.split(',').entries()) {
+      const key = decodeKey(part.trim());
+      if (key) previousKeys.push(key);
+      else
+        problems.push(
+          `TOKEN_ENCRYPTION_KEYS_OLD entry ${index + 1} must be 32 bytes, as 64 hex digits or base64`,
+        );
+    }
+  }
 
   if (problems.length > 0 || !raw) throw new ConfigError(problems);
 
@@ -186,7 +201,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiUrl: raw.DISCORD_API_URL,
     },
     music:
-      musicWanted && raw.MUSIC_CLIENT_ID && raw.MUSIC_CLIENT_SECRET && encryptionKey
+      musicWanted && raw.MUSIC_CLIENT_ID && raw.MUSIC_CLIENT_SECRET
         ? {
             clientId: raw.MUSIC_CLIENT_ID,
             clientSecret: raw.MUSIC_CLIENT_SECRET,
@@ -194,7 +209,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             authUrl: raw.MUSIC_AUTH_URL,
             variant: raw.MUSIC_API_VARIANT,
             redirectUri: `${publicUrl}/callback`,
-            encryptionKey,
+            encryption: encryptionKey ? { current: encryptionKey, previous: previousKeys } : undefined,
           }
         : undefined,
     weather: raw.WEATHER_API_KEY

@@ -7,13 +7,14 @@ import type { Client } from 'discord.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
-import { createLinking } from './auth/linking.js';
+import { createLinking, disabledLinking, LinkingOffError } from './auth/linking.js';
+import { Keyring } from './auth/seal.js';
 import { MusicOAuth } from './auth/oauth.js';
-import { startCallbackServer, type CallbackServer } from './auth/server.js';
+import { startCallbackServer, type CallbackServer, type LinkingParts } from './auth/server.js';
 import { LinkStates } from './auth/states.js';
 import { createTokenSource } from './auth/tokens.js';
 import { TokenVault } from './auth/vault.js';
-import { createMusicClient, type MusicClient } from './services/music/index.js';
+import { createMusicClient } from './services/music/index.js';
 import { createWeatherClient } from './services/weather/index.js';
 import type { ExchangeInfo } from './services/http/transport.js';
 import { createStorage, type Storage } from './storage/index.js';
@@ -79,13 +80,11 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
   const closers: (() => Promise<void>)[] = [];
   const ctx: BotContext = { logger, storage, features, commands };
 
-  let musicParts:
-    | { vault: TokenVault; states: LinkStates; oauth: MusicOAuth; client: MusicClient; cookieKey: Buffer }
-    | undefined;
+  let linkingParts: LinkingParts | undefined;
   if (config.music) {
     const music = config.music;
-    const vault = new TokenVault(storage, music.encryptionKey);
-    const states = new LinkStates(storage, music.encryptionKey);
+    const keyring = music.encryption && new Keyring(music.encryption.current, music.encryption.previous);
+    const vault = keyring && new TokenVault(storage, keyring);
     const oauth = new MusicOAuth({
       authUrl: music.authUrl,
       clientId: music.clientId,
@@ -97,27 +96,48 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
       labelNames: ['outcome'] as const,
       registers: [registry],
     });
-    const tokens = createTokenSource({
-      vault,
-      oauth,
-      storage,
-      onRefresh: (outcome) => refreshes.inc({ outcome }),
-    });
+    const tokens = vault
+      ? createTokenSource({ vault, oauth, storage, onRefresh: (outcome) => refreshes.inc({ outcome }) })
+      : undefined;
     const musicClient = createMusicClient({
       apiUrl: music.apiUrl,
       authUrl: music.authUrl,
       clientId: music.clientId,
       clientSecret: music.clientSecret,
       variant: music.variant,
-      getAccessToken: (userId) => tokens.getAccessToken(userId),
+      getAccessToken: (userId) =>
+        tokens ? tokens.getAccessToken(userId) : Promise.reject(new LinkingOffError()),
       transport: { onExchange },
     });
     closers.push(() => musicClient.close());
-    ctx.music = {
-      client: musicClient,
-      linking: createLinking({ states, vault, publicUrl: config.http.publicUrl }),
-    };
-    musicParts = { vault, states, oauth, client: musicClient, cookieKey: music.encryptionKey };
+    if (keyring && vault) {
+      const states = new LinkStates(storage, keyring);
+      ctx.music = {
+        client: musicClient,
+        linking: createLinking({ states, vault, publicUrl: config.http.publicUrl }),
+      };
+      linkingParts = {
+        states,
+        vault,
+        oauth,
+        cookieKey: keyring,
+        fetchProfile: async (accessToken) => {
+          const me = await musicClient.users.meWithToken(accessToken);
+          return {
+            accountId: me.account_id ?? me.id,
+            displayName: me.display_name,
+            product: me.product,
+            country: me.country,
+          };
+        },
+        onLinked: createLinkNotifier(client),
+      };
+    } else {
+      logger.warn(
+        'music account linking is off: set TOKEN_ENCRYPTION_KEY (openssl rand -base64 32) to turn it on',
+      );
+      ctx.music = { client: musicClient, linking: disabledLinking() };
+    }
   }
 
   if (config.weather) {
@@ -139,19 +159,7 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
     host: config.http.host,
     port: config.http.port,
     publicUrl: config.http.publicUrl,
-    linking: musicParts && {
-      ...musicParts,
-      fetchProfile: async (accessToken) => {
-        const me = await musicParts.client.users.meWithToken(accessToken);
-        return {
-          accountId: me.account_id ?? me.id,
-          displayName: me.display_name,
-          product: me.product,
-          country: me.country,
-        };
-      },
-      onLinked: createLinkNotifier(client),
-    },
+    linking: linkingParts,
     registry,
     logger,
   });

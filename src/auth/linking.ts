@@ -29,3 +29,24 @@ export function createLinking(options: {
     getLink: (userId) => options.vault.get(userId),
   };
 }
+
+/** The music service is configured but TOKEN_ENCRYPTION_KEY is not: tokens cannot be kept safely. */
+export class LinkingOffError extends Error {
+  override readonly name = 'LinkingOffError';
+  constructor() {
+    super(
+      'Linking music accounts is switched off on this bot: its owner has not set an encryption key for ' +
+        'tokens yet (TOKEN_ENCRYPTION_KEY). Album and artist lookups still work.',
+    );
+  }
+  /** The message is meant for the member. */
+  get userMessage(): string {
+    return this.message;
+  }
+}
+
+/** Linking when no encryption key is configured: every use says why it is off. */
+export function disabledLinking(): Linking {
+  const off = () => Promise.reject(new LinkingOffError());
+  return { startLink: off, unlink: off, getLink: off };
+}

@@ -11,7 +11,7 @@ import { Counter, type Registry } from 'prom-client';
 import type { Logger } from '../logger.js';
 import { MusicOAuth, OAuthError } from './oauth.js';
 import { pages, renderPage, type Page } from './pages.js';
-import { seal, unseal } from './seal.js';
+import { seal, unseal, type Keyring } from './seal.js';
 import { hashState, type LinkStates, type PendingLink } from './states.js';
 import type { MusicLink, TokenVault } from './vault.js';
 
@@ -27,8 +27,8 @@ export interface LinkingParts {
   states: LinkStates;
   oauth: Pick<MusicOAuth, 'authorizeUrl' | 'exchangeCode'>;
   vault: TokenVault;
-  /** Key for the browser-binding cookie (the vault key). */
-  cookieKey: Buffer;
+  /** Keys for the browser-binding cookie (the vault's). */
+  cookieKey: Keyring;
   fetchProfile: (accessToken: string) => Promise<MusicProfile>;
   /** Told about every completed link, e.g. to edit the member's `/music link` message. */
   onLinked?: (userId: string, link: MusicLink, notify: PendingLink['notify']) => Promise<void>;

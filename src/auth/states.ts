@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import { z } from 'zod';
 import type { Storage } from '../storage/index.js';
-import { seal, unseal } from './seal.js';
+import { seal, unseal, type Keyring } from './seal.js';
 
 export const STATE_LIFETIME_MS = 10 * 60_000;
 /** Records outlive their validity a while, so a late click reads "expired" rather than "unknown". */
@@ -36,7 +36,7 @@ export class LinkStates {
 
   constructor(
     private readonly storage: Storage,
-    private readonly key: Buffer,
+    private readonly keyring: Keyring,
     private readonly now: () => number = Date.now,
   ) {
     this.store = storage.ns<string>('oauth-states');
@@ -55,7 +55,7 @@ export class LinkStates {
       ...(notify ? { notify } : {}),
     };
     const id = hashState(state);
-    await this.store.set(id, seal(this.key, id, link), RECORD_RETENTION_MS);
+    await this.store.set(id, seal(this.keyring, id, link), RECORD_RETENTION_MS);
     return { state, link };
   }
 
@@ -85,7 +85,7 @@ export class LinkStates {
     const sealed = await this.store.get(id);
     if (sealed === undefined) return undefined;
     try {
-      return pendingLinkSchema.parse(unseal(this.key, id, sealed));
+      return pendingLinkSchema.parse(unseal(this.keyring, id, sealed));
     } catch {
       return undefined;
     }

@@ -3,7 +3,7 @@
  */
 import { z } from 'zod';
 import type { Storage } from '../storage/index.js';
-import { seal, unseal } from './seal.js';
+import { seal, sealedKeyId, unseal, type Keyring } from './seal.js';
 
 export const musicLinkSchema = z.object({
   /** The music account's stable id (`account_id` from /v1/me, else `id`). */
@@ -31,7 +31,7 @@ export class TokenVault {
 
   constructor(
     storage: Storage,
-    private readonly key: Buffer,
+    private readonly keyring: Keyring,
   ) {
     this.store = storage.ns<string>('links');
   }
@@ -41,19 +41,22 @@ export class TokenVault {
     if (sealed === undefined) return undefined;
     let plain: unknown;
     try {
-      plain = unseal(this.key, userId, sealed);
+      plain = unseal(this.keyring, userId, sealed);
     } catch {
       throw new VaultError(
-        'A stored music link could not be decrypted: TOKEN_ENCRYPTION_KEY differs from the one it was written with.',
+        'A stored music link could not be decrypted: it was written with a key that is neither ' +
+          'TOKEN_ENCRYPTION_KEY nor one of TOKEN_ENCRYPTION_KEYS_OLD.',
       );
     }
     const parsed = musicLinkSchema.safeParse(plain);
     if (!parsed.success) throw new VaultError('A stored music link has an unexpected shape.');
+    // Key rotation: a link sealed with a previous key is sealed again with the current one.
+    if (sealedKeyId(sealed) !== this.keyring.currentId) await this.put(userId, parsed.data);
     return parsed.data;
   }
 
   async put(userId: string, link: MusicLink): Promise<void> {
-    await this.store.set(userId, seal(this.key, userId, musicLinkSchema.parse(link)));
+    await this.store.set(userId, seal(this.keyring, userId, musicLinkSchema.parse(link)));
   }
 
   async delete(userId: string): Promise<boolean> {

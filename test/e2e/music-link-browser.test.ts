@@ -36,6 +36,12 @@ describe.runIf(chromiumReady)('linking a music account in a real browser', () =>
     const edited = await handle.waitForEdit();
     expect(edited.embeds[0]?.title).toBe('Music account linked');
     expect(requested.every((url) => new URL(url).hostname === '127.0.0.1')).toBe(true);
+
+    // A command that needs the member's own token now works.
+    const status = await world.slash('music', { subcommand: 'status' }).reply();
+    expect(status.embeds[0]?.fields?.find((f) => f.name === 'Linked as')?.value).toContain(
+      world.music!.fixtures!.users.premium,
+    );
   }, 30_000);
 
   it('ends a denied consent on its own page, and nothing is linked', async () => {

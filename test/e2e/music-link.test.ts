@@ -69,3 +69,19 @@ describe('a bot without a music app configured', () => {
     expect(reply.flags! & 64).toBe(64);
   });
 });
+
+describe('a bot with a music app but no encryption key', () => {
+  let world: BotWorld;
+  beforeAll(async () => {
+    world = await startBotWorld({ music: true, env: { TOKEN_ENCRYPTION_KEY: '' } });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('says why account linking is off', async () => {
+    const reply = await world.slash('music', { subcommand: 'link' }).reply();
+    expect(reply.content).toMatch(/Linking music accounts is switched off.*TOKEN_ENCRYPTION_KEY/);
+    expect(reply.flags! & 64).toBe(64);
+  });
+});

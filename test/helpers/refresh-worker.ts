@@ -3,6 +3,7 @@
  * member's access token `COUNT` times at once through the real token source and prints the tokens
  * it got as JSON. Run with tsx; configured by environment.
  */
+import { Keyring } from '../../src/auth/seal.js';
 import { MusicOAuth } from '../../src/auth/oauth.js';
 import { createTokenSource } from '../../src/auth/tokens.js';
 import { TokenVault } from '../../src/auth/vault.js';
@@ -19,7 +20,7 @@ const storage = await createStorage({
   redisUrl: env('REDIS_URL'),
   redisPrefix: env('REDIS_PREFIX'),
 });
-const vault = new TokenVault(storage, Buffer.from(env('VAULT_KEY'), 'base64'));
+const vault = new TokenVault(storage, new Keyring(Buffer.from(env('VAULT_KEY'), 'base64')));
 const oauth = new MusicOAuth({
   authUrl: env('AUTH_URL'),
   clientId: env('CLIENT_ID'),

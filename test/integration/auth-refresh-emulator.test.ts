@@ -1,3 +1,4 @@
+import { Keyring } from '../../src/auth/seal.js';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -55,7 +56,7 @@ describe('token refresh against the music emulator', () => {
   });
 
   it('makes exactly one refresh request for 200 concurrent calls (counted by the emulator)', async () => {
-    const vault = new TokenVault(storage, randomBytes(32));
+    const vault = new TokenVault(storage, new Keyring(randomBytes(32)));
     const user = music.fixtures!.users.premium;
     await vault.put('discord-1', expiredLink(user));
     const source = createTokenSource({ vault, oauth, storage });
@@ -65,7 +66,7 @@ describe('token refresh against the music emulator', () => {
   });
 
   it('still works after 50 refreshes with rotation, and a spent refresh token is never stored again', async () => {
-    const vault = new TokenVault(storage, randomBytes(32));
+    const vault = new TokenVault(storage, new Keyring(randomBytes(32)));
     const user = music.fixtures!.users.premium;
     await vault.put('discord-2', expiredLink(user));
     let now = Date.now();
@@ -128,14 +129,15 @@ describe.runIf(redisReady)('token refresh with two processes on one Redis', () =
   }
 
   it('makes exactly one refresh request for 200 calls split over two processes', async () => {
-    const key = randomBytes(32);
+    const raw = randomBytes(32);
+    const key = new Keyring(raw);
     const storage = await createStorage({ dataDir: 'unused', redisUrl: REDIS_URL, redisPrefix: prefix });
     await new TokenVault(storage, key).put('discord-3', expiredLink(music.fixtures!.users.premium));
     await storage.close();
     const env = {
       REDIS_URL,
       REDIS_PREFIX: prefix,
-      VAULT_KEY: key.toString('base64'),
+      VAULT_KEY: raw.toString('base64'),
       AUTH_URL: music.authUrl,
       CLIENT_ID: music.clientId,
       REDIRECT_URI: REDIRECT,

@@ -1,3 +1,4 @@
+import { Keyring } from '../../src/auth/seal.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -58,7 +59,7 @@ function rotatingIssuer() {
 describe('access tokens on demand', () => {
   it('makes one refresh for 200 concurrent calls with an expired token', async () => {
     const storage = await sqliteStorage();
-    const vault = new TokenVault(storage, randomBytes(32));
+    const vault = new TokenVault(storage, new Keyring(randomBytes(32)));
     const issuer = rotatingIssuer();
     const link = linkFactory({ expiresAt: Date.now() - 1 });
     issuer.issue(link.refreshToken);
@@ -72,7 +73,7 @@ describe('access tokens on demand', () => {
 
   it('keeps working across 50 refreshes with rotation, never writing a stale refresh token back', async () => {
     const storage = await sqliteStorage();
-    const vault = new TokenVault(storage, randomBytes(32));
+    const vault = new TokenVault(storage, new Keyring(randomBytes(32)));
     const issuer = rotatingIssuer();
     let now = Date.now();
     const link = linkFactory({ expiresAt: now - 1 });
@@ -94,7 +95,7 @@ describe('access tokens on demand', () => {
 
   it('drops a link whose refresh token was refused and asks the member to link again', async () => {
     const storage = await sqliteStorage();
-    const vault = new TokenVault(storage, randomBytes(32));
+    const vault = new TokenVault(storage, new Keyring(randomBytes(32)));
     await vault.put('u1', linkFactory({ expiresAt: Date.now() - 1 }));
     const source = createTokenSource({ vault, oauth: rotatingIssuer(), storage });
     await expect(source.getAccessToken('u1')).rejects.toThrow(RelinkRequiredError);
@@ -115,7 +116,7 @@ describe.runIf(redisReady)('access tokens with two processes on one Redis', () =
   });
 
   it('makes one refresh for 200 concurrent calls split over two token sources', async () => {
-    const key = randomBytes(32);
+    const key = new Keyring(randomBytes(32));
     const [a, b] = await Promise.all([
       createStorage({ dataDir: 'unused', redisUrl: REDIS_URL, redisPrefix: prefix }),
       createStorage({ dataDir: 'unused', redisUrl: REDIS_URL, redisPrefix: prefix }),

@@ -1,3 +1,4 @@
+import { Keyring } from '../../src/auth/seal.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -35,7 +36,7 @@ beforeAll(async () => {
   music = await startMusicEmulator({ redirectUris: [`${publicUrl}/callback`] });
   dataDir = await mkdtemp(path.join(tmpdir(), 'bot-link-'));
   storage = await createStorage({ dataDir });
-  const key = randomBytes(32);
+  const key = new Keyring(randomBytes(32));
   vault = new TokenVault(storage, key);
   const states = new LinkStates(storage, key, () => now);
   const oauth = new MusicOAuth({

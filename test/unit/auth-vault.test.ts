@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MusicOAuth } from '../../src/auth/oauth.js';
-import { seal, unseal } from '../../src/auth/seal.js';
+import { Keyring, seal, unseal } from '../../src/auth/seal.js';
 import { LinkStates, STATE_LIFETIME_MS } from '../../src/auth/states.js';
 import { TokenVault, VaultError } from '../../src/auth/vault.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
@@ -56,12 +56,12 @@ describe('PKCE', () => {
 });
 
 describe('sealed values', () => {
-  const key = randomBytes(32);
+  const key = new Keyring(randomBytes(32));
   it('open only for the owner they were sealed for, with the same key', () => {
     const sealed = seal(key, 'user-1', { a: 1 });
     expect(unseal(key, 'user-1', sealed)).toEqual({ a: 1 });
     expect(() => unseal(key, 'user-2', sealed)).toThrow();
-    expect(() => unseal(randomBytes(32), 'user-1', sealed)).toThrow();
+    expect(() => unseal(new Keyring(randomBytes(32)), 'user-1', sealed)).toThrow();
     const tampered = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'BB' : 'AA');
     expect(() => unseal(key, 'user-1', tampered)).toThrow();
   });
@@ -70,7 +70,7 @@ describe('sealed values', () => {
 describe('the token vault', () => {
   it('keeps no token in clear in the SQLite file', async () => {
     const { storage, file } = await sqliteStorage();
-    const vault = new TokenVault(storage, randomBytes(32));
+    const vault = new TokenVault(storage, new Keyring(randomBytes(32)));
     const link = linkFactory();
     await vault.put('user-1', link);
     expect(await vault.get('user-1')).toEqual(link);
@@ -82,15 +82,33 @@ describe('the token vault', () => {
 
   it('says clearly when the encryption key changed, instead of returning garbage', async () => {
     const { storage } = await sqliteStorage();
-    await new TokenVault(storage, randomBytes(32)).put('user-1', linkFactory());
-    await expect(new TokenVault(storage, randomBytes(32)).get('user-1')).rejects.toThrow(VaultError);
+    await new TokenVault(storage, new Keyring(randomBytes(32))).put('user-1', linkFactory());
+    await expect(new TokenVault(storage, new Keyring(randomBytes(32))).get('user-1')).rejects.toThrow(
+      VaultError,
+    );
+  });
+});
+
+describe('key rotation', () => {
+  it('reads links sealed with a previous key and seals them again with the current one', async () => {
+    const { storage } = await sqliteStorage();
+    const oldKey = randomBytes(32);
+    const newKey = randomBytes(32);
+    const link = linkFactory();
+    await new TokenVault(storage, new Keyring(oldKey)).put('user-1', link);
+
+    const rotating = new TokenVault(storage, new Keyring(newKey, [oldKey]));
+    expect(await rotating.get('user-1')).toEqual(link);
+    // Re-sealed on read: the old key is no longer needed.
+    expect(await new TokenVault(storage, new Keyring(newKey)).get('user-1')).toEqual(link);
+    await expect(new TokenVault(storage, new Keyring(oldKey)).get('user-1')).rejects.toThrow(VaultError);
   });
 });
 
 describe('link states', () => {
   it('are single-use: the second use reads as replayed', async () => {
     const { storage } = await sqliteStorage();
-    const states = new LinkStates(storage, randomBytes(32));
+    const states = new LinkStates(storage, new Keyring(randomBytes(32)));
     const { state } = await states.create('user-1');
     expect((await states.peek(state)).kind).toBe('ok');
     const results = await Promise.all([states.take(state), states.take(state), states.take(state)]);
@@ -101,7 +119,7 @@ describe('link states', () => {
   it('expire after ten minutes and are bound to the user who asked', async () => {
     const { storage } = await sqliteStorage();
     let now = Date.now();
-    const states = new LinkStates(storage, randomBytes(32), () => now);
+    const states = new LinkStates(storage, new Keyring(randomBytes(32)), () => now);
     const { state } = await states.create('user-7');
     const found = await states.peek(state);
     expect(found.kind === 'ok' && found.link.userId).toBe('user-7');

@@ -58,10 +58,13 @@ describe('configuration', () => {
 
   it('refuses a half-configured music service and names what is missing', () => {
     const problems = problemsOf({ ...minimal, MUSIC_CLIENT_ID: 'id' });
-    expect(problems).toEqual([
-      'MUSIC_CLIENT_SECRET is required when the music service is configured',
-      'TOKEN_ENCRYPTION_KEY is required when the music service is configured',
-    ]);
+    expect(problems).toEqual(['MUSIC_CLIENT_SECRET is required when the music service is configured']);
+  });
+
+  it('turns the music catalog on without an encryption key, but not account linking', () => {
+    const config = loadConfig({ ...minimal, MUSIC_CLIENT_ID: 'id', MUSIC_CLIENT_SECRET: 'secret' });
+    expect(config.music?.clientId).toBe('id');
+    expect(config.music?.encryption).toBeUndefined();
   });
 
   it('never echoes a value in its message, since values may be secrets', () => {
