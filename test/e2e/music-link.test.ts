@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkButtonUrl, startBotWorld, type BotWorld } from '../helpers/bot.js';
-import { completeLink } from '../helpers/link.js';
+import { completeLink } from '../../emulators/music/walk.js';
 
 describe('linking a music account from Discord', () => {
   let world: BotWorld;

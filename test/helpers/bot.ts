@@ -24,8 +24,8 @@ import { registerCommands } from '../../src/bot/register.js';
 import { commands } from '../../src/commands/index.js';
 import { startApp, type App } from '../../src/index.js';
 import { createLogger } from '../../src/logger.js';
-import { completeLink } from './link.js';
-import { freePort } from './net.js';
+import { completeLink } from '../../emulators/music/walk.js';
+import { freePort } from '../../emulators/net.js';
 
 export const TEST_BOT_TOKEN = 'test-bot-token-not-a-real-one';
 

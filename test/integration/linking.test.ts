@@ -15,8 +15,8 @@ import { TokenVault } from '../../src/auth/vault.js';
 import { createLogger } from '../../src/logger.js';
 import { createMusicClient, type MusicClient } from '../../src/services/music/index.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
-import { completeLink, visit } from '../helpers/link.js';
-import { freePort } from '../helpers/net.js';
+import { completeLink, visit } from '../../emulators/music/walk.js';
+import { freePort } from '../../emulators/net.js';
 
 let music: MusicEmulator;
 let server: CallbackServer;

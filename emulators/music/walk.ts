@@ -1,9 +1,9 @@
 /**
- * Walks the account-linking redirect loop over real HTTP, as a browser would: the start link, the
- * music emulator's consent page, the callback. Cookies are carried by hand.
+ * Walks the account-linking redirect loop over real HTTP, as a browser would (for tests and the demo):
+ * the start link, the music emulator's consent page, the callback. Cookies are carried by hand.
  */
 import { request } from 'undici';
-import type { MusicEmulator } from '../../emulators/music/index.js';
+import type { MusicEmulator } from './index.js';
 
 export interface BrowserVisit {
   status: number;
