@@ -44,6 +44,7 @@ console.log('Offline demo: the bot is connected to local emulators.');
 for (const line of offline.describe()) console.log(`  ${line}`);
 const failed = await runTour({
   discord: offline.discord,
+  music: offline.music,
   guildId: guild.id,
   channelId: channel.id,
   userId: member.id,

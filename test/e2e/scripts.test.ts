@@ -1,0 +1,42 @@
+import { spawn } from 'node:child_process';
+import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PORTS } from '../../scripts/lib/offline.js';
+
+function run(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { child, exited, output: () => ({ stdout, stderr }) };
+}
+
+describe('the quick-start scripts', () => {
+  it('npm run demo -- --tour-only plays the tour, prints the /help answer and exits 0', async () => {
+    const demo = run(['scripts/demo.ts', '--tour-only']);
+    const code = await demo.exited;
+    const { stdout, stderr } = demo.output();
+    expect(code, stderr).toBe(0);
+    expect(stdout).toContain('> /help');
+    expect(stdout).toContain('What I can do');
+    expect(stdout).toContain('Tour finished: every step answered.');
+  }, 60_000);
+
+  it('npm run emulators serves on the fixed default ports, prints them, and stops on Ctrl-C', async () => {
+    const emulators = run(['scripts/emulators.ts']);
+    await expect
+      .poll(() => emulators.output().stdout, { timeout: 20_000 })
+      .toContain('Environment for a bot');
+    const { stdout } = emulators.output();
+    for (const port of [DEFAULT_PORTS.discord, DEFAULT_PORTS.music, DEFAULT_PORTS.weather]) {
+      expect(stdout).toContain(`127.0.0.1:${port}`);
+    }
+    const gateway = await request(`http://127.0.0.1:${DEFAULT_PORTS.discord}/api/v10/gateway`);
+    expect(gateway.statusCode).toBe(200);
+    await gateway.body.dump();
+    emulators.child.kill('SIGINT');
+    expect(await emulators.exited).toBe(0);
+  }, 60_000);
+});
