@@ -1,0 +1,230 @@
+/**
+ * Runs the schedules: at each slot, fetches the weather once per (place, units, language, kind)
+ * due, then posts to every channel due, paced under Discord's global rate limit, exactly once:
+ * a lease is taken per (schedule, slot) before posting, a "done" marker written after, and every
+ * try of a slot carries the same message nonce, so a retry after a crash is dropped by Discord if
+ * the first try got through. Posting goes through a callback; this module never touches Discord.
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import type { Storage } from '../../storage/index.js';
+import type { ScheduleStore } from './store.js';
+import { latestRun, nextRun, nonceFor, slotKey } from './timing.js';
+import type { Schedule, ScheduleKind } from './types.js';
+
+/** What one group of due posts shows. Posts in one group share one weather call. */
+export interface WeatherRequest {
+  lat: number;
+  lon: number;
+  units: Schedule['units'];
+  lang: string;
+  kind: ScheduleKind;
+}
+
+/** The channel is gone or closed to the bot: the schedule is paused with this reason, no retries. */
+export class PostRejectedError extends Error {
+  override readonly name = 'PostRejectedError';
+}
+
+export interface ScheduleRunnerOptions {
+  store: ScheduleStore;
+  storage: Storage;
+  logger: Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;
+  /** Fetches the weather for one group; called once per group per slot. */
+  fetch(request: WeatherRequest): Promise<unknown>;
+  /** Posts one schedule's message with the slot's nonce. */
+  post(schedule: Schedule, weather: unknown, nonce: string): Promise<void>;
+  /** A post missed while the bot was down is made on start if at most this late. */
+  graceMs: number;
+  now?: () => number;
+  /** How long a process may hold a post before another may take it over (after a crash). */
+  leaseMs?: number;
+  postsPerSecond?: number;
+  /** The longest the runner sleeps between looks at the schedules (picks up other processes' changes). */
+  pollMs?: number;
+}
+
+export interface TickReport {
+  posted: number;
+  /** Already posted by this or another process. */
+  alreadyDone: number;
+  /** Too late (beyond the grace window). */
+  missed: number;
+  /** Failed this time; tried again on a later tick within the grace window. */
+  failed: number;
+  weatherCalls: number;
+}
+
+const DONE_TTL_MS = 8 * 24 * 3600_000;
+
+export function createScheduleRunner(options: ScheduleRunnerOptions) {
+  const now = options.now ?? Date.now;
+  const leaseMs = options.leaseMs ?? 30_000;
+  const gapMs = 1000 / (options.postsPerSecond ?? 25);
+  const pollMs = options.pollMs ?? 60_000;
+  const markers = options.storage.ns<true>('schedule-markers');
+  const { logger } = options;
+  let lastPostAt = 0;
+  let running: Promise<TickReport> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = true;
+  /** Bumped by `refresh`, so an older loop does not set a second timer. */
+  let generation = 0;
+
+  const groupKey = (request: WeatherRequest) =>
+    [request.lat.toFixed(2), request.lon.toFixed(2), request.units, request.lang, request.kind].join('|');
+
+  async function pace(): Promise<void> {
+    const wait = lastPostAt + gapMs - performance.now();
+    if (wait > 0) await delay(wait);
+    lastPostAt = performance.now();
+  }
+
+  async function postOne(schedule: Schedule, slot: string, weather: unknown, report: TickReport) {
+    const id = `${schedule.id}:${slot}`;
+    const owner = randomUUID();
+    if (!(await options.storage.claim('schedule-markers', `lease:${id}`, leaseMs, owner))) return;
+    try {
+      if (await markers.get(`done:${id}`)) {
+        report.alreadyDone++;
+        return;
+      }
+      await pace();
+      try {
+        await options.post(schedule, weather, nonceFor(schedule.id, slot));
+      } catch (error) {
+        if (!(error instanceof PostRejectedError)) throw error;
+        logger.warn(
+          { scheduleId: schedule.id, guildId: schedule.guildId, reason: error.message },
+          'schedule paused',
+        );
+        await options.store.pause(schedule.guildId, schedule.id, error.message, false, now());
+      }
+      await markers.set(`done:${id}`, true, DONE_TTL_MS);
+      report.posted++;
+    } catch (error) {
+      report.failed++;
+      logger.warn({ err: error, scheduleId: schedule.id, slot }, 'scheduled post failed; will try again');
+    } finally {
+      await options.storage.release('schedule-markers', `lease:${id}`, owner);
+    }
+  }
+
+  async function tickOnce(): Promise<TickReport> {
+    const at = now();
+    const report: TickReport = { posted: 0, alreadyDone: 0, missed: 0, failed: 0, weatherCalls: 0 };
+    const groups = new Map<
+      string,
+      { request: WeatherRequest; due: { schedule: Schedule; slot: string }[] }
+    >();
+    for (const schedule of await options.store.all()) {
+      if (schedule.paused) continue;
+      const run = latestRun(schedule, new Date(at));
+      if (!run || run.getTime() < schedule.createdAt) continue;
+      const slot = slotKey(schedule, run);
+      if (await markers.get(`done:${schedule.id}:${slot}`)) continue;
+      if (at - run.getTime() > options.graceMs) {
+        if (await options.storage.claim('schedule-markers', `missed:${schedule.id}:${slot}`, DONE_TTL_MS)) {
+          report.missed++;
+          logger.warn(
+            { scheduleId: schedule.id, slot, lateMs: at - run.getTime() },
+            'scheduled post missed: too late, skipped',
+          );
+        }
+        continue;
+      }
+      const request: WeatherRequest = {
+        ...schedule.place,
+        units: schedule.units,
+        lang: schedule.lang,
+        kind: schedule.kind,
+      };
+      const key = groupKey(request);
+      const group = groups.get(key) ?? { request, due: [] };
+      group.due.push({ schedule, slot });
+      groups.set(key, group);
+    }
+
+    for (const { request, due } of groups.values()) {
+      let weather: unknown;
+      try {
+        report.weatherCalls++;
+        weather = await options.fetch(request);
+      } catch (error) {
+        // Not marked done: a later tick within the grace window tries again; after it, the slot is
+        // skipped and logged (no "weather unavailable" note is posted).
+        report.failed += due.length;
+        logger.warn(
+          { err: error, place: request },
+          'weather unavailable for scheduled posts; will try again',
+        );
+        continue;
+      }
+      for (const { schedule, slot } of due) await postOne(schedule, slot, weather, report);
+    }
+    return report;
+  }
+
+  /** Looks at every schedule once and makes the posts that are due. Overlapping calls share one run. */
+  function tick(): Promise<TickReport> {
+    running ??= tickOnce().finally(() => (running = undefined));
+    return running;
+  }
+
+  /** When the runner should next look: the earliest next run, or the poll interval, whichever is first. */
+  async function nextWake(): Promise<number> {
+    const at = now();
+    let wake = at + pollMs;
+    for (const schedule of await options.store.all()) {
+      if (schedule.paused) continue;
+      const next = nextRun(schedule, new Date(at));
+      if (next && next.getTime() < wake) wake = next.getTime();
+    }
+    return wake;
+  }
+
+  async function loop(mine: number): Promise<void> {
+    if (stopped || mine !== generation) return;
+    try {
+      const report = await tick();
+      if (report.posted + report.failed + report.missed > 0) logger.info(report, 'scheduled posts');
+    } catch (error) {
+      logger.error({ err: error }, 'schedule runner failed; trying again shortly');
+    }
+    if (stopped || mine !== generation) return;
+    let wake: number;
+    try {
+      wake = await nextWake();
+    } catch {
+      wake = now() + 5_000;
+    }
+    if (stopped || mine !== generation) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => void loop(mine), Math.max(0, Math.min(wake - now(), pollMs)) + 5);
+  }
+
+  return {
+    tick,
+    nextWake,
+    /** Starts posting: at once (posts missed within the grace window), then at every slot. */
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      void loop(++generation);
+    },
+    /** A schedule changed: look again now so the timer fits the new set. */
+    refresh() {
+      if (stopped) return;
+      clearTimeout(timer);
+      void loop(++generation);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+export type ScheduleRunner = ReturnType<typeof createScheduleRunner>;

@@ -1,0 +1,129 @@
+/**
+ * Schedules in Keyv: one list per guild and an index of guilds that have any. Every change to a
+ * guild's list is made under a claim, so two processes editing one guild never lose a change.
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Storage } from '../../storage/index.js';
+import { scheduleSchema, type Schedule } from './types.js';
+
+const INDEX = 'guilds';
+const guildKey = (guildId: string) => `guild:${guildId}`;
+
+/** A change the caller asked for is not allowed (limit reached, unknown schedule). */
+export class ScheduleLimitError extends Error {
+  override readonly name = 'ScheduleLimitError';
+  get userMessage(): string {
+    return this.message;
+  }
+}
+
+export class ScheduleStore {
+  private readonly keyv;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly perGuildLimit: number,
+  ) {
+    this.keyv = storage.ns<unknown>('schedules');
+  }
+
+  async list(guildId: string): Promise<Schedule[]> {
+    const raw = await this.keyv.get(guildKey(guildId));
+    if (!Array.isArray(raw)) return [];
+    return raw.flatMap((item) => {
+      const parsed = scheduleSchema.safeParse(item);
+      return parsed.success ? [parsed.data] : [];
+    });
+  }
+
+  /** Every schedule of every guild. */
+  async all(): Promise<Schedule[]> {
+    const guilds = await this.guilds();
+    const lists = await Promise.all(guilds.map((guildId) => this.list(guildId)));
+    return lists.flat();
+  }
+
+  async add(schedule: Omit<Schedule, 'id'>): Promise<Schedule> {
+    const created: Schedule = { ...schedule, id: randomUUID().slice(0, 8) };
+    await this.update(schedule.guildId, (list) => {
+      if (list.length >= this.perGuildLimit) {
+        throw new ScheduleLimitError(
+          `This server already has ${list.length} scheduled posts, the most allowed. Remove one first.`,
+        );
+      }
+      return [...list, created];
+    });
+    await this.withLock(INDEX, async () => {
+      const guilds = await this.guilds();
+      if (!guilds.includes(schedule.guildId)) await this.keyv.set(INDEX, [...guilds, schedule.guildId]);
+    });
+    return created;
+  }
+
+  /** Applies `change` to one schedule; returns the result, or undefined when there is no such schedule. */
+  async change(
+    guildId: string,
+    id: string,
+    change: (schedule: Schedule) => Schedule | undefined,
+  ): Promise<Schedule | undefined> {
+    let result: Schedule | undefined;
+    await this.update(guildId, (list) =>
+      list.flatMap((schedule) => {
+        if (schedule.id !== id) return [schedule];
+        result = change(schedule);
+        return result ? [result] : [];
+      }),
+    );
+    return result;
+  }
+
+  async remove(guildId: string, id: string): Promise<Schedule | undefined> {
+    let removed: Schedule | undefined;
+    await this.change(guildId, id, (schedule) => {
+      removed = schedule;
+      return undefined;
+    });
+    return removed;
+  }
+
+  async pause(
+    guildId: string,
+    id: string,
+    reason: string,
+    byUser: boolean,
+    at: number,
+  ): Promise<Schedule | undefined> {
+    return this.change(guildId, id, (schedule) => ({ ...schedule, paused: { reason, at, byUser } }));
+  }
+
+  async resume(guildId: string, id: string): Promise<Schedule | undefined> {
+    return this.change(guildId, id, ({ paused: _paused, ...schedule }) => schedule);
+  }
+
+  private async guilds(): Promise<string[]> {
+    const raw = await this.keyv.get(INDEX);
+    return Array.isArray(raw) ? raw.filter((id): id is string => typeof id === 'string') : [];
+  }
+
+  private async update(guildId: string, change: (list: Schedule[]) => Schedule[]): Promise<void> {
+    await this.withLock(guildKey(guildId), async () => {
+      const next = change(await this.list(guildId));
+      await this.keyv.set(guildKey(guildId), next);
+    });
+  }
+
+  private async withLock(name: string, work: () => Promise<void>): Promise<void> {
+    const owner = randomUUID();
+    const key = `schedules:${name}`;
+    for (let attempt = 0; !(await this.storage.claim('locks', key, 10_000, owner)); attempt++) {
+      if (attempt > 200) throw new Error('Timed out waiting to change schedules');
+      await delay(10 + Math.random() * 20);
+    }
+    try {
+      await work();
+    } finally {
+      await this.storage.release('locks', key, owner);
+    }
+  }
+}

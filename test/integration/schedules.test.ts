@@ -1,0 +1,208 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createScheduleRunner,
+  PostRejectedError,
+  type WeatherRequest,
+} from '../../src/services/schedules/runner.js';
+import { ScheduleStore } from '../../src/services/schedules/store.js';
+import type { Schedule } from '../../src/services/schedules/types.js';
+import { createStorage, type Storage } from '../../src/storage/index.js';
+
+const silent = { info() {}, warn() {}, error() {}, debug() {} };
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((c) => c()));
+});
+
+async function world(startIso: string, options: { graceMs?: number; limit?: number } = {}) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-sched-'));
+  const storage: Storage = await createStorage({ dataDir });
+  cleanups.push(async () => {
+    await storage.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  const clock = { now: Date.parse(startIso) };
+  const store = new ScheduleStore(storage, options.limit ?? 25);
+  const posts: { scheduleId: string; at: string; nonce: string; channelId: string }[] = [];
+  const fetches: WeatherRequest[] = [];
+  const rejected = new Set<string>();
+  let weatherDown = false;
+  const runner = createScheduleRunner({
+    store,
+    storage,
+    logger: silent,
+    graceMs: options.graceMs ?? 30 * 60_000,
+    now: () => clock.now,
+    pollMs: 24 * 3600_000,
+    postsPerSecond: 10_000,
+    fetch: (request) => {
+      fetches.push(request);
+      return weatherDown ? Promise.reject(new Error('weather down')) : Promise.resolve({ temp: 1 });
+    },
+    post: (schedule, _weather, nonce) => {
+      if (rejected.has(schedule.channelId))
+        return Promise.reject(new PostRejectedError('Unknown Channel: the channel was deleted'));
+      posts.push({
+        scheduleId: schedule.id,
+        at: new Date(clock.now).toISOString(),
+        nonce,
+        channelId: schedule.channelId,
+      });
+      return Promise.resolve();
+    },
+  });
+  const add = (partial: Partial<Omit<Schedule, 'id'>> = {}) =>
+    store.add({
+      guildId: '1000',
+      channelId: '2000',
+      place: { lat: 52.52, lon: 13.405, label: 'Berlin, DE' },
+      time: '07:00',
+      timezone: 'Europe/Berlin',
+      days: [],
+      kind: 'current',
+      units: 'metric',
+      lang: 'en',
+      createdBy: '3000',
+      createdAt: clock.now,
+      ...partial,
+    });
+  /** Moves the clock from wake-up to wake-up, as the running bot would, until `untilIso`. */
+  async function runUntil(untilIso: string) {
+    const until = Date.parse(untilIso);
+    for (;;) {
+      const wake = await runner.nextWake();
+      if (wake > until) break;
+      clock.now = wake;
+      await runner.tick();
+    }
+    clock.now = until;
+  }
+  return {
+    clock,
+    store,
+    runner,
+    posts,
+    fetches,
+    rejected,
+    add,
+    runUntil,
+    setWeatherDown: (down: boolean) => (weatherDown = down),
+  };
+}
+
+describe('scheduled posts, on a controllable clock', () => {
+  it('post at 02:30 Berlin time once on the spring-forward day and once on the fall-back day', async () => {
+    const w = await world('2026-03-27T12:00:00Z');
+    await w.add({ time: '02:30' });
+    await w.runUntil('2026-03-31T00:00:00Z');
+    expect(w.posts.map((p) => p.at)).toEqual([
+      '2026-03-28T01:30:00.000Z', // 02:30 CET
+      '2026-03-29T01:00:00.000Z', // 02:30 does not exist: 03:00 CEST
+      '2026-03-30T00:30:00.000Z', // 02:30 CEST
+    ]);
+    w.posts.length = 0;
+    w.clock.now = Date.parse('2026-10-24T12:00:00Z');
+    await w.runUntil('2026-10-27T00:00:00Z');
+    expect(w.posts.map((p) => p.at)).toEqual([
+      '2026-10-25T00:30:00.000Z', // the first 02:30 (CEST); the second (CET) does not post again
+      '2026-10-26T01:30:00.000Z',
+    ]);
+  });
+
+  it('follow New York across both daylight-saving changes', async () => {
+    const w = await world('2026-03-07T12:00:00Z');
+    await w.add({ time: '02:30', timezone: 'America/New_York' });
+    await w.runUntil('2026-03-10T00:00:00Z');
+    expect(w.posts.map((p) => p.at)).toEqual(['2026-03-08T07:00:00.000Z', '2026-03-09T06:30:00.000Z']);
+    w.posts.length = 0;
+    w.clock.now = Date.parse('2026-10-31T12:00:00Z');
+    await w.runUntil('2026-11-02T12:00:00Z');
+    expect(w.posts.map((p) => p.at)).toEqual(['2026-11-01T07:30:00.000Z', '2026-11-02T07:30:00.000Z']);
+  });
+
+  it('post every day across the ends of months, the 29th to the 31st included', async () => {
+    const w = await world('2028-01-28T00:00:00Z');
+    await w.add({ time: '09:15' });
+    await w.runUntil('2028-03-02T12:00:00Z');
+    const days = w.posts.map((p) => p.at.slice(0, 10));
+    expect(days).toContain('2028-01-29');
+    expect(days).toContain('2028-01-31');
+    expect(days).toContain('2028-02-29');
+    expect(days).toHaveLength(35); // 28 Jan to 2 Mar 2028
+    expect(new Set(days).size).toBe(35);
+  });
+
+  it('post on chosen weekdays only', async () => {
+    const w = await world('2026-11-22T00:00:00Z'); // a Sunday
+    await w.add({ days: [1, 3, 5] });
+    await w.runUntil('2026-12-06T00:00:00Z');
+    const weekdays = w.posts.map((p) => new Date(p.at).getUTCDay());
+    expect(weekdays).toEqual([1, 3, 5, 1, 3, 5]);
+  });
+
+  it('make a post missed while down once on start when within the grace window, and skip it otherwise', async () => {
+    const w = await world('2026-11-23T05:00:00Z');
+    await w.add({ time: '07:00' }); // 06:00Z
+    w.clock.now = Date.parse('2026-11-23T06:20:00Z'); // down through the slot, back 20 min late
+    expect((await w.runner.tick()).posted).toBe(1);
+    expect((await w.runner.tick()).posted).toBe(0);
+    w.clock.now = Date.parse('2026-11-24T06:45:00Z'); // 45 min late: beyond 30 min
+    const report = await w.runner.tick();
+    expect(report.posted).toBe(0);
+    expect(report.missed).toBe(1);
+    expect(w.posts).toHaveLength(1);
+  });
+
+  it('fetch the weather once per distinct place, units and language due in a slot', async () => {
+    const w = await world('2026-11-23T05:00:00Z');
+    for (let i = 0; i < 4; i++) await w.add({ channelId: `20${i}` });
+    for (let i = 0; i < 3; i++)
+      await w.add({ channelId: `30${i}`, place: { lat: 48.1371, lon: 11.5754, label: 'München' } });
+    await w.add({ channelId: '400', units: 'imperial' });
+    await w.add({ channelId: '401', lang: 'de' });
+    await w.runUntil('2026-11-23T07:00:00Z');
+    expect(w.posts).toHaveLength(9);
+    expect(w.fetches).toHaveLength(4);
+  });
+
+  it('pause a schedule whose channel is gone, with the reason, and not retry it', async () => {
+    const w = await world('2026-11-23T05:00:00Z');
+    const schedule = await w.add({ channelId: '999' });
+    w.rejected.add('999');
+    await w.runUntil('2026-11-25T07:00:00Z');
+    const [stored] = await w.store.list('1000');
+    expect(stored?.id).toBe(schedule.id);
+    expect(stored?.paused?.reason).toContain('deleted');
+    expect(w.posts).toHaveLength(0);
+  });
+
+  it('try again within the grace window when the weather service is down', async () => {
+    const w = await world('2026-11-23T05:59:00Z');
+    await w.add();
+    w.setWeatherDown(true);
+    w.clock.now = Date.parse('2026-11-23T06:00:00Z');
+    expect((await w.runner.tick()).failed).toBe(1);
+    w.setWeatherDown(false);
+    w.clock.now = Date.parse('2026-11-23T06:05:00Z');
+    expect((await w.runner.tick()).posted).toBe(1);
+  });
+
+  it('give every try of one slot the same nonce, and each slot its own', async () => {
+    const w = await world('2026-11-23T05:00:00Z');
+    await w.add();
+    await w.runUntil('2026-11-25T07:00:00Z');
+    expect(w.posts).toHaveLength(3);
+    expect(new Set(w.posts.map((p) => p.nonce)).size).toBe(3);
+    expect(w.posts.every((p) => p.nonce.length <= 25)).toBe(true);
+  });
+
+  it('refuse more schedules than the per-server limit', async () => {
+    const w = await world('2026-11-23T05:00:00Z', { limit: 2 });
+    await w.add();
+    await w.add();
+    await expect(w.add()).rejects.toThrow(/already has 2 scheduled posts/);
+  });
+});
