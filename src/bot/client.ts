@@ -1,4 +1,4 @@
-import { Client, GatewayIntentBits, Partials } from 'discord.js';
+import { Client, GatewayIntentBits, Partials, REST } from 'discord.js';
 
 export interface DiscordClientOptions {
   /** Discord's REST base without the version segment, e.g. `https://discord.com/api`. */
@@ -10,11 +10,31 @@ export interface DiscordClientOptions {
 
 /** The discord.js client with the few intents the bot needs (it reads no message content). */
 export function createDiscordClient(options: DiscordClientOptions): Client {
-  return new Client({
+  const client = new Client({
     intents: [GatewayIntentBits.Guilds],
     partials: [Partials.Channel],
     rest: { api: options.apiUrl },
     ...(options.shards === undefined ? {} : { shards: options.shards }),
     ...(options.shardCount === undefined ? {} : { shardCount: options.shardCount }),
   });
+  exemptInteractionWebhooks(client, options.apiUrl);
+  return client;
+}
+
+/**
+ * Discord does not count interaction responses (`editReply`, `followUp`: webhook routes with the
+ * interaction token, sent without the bot's authorization) against the global limit of 50
+ * requests per second, but @discordjs/rest queues them behind it, so under load every deferred
+ * command waits for the others. These requests go through a second REST manager without the
+ * global cap; their per-route buckets still apply. Everything sent as the bot (channel messages,
+ * command registration) stays on the bot's own manager and its global limit.
+ */
+function exemptInteractionWebhooks(client: Client, apiUrl: string): void {
+  const interactions = new REST({ api: apiUrl, globalRequestsPerSecond: Number.MAX_SAFE_INTEGER });
+  const bot = client.rest;
+  const queue = bot.queueRequest.bind(bot);
+  bot.queueRequest = (request) =>
+    request.auth === false && request.fullRoute.startsWith('/webhooks/')
+      ? interactions.queueRequest(request)
+      : queue(request);
 }
