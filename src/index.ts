@@ -14,7 +14,7 @@ import { startCallbackServer, type CallbackServer, type LinkingParts } from './a
 import { LinkStates } from './auth/states.js';
 import { createTokenSource } from './auth/tokens.js';
 import { TokenVault } from './auth/vault.js';
-import { createMusicClient } from './services/music/index.js';
+import { createMusicClient, createStorageRateGate } from './services/music/index.js';
 import { createWeatherClient } from './services/weather/index.js';
 import type { ExchangeInfo } from './services/http/transport.js';
 import { createStorage, type Storage } from './storage/index.js';
@@ -105,6 +105,10 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
       clientId: music.clientId,
       clientSecret: music.clientSecret,
       variant: music.variant,
+      // After a 429, every process pauses music calls until the wait ends.
+      rateGate: createStorageRateGate(storage.ns('rate-limits'), 'music', {
+        onError: (error) => logger.warn({ err: error }, 'music rate-limit pause: storage error'),
+      }),
       getAccessToken: (userId) =>
         tokens ? tokens.getAccessToken(userId) : Promise.reject(new LinkingOffError()),
       transport: { onExchange },

@@ -21,7 +21,12 @@ export interface AccountsOptions {
   redirectUris: readonly string[];
   /** The path prefix of the accounts host on this server (`/accounts`). */
   prefix: string;
+  /** Which refresh tokens are single use and replaced on every refresh. */
+  refreshTokenRotation: RefreshTokenRotation;
 }
+
+/** `pkce`: PKCE refresh tokens only (documented); `always`: a confidential client's too. */
+export type RefreshTokenRotation = 'pkce' | 'always';
 
 export interface IssuedToken {
   access_token: string;
@@ -257,10 +262,10 @@ export function createAccounts(options: AccountsOptions): Accounts {
       ...issueAccessToken(refresh.userId, refresh.scopes),
       scope: refresh.scopes.join(' '),
     };
-    if (refresh.pkce) {
-      // PKCE refresh tokens work once; the answer carries the next one, with the same consent date.
+    if (refresh.pkce || options.refreshTokenRotation === 'always') {
+      // Rotated refresh tokens work once; the answer carries the next one, with the same consent date.
       refresh.used = true;
-      body.refresh_token = issueRefreshToken(refresh.userId, refresh.scopes, true, refresh.consentAt);
+      body.refresh_token = issueRefreshToken(refresh.userId, refresh.scopes, refresh.pkce, refresh.consentAt);
     }
     return { status: 200, body };
   }

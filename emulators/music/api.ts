@@ -16,8 +16,12 @@
  *   `DEVICE_NOT_CONTROLLABLE`; pause while paused is `ALREADY_PAUSED` (the former official table;
  *   upstream-facts.md saw `UNKNOWN` lately); `next` at the end of the queue is `NO_NEXT_TRACK`;
  *   listing devices also needs premium (the spec marks the whole player section premium only);
- * - an application token on a user endpoint gets 401 `Valid user authentication required`
- *   (wording unconfirmed);
+ * - an application token on a user endpoint gets 403 `This request requires user authentication.`
+ *   (issue 4 asks for 403; the spec's "authenticated but lacking permission" is 403 too; the wording
+ *   is the one seen in the service's issue tracker);
+ * - changing a playlist one may not edit is 403 `You cannot add tracks to a playlist you don't own.`
+ *   (seen), with `remove … from` / `reorder or replace … in` for the other methods (unconfirmed):
+ *   never the bare `Forbidden`, which is the 2026 removal's answer;
  * - 2026: every 401 says `Missing/invalid/expired access token`; removed endpoints answer 403
  *   `Forbidden`; `/v1/me` has no country, email, product, explicit_content or followers.
  */
@@ -88,7 +92,21 @@ const fail = (status: number, message: string, reason?: string): never => {
   throw new ApiFailure(status, message, reason);
 };
 
-export function createApi(options: ApiOptions): (req: EmulatorRequest) => Reply {
+export interface Api {
+  handle(req: EmulatorRequest): Reply;
+  /** `GET /v1/albums/{id}`: the endpoint a request is for (its method and path template). */
+  endpointOf(method: string, path: string): string;
+}
+
+/** `^\/v1\/albums\/([^/]+)$` → `/v1/albums/{id}`. */
+function template(pattern: RegExp): string {
+  return pattern.source
+    .replace(/^\^|\$$/g, '')
+    .replaceAll('\\/', '/')
+    .replaceAll('([^/]+)', '{id}');
+}
+
+export function createApi(options: ApiOptions): Api {
   const { state, variant } = options;
   const { catalog } = state;
 
@@ -116,8 +134,7 @@ export function createApi(options: ApiOptions): (req: EmulatorRequest) => Reply 
   }
 
   function requireUser(auth: Auth): UserRecord {
-    // Unconfirmed wording: an application token on an endpoint that needs a user.
-    return auth.user ?? fail(401, 'Valid user authentication required');
+    return auth.user ?? fail(403, 'This request requires user authentication.');
   }
 
   function render(req: EmulatorRequest, auth: Auth): RenderContext {
@@ -126,7 +143,14 @@ export function createApi(options: ApiOptions): (req: EmulatorRequest) => Reply 
       fail(400, 'Invalid market code');
     // Market rule: the user's country wins over `market`; with neither, content is unavailable.
     const effective = auth.user?.country ?? (market === null || market === 'from_token' ? undefined : market);
-    return { apiUrl: options.apiUrl(), variant, market: effective, catalog, users: state.users };
+    return {
+      apiUrl: options.apiUrl(),
+      variant,
+      market: effective,
+      explicitFilter: auth.user?.explicitFilter ?? false,
+      catalog,
+      users: state.users,
+    };
   }
 
   function pageParams(
@@ -368,9 +392,15 @@ export function createApi(options: ApiOptions): (req: EmulatorRequest) => Reply 
     );
   }
 
-  function requireEditable(playlist: PlaylistRecord, auth: Auth): UserRecord {
+  const NOT_YOURS: Record<string, string> = {
+    POST: 'You cannot add tracks to a playlist you don’t own.',
+    PUT: 'You cannot reorder or replace tracks in a playlist you don’t own.',
+    DELETE: 'You cannot remove tracks from a playlist you don’t own.',
+  };
+
+  function requireEditable(playlist: PlaylistRecord, auth: Auth, method: string): UserRecord {
     const user = requireUser(auth);
-    if (!playlist.canEdit(user.id)) fail(403, 'Forbidden');
+    if (!playlist.canEdit(user.id)) fail(403, NOT_YOURS[method] ?? 'Forbidden');
     return user;
   }
 
@@ -465,7 +495,7 @@ export function createApi(options: ApiOptions): (req: EmulatorRequest) => Reply 
 
   const addItems: Route['handle'] = (req, auth, [id = '']) => {
     const playlist = findPlaylist(id);
-    const user = requireEditable(playlist, auth);
+    const user = requireEditable(playlist, auth, req.method);
     const body = jsonBody(req);
     const uris =
       urisFrom(req, body, 'You can add a maximum of 100 tracks per request.') ??
@@ -487,7 +517,7 @@ export function createApi(options: ApiOptions): (req: EmulatorRequest) => Reply 
 
   const updateItems: Route['handle'] = (req, auth, [id = '']) => {
     const playlist = findPlaylist(id);
-    const user = requireEditable(playlist, auth);
+    const user = requireEditable(playlist, auth, req.method);
     const body = jsonBody(req);
     if (body['range_start'] !== undefined || body['insert_before'] !== undefined) {
       const rangeStart =
@@ -533,7 +563,7 @@ export function createApi(options: ApiOptions): (req: EmulatorRequest) => Reply 
     (key: 'tracks' | 'items'): Route['handle'] =>
     (req, auth, [id = '']) => {
       const playlist = findPlaylist(id);
-      requireEditable(playlist, auth);
+      requireEditable(playlist, auth, req.method);
       const body = jsonBody(req);
       const list = body[key];
       if (!Array.isArray(list) || list.length === 0) return fail(400, `Missing required field: ${key}`);
@@ -721,7 +751,15 @@ export function createApi(options: ApiOptions): (req: EmulatorRequest) => Reply 
     },
   ];
 
-  return (req) => {
+  return {
+    handle: (req) => dispatch(req),
+    endpointOf(method, path) {
+      const known = routes.find((candidate) => candidate.method === method && candidate.pattern.test(path));
+      return `${method} ${known === undefined ? path : template(known.pattern)}`;
+    },
+  };
+
+  function dispatch(req: EmulatorRequest): Reply {
     const candidates = routes.filter((route) => route.pattern.test(req.path));
     if (candidates.length === 0) fail(404, 'Service not found');
     const route =
@@ -732,5 +770,5 @@ export function createApi(options: ApiOptions): (req: EmulatorRequest) => Reply 
     requireScope(auth, route.scopes ?? []);
     const params = (route.pattern.exec(req.path) ?? []).slice(1).map((p) => decodeURIComponent(p));
     return route.handle(req, auth, params);
-  };
+  }
 }

@@ -7,9 +7,9 @@
  * Behaviour comes from the spec and upstream-facts.md only; where both are silent the choice is
  * written next to the code that makes it.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAccounts, type IssuedToken } from './accounts.js';
+import { createAccounts, type IssuedToken, type RefreshTokenRotation } from './accounts.js';
 import { createApi } from './api.js';
 import type { CatalogFixtures } from './catalog.js';
 import { ApiFailure, matchesPath, readRequest, writeReply, type PathMatcher, type Reply } from './http.js';
@@ -17,7 +17,7 @@ import type { Variant } from './render.js';
 import { EmulatorState, type CreateUserInput, type DeviceRecord, type SeedFixtures } from './state.js';
 
 export { s256 } from './accounts.js';
-export type { IssuedToken } from './accounts.js';
+export type { IssuedToken, RefreshTokenRotation } from './accounts.js';
 export { LIMITS } from './api.js';
 export { SCOPES, URI_SCHEME } from './state.js';
 export type { CreateUserInput } from './state.js';
@@ -31,9 +31,25 @@ export interface MusicEmulatorOptions {
   /** Registered redirect URIs: HTTPS, or `http://127.0.0.1:PORT` / `http://[::1]:PORT`; `localhost` is refused. */
   redirectUris?: string[];
   variant?: Variant;
-  /** The clock for token, code and refresh-token lifetimes. */
+  /** The clock for token, code and refresh-token lifetimes, and for the rolling rate-limit window. */
   now?: () => number;
   seed?: 'default' | 'empty';
+  /**
+   * A rate limit over a rolling window, as the real service has (per app, 30 s window): at most
+   * `requests` `/v1/` requests served in any `windowMs`; beyond that 429 with `Retry-After` saying
+   * when the oldest one leaves the window. `null` (the default): no limit.
+   */
+  rateLimit?: RollingRateLimit | null;
+  /**
+   * Which refresh tokens rotate (single use, a new one in every answer): PKCE ones only (the
+   * documented behaviour, the default) or every one.
+   */
+  refreshTokenRotation?: RefreshTokenRotation;
+}
+
+export interface RollingRateLimit {
+  requests: number;
+  windowMs: number;
 }
 
 export const DEFAULT_MUSIC_EMULATOR_OPTIONS = {
@@ -45,11 +61,15 @@ export const DEFAULT_MUSIC_EMULATOR_OPTIONS = {
   variant: 'classic',
   now: Date.now,
   seed: 'default',
+  rateLimit: null,
+  refreshTokenRotation: 'pkce',
 } as const satisfies Required<MusicEmulatorOptions>;
 
 export interface RecordedRequest {
   method: string;
   path: string;
+  /** The endpoint: method and path template, e.g. `GET /v1/albums/{id}`, `POST /api/token`. */
+  endpoint: string;
   search: string;
   status: number;
   /** For token requests: the `grant_type` sent. */
@@ -118,9 +138,19 @@ export interface MusicEmulator {
   expireToken(token: string): void;
   /** The next `count` matching requests (any `/v1/` request without `path`) answer 429 with `Retry-After`. */
   setRateLimit(options: { retryAfterSeconds: number; count: number; path?: PathMatcher }): void;
+  /** Sets (or with `null` lifts) the rolling-window rate limit; see `MusicEmulatorOptions.rateLimit`. */
+  setRollingRateLimit(limit: RollingRateLimit | null): void;
   /** The next request matching `path` answers `status` with the API's error body. */
   failNext(path: PathMatcher, status: number, options?: { message?: string; reason?: string }): void;
+  /**
+   * The next request matching `path` is held for `ms` (real time) before it is answered: before
+   * anything is sent (`headers`, the default), or after the headers and half the body (`body`). For
+   * client time limits. The request is handled (and counted) as usual, only late.
+   */
+  stallNext(path: PathMatcher, ms: number, options?: { phase?: 'headers' | 'body' }): void;
   requestCount(filter?: RequestFilter): number;
+  /** Requests served so far, by endpoint (`GET /v1/albums/{id}` → 3). */
+  requestCounts(filter?: RequestFilter): Record<string, number>;
   requests(filter?: RequestFilter): RecordedRequest[];
   /** Token endpoint requests, of one grant type or all. */
   tokenRequests(grantType?: string): number;
@@ -169,8 +199,49 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
     clientSecret: settings.clientSecret,
     redirectUris,
     prefix: ACCOUNTS_PREFIX,
+    refreshTokenRotation: settings.refreshTokenRotation,
   });
   const api = createApi({ state, variant: settings.variant, apiUrl: () => apiUrl });
+  let rollingLimit: RollingRateLimit | null = settings.rateLimit;
+  /** When each `/v1/` request the rolling window let through was served (emulator clock). */
+  const served: number[] = [];
+  const stalls: { path: PathMatcher; ms: number; phase: 'headers' | 'body' }[] = [];
+  const held = new Set<{ timer: NodeJS.Timeout; release: () => void }>();
+
+  function hold(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const entry = {
+        timer: setTimeout(() => {
+          held.delete(entry);
+          resolve();
+        }, ms),
+        release: resolve,
+      };
+      held.add(entry);
+    });
+  }
+
+  /** The rolling window: 429 when `requests` were served in the last `windowMs`. */
+  function overRollingLimit(path: string): Reply | undefined {
+    if (rollingLimit === null || !path.startsWith('/v1/')) return undefined;
+    const now = state.now();
+    while (served.length > 0 && (served[0] ?? 0) <= now - rollingLimit.windowMs) served.shift();
+    if (served.length < rollingLimit.requests) {
+      served.push(now);
+      return undefined;
+    }
+    const freeAt = (served[0] ?? now) + rollingLimit.windowMs;
+    return {
+      status: 429,
+      headers: { 'retry-after': String(Math.max(1, Math.ceil((freeAt - now) / 1000))) },
+      body: { error: { status: 429, message: 'API rate limit exceeded' } },
+    };
+  }
+
+  function endpointOf(method: string, path: string): string {
+    if (path.startsWith(`${ACCOUNTS_PREFIX}/`)) return `${method} ${path.slice(ACCOUNTS_PREFIX.length)}`;
+    return api.endpointOf(method, path);
+  }
 
   const log: RecordedRequest[] = [];
   const rateLimits: { retryAfterSeconds: number; remaining: number; path: PathMatcher | undefined }[] = [];
@@ -208,6 +279,7 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
       const record: RecordedRequest = {
         method: request.method,
         path: request.path,
+        endpoint: endpointOf(request.method, request.path),
         search: request.url.search,
         status: 0,
       };
@@ -216,11 +288,15 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
         if (grant !== null) record.grantType = grant;
       }
       log.push(record);
+      const stallIndex = stalls.findIndex((rule) => matchesPath(rule.path, request.path));
+      const [stall] = stallIndex === -1 ? [] : stalls.splice(stallIndex, 1);
+      if (stall?.phase === 'headers') await hold(stall.ms);
       let reply: Reply;
       try {
         reply =
           injected(request.path) ??
-          (request.path.startsWith(`${ACCOUNTS_PREFIX}/`) ? accounts.handle(request) : api(request));
+          overRollingLimit(request.path) ??
+          (request.path.startsWith(`${ACCOUNTS_PREFIX}/`) ? accounts.handle(request) : api.handle(request));
       } catch (error) {
         reply =
           error instanceof ApiFailure
@@ -228,7 +304,8 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
             : { status: 500, body: { error: { status: 500, message: 'Server error' } } };
       }
       record.status = reply.status;
-      writeReply(res, reply);
+      if (stall?.phase === 'body') await writeStalled(res, reply, () => hold(stall.ms));
+      else writeReply(res, reply);
     })().catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
@@ -327,10 +404,22 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
     setRateLimit({ retryAfterSeconds, count, path }) {
       rateLimits.push({ retryAfterSeconds, remaining: count, path });
     },
+    setRollingRateLimit(limit) {
+      rollingLimit = limit;
+      served.length = 0;
+    },
+    stallNext(path, ms, stallOptions = {}) {
+      stalls.push({ path, ms, phase: stallOptions.phase ?? 'headers' });
+    },
     failNext(path, status, failOptions = {}) {
       failures.push({ path, status, message: failOptions.message, reason: failOptions.reason });
     },
     requestCount: (filter) => filterLog(filter).length,
+    requestCounts(filter) {
+      const counts: Record<string, number> = {};
+      for (const entry of filterLog(filter)) counts[entry.endpoint] = (counts[entry.endpoint] ?? 0) + 1;
+      return counts;
+    },
     requests: (filter) => filterLog(filter).map((entry) => ({ ...entry })),
     tokenRequests: (grantType) =>
       log.filter(
@@ -380,12 +469,34 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
       return userView(user.id) as UserView;
     },
     async close() {
+      for (const entry of held) {
+        clearTimeout(entry.timer);
+        entry.release();
+      }
+      held.clear();
       server.closeAllConnections();
       await new Promise<void>((resolve, reject) =>
         server.close((error) => (error ? reject(error) : resolve())),
       );
     },
   };
+}
+
+/** Sends the headers and the first half of the body, waits, then the rest. */
+async function writeStalled(res: ServerResponse, reply: Reply, wait: () => Promise<void>): Promise<void> {
+  const payload =
+    reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+  const headers: Record<string, string> = { ...reply.headers };
+  if (reply.body !== undefined)
+    headers['content-type'] ??=
+      typeof reply.body === 'string' ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8';
+  headers['content-length'] = String(Buffer.byteLength(payload));
+  res.writeHead(reply.status, headers);
+  const bytes = Buffer.from(payload);
+  const half = Math.floor(bytes.length / 2);
+  res.write(bytes.subarray(0, half));
+  await wait();
+  if (!res.destroyed) res.end(bytes.subarray(half));
 }
 
 function defaultMessage(status: number): string {

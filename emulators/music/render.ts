@@ -13,6 +13,8 @@ export interface RenderContext {
   variant: Variant;
   /** The effective market: the user's country, else the `market` parameter, else none. */
   market: string | undefined;
+  /** The caller's account filters explicit content. */
+  explicitFilter?: boolean;
   catalog: Catalog;
   users: Map<string, UserRecord>;
 }
@@ -81,7 +83,9 @@ export function albumSimple(ctx: RenderContext, album: AlbumRecord): Json {
 
 export function trackSimple(ctx: RenderContext, track: TrackRecord): Json {
   const album = ctx.catalog.albums.get(track.albumId);
-  const playable = album !== undefined && availableIn(ctx, album);
+  const inMarket = album !== undefined && availableIn(ctx, album);
+  const filtered = ctx.explicitFilter === true && track.explicit;
+  const playable = inMarket && !filtered;
   const out: Json = {
     artists: artistsOf(ctx, track.artistIds),
     disc_number: track.discNumber,
@@ -99,7 +103,7 @@ export function trackSimple(ctx: RenderContext, track: TrackRecord): Json {
     is_local: false,
   };
   if (ctx.market === undefined && ctx.variant === 'classic') out['available_markets'] = album?.markets ?? [];
-  if (!playable) out['restrictions'] = { reason: 'market' };
+  if (!playable) out['restrictions'] = { reason: inMarket ? 'explicit' : 'market' };
   return out;
 }
 

@@ -171,6 +171,8 @@ export interface CreateUserInput {
   country?: string;
   product?: 'premium' | 'free' | 'open';
   registered?: boolean;
+  /** The account's explicit-content filter: explicit tracks are then restricted (`reason: 'explicit'`). */
+  explicitFilter?: boolean;
   devices?: Partial<DeviceRecord>[];
   /** Id of the active device; the first device when omitted and there are devices, none with `null`. */
   activeDeviceId?: string | null;
@@ -178,7 +180,18 @@ export interface CreateUserInput {
 }
 
 export interface SeedFixtures {
-  users: { premium: string; free: string; noActiveDevice: string };
+  users: {
+    /** US, premium; several devices, one active, one restricted. */
+    premium: string;
+    /** GB, free; one device. */
+    free: string;
+    /** DE, premium; one device, none active. */
+    noActiveDevice: string;
+    /** FR, premium; no devices at all. */
+    noDevices: string;
+    /** JP, premium; exactly one device, active; explicit-content filter on. */
+    oneDevice: string;
+  };
   playlists: { big: string; roadTrip: string; shared: string; bobPicks: string };
 }
 
@@ -227,7 +240,7 @@ export class EmulatorState {
       product: input.product ?? 'premium',
       registered: input.registered ?? true,
       followers: 0,
-      explicitFilter: false,
+      explicitFilter: input.explicitFilter ?? false,
       library: new Set(),
       playlists: [],
       player: {
@@ -325,6 +338,15 @@ export class EmulatorState {
       devices: [{ id: 'carol-pc', name: 'Carol’s PC', type: 'Computer' }],
       activeDeviceId: null,
     });
+    this.createUser({ id: 'noor', displayName: 'Noor', country: 'FR', product: 'premium', devices: [] });
+    this.createUser({
+      id: 'yuki',
+      displayName: 'Yuki',
+      country: 'JP',
+      product: 'premium',
+      explicitFilter: true,
+      devices: [{ id: 'yuki-tv', name: 'Living room TV', type: 'TV', volumePercent: 30 }],
+    });
 
     const rng = createRng(0xb16);
     const { trackIds, episodeIds } = this.catalog;
@@ -386,7 +408,13 @@ export class EmulatorState {
     this.users.get('bob')?.playlists.push(big.id);
 
     return {
-      users: { premium: 'alice', free: 'bob', noActiveDevice: 'carol' },
+      users: {
+        premium: 'alice',
+        free: 'bob',
+        noActiveDevice: 'carol',
+        noDevices: 'noor',
+        oneDevice: 'yuki',
+      },
       playlists: { big: big.id, roadTrip: roadTrip.id, shared: shared.id, bobPicks: bobPicks.id },
     };
   }

@@ -18,6 +18,8 @@ export const NAMESPACES = [
   'schedule-markers',
   'weather-cache',
   'locks',
+  'music-cache',
+  'music-recent',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

@@ -255,12 +255,12 @@ describe('music emulator: accounts', () => {
     });
   });
 
-  it('does not let an application token call user endpoints', async () => {
+  it('answers 403 to an application token on user endpoints', async () => {
     const app = String((await token({ grant_type: 'client_credentials' }, true)).body['access_token']);
-    const me = await api('/v1/me', app);
-    expect(me.status).toBe(401);
-    const devices = await api('/v1/me/player/devices', app);
-    expect(devices.status).toBe(401);
+    const refused = { error: { status: 403, message: 'This request requires user authentication.' } };
+    expect(await api('/v1/me', app)).toEqual({ status: 403, body: refused });
+    expect(await api('/v1/me/player/devices', app)).toEqual({ status: 403, body: refused });
+    expect(await api('/v1/me/playlists', app)).toEqual({ status: 403, body: refused });
   });
 
   it('expires access tokens after 3600 s by the emulator clock', async () => {

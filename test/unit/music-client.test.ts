@@ -1,8 +1,10 @@
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HttpError } from '../../src/services/http/errors.js';
+import { HttpError, RateLimitError } from '../../src/services/http/errors.js';
 import {
   createMusicClient,
+  DEFAULT_MUSIC_OPTIONS,
+  ForbiddenError,
   InsufficientScopeError,
   MusicAuthError,
   NoActiveDeviceError,
@@ -170,6 +172,35 @@ describe('music client (mocked HTTP)', () => {
     ]);
   });
 
+  it('after a 429 with Retry-After: 30, fails a different call at once without sending it', async () => {
+    appToken();
+    agent
+      .get(API)
+      .intercept({ path: `/v1/albums/${ALBUM}?market=US`, method: 'GET' })
+      .reply(
+        429,
+        { error: { status: 429, message: 'API rate limit exceeded' } },
+        {
+          headers: { 'retry-after': '30', 'content-type': 'application/json' },
+        },
+      );
+    const first = await music.albums.get(ALBUM).catch((e: unknown) => e);
+    expect(first).toBeInstanceOf(RateLimitError);
+    expect(first).toMatchObject({ retryAfterMs: 30_000, retryAfterSeconds: 30, paused: false });
+
+    now += 10_000;
+    // Nothing intercepts these: a request sent would fail as a network error, not a rate limit.
+    const artist = await music.artists.get(ALBUM).catch((e: unknown) => e);
+    expect(artist).toBeInstanceOf(RateLimitError);
+    expect(artist).toMatchObject({ retryAfterMs: 20_000, paused: true });
+    const pause = await music.player.pause('alice').catch((e: unknown) => e);
+    expect(pause).toMatchObject({ name: 'RateLimitError', retryAfterMs: 20_000, paused: true });
+  });
+
+  it('waits at most 5 s for a rate limit inside a call', () => {
+    expect(DEFAULT_MUSIC_OPTIONS.maxRateLimitWaitMs).toBe(5_000);
+  });
+
   it('reports refused client credentials as MusicAuthError', async () => {
     agent
       .get(ACCOUNTS)
@@ -217,14 +248,16 @@ describe('music client (mocked HTTP)', () => {
       if ('reason' in error) expect(thrown).toMatchObject({ reason: error.reason });
     });
 
-    it('keeps a plain 403 Forbidden as an HttpError', async () => {
+    it('keeps a plain 403 Forbidden as a ForbiddenError', async () => {
       agent
         .get(API)
         .intercept({ path: '/v1/me/player/next', method: 'POST' })
         .reply(403, { error: { status: 403, message: 'Forbidden' } }, JSON_HEADERS);
       const thrown = await music.player.next('alice').catch((e: unknown) => e);
+      expect(thrown).toBeInstanceOf(ForbiddenError);
       expect(thrown).toBeInstanceOf(HttpError);
       expect(thrown).not.toBeInstanceOf(PlayerRestrictionError);
+      expect(thrown).toMatchObject({ status: 403, userMessage: undefined });
     });
   });
 });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   albumSchema,
+  apiErrorBodySchema,
   currentUserSchema,
+  describeMusicError,
+  oauthErrorBodySchema,
+  rateLimitedErrorBodySchema,
+  readErrorInfo,
   devicesSchema,
   myPlaylistsSchema,
   playlistItemsSchema,
@@ -181,5 +186,48 @@ describe('music schemas tolerate what real lists hold', () => {
       images: [],
     });
     expect([parsed.country, parsed.product, parsed.email]).toEqual([undefined, undefined, undefined]);
+  });
+});
+
+describe('music error bodies', () => {
+  it('reads the API error body, with a player reason and extra fields', () => {
+    const body = {
+      error: {
+        status: 403,
+        message: 'Player command failed: Premium required',
+        reason: 'PREMIUM_REQUIRED',
+        x: 1,
+      },
+    };
+    expect(apiErrorBodySchema.parse(body).error).toEqual({
+      status: 403,
+      message: 'Player command failed: Premium required',
+      reason: 'PREMIUM_REQUIRED',
+    });
+    expect(readErrorInfo(body)).toEqual({
+      message: 'Player command failed: Premium required',
+      reason: 'PREMIUM_REQUIRED',
+      oauthError: undefined,
+    });
+  });
+
+  it('reads the spec’s 429 sample body', () => {
+    const body = { error: { code: 'rate_limited', message: 'Too many requests', request_id: 'r-1' } };
+    expect(rateLimitedErrorBodySchema.parse(body).error.code).toBe('rate_limited');
+    expect(apiErrorBodySchema.safeParse(body).success).toBe(false);
+    expect(describeMusicError(body)).toBe('Too many requests');
+  });
+
+  it('reads the token endpoint’s RFC 6749 §5.2 body', () => {
+    const body = { error: 'invalid_grant', error_description: 'Invalid refresh token' };
+    expect(oauthErrorBodySchema.parse(body)).toEqual(body);
+    expect(describeMusicError(body)).toBe('invalid_grant: Invalid refresh token');
+  });
+
+  it('makes do with bodies that are empty, text, or missing fields', () => {
+    for (const body of [undefined, '', 'Bad gateway', {}, { error: {} }, { error: { status: 'x' } }]) {
+      expect(readErrorInfo(body)).toEqual({ message: undefined, reason: undefined, oauthError: undefined });
+    }
+    expect(readErrorInfo({ error: { message: 'no status here' } }).message).toBe('no status here');
   });
 });

@@ -41,18 +41,28 @@ export class HttpError extends UpstreamError {
 /** The service asked us to slow down, and the wait is longer than we are willing to block for. */
 export class RateLimitError extends UpstreamError {
   override readonly name: string = 'RateLimitError';
+  /** The wait in whole seconds, rounded up (the unit of `Retry-After`). */
+  readonly retryAfterSeconds: number | undefined;
   constructor(
     service: string,
     readonly method: string,
     readonly url: string,
     /** How long the service asked us to wait, when it said so. */
     readonly retryAfterMs: number | undefined,
+    /**
+     * True when this call was never sent: an earlier 429 paused every call to the service (see
+     * `RateLimitGate`) for longer than the transport waits inside a call.
+     */
+    readonly paused: boolean = false,
   ) {
     super(
-      `${method} ${safePath(url)} was rate limited by the ${service} service` +
+      (paused
+        ? `${method} ${safePath(url)} was not sent: the ${service} service asked us to slow down`
+        : `${method} ${safePath(url)} was rate limited by the ${service} service`) +
         (retryAfterMs === undefined ? '' : `; try again in ${formatWait(retryAfterMs)}`),
       service,
     );
+    this.retryAfterSeconds = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
   }
 }
 

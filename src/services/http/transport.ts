@@ -21,6 +21,18 @@ export interface RateLimitPolicy {
   backoffMaxMs: number;
 }
 
+/**
+ * A pause shared by every caller of one service after a 429: the transport asks it before each
+ * request and tells it about every `Retry-After` it receives. Backed by memory for one process
+ * (`createMemoryRateGate`) or by storage for all of them (`createStorageRateGate`).
+ */
+export interface RateLimitGate {
+  /** Epoch milliseconds until which calls must wait; `undefined` (or a past time) when calls may go. */
+  blockedUntil(): Promise<number | undefined>;
+  /** Pauses calls until `untilEpochMs`; never shortens a longer pause already in place. */
+  block(untilEpochMs: number): Promise<void>;
+}
+
 export interface TransportOptions {
   /** Service name used in errors and logs (`music`, `weather`). */
   service: string;
@@ -37,9 +49,17 @@ export interface TransportOptions {
   onExchange?: (info: ExchangeInfo) => void;
   /** The undici dispatcher to use; by default the transport owns an Agent. */
   dispatcher?: Dispatcher;
+  /**
+   * Shared pause after a 429. Before each request: a pause up to `rateLimit.maxWaitMs` is waited
+   * out, a longer one fails at once with `RateLimitError` (nothing is sent). Every 429 with
+   * `Retry-After` extends it. Without a gate, only the call that got the 429 waits.
+   */
+  gate?: RateLimitGate;
   /** Injectable for tests. */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  /** The clock the gate's pauses are measured with (epoch milliseconds). */
+  now?: () => number;
 }
 
 export interface ExchangeInfo {
@@ -158,6 +178,7 @@ export class Transport {
   private readonly ownsDispatcher: boolean;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
+  private readonly now: () => number;
 
   constructor(options: TransportOptions) {
     this.service = options.service;
@@ -168,12 +189,21 @@ export class Transport {
       options.dispatcher ?? new Agent({ connections: 16, keepAliveTimeout: 10_000, connectTimeout: 5_000 });
     this.sleep = options.sleep ?? ((ms) => delay(ms));
     this.random = options.random ?? Math.random;
+    this.now = options.now ?? Date.now;
   }
 
   /** Sends a request and returns the parsed body (`undefined` for an empty one), validated by `schema`. */
   async json<S extends z.ZodType>(spec: RequestSpec, schema: S): Promise<z.output<S>> {
     const response = await this.send(spec);
-    const body = await readBody(response.body, response.headers);
+    let body: unknown;
+    try {
+      body = await readBody(response.body, response.headers);
+    } catch (error) {
+      // The body stalled past the time limit, or the connection dropped half-way through it.
+      if (spec.signal?.aborted) throw error;
+      const timeoutMs = spec.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TRANSPORT_OPTIONS.timeoutMs;
+      throw this.wrapFault(error, spec.method ?? 'GET', response.url, timeoutMs);
+    }
     const parsed = schema.safeParse(body);
     if (!parsed.success) {
       throw new ResponseValidationError(this.service, spec.method ?? 'GET', response.url, parsed.error);
@@ -216,7 +246,10 @@ export class Transport {
 
     let faults = 0;
     let limited = 0;
+    // The end of the last pause this call has already sat out, so it is not waited twice.
+    let waitedUntil = Number.NEGATIVE_INFINITY;
     for (let attempt = 1; ; attempt++) {
+      waitedUntil = await this.passGate(method, shownUrl, waitedUntil);
       const started = performance.now();
       let response: Dispatcher.ResponseData;
       try {
@@ -238,11 +271,16 @@ export class Transport {
       if (status >= 200 && status < 300) {
         return { status, headers, body: response.body, url: shownUrl };
       }
-      const body = await readBody(response.body, headers);
+      // The status says what happened; a body that cannot be read only loses the service's message.
+      const body = await readBody(response.body, headers).catch(() => undefined);
 
       if (status === 429) {
         limited++;
         const retryAfterMs = parseRetryAfter(headers['retry-after']);
+        // `Retry-After: 0` (or none) asks for no pause; any other wait holds back everyone sharing
+        // the gate too, whether or not this call waits it out.
+        const until = retryAfterMs ? this.now() + retryAfterMs : undefined;
+        if (until !== undefined) await this.closeGate(until);
         if (retryAfterMs !== undefined && retryAfterMs > this.policy.maxWaitMs) {
           throw new RateLimitError(this.service, method, shownUrl, retryAfterMs);
         }
@@ -253,6 +291,7 @@ export class Transport {
           retryAfterMs ??
           this.jitter(Math.min(this.policy.backoffMaxMs, this.policy.backoffBaseMs * 2 ** (limited - 1)));
         await this.sleep(wait);
+        if (until !== undefined) waitedUntil = Math.max(waitedUntil, until);
         continue;
       }
       if (status >= 500 && faults < retries) {
@@ -261,6 +300,38 @@ export class Transport {
         continue;
       }
       throw this.httpError(method, shownUrl, status, body, headers);
+    }
+  }
+
+  /**
+   * Waits out a shared pause that ends within the bound, or fails at once with `RateLimitError`
+   * when it ends later; returns the end of the pause now sat out. A gate that cannot be read (storage
+   * down) lets the call through: a lost pause costs at most one more 429.
+   */
+  private async passGate(method: string, url: string, waitedUntil: number): Promise<number> {
+    const gate = this.options.gate;
+    if (gate === undefined) return waitedUntil;
+    let until: number | undefined;
+    try {
+      until = await gate.blockedUntil();
+    } catch {
+      return waitedUntil;
+    }
+    if (until === undefined || until <= waitedUntil) return waitedUntil;
+    const remaining = until - this.now();
+    if (remaining <= 0) return waitedUntil;
+    if (remaining > this.policy.maxWaitMs) {
+      throw new RateLimitError(this.service, method, url, remaining, true);
+    }
+    await this.sleep(remaining);
+    return until;
+  }
+
+  private async closeGate(until: number): Promise<void> {
+    try {
+      await this.options.gate?.block(until);
+    } catch {
+      // The pause still applies to this call; other callers will get their own 429.
     }
   }
 

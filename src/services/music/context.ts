@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import type { QueryValue, RequestSpec, Transport } from '../http/transport.js';
 import type { AppTokenSource } from './app-token.js';
-import { InvalidMusicRefError, MusicAuthError, toMusicError } from './errors.js';
+import { endpointRemovedError, InvalidMusicRefError, MusicAuthError, toMusicError } from './errors.js';
 import type { Page, PageRequest, PagingRegistry } from './paging.js';
 import { parseMusicRef, type MusicRefType } from './refs.js';
 
@@ -76,8 +76,19 @@ export function createContext(options: ContextOptions): MusicContext {
         return await send(withToken(await appToken.get()));
       }
     } catch (error) {
-      throw toMusicError(error);
+      throw retype(error, spec);
     }
+  }
+
+  /**
+   * The music meaning of a failure. Speaking the spec's paths, a bare 403 on one the service removed
+   * in 2026 says which setting to change rather than looking like a permission problem.
+   */
+  function retype(error: unknown, spec: RequestSpec): unknown {
+    const typed = toMusicError(error);
+    if (options.variant !== 'classic') return typed;
+    const pathname = new URL(spec.url, `${apiUrl}/`).pathname;
+    return endpointRemovedError(typed, spec.method ?? 'GET', pathname) ?? typed;
   }
 
   const context: MusicContext = {

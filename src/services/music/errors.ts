@@ -4,6 +4,7 @@
  * bot can show it as a user error instead of a generic failure.
  */
 import { HttpError, UpstreamError } from '../http/errors.js';
+import { apiErrorBodySchema, looseErrorBodySchema, oauthErrorBodySchema } from './schemas.js';
 
 /** The parts of an error body the service uses: `{error:{status,message,reason}}` or the OAuth `{error,error_description}`. */
 export interface MusicErrorInfo {
@@ -14,19 +15,14 @@ export interface MusicErrorInfo {
 }
 
 export function readErrorInfo(body: unknown): MusicErrorInfo {
-  const info: MusicErrorInfo = { message: undefined, reason: undefined, oauthError: undefined };
-  if (typeof body !== 'object' || body === null) return info;
-  const record = body as Record<string, unknown>;
-  const error = record['error'];
-  if (typeof error === 'object' && error !== null) {
-    const inner = error as Record<string, unknown>;
-    if (typeof inner['message'] === 'string') info.message = inner['message'];
-    if (typeof inner['reason'] === 'string') info.reason = inner['reason'];
-  } else if (typeof error === 'string') {
-    info.oauthError = error;
-    if (typeof record['error_description'] === 'string') info.message = record['error_description'];
+  const oauth = oauthErrorBodySchema.safeParse(body);
+  if (oauth.success) {
+    return { message: oauth.data.error_description, reason: undefined, oauthError: oauth.data.error };
   }
-  return info;
+  // The documented body first, then anything shaped like it (the 429 sample, a body missing `status`).
+  const api = apiErrorBodySchema.safeParse(body);
+  const error = api.success ? api.data.error : looseErrorBodySchema.safeParse(body).data?.error;
+  return { message: error?.message, reason: error?.reason, oauthError: undefined };
 }
 
 /** For `TransportOptions.describeError`: the service's message, with the player reason or OAuth code. */
@@ -70,8 +66,13 @@ export class MusicAuthError extends MusicHttpError {
   }
 }
 
+/** 403 with no more specific meaning: authenticated, but not allowed to do this. */
+export class ForbiddenError extends MusicHttpError {
+  override readonly name: string = 'ForbiddenError';
+}
+
 /** 403 `Insufficient client scope`: the member granted fewer permissions than this call needs. */
-export class InsufficientScopeError extends MusicHttpError {
+export class InsufficientScopeError extends ForbiddenError {
   override readonly name: string = 'InsufficientScopeError';
   constructor(source: HttpError) {
     super(source, 'This needs a permission your music account link does not include: link it again.');
@@ -79,7 +80,7 @@ export class InsufficientScopeError extends MusicHttpError {
 }
 
 /** 403 on an account that is not on the app's development-mode allow-list. */
-export class UserNotRegisteredError extends MusicHttpError {
+export class UserNotRegisteredError extends ForbiddenError {
   override readonly name: string = 'UserNotRegisteredError';
   constructor(source: HttpError) {
     super(source, 'Your music account is not on this app’s user list; ask the bot owner to add you.');
@@ -120,6 +121,34 @@ export class NotFoundError extends MusicHttpError {
   override readonly name: string = 'NotFoundError';
   constructor(source: HttpError) {
     super(source, 'Not found: check the link or id.');
+  }
+}
+
+/**
+ * 403 `Forbidden` on a spec path the service removed for development-mode apps in 2026, while the
+ * client speaks the spec's paths (`MUSIC_API_VARIANT=classic`). Says which setting to change. Like
+ * `EndpointUnavailableError`, it means "not available", not "broken" (see `isFeatureUnavailable`).
+ */
+export class EndpointRemovedError extends ForbiddenError {
+  override readonly name: string = 'EndpointRemovedError';
+  override readonly userMessage: string;
+  /** The setting, and the value, that makes the client use the paths that replaced this one. */
+  readonly setting = { name: 'MUSIC_API_VARIANT', value: '2026' } as const;
+
+  constructor(
+    source: HttpError,
+    /** What the endpoint did, e.g. `an artist's top tracks`. */
+    readonly feature: string,
+  ) {
+    super(source);
+    const fix = `set ${this.setting.name}=${this.setting.value}`;
+    this.message =
+      `${this.message}: the music service removed this endpoint (${feature}) for development-mode ` +
+      `apps in 2026; ${fix} to use what replaced it (features with no replacement are then reported ` +
+      `as unavailable)`;
+    this.userMessage =
+      `That is not available with this bot’s music app right now. Bot owner: ${fix} ` +
+      `(the music service removed ${feature} for development-mode apps in 2026).`;
   }
 }
 
@@ -173,6 +202,40 @@ function playerRestrictionMessage(reason: string | undefined): string {
   }
 }
 
+/** True for the errors that mean "this app cannot do that" rather than "something failed". */
+export function isFeatureUnavailable(
+  error: unknown,
+): error is EndpointUnavailableError | EndpointRemovedError {
+  return error instanceof EndpointUnavailableError || error instanceof EndpointRemovedError;
+}
+
+/** Spec paths removed for development-mode apps in 2026 (upstream-facts.md), with what they did. */
+const REMOVED_IN_2026: readonly { method?: string; path: RegExp; feature: string }[] = [
+  { path: /\/v1\/playlists\/[^/]+\/tracks$/, feature: 'playlist items under /v1/playlists/{id}/tracks' },
+  { path: /\/v1\/me\/albums$/, feature: 'saving albums through /v1/me/albums' },
+  { method: 'GET', path: /\/v1\/artists$/, feature: 'several artists at once (GET /v1/artists)' },
+  { path: /\/v1\/artists\/[^/]+\/top-tracks$/, feature: 'artists’ top tracks' },
+];
+
+/**
+ * The `EndpointRemovedError` for `error` when it is the 2026 removal's answer (403 with the bare
+ * `Forbidden` message, or no body) to a request for a removed spec path; `undefined` otherwise.
+ */
+export function endpointRemovedError(
+  error: unknown,
+  method: string,
+  pathname: string,
+): EndpointRemovedError | undefined {
+  if (!(error instanceof HttpError) || error.status !== 403) return undefined;
+  if (error instanceof MusicHttpError && error.constructor !== ForbiddenError) return undefined;
+  const { message, reason } = readErrorInfo(error.body);
+  if (reason !== undefined || (message !== undefined && message !== 'Forbidden')) return undefined;
+  const removed = REMOVED_IN_2026.find(
+    (entry) => (entry.method === undefined || entry.method === method) && entry.path.test(pathname),
+  );
+  return removed === undefined ? undefined : new EndpointRemovedError(error, removed.feature);
+}
+
 /**
  * Re-types an `HttpError` from the music service. Anything that is not an `HttpError`, or an
  * `HttpError` with no more specific meaning, is returned as is.
@@ -190,7 +253,7 @@ export function toMusicError(error: unknown): unknown {
       if (/not registered/i.test(message ?? '')) return new UserNotRegisteredError(error);
       if (reason !== undefined || /^Player command failed/i.test(message ?? ''))
         return new PlayerRestrictionError(error);
-      return error;
+      return new ForbiddenError(error);
     case 404:
       if (reason === 'NO_ACTIVE_DEVICE' || /no active device/i.test(message ?? ''))
         return new NoActiveDeviceError(error);

@@ -3,7 +3,8 @@
  * `music.playlists.addItems(...)`. Built from base URLs, the app's credentials and a
  * `getAccessToken(userId)` function; it never stores a member's token itself.
  */
-import { Transport, type TransportOptions } from '../http/transport.js';
+import { createMemoryRateGate } from '../http/rate-gate.js';
+import { Transport, type RateLimitGate, type TransportOptions } from '../http/transport.js';
 import { AppTokenSource } from './app-token.js';
 import { createAlbumsApi, type AlbumsApi } from './albums.js';
 import { createArtistsApi, type ArtistsApi } from './artists.js';
@@ -28,7 +29,13 @@ export interface MusicClientOptions {
   getAccessToken: (userId: string) => Promise<string>;
   /** Transport settings; `service`, `describeError` and `secrets` are filled in (secrets are merged). */
   transport?: Partial<TransportOptions>;
-  /** The clock for the application token's expiry. */
+  /**
+   * The pause every call honours after a 429. Pass `createStorageRateGate(store, 'music')` so that
+   * every process of the bot pauses together; by default the pause is shared by this client's calls
+   * only.
+   */
+  rateGate?: RateLimitGate;
+  /** The clock for the application token's expiry and for rate-limit pauses. */
   now?: () => number;
   /**
    * Market sent with catalog calls made with the application token when the caller gives none.
@@ -47,7 +54,7 @@ export const DEFAULT_MUSIC_OPTIONS = {
   /** Renew the application token this long before it expires. */
   renewBeforeMs: 60_000,
   /** 429 with a `Retry-After` up to this long is waited out; longer fails at once with `RateLimitError`. */
-  maxRateLimitWaitMs: 10_000,
+  maxRateLimitWaitMs: 5_000,
 } as const satisfies Required<Pick<MusicClientOptions, 'defaultMarket' | 'uriScheme'>> & {
   renewBeforeMs: number;
   maxRateLimitWaitMs: number;
@@ -76,11 +83,14 @@ export function createMusicClient(options: MusicClientOptions): MusicClient {
   const authUrl = options.authUrl.replace(/\/+$/, '');
   const now = options.now ?? Date.now;
   const extra = options.transport ?? {};
+  const clock = extra.now ?? now;
   const transport: Transport = new Transport({
     ...extra,
     service: 'music',
     describeError: extra.describeError ?? describeMusicError,
     rateLimit: { maxWaitMs: DEFAULT_MUSIC_OPTIONS.maxRateLimitWaitMs, ...extra.rateLimit },
+    gate: options.rateGate ?? extra.gate ?? createMemoryRateGate(clock),
+    now: clock,
     secrets: (): string[] => {
       const known = [options.clientSecret, ...(extra.secrets?.() ?? [])];
       // Called only when an error is built, by which time appToken exists.
@@ -145,5 +155,11 @@ export {
   type PageRequest,
 } from './paging.js';
 export { DEFAULT_URI_SCHEME, isMusicId, parseMusicRef, toMusicUri, type MusicRefType } from './refs.js';
+export {
+  createMemoryRateGate,
+  createStorageRateGate,
+  type StorageRateGateOptions,
+} from '../http/rate-gate.js';
+export type { RateLimitGate } from '../http/transport.js';
 export * from './errors.js';
 export * from './schemas.js';

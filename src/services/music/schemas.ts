@@ -318,6 +318,44 @@ export const tokenResponseSchema = z.object({
   refresh_token: z.string().optional(),
 });
 
+/**
+ * The API's error body for most 4xx and 5xx (spec §7): `{ error: { status, message } }`; player
+ * refusals add `reason` (`PREMIUM_REQUIRED`, `NO_ACTIVE_DEVICE`, … or a value added later).
+ */
+export const apiErrorBodySchema = z.object({
+  error: z.object({
+    status: z.number().int(),
+    message: z.string(),
+    reason: z.string().optional(),
+  }),
+});
+
+/** The spec's sample 429 body: `{ error: { code: 'rate_limited', message, request_id } }`. */
+export const rateLimitedErrorBodySchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    request_id: z.string().optional(),
+  }),
+});
+
+/** Anything shaped like either error body, for reading what it says when a field is missing. */
+export const looseErrorBodySchema = z.object({
+  error: z.object({
+    status: z.number().optional().catch(undefined),
+    message: z.string().optional().catch(undefined),
+    reason: z.string().optional().catch(undefined),
+    code: z.string().optional().catch(undefined),
+  }),
+});
+
+/** The token endpoint's error body (RFC 6749 §5.2): `{ error, error_description }`. */
+export const oauthErrorBodySchema = z.object({
+  error: z.string(),
+  error_description: z.string().optional(),
+  error_uri: z.string().optional(),
+});
+
 /** A body that is either absent or anything at all: for 200 answers whose body is not documented. */
 export const ignoredBodySchema = z.unknown();
 
@@ -334,3 +372,6 @@ export type SimplifiedPlaylist = z.output<typeof simplifiedPlaylistSchema>;
 export type Device = z.output<typeof deviceSchema>;
 export type CurrentUser = z.output<typeof currentUserSchema>;
 export type TokenResponse = z.output<typeof tokenResponseSchema>;
+export type ApiErrorBody = z.output<typeof apiErrorBodySchema>;
+export type RateLimitedErrorBody = z.output<typeof rateLimitedErrorBodySchema>;
+export type OAuthErrorBody = z.output<typeof oauthErrorBodySchema>;

@@ -1,0 +1,231 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMusicEmulator, type MusicEmulator } from '../../emulators/music/index.js';
+import { NoActiveDeviceError } from '../../src/services/music/index.js';
+import { BOT_SCOPES, createMusicWorld, manualClock, type MusicWorld } from '../fixtures/music.js';
+
+const BASE62_ID = /^[0-9A-Za-z]{22}$/;
+
+async function call(
+  emulator: MusicEmulator,
+  path: string,
+  token: string,
+): Promise<{ status: number; headers: Headers; body: unknown }> {
+  const response = await fetch(`${emulator.apiUrl}${path}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text === '' ? undefined : JSON.parse(text),
+  };
+}
+
+describe('music emulator: seeded world', () => {
+  let world: MusicWorld;
+  beforeAll(async () => {
+    world = await createMusicWorld();
+    for (const user of ['alice', 'noor', 'yuki']) world.signIn(user);
+  });
+  afterAll(() => world.close());
+
+  it('has at least 30 artists, 60 albums and 600 tracks, with distinct 22-character base-62 ids', () => {
+    const f = world.emulator.fixtures ?? expect.fail('seeded');
+    expect(f.artistIds.length).toBeGreaterThanOrEqual(30);
+    expect(f.albumIds.length).toBeGreaterThanOrEqual(60);
+    expect(f.trackIds.length).toBeGreaterThanOrEqual(600);
+    const ids = [...f.artistIds, ...f.albumIds, ...f.trackIds, ...f.episodeIds];
+    expect(ids.every((id) => BASE62_ID.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('orders images widest first', async () => {
+    const f = world.emulator.fixtures ?? expect.fail('seeded');
+    const album = await world.music.albums.get(f.albumIds[7] ?? '');
+    const widths = album.images.map((image) => image.width ?? 0);
+    expect(widths.length).toBeGreaterThan(1);
+    expect([...widths].sort((a, b) => b - a)).toEqual(widths);
+  });
+
+  it('restricts by market, and explicit tracks for an account that filters them', async () => {
+    const f = world.emulator.fixtures ?? expect.fail('seeded');
+    const tokyo = await world.music.albums.get(f.catalog.restrictedAlbumId);
+    expect(tokyo.restrictions?.reason).toBe('market');
+    expect(
+      (await world.music.albums.get(f.catalog.restrictedAlbumId, { market: 'JP' })).restrictions,
+    ).toBeUndefined();
+
+    // Yuki (JP) filters explicit content: her copy of an explicit track is restricted for that reason.
+    const yuki = world.signIn('yuki');
+    let explicit: { restrictions?: { reason: string }; is_playable?: boolean } | undefined;
+    for (const id of f.albumIds) {
+      const { body } = await call(world.emulator, `/v1/albums/${id}`, yuki);
+      const tracks = (
+        body as { tracks: { items: { explicit: boolean; restrictions?: { reason: string } }[] } }
+      ).tracks;
+      explicit = tracks.items.find((track) => track.explicit);
+      if (explicit !== undefined) break;
+    }
+    expect(explicit).toMatchObject({ is_playable: false, restrictions: { reason: 'explicit' } });
+  });
+
+  it('has premium and free users in different countries', () => {
+    const users = world.emulator.users;
+    const premium = users.filter((user) => user.product === 'premium');
+    const free = users.filter((user) => user.product === 'free');
+    expect(premium.length).toBeGreaterThan(0);
+    expect(free.length).toBeGreaterThan(0);
+    const freeCountries = new Set(free.map((user) => user.country));
+    expect(premium.some((user) => !freeCountries.has(user.country))).toBe(true);
+    expect(new Set(users.map((user) => user.country)).size).toBeGreaterThanOrEqual(4);
+  });
+
+  it('gives users no devices, one active device, several, and a restricted one', async () => {
+    const { users } = world.emulator.fixtures ?? expect.fail('seeded');
+    expect(await world.music.player.devices(users.noDevices)).toEqual([]);
+    const one = await world.music.player.devices(users.oneDevice);
+    expect(one.map((device) => device.is_active)).toEqual([true]);
+    const several = await world.music.player.devices(users.premium);
+    expect(several.length).toBeGreaterThan(1);
+    expect(several.filter((device) => device.is_active)).toHaveLength(1);
+    expect(several.some((device) => device.is_restricted)).toBe(true);
+    expect(world.emulator.player(users.noActiveDevice)?.activeDeviceId).toBeNull();
+    await expect(world.music.player.pause(users.noDevices)).rejects.toBeInstanceOf(NoActiveDeviceError);
+  });
+
+  it('holds a 10,000-item playlist with removed, local and episode items', () => {
+    const { playlists } = world.emulator.fixtures ?? expect.fail('seeded');
+    const big = world.emulator.playlist(playlists.big) ?? expect.fail('seeded');
+    expect(big.length).toBe(10_000);
+    expect(new Set(big.kinds)).toEqual(new Set(['track', 'missing', 'local', 'episode']));
+  });
+
+  it('counts the requests it served by endpoint', async () => {
+    const f = world.emulator.fixtures ?? expect.fail('seeded');
+    const other = world.client();
+    world.emulator.resetCounters();
+    await other.albums.get(f.albumIds[0] ?? '');
+    await other.albums.get(f.albumIds[1] ?? '');
+    await other.artists.several(f.artistIds.slice(0, 60));
+    await other.player.devices('alice');
+    expect(world.emulator.requestCounts()).toEqual({
+      'POST /api/token': 1,
+      'GET /v1/albums/{id}': 2,
+      'GET /v1/artists': 2,
+      'GET /v1/me/player/devices': 1,
+    });
+    expect(world.emulator.requests()[0]?.endpoint).toBe('POST /api/token');
+  });
+});
+
+describe('music emulator: rolling-window rate limit', () => {
+  const clock = manualClock();
+  let emulator: MusicEmulator;
+  let token: string;
+  beforeAll(async () => {
+    emulator = await startMusicEmulator({ now: clock.now, rateLimit: { requests: 3, windowMs: 30_000 } });
+    token = emulator.issueUserToken('alice', BOT_SCOPES).access_token;
+  });
+  afterAll(() => emulator.close());
+
+  it('answers 429 with the Retry-After that frees a slot, and serves again once one is free', async () => {
+    for (let i = 0; i < 3; i++) {
+      expect((await call(emulator, '/v1/me', token)).status).toBe(200);
+      clock.advance(10_000);
+    }
+    clock.advance(-5_000); // t = 25 s: the calls of t = 0, 10 and 20 s are all in the window
+    const limited = await call(emulator, '/v1/me', token);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('5');
+    expect(limited.body).toEqual({ error: { status: 429, message: 'API rate limit exceeded' } });
+
+    clock.advance(5_000); // t = 30 s: the first call has left the window
+    expect((await call(emulator, '/v1/me', token)).status).toBe(200);
+    clock.advance(1_000); // t = 31 s: window holds 10, 20 and 30 s
+    const again = await call(emulator, '/v1/me', token);
+    expect(again.headers.get('retry-after')).toBe('9');
+  });
+
+  it('can be lifted and set again while running', async () => {
+    emulator.setRollingRateLimit(null);
+    for (let i = 0; i < 5; i++) expect((await call(emulator, '/v1/me', token)).status).toBe(200);
+    emulator.setRollingRateLimit({ requests: 1, windowMs: 1_000 });
+    expect((await call(emulator, '/v1/me', token)).status).toBe(200);
+    expect((await call(emulator, '/v1/me', token)).status).toBe(429);
+    emulator.setRollingRateLimit(null);
+  });
+});
+
+describe('music emulator: stalled responses', () => {
+  let emulator: MusicEmulator;
+  let token: string;
+  beforeAll(async () => {
+    emulator = await startMusicEmulator();
+    token = emulator.issueUserToken('alice', BOT_SCOPES).access_token;
+  });
+  afterAll(() => emulator.close());
+
+  it('holds the next matching response, then answers as usual', async () => {
+    emulator.stallNext('/v1/me', 300);
+    const started = performance.now();
+    const stalled = await call(emulator, '/v1/me', token);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(280);
+    expect(stalled.status).toBe(200);
+    const next = performance.now();
+    await call(emulator, '/v1/me', token);
+    expect(performance.now() - next).toBeLessThan(250);
+  });
+
+  it('can stall in the middle of the body, after the headers', async () => {
+    emulator.stallNext('/v1/me', 300, { phase: 'body' });
+    const started = performance.now();
+    const response = await fetch(`${emulator.apiUrl}/v1/me`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const headersAfter = performance.now() - started;
+    const body = (await response.json()) as { id: string };
+    expect(headersAfter).toBeLessThan(250);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(280);
+    expect(body.id).toBe('alice');
+  });
+
+  it('closes without waiting for a stalled response', async () => {
+    const other = await startMusicEmulator();
+    const stalledToken = other.issueUserToken('alice', BOT_SCOPES).access_token;
+    other.stallNext('/v1/me', 60_000);
+    const pending = call(other, '/v1/me', stalledToken).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = performance.now();
+    await other.close();
+    expect(performance.now() - started).toBeLessThan(1_000);
+    await pending;
+  });
+});
+
+describe('music emulator: refresh-token rotation for every client', () => {
+  it('rotates a confidential client’s refresh token too when asked, refusing the used one', async () => {
+    const emulator = await startMusicEmulator({ refreshTokenRotation: 'always' });
+    try {
+      const basic = `Basic ${Buffer.from(`${emulator.clientId}:${emulator.clientSecret}`).toString('base64')}`;
+      const refresh = async (refreshToken: string) => {
+        const response = await fetch(`${emulator.authUrl}/api/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic },
+          body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+        });
+        return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+      };
+      const first = emulator.issueUserToken('alice', ['user-read-private']).refresh_token ?? '';
+      const renewed = await refresh(first);
+      expect(renewed.status).toBe(200);
+      expect(renewed.body['refresh_token']).toBeTypeOf('string');
+      expect(await refresh(first)).toEqual({
+        status: 400,
+        body: { error: 'invalid_grant', error_description: 'Invalid refresh token' },
+      });
+      expect((await refresh(String(renewed.body['refresh_token']))).status).toBe(200);
+    } finally {
+      await emulator.close();
+    }
+  });
+});
