@@ -13,6 +13,8 @@ import { startWeatherEmulator } from '../emulators/weather/index.js';
 import { createWeatherClient } from '../src/services/weather/index.js';
 
 const DEFAULT_RECORDS = 200_000;
+/** Growth from the first to the last quarter of a file below which memory counts as flat. */
+const FLAT_MARGIN = 16 * 1_048_576;
 const SERVE_FLAG = '--serve-weather-emulator';
 
 interface Urls {
@@ -34,6 +36,10 @@ async function serve(records: number): Promise<void> {
     bulkUrl: emulator.bulkUrl,
   };
   process.send?.(urls);
+  // Asked for its request counts, the emulator reports them: one request per file if nothing retried.
+  process.on('message', (message) => {
+    if (message === 'counts') process.send?.(emulator.countsByEndpoint());
+  });
   process.once('disconnect', () => void emulator.close());
 }
 
@@ -104,6 +110,21 @@ export async function main(records = DEFAULT_RECORDS): Promise<Result[]> {
       );
     }
     await client.close();
+    child.send('counts');
+    const [counts] = (await once(child, 'message')) as [Record<string, number>];
+    console.log(`requests the emulator received: ${JSON.stringify(counts)}`);
+    // Flat: what the heap holds at the end of a file is no more than at its first quarter, give or
+    // take the garbage not yet collected; a leak of even 100 bytes a record would show as +5 MB per
+    // 50,000 records.
+    for (const r of results) {
+      const first = r.heapByQuarter[0] ?? 0;
+      const growth = Math.max(...r.heapByQuarter) - first;
+      const rssGrowth = Math.max(...r.rssByQuarter) - (r.rssByQuarter[0] ?? 0);
+      console.log(
+        `${r.file.padEnd(20)} heap from the first quarter on: +${mb(Math.max(0, growth))}, ` +
+          `rss +${mb(Math.max(0, rssGrowth))} => memory ${growth < FLAT_MARGIN && rssGrowth < FLAT_MARGIN ? 'flat' : 'GROWING'}`,
+      );
+    }
     return results;
   } finally {
     child.disconnect();

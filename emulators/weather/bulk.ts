@@ -2,6 +2,11 @@
  * Bulk snapshot files, generated on the fly as a stream: one record per location, JSON lines or CSV,
  * meant to be piped through gzip. Nothing is held in memory beyond one batch of lines.
  *
+ * A file lists the gazetteer's places it covers (every place in the city files; the places with a
+ * postal code in the file's region in the zip-code files), then, when more records are asked for,
+ * synthetic places in Europe, the UK and the US. Each record is the place's current weather at the
+ * file's refresh time: the same observation the current-weather endpoint gives for that hour.
+ *
  * JSON record shape (upstream-facts.md, "Bulk", an old third-party sample, unconfirmed):
  * `{city{id,name,findname,country,coord{lon,lat},zoom,langs[]}, time, main{temp,pressure,humidity,
  * temp_min,temp_max}, wind{speed,deg}, clouds{all}, weather[], rain?{1h}, snow?{1h}}`.
@@ -10,8 +15,8 @@
  */
 import { Readable } from 'node:stream';
 import { conditionObject } from './conditions.js';
-import { sample } from './model.js';
-import { PLACES } from './places.js';
+import { observe } from './model.js';
+import { PLACES, type Place } from './places.js';
 
 type Kind = 'cities' | 'zip.eu' | 'zip.us' | 'zip.uk';
 
@@ -63,6 +68,9 @@ interface Region {
   lat: readonly [number, number];
   lon: readonly [number, number];
 }
+
+/** EU member states of the gazetteer's places. */
+const EU: ReadonlySet<string> = new Set(['AT', 'BE', 'CZ', 'DE', 'DK', 'ES', 'FR', 'IT', 'NL', 'PL']);
 
 const REGIONS: Readonly<Record<'eu' | 'us' | 'uk', Region>> = {
   eu: { country: ['DE', 'FR', 'NL', 'BE', 'AT', 'IT', 'ES', 'PL', 'DK', 'CZ'], lat: [36, 60], lon: [-9, 28] },
@@ -131,20 +139,40 @@ export interface BulkRecordSource {
   langs: Array<Record<string, string>>;
 }
 
-/** The `i`-th location of a file: the gazetteer's places first (for city files), then synthetic ones. */
+/** The gazetteer's places a file covers, in gazetteer order. */
+function coveredPlaces(kind: Kind): readonly Place[] {
+  switch (kind) {
+    case 'cities':
+      return PLACES;
+    case 'zip.us':
+      return PLACES.filter((p) => p.zip !== undefined && p.country === 'US');
+    case 'zip.uk':
+      return PLACES.filter((p) => p.zip !== undefined && p.country === 'GB');
+    case 'zip.eu':
+      return PLACES.filter((p) => p.zip !== undefined && EU.has(p.country));
+  }
+}
+
+const COVERED: ReadonlyMap<Kind, readonly Place[]> = new Map(
+  (['cities', 'zip.eu', 'zip.us', 'zip.uk'] as const).map((kind) => [kind, coveredPlaces(kind)]),
+);
+
+/** The `i`-th location of a file: the gazetteer's places it covers first, then synthetic ones. */
 export function bulkLocation(kind: Kind, i: number): BulkRecordSource {
-  if (kind === 'cities' && i < PLACES.length) {
-    const place = PLACES[i];
-    if (place) {
-      return {
-        id: place.id,
-        name: place.name,
-        country: place.country,
-        lat: place.lat,
-        lon: place.lon,
-        langs: Object.entries(place.local_names).map(([lang, name]) => ({ [lang]: name })),
-      };
-    }
+  const place = COVERED.get(kind)?.[i];
+  if (place) {
+    const name = kind === 'cities' ? place.name : (place.zip ?? place.name);
+    return {
+      id: place.id,
+      name,
+      country: place.country,
+      lat: place.lat,
+      lon: place.lon,
+      langs:
+        kind === 'cities'
+          ? Object.entries(place.local_names).map(([lang, local]) => ({ [lang]: local }))
+          : [{ en: place.name }],
+    };
   }
   const regionName =
     kind === 'cities'
@@ -155,7 +183,7 @@ export function bulkLocation(kind: Kind, i: number): BulkRecordSource {
   const lon = Math.round((region.lon[0] + rnd(i, 3) * (region.lon[1] - region.lon[0])) * 10_000) / 10_000;
   const country = region.country[Math.floor(rnd(i, 4) * region.country.length)] ?? 'US';
   const name = kind === 'cities' ? syntheticName(i) : zipCode(kind, i);
-  return { id: 1_000_000 + i, name, country, lat, lon, langs: kind === 'cities' ? [{ en: name }] : [] };
+  return { id: 90_000_000 + i, name, country, lat, lon, langs: kind === 'cities' ? [{ en: name }] : [] };
 }
 
 /** The instant a file was last refreshed: hourly, at its minute. */
@@ -168,7 +196,7 @@ export function snapshotTime(nowMs: number, refreshMinute: number): number {
 
 function record(seed: number, kind: Kind, i: number, time: number) {
   const location = bulkLocation(kind, i);
-  const s = sample(seed, location.lat, location.lon, time);
+  const s = observe(seed, location.lat, location.lon, time);
   return {
     location,
     s,
@@ -239,15 +267,19 @@ function csvLine(seed: number, kind: Kind, i: number, time: number): string {
     .join(',');
 }
 
-/** A readable of the uncompressed file, produced batch by batch as the consumer pulls. */
+/**
+ * A readable of the uncompressed file, produced batch by batch as the consumer pulls. `records`
+ * defaults to one per gazetteer place the file covers; more adds synthetic places.
+ */
 export function bulkContent(options: {
   name: string;
-  records: number;
+  records?: number | undefined;
   seed: number;
   nowMs: number;
 }): Readable | undefined {
   const file = BULK_FILES.get(options.name);
   if (!file) return undefined;
+  const records = options.records ?? (COVERED.get(file.kind) ?? []).length;
   const time = snapshotTime(options.nowMs, file.refreshMinute);
   const line = file.format === 'json' ? jsonLine : csvLine;
   let next = 0;
@@ -261,10 +293,10 @@ export function bulkContent(options: {
           chunk = `${CSV_COLUMNS.join(',')}\n`;
           headerSent = true;
         }
-        const end = Math.min(options.records, next + BATCH);
+        const end = Math.min(records, next + BATCH);
         for (; next < end; next++) chunk += `${line(options.seed, file.kind, next, time)}\n`;
         if (chunk !== '' && !this.push(chunk)) return;
-        if (next >= options.records) {
+        if (next >= records) {
           this.push(null);
           return;
         }

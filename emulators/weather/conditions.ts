@@ -73,7 +73,10 @@ export const CONDITIONS: ReadonlyMap<number, Condition> = new Map(
   rows.map(([id, main, description, icon]) => [id, { id, main, description, icon }]),
 );
 
-/** Translations of the descriptions the model produces; anything else falls back to English. */
+/**
+ * Translations of the descriptions the model produces (German, French, Spanish, Italian, Russian);
+ * anything else falls back to English.
+ */
 const TRANSLATIONS: Readonly<Record<string, Readonly<Record<number, string>>>> = {
   de: {
     201: 'Gewitter mit Regen',
@@ -140,6 +143,50 @@ const TRANSLATIONS: Readonly<Record<string, Readonly<Record<number, string>>>> =
     802: 'nubes dispersas',
     803: 'muy nuboso',
     804: 'nubes',
+  },
+  it: {
+    201: 'temporale con pioggia',
+    202: 'temporale con pioggia forte',
+    300: 'pioggerella leggera',
+    301: 'pioggerella',
+    500: 'pioggia leggera',
+    501: 'pioggia moderata',
+    502: 'pioggia forte',
+    511: 'pioggia gelata',
+    600: 'neve leggera',
+    601: 'neve',
+    602: 'neve forte',
+    615: 'pioggia e neve leggera',
+    616: 'pioggia e neve',
+    701: 'foschia',
+    741: 'nebbia',
+    800: 'cielo sereno',
+    801: 'poche nuvole',
+    802: 'nubi sparse',
+    803: 'nuvoloso',
+    804: 'cielo coperto',
+  },
+  ru: {
+    201: 'гроза с дождём',
+    202: 'гроза с ливнем',
+    300: 'лёгкая морось',
+    301: 'морось',
+    500: 'небольшой дождь',
+    501: 'дождь',
+    502: 'сильный дождь',
+    511: 'ледяной дождь',
+    600: 'небольшой снег',
+    601: 'снег',
+    602: 'сильный снег',
+    615: 'небольшой дождь со снегом',
+    616: 'дождь со снегом',
+    701: 'дымка',
+    741: 'туман',
+    800: 'ясно',
+    801: 'небольшая облачность',
+    802: 'переменная облачность',
+    803: 'облачно с прояснениями',
+    804: 'пасмурно',
   },
 };
 

@@ -31,15 +31,24 @@ export interface WeatherEmulatorOptions {
   /** 0 (default) picks a free port. */
   port?: number;
   host?: string;
-  /** Keys that are accepted; anything else gets 401. Default `['test-key']`. */
+  /** Keys on a paid plan: every product. Anything not listed gets 401. Default `['test-key']`. */
   apiKeys?: string[];
+  /**
+   * Keys on the free plan: current weather, the 5-day and daily forecasts and geocoding work; the
+   * paid hosts (pro, history, bulk) answer 401, as upstream does when the plan lacks the product.
+   * Default `['test-free-key']`.
+   */
+  freeApiKeys?: string[];
   /** The emulator's clock, in ms; default `Date.now`. */
   now?: () => number;
   /** Requests per key per clock minute before 429; default unlimited. */
   quotaPerMinute?: number;
   /** Whether quota 429s carry `Retry-After` (seconds to the next minute). Upstream usually sends none. */
   quotaRetryAfter?: boolean;
-  /** Records per bulk file; default 1000 (the real files hold up to 209,579). */
+  /**
+   * Records per bulk file. Default: one per gazetteer place the file covers. A larger number adds
+   * synthetic places (the real files hold up to 209,579 records).
+   */
   bulkRecords?: number;
   /** Seed of the weather model; the same seed gives the same weather. Default 1. */
   seed?: number;
@@ -54,6 +63,7 @@ export interface RecordedRequest {
   path: string;
   /** Query parameters; `appid` is replaced by `[key]` so a log of them may be printed. */
   query: Record<string, string>;
+  /** The status answered; 0 when the connection was reset on purpose (or not answered yet). */
   status: number;
   /** Emulator clock, ms. */
   at: number;
@@ -75,21 +85,32 @@ export interface WeatherEmulator {
   readonly places: readonly Place[];
   /** Requests received (every one counts, failed ones included), optionally filtered. */
   requestCount(filter?: RequestFilter): number;
+  /** Requests received per endpoint, keyed `host:path` (e.g. `api:/data/2.5/weather`), for reports. */
+  countsByEndpoint(): Record<string, number>;
   requests(filter?: RequestFilter): readonly RecordedRequest[];
   resetCounts(): void;
   /** The next `count` requests with a valid key answer 429 (with `Retry-After` when given). */
   setRateLimit(options: { count: number; retryAfterSeconds?: number }): void;
   /** Changes the per-minute quota (`undefined` lifts it). */
   setQuota(perMinute: number | undefined, options?: { retryAfter?: boolean }): void;
-  /** The next request to `path` answers `status` with the given body (default: an upstream-style one). */
-  failNext(path: string | RegExp, status: number, body?: unknown): void;
+  /**
+   * The next request to `path` answers `status` with the given body (default: an upstream-style one),
+   * or, with `'reset'`, has its connection dropped without an answer. Checked before the key.
+   */
+  failNext(path: string | RegExp, status: number | 'reset', body?: unknown): void;
+  /** The next request to `path` is answered (normally) only after `ms` milliseconds. */
+  delayNext(path: string | RegExp, ms: number): void;
   /** Fixes the clock at `ms`; `undefined` returns to the configured clock. */
   setNow(ms: number | undefined): void;
   /** Moves the clock forward (fixing it). */
   advanceTime(ms: number): void;
   now(): number;
+  /** Replaces the paid-plan keys. */
   setApiKeys(keys: readonly string[]): void;
-  setBulkRecords(count: number): void;
+  /** Replaces the free-plan keys. */
+  setFreeApiKeys(keys: readonly string[]): void;
+  /** Records per bulk file; `undefined` returns to one per gazetteer place. */
+  setBulkRecords(count: number | undefined): void;
   close(): Promise<void>;
 }
 
@@ -97,8 +118,8 @@ const DEFAULTS = {
   port: 0,
   host: '127.0.0.1',
   apiKeys: ['test-key'],
+  freeApiKeys: ['test-free-key'],
   quotaRetryAfter: false,
-  bulkRecords: 1_000,
   seed: 1,
   siteUrl: 'https://openweathermap.org',
 } as const;
@@ -123,6 +144,9 @@ class Reply {
 
 const bad = (message: string) => new Reply(400, { cod: '400', message });
 
+/** Hosts whose products need a paid plan. */
+const PAID_HOSTS: ReadonlySet<WeatherHost> = new Set(['pro', 'history', 'bulk']);
+
 const DEFAULT_MESSAGES: Readonly<Record<number, string>> = {
   400: 'Bad request',
   403: 'Forbidden',
@@ -136,7 +160,7 @@ interface Context {
   query: URLSearchParams;
   nowSec: number;
   seed: number;
-  /** Yearly statistics, memoised per emulator: they cost ~30,000 samples each. */
+  /** Yearly statistics, memoised per emulator: they cost ~88,000 samples each. */
   yearly: (where: Location) => ReturnType<typeof yearlyStatistics>;
 }
 
@@ -328,6 +352,12 @@ function matches(pattern: string | RegExp | undefined, path: string): boolean {
   return typeof pattern === 'string' ? pattern === path : pattern.test(path);
 }
 
+/** Removes and returns the first queued fault meant for `path`. */
+function take<T extends { path: string | RegExp }>(queue: T[], path: string): T | undefined {
+  const at = queue.findIndex((item) => matches(item.path, path));
+  return at >= 0 ? queue.splice(at, 1)[0] : undefined;
+}
+
 /** Starts the emulator; resolves once it listens. */
 export async function startWeatherEmulator(options: WeatherEmulatorOptions = {}): Promise<WeatherEmulator> {
   const seed = options.seed ?? DEFAULTS.seed;
@@ -336,22 +366,27 @@ export async function startWeatherEmulator(options: WeatherEmulatorOptions = {})
   let fixedNow: number | undefined;
   const now = () => fixedNow ?? clock();
   let keys = new Set(options.apiKeys ?? DEFAULTS.apiKeys);
+  let freeKeys = new Set(options.freeApiKeys ?? DEFAULTS.freeApiKeys);
   let quota = options.quotaPerMinute;
   let quotaRetryAfter = options.quotaRetryAfter ?? DEFAULTS.quotaRetryAfter;
-  let bulkRecords = options.bulkRecords ?? DEFAULTS.bulkRecords;
+  let bulkRecords = options.bulkRecords;
   let forcedLimit: { remaining: number; retryAfterSeconds: number | undefined } = {
     remaining: 0,
     retryAfterSeconds: undefined,
   };
-  const failures: Array<{ path: string | RegExp; status: number; body: unknown }> = [];
+  const failures: Array<{ path: string | RegExp; status: number | 'reset'; body: unknown }> = [];
+  const delays: Array<{ path: string | RegExp; ms: number }> = [];
+  const timers = new Set<NodeJS.Timeout>();
   const log: RecordedRequest[] = [];
   const usage = new Map<string, { minute: number; count: number }>();
   const yearlyMemo = new Map<string, ReturnType<typeof yearlyStatistics>>();
   const yearly = (where: Location) => {
-    const key = `${where.lat}:${where.lon}`;
+    // The statistics cover the ten years before the current one: a new year, new statistics.
+    const year = new Date(now()).getUTCFullYear();
+    const key = `${where.lat}:${where.lon}:${year}`;
     let stats = yearlyMemo.get(key);
     if (!stats) {
-      stats = yearlyStatistics(where, seed);
+      stats = yearlyStatistics(where, Math.floor(now() / 1000), seed);
       if (yearlyMemo.size >= 32) yearlyMemo.clear();
       yearlyMemo.set(key, stats);
     }
@@ -375,19 +410,26 @@ export async function startWeatherEmulator(options: WeatherEmulatorOptions = {})
       retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) },
     );
 
-  /** Everything but the answer itself: injected failures, key, rate limits. */
-  function gate(path: string, query: URLSearchParams): Reply | undefined {
-    const failure = failures.findIndex((f) => matches(f.path, path));
-    const injected = failure >= 0 ? failures.splice(failure, 1)[0] : undefined;
+  /** Everything but the answer itself: injected failures, key and plan, rate limits. */
+  function gate(
+    host: WeatherHost | undefined,
+    path: string,
+    query: URLSearchParams,
+  ): Reply | 'reset' | undefined {
+    const injected = take(failures, path);
     if (injected) {
       const { status, body } = injected;
+      if (status === 'reset') return 'reset';
       if (body !== undefined) return new Reply(status, body);
       if (status === 401) return invalidKey();
       if (status === 429) return tooMany(undefined);
       return new Reply(status, { cod: String(status), message: DEFAULT_MESSAGES[status] ?? 'Error' });
     }
     const key = query.get('appid') ?? '';
-    if (!keys.has(key)) return invalidKey();
+    const paid = keys.has(key);
+    if (!paid && !freeKeys.has(key)) return invalidKey();
+    // Upstream answers a product outside the key's plan with the same 401 as a wrong key.
+    if (!paid && host !== undefined && PAID_HOSTS.has(host)) return invalidKey();
     if (forcedLimit.remaining > 0) {
       forcedLimit.remaining--;
       return tooMany(forcedLimit.retryAfterSeconds);
@@ -431,13 +473,42 @@ export async function startWeatherEmulator(options: WeatherEmulatorOptions = {})
       at: now(),
     };
     log.push(entry);
+    const delay = take(delays, path);
+    if (delay) {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        if (res.destroyed) return;
+        try {
+          respond(req, res, entry, host, path, query);
+        } catch (error) {
+          fail(res, error);
+        }
+      }, delay.ms);
+      timers.add(timer);
+      return;
+    }
+    respond(req, res, entry, host, path, query);
+  }
+
+  function respond(
+    req: IncomingMessage,
+    res: ServerResponse,
+    entry: RecordedRequest,
+    host: WeatherHost | undefined,
+    path: string,
+    query: URLSearchParams,
+  ): void {
     const answer = (reply: Reply) => {
       entry.status = reply.status;
       sendJson(res, reply);
     };
 
     if (req.method !== 'GET') return answer(new Reply(405, { cod: '405', message: 'Method Not Allowed' }));
-    const refused = gate(path, query);
+    const refused = gate(host, path, query);
+    if (refused === 'reset') {
+      req.socket.destroy();
+      return;
+    }
     if (refused) return answer(refused);
 
     if (host === 'bulk') {
@@ -460,12 +531,16 @@ export async function startWeatherEmulator(options: WeatherEmulatorOptions = {})
     answer(handler({ query, nowSec: Math.floor(now() / 1000), seed, yearly }));
   }
 
+  function fail(res: ServerResponse, error: unknown): void {
+    if (!res.headersSent) sendJson(res, new Reply(500, { cod: '500', message: 'Internal error' }));
+    else res.destroy(error as Error);
+  }
+
   const server = createServer((req, res) => {
     try {
       handle(req, res);
     } catch (error) {
-      if (!res.headersSent) sendJson(res, new Reply(500, { cod: '500', message: 'Internal error' }));
-      else res.destroy(error as Error);
+      fail(res, error);
     }
   });
   await new Promise<void>((resolve, reject) => {
@@ -485,6 +560,14 @@ export async function startWeatherEmulator(options: WeatherEmulatorOptions = {})
     bulkUrl: `${origin}/bulk`,
     places: PLACES,
     requestCount: (filter) => select(filter).length,
+    countsByEndpoint: () => {
+      const counts: Record<string, number> = {};
+      for (const r of log) {
+        const key = `${r.host ?? '-'}:${r.path}`;
+        counts[key] = (counts[key] ?? 0) + 1;
+      }
+      return counts;
+    },
     requests: (filter) => select(filter),
     resetCounts: () => {
       log.length = 0;
@@ -500,6 +583,9 @@ export async function startWeatherEmulator(options: WeatherEmulatorOptions = {})
     failNext: (path, status, body) => {
       failures.push({ path, status, body });
     },
+    delayNext: (path, ms) => {
+      delays.push({ path, ms });
+    },
     setNow: (ms) => {
       fixedNow = ms;
     },
@@ -510,10 +596,15 @@ export async function startWeatherEmulator(options: WeatherEmulatorOptions = {})
     setApiKeys: (list) => {
       keys = new Set(list);
     },
+    setFreeApiKeys: (list) => {
+      freeKeys = new Set(list);
+    },
     setBulkRecords: (n) => {
       bulkRecords = n;
     },
     close: async () => {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -1,9 +1,14 @@
 /**
  * A small, deterministic weather model: every value is a pure function of (seed, lat, lon, time).
- * A climate (annual mean and seasonal swing by latitude, a diurnal cycle by solar time) plus smooth
- * "weather systems" from value noise over a 2° grid and a few days, from which clouds, precipitation,
- * the condition code, humidity, wind, pressure and visibility follow consistently. Every endpoint
- * samples the same function, so the same instant gives the same values everywhere.
+ * A climate (annual mean and seasonal swing by latitude, a diurnal cycle by solar time whose size
+ * follows the height of the midday sun) plus smooth "weather systems" from value noise over a 2° grid
+ * and a few days, from which clouds, precipitation, the condition code, humidity, wind, pressure and
+ * visibility follow consistently.
+ *
+ * The products see the weather as hourly observations ({@link observe}): current weather is the
+ * observation of the current hour, the hourly history and forecasts list whole hours, and daily
+ * values, statistics and accumulated sums are built from the same hourly observations
+ * ({@link dailyValues}). So every endpoint tells the same story.
  */
 
 export type Units = 'standard' | 'metric' | 'imperial';
@@ -32,6 +37,7 @@ export interface Sample {
   isDay: boolean;
 }
 
+const HOUR = 3600;
 const DAY = 86_400;
 const YEAR_DAYS = 365.2422;
 const DEG = Math.PI / 180;
@@ -146,6 +152,19 @@ export function climateC(lat: number, t: number): number {
   return annualMean + amplitude * season;
 }
 
+/**
+ * How much cloudier (and wetter) than average a latitude is: the rainy tropics, the dry subtropics
+ * (the desert belts near 25°), the stormy mid-latitudes near 55°.
+ */
+export function wetness(lat: number): number {
+  const a = Math.abs(lat);
+  return (
+    0.08 * Math.exp(-((a / 10) ** 2)) -
+    0.09 * Math.exp(-(((a - 25) / 8) ** 2)) +
+    0.03 * Math.exp(-(((a - 55) / 10) ** 2))
+  );
+}
+
 /** Channels of the noise, one per quantity. */
 const Ch = {
   CloudSlow: 1,
@@ -164,11 +183,15 @@ const Ch = {
 export function sample(seed: number, lat: number, lon: number, t: number): Sample {
   const cloudField =
     0.65 * noise(seed, Ch.CloudSlow, lat, lon, t, 36 * 3600) +
-    0.35 * noise(seed, Ch.CloudFast, lat, lon, t, 7 * 3600);
+    0.35 * noise(seed, Ch.CloudFast, lat, lon, t, 7 * 3600) +
+    wetness(lat);
   const clouds = Math.round(clamp((cloudField - 0.2) / 0.6, 0, 1) * 100);
 
   const diurnal = Math.cos((2 * Math.PI * (solarHour(t, lon) - 15)) / 24);
-  const diurnalAmplitude = 2.5 + 4 * (1 - clouds / 100);
+  // A high midday sun heats more by day: a wide daily range in the tropics and in summer, almost
+  // none in the polar night. Clouds narrow it.
+  const noonSun = Math.max(0, 90 - Math.abs(lat - declination(t) / DEG));
+  const diurnalAmplitude = (2.5 + 4 * (1 - clouds / 100)) * (0.2 + 0.8 * Math.sin(noonSun * DEG));
   const anomaly =
     (noise(seed, Ch.TempSlow, lat, lon, t, 72 * 3600) - 0.5) * 10 +
     (noise(seed, Ch.TempFast, lat, lon, t, 6 * 3600) - 0.5) * 2;
@@ -255,6 +278,39 @@ export function sample(seed: number, lat: number, lon: number, t: number): Sampl
     pop,
     conditionId,
     isDay: isDaytime(lat, lon, t),
+  };
+}
+
+/** The start of the hour containing `t` (Unix seconds): the observation current weather reports. */
+export function observationTime(t: number): number {
+  return Math.floor(t / HOUR) * HOUR;
+}
+
+/** The observation of the hour containing `t`: what every product reports for that hour. */
+export function observe(seed: number, lat: number, lon: number, t: number): Sample {
+  return sample(seed, lat, lon, observationTime(t));
+}
+
+/** The 24 hourly observations of the day that starts at `midnight` (Unix seconds). */
+export function dayObservations(seed: number, lat: number, lon: number, midnight: number): Sample[] {
+  return Array.from({ length: 24 }, (_, h) => sample(seed, lat, lon, midnight + h * HOUR));
+}
+
+/** A day's values, from its 24 hourly observations (what the hourly history lists for that day). */
+export interface DailyValues {
+  /** Mean of the hourly temperatures, K. */
+  meanTempK: number;
+  /** Rain and snow (water) of the day: the sum of the hourly amounts, mm, unrounded. */
+  precipitation: number;
+}
+
+/** The values of the UTC day (or local day, given its midnight) starting at `midnight`. */
+export function dailyValues(seed: number, lat: number, lon: number, midnight: number): DailyValues {
+  const hours = dayObservations(seed, lat, lon, midnight);
+  const temps = hours.map((s) => s.tempK);
+  return {
+    meanTempK: temps.reduce((a, b) => a + b, 0) / temps.length,
+    precipitation: hours.reduce((sum, s) => sum + s.rain1h + s.snow1h, 0),
   };
 }
 

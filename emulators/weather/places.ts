@@ -1,6 +1,9 @@
 /**
- * The emulator's gazetteer: enough places to make geocoding realistic, including the ambiguous
- * names a bot meets (many Springfields, two Londons, two Parises, two Sydneys), with local names.
+ * The emulator's gazetteer: real places with their real coordinates, enough to make geocoding
+ * realistic, including the ambiguous names a bot meets (eight Springfields; Paris in France, the US
+ * and Canada; London in the UK, Canada and the US; two Sydneys, Portlands and Birminghams), with US
+ * state codes, local names and, where the bulk zip-code files cover the place, a postal code.
+ * Ids are GeoNames-style numbers (as the service uses); they are unique here, not guaranteed real.
  */
 
 export interface Place {
@@ -15,6 +18,8 @@ export interface Place {
   /** The US state code, matched by `q=Springfield,IL`. */
   stateCode?: string;
   population: number;
+  /** A postal code of the place: its record in the bulk zip-code file of its region. */
+  zip?: string;
 }
 
 const springfield = {
@@ -28,28 +33,28 @@ const springfield = {
 // A table reads better one place per entry than as prettier would spread it.
 // prettier-ignore
 export const PLACES: readonly Place[] = [
-  { id: 4_250_542, name: 'Springfield', local_names: springfield, lat: 39.799, lon: -89.644, country: 'US', state: 'Illinois', stateCode: 'IL', population: 114_394 },
-  { id: 4_409_896, name: 'Springfield', local_names: springfield, lat: 37.2153, lon: -93.2982, country: 'US', state: 'Missouri', stateCode: 'MO', population: 169_176 },
-  { id: 4_951_788, name: 'Springfield', local_names: springfield, lat: 42.1015, lon: -72.5898, country: 'US', state: 'Massachusetts', stateCode: 'MA', population: 155_929 },
-  { id: 5_754_005, name: 'Springfield', local_names: springfield, lat: 44.0462, lon: -123.022, country: 'US', state: 'Oregon', stateCode: 'OR', population: 62_256 },
-  { id: 4_525_353, name: 'Springfield', local_names: springfield, lat: 39.9242, lon: -83.8088, country: 'US', state: 'Ohio', stateCode: 'OH', population: 58_662 },
-  { id: 4_759_988, name: 'Springfield', local_names: springfield, lat: 38.7893, lon: -77.1872, country: 'US', state: 'Virginia', stateCode: 'VA', population: 31_339 },
-  { id: 4_658_590, name: 'Springfield', local_names: springfield, lat: 36.5092, lon: -86.885, country: 'US', state: 'Tennessee', stateCode: 'TN', population: 18_782 },
-  { id: 5_241_248, name: 'Springfield', local_names: springfield, lat: 43.2984, lon: -72.4823, country: 'US', state: 'Vermont', stateCode: 'VT', population: 9_062 },
+  { id: 4_250_542, name: 'Springfield', local_names: springfield, lat: 39.799, lon: -89.644, country: 'US', state: 'Illinois', stateCode: 'IL', population: 114_394, zip: '62701' },
+  { id: 4_409_896, name: 'Springfield', local_names: springfield, lat: 37.2153, lon: -93.2982, country: 'US', state: 'Missouri', stateCode: 'MO', population: 169_176, zip: '65806' },
+  { id: 4_951_788, name: 'Springfield', local_names: springfield, lat: 42.1015, lon: -72.5898, country: 'US', state: 'Massachusetts', stateCode: 'MA', population: 155_929, zip: '01103' },
+  { id: 5_754_005, name: 'Springfield', local_names: springfield, lat: 44.0462, lon: -123.022, country: 'US', state: 'Oregon', stateCode: 'OR', population: 62_256, zip: '97477' },
+  { id: 4_525_353, name: 'Springfield', local_names: springfield, lat: 39.9242, lon: -83.8088, country: 'US', state: 'Ohio', stateCode: 'OH', population: 58_662, zip: '45502' },
+  { id: 4_759_988, name: 'Springfield', local_names: springfield, lat: 38.7893, lon: -77.1872, country: 'US', state: 'Virginia', stateCode: 'VA', population: 31_339, zip: '22150' },
+  { id: 4_658_590, name: 'Springfield', local_names: springfield, lat: 36.5092, lon: -86.885, country: 'US', state: 'Tennessee', stateCode: 'TN', population: 18_782, zip: '37172' },
+  { id: 5_241_248, name: 'Springfield', local_names: springfield, lat: 43.2984, lon: -72.4823, country: 'US', state: 'Vermont', stateCode: 'VT', population: 9_062, zip: '05156' },
   {
-    id: 2_950_159, name: 'Berlin', lat: 52.517, lon: 13.3889, country: 'DE', state: 'Berlin', population: 3_645_000,
+    id: 2_950_159, name: 'Berlin', lat: 52.517, lon: 13.3889, country: 'DE', state: 'Berlin', population: 3_645_000, zip: '10117',
     local_names: { de: 'Berlin', en: 'Berlin', fr: 'Berlin', es: 'Berlín', pl: 'Berlin', ru: 'Берлин', ja: 'ベルリン' },
   },
   {
-    id: 2_867_714, name: 'Munich', lat: 48.1371, lon: 11.5754, country: 'DE', state: 'Bavaria', population: 1_488_000,
+    id: 2_867_714, name: 'Munich', lat: 48.1371, lon: 11.5754, country: 'DE', state: 'Bavaria', population: 1_488_000, zip: '80331',
     local_names: { de: 'München', en: 'Munich', fr: 'Munich', it: 'Monaco di Baviera', es: 'Múnich', ru: 'Мюнхен', ja: 'ミュンヘン' },
   },
   {
-    id: 2_911_298, name: 'Hamburg', lat: 53.5503, lon: 10.0007, country: 'DE', state: 'Hamburg', population: 1_841_000,
+    id: 2_911_298, name: 'Hamburg', lat: 53.5503, lon: 10.0007, country: 'DE', state: 'Hamburg', population: 1_841_000, zip: '20095',
     local_names: { de: 'Hamburg', en: 'Hamburg', fr: 'Hambourg', it: 'Amburgo', es: 'Hamburgo', ru: 'Гамбург' },
   },
   {
-    id: 2_643_743, name: 'London', lat: 51.5073, lon: -0.1276, country: 'GB', state: 'England', population: 8_961_989,
+    id: 2_643_743, name: 'London', lat: 51.5073, lon: -0.1276, country: 'GB', state: 'England', population: 8_961_989, zip: 'SW1A 1AA',
     local_names: { en: 'London', de: 'London', fr: 'Londres', es: 'Londres', it: 'Londra', ru: 'Лондон', ja: 'ロンドン' },
   },
   {
@@ -57,19 +62,59 @@ export const PLACES: readonly Place[] = [
     local_names: { en: 'London', fr: 'London', ru: 'Лондон' },
   },
   {
-    id: 4_298_960, name: 'London', lat: 37.129, lon: -84.0833, country: 'US', state: 'Kentucky', stateCode: 'KY', population: 8_126,
+    id: 4_298_960, name: 'London', lat: 37.129, lon: -84.0833, country: 'US', state: 'Kentucky', stateCode: 'KY', population: 8_126, zip: '40741',
     local_names: { en: 'London' },
   },
   {
-    id: 2_988_507, name: 'Paris', lat: 48.8589, lon: 2.32, country: 'FR', state: 'Ile-de-France', population: 2_138_551,
+    id: 2_988_507, name: 'Paris', lat: 48.8589, lon: 2.32, country: 'FR', state: 'Ile-de-France', population: 2_138_551, zip: '75001',
     local_names: { fr: 'Paris', en: 'Paris', de: 'Paris', es: 'París', it: 'Parigi', ru: 'Париж', ja: 'パリ' },
   },
   {
-    id: 4_717_560, name: 'Paris', lat: 33.6609, lon: -95.5555, country: 'US', state: 'Texas', stateCode: 'TX', population: 24_782,
+    id: 4_717_560, name: 'Paris', lat: 33.6609, lon: -95.5555, country: 'US', state: 'Texas', stateCode: 'TX', population: 24_782, zip: '75460',
     local_names: { en: 'Paris' },
   },
   {
-    id: 5_128_581, name: 'New York County', lat: 40.7127, lon: -74.006, country: 'US', state: 'New York', stateCode: 'NY', population: 8_336_817,
+    id: 4_647_963, name: 'Paris', lat: 36.302, lon: -88.3267, country: 'US', state: 'Tennessee', stateCode: 'TN', population: 10_316, zip: '38242',
+    local_names: { en: 'Paris' },
+  },
+  {
+    id: 4_303_602, name: 'Paris', lat: 38.2098, lon: -84.253, country: 'US', state: 'Kentucky', stateCode: 'KY', population: 10_171, zip: '40361',
+    local_names: { en: 'Paris' },
+  },
+  {
+    id: 4_246_659, name: 'Paris', lat: 39.6112, lon: -87.6961, country: 'US', state: 'Illinois', stateCode: 'IL', population: 8_362, zip: '61944',
+    local_names: { en: 'Paris' },
+  },
+  {
+    id: 6_942_553, name: 'Paris', lat: 43.1939, lon: -80.3844, country: 'CA', state: 'Ontario', population: 12_310,
+    local_names: { en: 'Paris', fr: 'Paris' },
+  },
+  {
+    id: 5_746_545, name: 'Portland', lat: 45.5152, lon: -122.6784, country: 'US', state: 'Oregon', stateCode: 'OR', population: 652_503, zip: '97204',
+    local_names: { en: 'Portland', ru: 'Портленд' },
+  },
+  {
+    id: 4_975_802, name: 'Portland', lat: 43.6591, lon: -70.2568, country: 'US', state: 'Maine', stateCode: 'ME', population: 68_408, zip: '04101',
+    local_names: { en: 'Portland' },
+  },
+  {
+    id: 2_655_603, name: 'Birmingham', lat: 52.4797, lon: -1.9027, country: 'GB', state: 'England', population: 1_144_919, zip: 'B2 4QA',
+    local_names: { en: 'Birmingham', ru: 'Бирмингем' },
+  },
+  {
+    id: 4_049_979, name: 'Birmingham', lat: 33.5207, lon: -86.8025, country: 'US', state: 'Alabama', stateCode: 'AL', population: 200_733, zip: '35203',
+    local_names: { en: 'Birmingham' },
+  },
+  {
+    id: 2_653_822, name: 'Cardiff', lat: 51.4816, lon: -3.1791, country: 'GB', state: 'Wales', population: 362_756, zip: 'CF10 1EP',
+    local_names: { en: 'Cardiff', cy: 'Caerdydd' },
+  },
+  {
+    id: 2_650_225, name: 'Edinburgh', lat: 55.9533, lon: -3.1883, country: 'GB', state: 'Scotland', population: 506_520, zip: 'EH1 1YZ',
+    local_names: { en: 'Edinburgh', gd: 'Dùn Èideann' },
+  },
+  {
+    id: 5_128_581, name: 'New York County', lat: 40.7127, lon: -74.006, country: 'US', state: 'New York', stateCode: 'NY', population: 8_336_817, zip: '10007',
     local_names: { en: 'New York', es: 'Nueva York', fr: 'New York', de: 'New York', it: 'New York', ru: 'Нью-Йорк', ja: 'ニューヨーク' },
   },
   {
@@ -85,15 +130,15 @@ export const PLACES: readonly Place[] = [
     local_names: { en: 'Sydney', fr: 'Sydney' },
   },
   {
-    id: 3_117_735, name: 'Madrid', lat: 40.4167, lon: -3.7036, country: 'ES', state: 'Community of Madrid', population: 3_255_944,
+    id: 3_117_735, name: 'Madrid', lat: 40.4167, lon: -3.7036, country: 'ES', state: 'Community of Madrid', population: 3_255_944, zip: '28013',
     local_names: { es: 'Madrid', en: 'Madrid', ru: 'Мадрид' },
   },
   {
-    id: 3_169_070, name: 'Rome', lat: 41.8933, lon: 12.4829, country: 'IT', state: 'Lazio', population: 2_873_000,
+    id: 3_169_070, name: 'Rome', lat: 41.8933, lon: 12.4829, country: 'IT', state: 'Lazio', population: 2_873_000, zip: '00184',
     local_names: { it: 'Roma', en: 'Rome', de: 'Rom', fr: 'Rome', es: 'Roma', ru: 'Рим' },
   },
   {
-    id: 2_761_369, name: 'Vienna', lat: 48.2084, lon: 16.3725, country: 'AT', population: 1_897_000,
+    id: 2_761_369, name: 'Vienna', lat: 48.2084, lon: 16.3725, country: 'AT', population: 1_897_000, zip: '1010',
     local_names: { de: 'Wien', en: 'Vienna', fr: 'Vienne', it: 'Vienna', ru: 'Вена' },
   },
   {
@@ -101,15 +146,15 @@ export const PLACES: readonly Place[] = [
     local_names: { de: 'Zürich', en: 'Zurich', fr: 'Zurich', it: 'Zurigo' },
   },
   {
-    id: 2_759_794, name: 'Amsterdam', lat: 52.3728, lon: 4.8936, country: 'NL', state: 'North Holland', population: 872_680,
+    id: 2_759_794, name: 'Amsterdam', lat: 52.3728, lon: 4.8936, country: 'NL', state: 'North Holland', population: 872_680, zip: '1012',
     local_names: { nl: 'Amsterdam', en: 'Amsterdam', ru: 'Амстердам' },
   },
   {
-    id: 5_368_361, name: 'Los Angeles', lat: 34.0537, lon: -118.2428, country: 'US', state: 'California', stateCode: 'CA', population: 3_898_747,
+    id: 5_368_361, name: 'Los Angeles', lat: 34.0537, lon: -118.2428, country: 'US', state: 'California', stateCode: 'CA', population: 3_898_747, zip: '90012',
     local_names: { en: 'Los Angeles', es: 'Los Ángeles', ru: 'Лос-Анджелес' },
   },
   {
-    id: 4_887_398, name: 'Chicago', lat: 41.8756, lon: -87.6244, country: 'US', state: 'Illinois', stateCode: 'IL', population: 2_746_388,
+    id: 4_887_398, name: 'Chicago', lat: 41.8756, lon: -87.6244, country: 'US', state: 'Illinois', stateCode: 'IL', population: 2_746_388, zip: '60604',
     local_names: { en: 'Chicago', ru: 'Чикаго' },
   },
   {
@@ -145,7 +190,7 @@ export const PLACES: readonly Place[] = [
     local_names: { ar: 'القاهرة', en: 'Cairo', fr: 'Le Caire' },
   },
   {
-    id: 5_879_400, name: 'Anchorage', lat: 61.2163, lon: -149.8949, country: 'US', state: 'Alaska', stateCode: 'AK', population: 291_247,
+    id: 5_879_400, name: 'Anchorage', lat: 61.2163, lon: -149.8949, country: 'US', state: 'Alaska', stateCode: 'AK', population: 291_247, zip: '99501',
     local_names: { en: 'Anchorage' },
   },
   {

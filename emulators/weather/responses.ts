@@ -4,6 +4,9 @@
  */
 import { conditionObject } from './conditions.js';
 import {
+  dailyValues,
+  dayObservations,
+  observationTime,
   round2,
   sample,
   speed,
@@ -56,11 +59,36 @@ function windBlock(s: Sample, units: Units) {
   return { speed: speed(s.windSpeed, units), deg: s.windDeg, gust: speed(s.windGust, units) };
 }
 
-function precipitation(s: Sample, key: '1h' | '3h', factor: number) {
+type Amounts = { '1h'?: number; '3h'?: number };
+
+/**
+ * `rain` and `snow` (mm) of an entry: `1h` the hour's observation (the hour up to it), `3h` the sum
+ * of the three hourly observations up to it. Present only when above zero, as upstream.
+ */
+function precipitation(spans: { '1h'?: readonly Sample[]; '3h'?: readonly Sample[] }) {
+  const rain: Amounts = {};
+  const snow: Amounts = {};
+  for (const key of ['1h', '3h'] as const) {
+    const hours = spans[key];
+    if (!hours) continue;
+    const r = round2(hours.reduce((sum, s) => sum + s.rain1h, 0));
+    const w = round2(hours.reduce((sum, s) => sum + s.snow1h, 0));
+    if (r > 0) rain[key] = r;
+    if (w > 0) snow[key] = w;
+  }
   return {
-    ...(s.rain1h > 0 ? { rain: { [key]: round2(s.rain1h * factor) } } : {}),
-    ...(s.snow1h > 0 ? { snow: { [key]: round2(s.snow1h * factor) } } : {}),
+    ...(Object.keys(rain).length > 0 ? { rain } : {}),
+    ...(Object.keys(snow).length > 0 ? { snow } : {}),
   };
+}
+
+/** The observations of the three hours up to `s` (`s` last). */
+function threeHours(seed: number, location: Location, s: Sample): Sample[] {
+  return [
+    sample(seed, location.lat, location.lon, s.t - 2 * HOUR),
+    sample(seed, location.lat, location.lon, s.t - HOUR),
+    s,
+  ];
 }
 
 function cityBlock(location: Location, t: number) {
@@ -77,8 +105,12 @@ function cityBlock(location: Location, t: number) {
   };
 }
 
-/** `GET /data/2.5/weather`. */
-export function currentWeather(location: Location, t: number, view: View) {
+/**
+ * `GET /data/2.5/weather`: the observation of the current hour (`dt` is its time), the very record
+ * the hourly history lists for that hour later on.
+ */
+export function currentWeather(location: Location, now: number, view: View) {
+  const t = observationTime(now);
   const s = sample(view.seed, location.lat, location.lon, t);
   const sun = sunTimes(location.lat, location.lon, t);
   return {
@@ -88,7 +120,7 @@ export function currentWeather(location: Location, t: number, view: View) {
     main: mainBlock(s, view.units),
     visibility: s.visibility,
     wind: windBlock(s, view.units),
-    ...precipitation(s, '1h', 1),
+    ...precipitation({ '1h': [s] }),
     clouds: { all: s.clouds },
     dt: t,
     sys: {
@@ -112,7 +144,7 @@ function forecastEntry(location: Location, dt: number, view: View, step: '1h' | 
     wind: windBlock(s, view.units),
     visibility: s.visibility,
     pop: s.pop,
-    ...precipitation(s, step, step === '1h' ? 1 : 3),
+    ...precipitation(step === '1h' ? { '1h': [s] } : { '3h': threeHours(view.seed, location, s) }),
     sys: { pod: s.isDay ? 'd' : 'n' },
     dt_txt: dtText(dt),
   };
@@ -140,16 +172,12 @@ function localMidnight(t: number, lon: number): number {
   return Math.floor((t + tz) / DAY) * DAY - tz;
 }
 
-function daySamples(seed: number, location: Location, midnight: number): Sample[] {
-  return Array.from({ length: 24 }, (_, h) => sample(seed, location.lat, location.lon, midnight + h * HOUR));
-}
-
 /** `GET /data/2.5/forecast/daily`: from the local date of `t` on. */
 export function dailyForecast(location: Location, t: number, cnt: number, view: View) {
   const first = localMidnight(t, location.lon);
   const list = Array.from({ length: cnt }, (_, d) => {
     const midnight = first + d * DAY;
-    const hours = daySamples(view.seed, location, midnight);
+    const hours = dayObservations(view.seed, location.lat, location.lon, midnight);
     const at = (h: number) => hours[h] ?? hours[0]!;
     const noon = at(12);
     const wettest = hours.reduce((a, b) => (b.rain1h + b.snow1h > a.rain1h + a.snow1h ? b : a));
@@ -218,7 +246,7 @@ export function hourlyHistory(location: Location, start: number, end: number, no
       wind: windBlock(s, 'standard'),
       clouds: { all: s.clouds },
       weather: [conditionObject(s.conditionId, s.isDay, 'en')],
-      ...precipitation(s, '1h', 1),
+      ...precipitation({ '1h': [s], '3h': threeHours(seed, location, s) }),
     });
   }
   return {
@@ -256,13 +284,20 @@ function stats(values: readonly number[]) {
   };
 }
 
-const STAT_YEARS = [2015, 2016, 2017, 2018, 2019, 2020, 2021, 2022, 2023, 2024];
+/** The years the statistics cover: the ten full UTC years before the one containing `now`. */
+export function statisticsYears(now: number): number[] {
+  const year = new Date(now * 1000).getUTCFullYear();
+  return Array.from({ length: 10 }, (_, i) => year - 10 + i);
+}
 
 /**
  * `GET {history}/data/2.5/aggregated/year`: one item per calendar day (366, 29 February included),
- * statistics over ten years of 3-hourly samples. Temperatures in Kelvin whatever `units`.
+ * statistics over the hourly observations of that UTC date in each of the covered years, i.e. over
+ * exactly the records the hourly history gives for those days. Temperatures in Kelvin whatever `units`;
+ * precipitation is the hourly amount (rain and snow water, mm).
  */
-export function yearlyStatistics(location: Location, seed: number) {
+export function yearlyStatistics(location: Location, now: number, seed: number) {
+  const years = statisticsYears(now);
   const result = [];
   for (let month = 1; month <= 12; month++) {
     const days = new Date(Date.UTC(2024, month, 0)).getUTCDate();
@@ -270,15 +305,13 @@ export function yearlyStatistics(location: Location, seed: number) {
       const samples: Sample[] = [];
       const dailyMin: number[] = [];
       const dailyMax: number[] = [];
-      for (const year of STAT_YEARS) {
+      for (const year of years) {
         const midnight = Date.UTC(year, month - 1, day) / 1000;
         if (new Date(midnight * 1000).getUTCMonth() !== month - 1) continue; // no 29 Feb that year
-        const daily = Array.from({ length: 8 }, (_, i) =>
-          sample(seed, location.lat, location.lon, midnight + i * 3 * HOUR),
-        );
-        samples.push(...daily);
-        dailyMin.push(Math.min(...daily.map((s) => s.tempK)));
-        dailyMax.push(Math.max(...daily.map((s) => s.tempK)));
+        const hours = dayObservations(seed, location.lat, location.lon, midnight);
+        samples.push(...hours);
+        dailyMin.push(Math.min(...hours.map((s) => s.tempK)));
+        dailyMax.push(Math.max(...hours.map((s) => s.tempK)));
       }
       const temp = stats(samples.map((s) => s.tempK));
       const mean = (values: number[]) => round2(values.reduce((a, b) => a + b, 0) / values.length);
@@ -322,8 +355,8 @@ function utcDays(start: number, end: number): number[] {
 
 /**
  * `GET {history}/data/2.5/history/accumulated_temperature`: a bare array, one running total per UTC
- * date: the sum of daily mean temperatures (K) of the days whose mean is at least `threshold`, and
- * how many days that sum holds.
+ * date: the sum of the daily mean temperatures (K; mean of the day's 24 hourly observations) of the
+ * days whose mean is at least `threshold`, and how many days that sum holds.
  */
 export function accumulatedTemperature(
   location: Location,
@@ -335,13 +368,9 @@ export function accumulatedTemperature(
   let total = 0;
   let count = 0;
   return utcDays(start, end).map((midnight) => {
-    const daily = Array.from(
-      { length: 8 },
-      (_, i) => sample(seed, location.lat, location.lon, midnight + i * 3 * HOUR).tempK,
-    );
-    const mean = daily.reduce((a, b) => a + b, 0) / daily.length;
-    if (threshold === undefined || mean >= threshold) {
-      total += mean;
+    const { meanTempK } = dailyValues(seed, location.lat, location.lon, midnight);
+    if (threshold === undefined || meanTempK >= threshold) {
+      total += meanTempK;
       count++;
     }
     return { date: dateText(midnight), temp: round2(total), count };
@@ -349,14 +378,15 @@ export function accumulatedTemperature(
 }
 
 /**
- * `GET {history}/data/2.5/history/accumulated_precipitation`: a bare array, one running total (mm,
- * rain and snow water) per UTC date, with the number of days summed.
+ * `GET {history}/data/2.5/history/accumulated_precipitation`: a bare array, one running total per UTC
+ * date of the daily precipitation (rain and snow water, mm: the sum of the day's hourly amounts, as
+ * the hourly history lists them), with the number of days summed.
  */
 export function accumulatedPrecipitation(location: Location, start: number, end: number, seed: number) {
   let total = 0;
   let count = 0;
   return utcDays(start, end).map((midnight) => {
-    total += daySamples(seed, location, midnight).reduce((sum, s) => sum + s.rain1h + s.snow1h, 0);
+    total += dailyValues(seed, location.lat, location.lon, midnight).precipitation;
     count++;
     return { date: dateText(midnight), rain: round2(total), count };
   });

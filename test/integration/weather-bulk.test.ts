@@ -64,6 +64,32 @@ describe('weather bulk files', () => {
     }
   });
 
+  it('lists one record per gazetteer place by default: all of them in city files, their postcodes in zip files', async () => {
+    emulator.setBulkRecords(undefined);
+    const { places } = emulator;
+    const withZip = (countries: readonly string[]) =>
+      places.filter((p) => p.zip !== undefined && countries.includes(p.country)).map((p) => p.zip);
+
+    const cities: Array<{ id: number; name: string }> = [];
+    for await (const record of client.bulk.snapshot('weather_14.json.gz')) cities.push(record.city);
+    expect(cities.map((c) => c.id)).toEqual(places.map((p) => p.id));
+    expect(cities.map((c) => c.name)).toEqual(places.map((p) => p.name));
+
+    const rows: string[] = [];
+    for await (const row of client.bulk.snapshot('weather_16.csv.gz')) rows.push(row['city_name'] ?? '');
+    expect(rows).toEqual(places.map((p) => p.name));
+
+    const zips = async (name: `${string}.json.gz`) => {
+      const names: string[] = [];
+      for await (const record of client.bulk.snapshot(name)) names.push(record.city.name);
+      return names;
+    };
+    expect(await zips('weather_zip.us.json.gz')).toEqual(withZip(['US']));
+    expect(await zips('weather_zip.uk.json.gz')).toEqual(withZip(['GB']));
+    expect(await zips('weather_zip.eu.json.gz')).toEqual(withZip(['AT', 'DE', 'ES', 'FR', 'IT', 'NL']));
+    expect(withZip(['US']).length).toBeGreaterThan(10);
+  });
+
   it('stops downloading when the reader stops early, and the connection pool stays usable', async () => {
     let count = 0;
     for await (const _ of client.bulk.snapshot('weather_16.json.gz')) {

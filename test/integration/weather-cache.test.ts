@@ -57,6 +57,38 @@ describe('weather answers are cached and coalesced', () => {
     await client.close();
   });
 
+  it('keys forecasts by cnt, an absent cnt being the service default (the maximum)', async () => {
+    const client = weatherClientFor(emulator, { cache: new Keyv() });
+    const HOURLY = { path: '/data/2.5/forecast/hourly' };
+    await client.forecast.hourly({ ...BERLIN, cnt: 4 });
+    await client.forecast.hourly({ ...BERLIN, cnt: 5 });
+    expect(emulator.requestCount(HOURLY)).toBe(2);
+    await client.forecast.hourly(BERLIN);
+    expect((await client.forecast.hourly({ ...BERLIN, cnt: 96 })).list).toHaveLength(96);
+    expect(emulator.requestCount(HOURLY)).toBe(3);
+    await client.forecast.threeHourly({ ...BERLIN, cnt: 40 });
+    await client.forecast.threeHourly(BERLIN);
+    expect(emulator.requestCount({ path: '/data/2.5/forecast' })).toBe(1);
+    await client.close();
+  });
+
+  it('keeps history that is not over yet only as long as current weather', async () => {
+    let now = START;
+    const client = weatherClientFor(emulator, { cache: new Keyv(), now: () => now });
+    const HISTORY = { path: '/data/2.5/history/city' };
+    const today = { ...BERLIN, start: START / 1000 - 12 * 3600, end: START / 1000 + 11 * 3600 };
+    const open = { ...BERLIN, start: START / 1000 - 3600 };
+    const ask = () => Promise.all([client.history.hourly(today), client.history.hourly(open)]);
+    await ask();
+    now += 9 * 60_000;
+    await ask();
+    expect(emulator.requestCount(HISTORY)).toBe(2);
+    now += 60_000;
+    await ask();
+    expect(emulator.requestCount(HISTORY)).toBe(4);
+    await client.close();
+  });
+
   it('keeps history and statistics for hours and geocoding for a day', async () => {
     let now = START;
     const client = weatherClientFor(emulator, { cache: new Keyv(), now: () => now });

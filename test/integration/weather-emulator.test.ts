@@ -38,6 +38,47 @@ describe('the weather emulator speaks like the service', () => {
     expect((await get(`${emulator.proUrl}/data/2.5/forecast/hourly?lat=1&lon=1`)).body).toEqual(expected);
   });
 
+  it('refuses a free-plan key on the paid hosts with the same 401, and serves it the free products', async () => {
+    const free = 'appid=test-free-key';
+    expect((await get(`${emulator.apiUrl}/data/2.5/weather?lat=1&lon=1&${free}`)).status).toBe(200);
+    expect((await get(`${emulator.apiUrl}/data/2.5/forecast/daily?lat=1&lon=1&${free}`)).status).toBe(200);
+    expect((await get(`${emulator.apiUrl}/geo/1.0/direct?q=Paris&${free}`)).status).toBe(200);
+    const paid = [
+      `${emulator.proUrl}/data/2.5/forecast/hourly?lat=1&lon=1&${free}`,
+      `${emulator.historyUrl}/data/2.5/history/city?lat=1&lon=1&type=hour&${free}`,
+      `${emulator.historyUrl}/data/2.5/aggregated/year?lat=1&lon=1&${free}`,
+      `${emulator.bulkUrl}/snapshot/weather_14.json.gz?${free}`,
+    ];
+    for (const url of paid) {
+      expect(await get(url)).toMatchObject({
+        status: 401,
+        body: { cod: 401, message: expect.stringContaining('Invalid API key') as unknown },
+      });
+    }
+    // The paid key has every product.
+    expect((await get(`${emulator.proUrl}/data/2.5/forecast/hourly?lat=1&lon=1&cnt=1&${KEY}`)).status).toBe(
+      200,
+    );
+  });
+
+  it('translates descriptions into several languages, never the group, and falls back to English', async () => {
+    // Scattered clouds at this place and hour, a condition every language of the emulator has.
+    const ask = async (lang: string) =>
+      (
+        (await get(`${emulator.apiUrl}/data/2.5/weather?lat=52.52&lon=13.41&lang=${lang}&${KEY}`)).body as {
+          weather: Array<{ id: number; main: string; description: string; icon: string }>;
+        }
+      ).weather[0];
+    const english = await ask('en');
+    const others = await Promise.all(['de', 'fr', 'es', 'it', 'ru'].map(ask));
+    expect(new Set([english, ...others].map((w) => w?.description)).size).toBe(6);
+    for (const other of others)
+      expect({ ...other, description: '' }).toEqual({ ...english, description: '' });
+    expect(await ask('sp')).toEqual(others[2]);
+    expect(await ask('zz')).toEqual(english);
+    expect(await ask('zh_cn')).toEqual(english);
+  });
+
   it('answers bad input with 400 and a string cod', async () => {
     const cases: Array<[string, string]> = [
       [`${emulator.apiUrl}/data/2.5/weather?lat=91&lon=0&${KEY}`, 'wrong latitude'],
@@ -158,6 +199,23 @@ describe('the weather emulator speaks like the service', () => {
     expect(emulator.requestCount({ path: '/data/2.5/forecast' })).toBe(2);
     expect(emulator.requestCount({ path: /forecast/, host: 'pro' })).toBe(0);
     expect(emulator.requests()[0]?.query['appid']).toBe('[key]');
+    await get(`${emulator.proUrl}/data/2.5/forecast/hourly?lat=1&lon=1&cnt=1&${KEY}`);
+    await get(`${emulator.apiUrl}/nowhere?${KEY}`);
+    expect(emulator.countsByEndpoint()).toEqual({
+      'api:/data/2.5/forecast': 2,
+      'pro:/data/2.5/forecast/hourly': 1,
+      'api:/nowhere': 1,
+    });
+  });
+
+  it('injects a dropped connection and a slow answer', async () => {
+    emulator.failNext('/data/2.5/weather', 'reset');
+    await expect(request(`${emulator.apiUrl}/data/2.5/weather?lat=1&lon=1&${KEY}`)).rejects.toThrow();
+    emulator.delayNext('/data/2.5/weather', 150);
+    const started = Date.now();
+    expect((await get(`${emulator.apiUrl}/data/2.5/weather?lat=1&lon=1&${KEY}`)).status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(emulator.requests({ path: '/data/2.5/weather' }).map((r) => r.status)).toEqual([0, 200]);
   });
 
   it('keeps its own clock, which drives dt', async () => {

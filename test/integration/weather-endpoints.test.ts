@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startWeatherEmulator, type WeatherEmulator } from '../../emulators/weather/index.js';
+import { NetworkError, TimeoutError } from '../../src/services/http/errors.js';
 import {
   WeatherBadRequestError,
   WeatherForbiddenError,
@@ -175,6 +176,34 @@ describe('geocoding ambiguous names', () => {
     expect(new Set(places.map((p) => p.state)).size).toBe(5);
   });
 
+  it('tells apart Paris in France, the US and Canada, and London in the UK, Canada and the US', async () => {
+    const paris = await client.geocoding.direct({ q: 'Paris', limit: 5 });
+    expect(paris.map((p) => p.country)).toEqual(['FR', 'US', 'CA', 'US', 'US']);
+    expect(paris[0]).toMatchObject({ state: 'Ile-de-France', local_names: { it: 'Parigi' } });
+    const american = await client.geocoding.direct({ q: 'Paris,US', limit: 5 });
+    expect(american.map((p) => p.state).sort()).toEqual(['Illinois', 'Kentucky', 'Tennessee', 'Texas']);
+    expect(await client.geocoding.direct({ q: 'Paris,TN,US' })).toMatchObject([
+      { name: 'Paris', state: 'Tennessee', country: 'US', lat: 36.302, lon: -88.3267 },
+    ]);
+    const london = await client.geocoding.direct({ q: 'London', limit: 5 });
+    expect(london.map((p) => `${p.state}, ${p.country}`)).toEqual([
+      'England, GB',
+      'Ontario, CA',
+      'Kentucky, US',
+    ]);
+    expect((await client.geocoding.direct({ q: 'London,UK' }))[0]?.local_names?.['fr']).toBe('Londres');
+    expect((await client.current.byName({ q: 'London,CA' })).sys?.country).toBe('CA');
+  });
+
+  it('keeps a gazetteer of unique places, each US one with its state code', () => {
+    const places = emulator.places;
+    expect(new Set(places.map((p) => p.id)).size).toBe(places.length);
+    for (const place of places) {
+      expect(place.local_names['en']).toBeTruthy();
+      if (place.country === 'US') expect(place.stateCode).toMatch(/^[A-Z]{2}$/);
+    }
+  });
+
   it('narrows by state code and country', async () => {
     const places = await client.geocoding.direct({ q: 'Springfield,MO,US' });
     expect(places.map((p) => p.state)).toEqual(['Missouri']);
@@ -207,6 +236,62 @@ describe('weather errors through the client', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WeatherBadRequestError);
     expect((error as Error).message).toContain('168 hours');
+  });
+
+  it('a key without the paid plan is refused the paid products with a 401 that says so', async () => {
+    const free = weatherClientFor(emulator, { apiKey: 'test-free-key' });
+    try {
+      expect((await free.current.byCoords(BERLIN)).name).toBe('Berlin');
+      expect((await free.forecast.daily({ ...BERLIN, cnt: 1 })).cnt).toBe(1);
+      const refusals = await Promise.all(
+        [
+          () => free.forecast.hourly({ ...BERLIN, cnt: 1 }),
+          () => free.history.hourly({ ...BERLIN, start: NOW_S - 3600, cnt: 1 }),
+          () => free.history.yearly(BERLIN),
+          () => free.history.accumulatedPrecipitation({ ...BERLIN, start: NOW_S - 86_400, end: NOW_S }),
+          () => free.bulk.snapshot('weather_16.csv.gz').next(),
+        ].map((run) => run().catch((e: unknown) => e)),
+      );
+      for (const error of refusals) {
+        expect(error).toBeInstanceOf(WeatherInvalidKeyError);
+        expect((error as WeatherInvalidKeyError).paidProduct).toBe(true);
+        expect((error as Error).message).toContain('Invalid API key');
+        expect((error as Error).message).toContain('needs a paid plan');
+      }
+    } finally {
+      await free.close();
+    }
+    // A wrong key on the free host is just a wrong key.
+    const stranger = weatherClientFor(emulator, { apiKey: 'not-a-valid-key' });
+    const error = await stranger.current.byCoords(BERLIN).catch((e: unknown) => e);
+    await stranger.close();
+    expect((error as WeatherInvalidKeyError).paidProduct).toBe(false);
+    expect((error as Error).message).not.toContain('paid plan');
+  });
+
+  it('retries a dropped connection, and ends a persisting one in a NetworkError', async () => {
+    emulator.failNext('/data/2.5/forecast', 'reset');
+    expect((await client.forecast.threeHourly({ ...BERLIN, cnt: 1 })).cnt).toBe(1);
+    expect(emulator.requests({ path: '/data/2.5/forecast' }).map((r) => r.status)).toEqual([0, 200]);
+    for (let i = 0; i < 3; i++) emulator.failNext('/data/2.5/forecast', 'reset');
+    await expect(client.forecast.threeHourly({ ...BERLIN, cnt: 2 })).rejects.toBeInstanceOf(NetworkError);
+  });
+
+  it('gives up on an answer slower than the time limit with a TimeoutError, after retrying', async () => {
+    const impatient = weatherClientFor(emulator, {
+      transport: { timeoutMs: 100, retries: 1, sleep: () => Promise.resolve() },
+    });
+    try {
+      emulator.delayNext('/geo/1.0/reverse', 400);
+      expect(await impatient.geocoding.reverse(BERLIN)).toHaveLength(1);
+      emulator.delayNext('/geo/1.0/reverse', 400);
+      emulator.delayNext('/geo/1.0/reverse', 400);
+      await expect(impatient.geocoding.reverse({ lat: 48.14, lon: 11.58 })).rejects.toBeInstanceOf(
+        TimeoutError,
+      );
+    } finally {
+      await impatient.close();
+    }
   });
 
   it('403 is a WeatherForbiddenError, and is not retried', async () => {

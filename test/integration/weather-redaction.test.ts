@@ -7,6 +7,7 @@ import { weatherClientFor } from '../fixtures/weather.js';
 /** Distinctive enough that any appearance anywhere is a leak. */
 const CANARY = 'canary-9f27c4e1d86b40a5b3e7';
 const WRONG_CANARY = 'canary-wrong-0d5e8a3f6c1b';
+const FREE_CANARY = 'canary-free-7b3e91c0a4d2';
 const BERLIN = { lat: 52.52, lon: 13.41 };
 
 let emulator: WeatherEmulator;
@@ -24,7 +25,7 @@ function clientWith(apiKey: string, emulatorUrls: WeatherEmulator = emulator): W
 }
 
 beforeAll(async () => {
-  emulator = await startWeatherEmulator({ apiKeys: [CANARY], bulkRecords: 20 });
+  emulator = await startWeatherEmulator({ apiKeys: [CANARY], freeApiKeys: [FREE_CANARY], bulkRecords: 20 });
 });
 afterAll(() => emulator.close());
 
@@ -32,6 +33,7 @@ describe('the weather key never leaks', () => {
   it('appears in no log line, error message or stack, whatever goes wrong', async () => {
     const client = clientWith(CANARY);
     const stranger = clientWith(WRONG_CANARY);
+    const free = clientWith(FREE_CANARY);
     const errors: unknown[] = [];
     const attempt = async (run: () => Promise<unknown>) => {
       try {
@@ -54,6 +56,8 @@ describe('the weather key never leaks', () => {
     // Failures of every kind.
     await attempt(() => stranger.current.byCoords(BERLIN)); // 401
     await attempt(() => stranger.bulk.snapshot('weather_14.json.gz').next()); // 401 on the bulk host
+    await attempt(() => free.forecast.hourly(BERLIN)); // 401: the plan lacks the product
+    await attempt(() => free.bulk.snapshot('weather_16.json.gz').next()); // the same on the bulk host
     await attempt(() => client.current.byName({ q: 'Atlantis' })); // 404
     await attempt(() => client.bulk.snapshot('weather_99.json.gz').next()); // 404
     await attempt(() => client.history.hourly({ ...BERLIN, start: 1_700_000_000, end: 1_701_000_000 })); // 400
@@ -72,6 +76,20 @@ describe('the weather key never leaks', () => {
       message: `bad request for appid=${CANARY} (${CANARY})`,
     });
     await attempt(() => client.current.byCoords({ lat: 1, lon: 1 }));
+    // Dropped connections, to the end.
+    for (let i = 0; i < 3; i++) emulator.failNext('/data/2.5/weather', 'reset');
+    await attempt(() => client.current.byCoords({ lat: 2, lon: 2 }));
+    // Too slow.
+    const slow = weatherClientFor(emulator, {
+      apiKey: CANARY,
+      transport: {
+        timeoutMs: 50,
+        retries: 0,
+        onExchange: (exchange) => logger.debug({ exchange }, 'weather exchange'),
+      },
+    });
+    emulator.delayNext('/data/2.5/forecast/daily', 200);
+    await attempt(() => slow.forecast.daily({ lat: 3, lon: 3 }));
     // Nobody listening.
     const closed = await startWeatherEmulator({ apiKeys: [CANARY] });
     await closed.close();
@@ -86,7 +104,20 @@ describe('the weather key never leaks', () => {
     await attempt(() => unreachable.current.byCoords(BERLIN));
     await attempt(() => unreachable.bulk.snapshot('weather_14.json.gz').next());
 
-    expect(errors.length).toBeGreaterThanOrEqual(11);
+    expect(errors.length).toBeGreaterThanOrEqual(15);
+    expect(new Set(errors.map((e) => (e as Error).name))).toEqual(
+      new Set([
+        'WeatherInvalidKeyError',
+        'WeatherNotFoundError',
+        'WeatherBadRequestError',
+        'WeatherForbiddenError',
+        'RateLimitError',
+        'HttpError',
+        'ResponseValidationError',
+        'NetworkError',
+        'TimeoutError',
+      ]),
+    );
     const texts = [
       ...lines,
       ...errors.flatMap((error) => {
@@ -99,11 +130,12 @@ describe('the weather key never leaks', () => {
     for (const text of texts) {
       expect(text).not.toContain(CANARY);
       expect(text).not.toContain(WRONG_CANARY);
+      expect(text).not.toContain(FREE_CANARY);
     }
     // Not vacuous: the URLs were logged, with the key's place marked.
     expect(lines.join('\n')).toContain('appid=[REDACTED]');
     expect(lines.filter((l) => l.includes('weather exchange')).length).toBeGreaterThan(10);
 
-    await Promise.all([client.close(), stranger.close(), unreachable.close()]);
+    await Promise.all([client.close(), stranger.close(), free.close(), slow.close(), unreachable.close()]);
   });
 });

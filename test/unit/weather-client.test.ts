@@ -123,6 +123,20 @@ describe('weather client requests', () => {
     expect(weather.cod).toBe('200');
   });
 
+  it('accepts cod as a number or a string in forecasts and history too', async () => {
+    stub(MOCK_URLS.proUrl, '/data/2.5/forecast/hourly', 200, forecastBody(2, 3600, { cod: 200 }));
+    stub(MOCK_URLS.apiUrl, '/data/2.5/forecast', 200, forecastBody(2, 10_800, { cod: '200' }));
+    stub(MOCK_URLS.historyUrl, '/data/2.5/history/city', 200, {
+      cod: 200,
+      message: 'Count: 0',
+      cnt: 0,
+      list: [],
+    });
+    expect((await client.forecast.hourly({ lat: 1, lon: 2 })).cod).toBe(200);
+    expect((await client.forecast.threeHourly({ lat: 1, lon: 2 })).cod).toBe('200');
+    expect((await client.history.hourly({ lat: 1, lon: 2, start: 1_700_000_000, cnt: 1 })).cod).toBe(200);
+  });
+
   it('accepts accumulated records as a bare array or wrapped in list or result', async () => {
     for (const body of [
       accumulatedTemperatureItems(),
@@ -160,6 +174,14 @@ describe('weather client errors', () => {
       'Invalid API key. Please see https://openweathermap.org/faq#error401',
     );
     expect((error as Error).message).not.toContain(KEY);
+  });
+
+  it('says that a 401 for a paid product may be the plan rather than the key', async () => {
+    stub(MOCK_URLS.proUrl, '/data/2.5/forecast/hourly', 401, invalidKeyBody());
+    const error = await client.forecast.hourly({ lat: 1, lon: 2 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WeatherInvalidKeyError);
+    expect((error as WeatherInvalidKeyError).paidProduct).toBe(true);
+    expect((error as Error).message).toMatch(/Invalid API key.*needs a paid plan/);
   });
 
   it.each([

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CONDITIONS } from '../../emulators/weather/conditions.js';
-import { isDaytime, sample, sunTimes, temperature } from '../../emulators/weather/model.js';
+import { conditionObject, CONDITIONS } from '../../emulators/weather/conditions.js';
+import { isDaytime, observationTime, sample, sunTimes, temperature } from '../../emulators/weather/model.js';
 import { currentWeather, dailyForecast, hourlyForecast, locate } from '../../emulators/weather/responses.js';
 
 const place = fc.record({
@@ -59,8 +59,9 @@ describe('the emulator weather model', () => {
       fc.property(place, instant, ({ lat, lon }, t) => {
         const location = locate(lat, lon);
         const view = { seed: 1, units: 'standard' as const, lang: 'en' };
+        // Current weather is the observation of the hour: the sun as it stood then.
         const icon = currentWeather(location, t, view).weather[0]?.icon ?? '';
-        expect(icon.endsWith(isDaytime(lat, lon, t) ? 'd' : 'n')).toBe(true);
+        expect(icon.endsWith(isDaytime(lat, lon, observationTime(t)) ? 'd' : 'n')).toBe(true);
         const entry = hourlyForecast(location, t, 1, view).list[0];
         expect(entry?.weather[0]?.icon.slice(-1)).toBe(entry?.sys.pod);
       }),
@@ -80,12 +81,81 @@ describe('the emulator weather model', () => {
     expect(at(52.52, 13.41, july, 13)).toBeGreaterThan(at(52.52, 13.41, july, 4) + 3);
   });
 
+  it('is realistic by latitude: warm and wet tropics, dry subtropics, cold poles, seasons away from the equator', () => {
+    const year = Date.UTC(2024, 0, 1) / 1000;
+    const climate = (lat: number, lon: number) => {
+      const days = Array.from({ length: 365 }, (_, d) => year + d * 86_400);
+      // Solar noon-ish and solar midnight-ish of every day, plus every hour for the precipitation.
+      const at = (d: number, solarHour: number) =>
+        sample(1, lat, lon, d + ((solarHour - lon / 15 + 24) % 24) * 3600);
+      const temps = days.flatMap((d) => [at(d, 14), at(d, 4)].map((s) => s.tempK - 273.15));
+      const season = (from: number) =>
+        mean(days.slice(from, from + 31).flatMap((d) => [at(d, 14), at(d, 4)].map((s) => s.tempK)));
+      let precipitation = 0;
+      for (let h = 0; h < 365 * 24; h++) {
+        const s = sample(1, lat, lon, year + h * 3600);
+        precipitation += s.rain1h + s.snow1h;
+      }
+      return {
+        mean: mean(temps),
+        swing: Math.abs(season(181) - season(0)),
+        dailyRange: mean(days.map((d) => at(d, 15).tempK - at(d, 4).tempK)),
+        precipitation,
+      };
+    };
+    const singapore = climate(1.29, 103.85);
+    const cairo = climate(30.04, 31.24);
+    const berlin = climate(52.52, 13.41);
+    const longyearbyen = climate(78.22, 15.63);
+    expect(singapore.mean).toBeGreaterThan(24);
+    expect(singapore.mean).toBeGreaterThan(cairo.mean);
+    expect(cairo.mean).toBeGreaterThan(berlin.mean + 5);
+    expect(berlin.mean).toBeGreaterThan(longyearbyen.mean + 10);
+    expect(singapore.swing).toBeLessThan(2);
+    expect(berlin.swing).toBeGreaterThan(12);
+    expect(singapore.dailyRange).toBeGreaterThan(longyearbyen.dailyRange + 3);
+    expect(singapore.precipitation).toBeGreaterThan(1_500);
+    expect(cairo.precipitation).toBeLessThan(singapore.precipitation / 5);
+  });
+
   it('knows the polar night: no sunrise in Longyearbyen in December, and night at noon', () => {
     const noon = Date.UTC(2025, 11, 21, 11) / 1000;
     expect(sunTimes(78.22, 15.63, noon)).toBeUndefined();
     expect(isDaytime(78.22, 15.63, noon)).toBe(false);
     const berlin = sunTimes(52.52, 13.41, noon);
     expect(berlin && (berlin.sunset - berlin.sunrise) / 3600).toBeCloseTo(7.6, 0);
+  });
+
+  it('uses the condition ids, groups, descriptions and icons of the real service', () => {
+    const table: Array<[number[], string | string[], string | string[]]> = [
+      [[200, 201, 202, 210, 211, 212, 221, 230, 231, 232], 'Thunderstorm', '11'],
+      [[300, 301, 302, 310, 311, 312, 313, 314, 321], 'Drizzle', '09'],
+      [[500, 501, 502, 503, 504], 'Rain', '10'],
+      [[511], 'Rain', '13'],
+      [[520, 521, 522, 531], 'Rain', '09'],
+      [[600, 601, 602, 611, 612, 613, 615, 616, 620, 621, 622], 'Snow', '13'],
+      [
+        [701, 711, 721, 731, 741, 751, 761, 762, 771, 781],
+        ['Mist', 'Smoke', 'Haze', 'Dust', 'Fog', 'Sand', 'Dust', 'Ash', 'Squall', 'Tornado'],
+        '50',
+      ],
+      [[800], 'Clear', '01'],
+      [[801, 802, 803, 804], 'Clouds', ['02', '03', '04', '04']],
+    ];
+    const ids = table.flatMap(([list]) => list);
+    expect([...CONDITIONS.keys()].sort()).toEqual([...ids].sort());
+    for (const [list, main, icon] of table) {
+      list.forEach((id, i) => {
+        const condition = conditionObject(id, true, 'en');
+        expect(condition.main).toBe(Array.isArray(main) ? main[i] : main);
+        expect(condition.icon).toBe(`${Array.isArray(icon) ? icon[i] : icon}d`);
+        expect(conditionObject(id, false, 'en').icon).toBe(`${Array.isArray(icon) ? icon[i] : icon}n`);
+        expect(condition.description).toBe(condition.description.toLowerCase());
+      });
+    }
+    expect(conditionObject(731, true, 'en').description).toBe('sand/dust whirls');
+    expect(conditionObject(804, true, 'en').description).toBe('overcast clouds');
+    expect(conditionObject(804, true, 'de')).toMatchObject({ main: 'Clouds', description: 'Bedeckt' });
   });
 
   it('converts units exactly from the same Kelvin value', () => {

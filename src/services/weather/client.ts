@@ -92,7 +92,10 @@ export interface WeatherClient {
     byName(query: { q: string } & Presentation): Promise<CurrentWeather>;
   };
   readonly forecast: {
-    /** Hourly forecast for up to 4 days (`cnt` 1-96), from the pro host. */
+    /**
+     * Hourly forecast for up to 4 days (`cnt` 1-96), from the pro host. A paid product: a key whose
+     * plan lacks it gets a `WeatherInvalidKeyError` with `paidProduct` set, like the history below.
+     */
     hourly(query: Coordinates & Presentation & { cnt?: number | undefined }): Promise<HourlyForecast>;
     /** Daily forecast for up to 16 days (`cnt` 1-16). Deprecated upstream. */
     daily(query: Coordinates & Presentation & { cnt?: number | undefined }): Promise<DailyForecast>;
@@ -142,6 +145,9 @@ export interface BulkOptions {
 }
 
 type Host = 'api' | 'pro' | 'history';
+
+/** Hosts whose products need a paid plan; bulk files (see `snapshot`) need one too. */
+const PAID_HOSTS: ReadonlySet<Host> = new Set(['pro', 'history']);
 
 /** Every cached endpoint: where it lives and how long its answers stay fresh. */
 const ENDPOINTS = {
@@ -198,26 +204,44 @@ export function createWeatherClient(options: WeatherClientOptions): WeatherClien
   });
   const timeoutMs = options.transport?.timeoutMs ?? DEFAULT_TRANSPORT_OPTIONS.timeoutMs;
   const ttl: WeatherCacheTtls = { ...DEFAULT_CACHE_TTLS, ...definedOnly(options.ttl ?? {}) };
-  const cache = new WeatherCache(options.cache, options.now ?? Date.now);
+  const now = options.now ?? Date.now;
+  const cache = new WeatherCache(options.cache, now);
 
-  /** Sends `query` (plus the key), cached under `keyQuery` (by default the query itself). */
+  /**
+   * Sends `query` (plus the key), cached under `keyQuery` (by default the query itself) for the
+   * endpoint's time, or `ttlMs` when given.
+   */
   function call<S extends z.ZodType>(
     endpoint: Endpoint,
     query: Query,
     schema: S,
-    keyQuery: Query = query,
+    caching: { keyQuery?: Query; ttlMs?: number } = {},
   ): Promise<z.output<S>> {
-    const key = cacheKey(`${endpoint.host}${endpoint.path}`, keyQuery);
-    return cache.get(key, ttl[endpoint.ttl], async () => {
+    const key = cacheKey(`${endpoint.host}${endpoint.path}`, caching.keyQuery ?? query);
+    return cache.get(key, caching.ttlMs ?? ttl[endpoint.ttl], async () => {
       try {
         return await transport.json(
           { url: endpoint.path, baseUrl: bases[endpoint.host], query: { ...query, appid: apiKey } },
           schema,
         );
       } catch (error) {
-        throw toWeatherError(error);
+        throw toWeatherError(error, PAID_HOSTS.has(endpoint.host));
       }
     });
+  }
+
+  /** Forecast parameters; an absent `cnt` is keyed as the service's default (its maximum). */
+  function forecastQuery(
+    query: Coordinates & Presentation & { cnt?: number | undefined },
+    max: number,
+    defaultCnt: number | undefined,
+  ): { query: Query; keyQuery: Query } {
+    const sent = {
+      ...params.coordinates(query.lat, query.lon),
+      ...presentation(query),
+      cnt: params.count('cnt', query.cnt, max),
+    };
+    return { query: sent, keyQuery: { ...sent, cnt: sent.cnt ?? defaultCnt } };
   }
 
   function presentation(query: Presentation): { units: WeatherUnits; lang: WeatherLang } {
@@ -252,7 +276,7 @@ export function createWeatherClient(options: WeatherClientOptions): WeatherClien
         ...(bulkOptions.signal ? { signal: bulkOptions.signal } : {}),
       });
     } catch (error) {
-      throw toWeatherError(error);
+      throw toWeatherError(error, true);
     }
     const gunzip = createGunzip();
     // Errors of either stream end the pipeline and surface when the text is read.
@@ -311,46 +335,35 @@ export function createWeatherClient(options: WeatherClientOptions): WeatherClien
         const q = params.cityQuery(query.q);
         const rest = presentation(query);
         // Names match case-insensitively upstream: `berlin` and `Berlin` share an entry.
-        return call(ENDPOINTS.current, { q, ...rest }, currentWeatherSchema, { q: q.toLowerCase(), ...rest });
+        return call(ENDPOINTS.current, { q, ...rest }, currentWeatherSchema, {
+          keyQuery: { q: q.toLowerCase(), ...rest },
+        });
       },
     },
     forecast: {
-      hourly: async (query) =>
-        call(
-          ENDPOINTS.hourly,
-          {
-            ...params.coordinates(query.lat, query.lon),
-            ...presentation(query),
-            cnt: params.count('cnt', query.cnt, params.WEATHER_LIMITS.hourlyCnt),
-          },
-          hourlyForecastSchema,
-        ),
-      daily: async (query) =>
-        call(
-          ENDPOINTS.daily,
-          {
-            ...params.coordinates(query.lat, query.lon),
-            ...presentation(query),
-            cnt: params.count('cnt', query.cnt, params.WEATHER_LIMITS.dailyCnt),
-          },
-          dailyForecastSchema,
-        ),
-      threeHourly: async (query) =>
-        call(
-          ENDPOINTS.threeHourly,
-          {
-            ...params.coordinates(query.lat, query.lon),
-            ...presentation(query),
-            cnt: params.count('cnt', query.cnt, params.WEATHER_LIMITS.threeHourCnt),
-          },
-          threeHourForecastSchema,
-        ),
+      hourly: async (query) => {
+        const max = params.WEATHER_LIMITS.hourlyCnt;
+        const { query: sent, keyQuery } = forecastQuery(query, max, max);
+        return call(ENDPOINTS.hourly, sent, hourlyForecastSchema, { keyQuery });
+      },
+      daily: async (query) => {
+        // The daily forecast's default length is not documented: an absent cnt stays its own key.
+        const { query: sent } = forecastQuery(query, params.WEATHER_LIMITS.dailyCnt, undefined);
+        return call(ENDPOINTS.daily, sent, dailyForecastSchema);
+      },
+      threeHourly: async (query) => {
+        const max = params.WEATHER_LIMITS.threeHourCnt;
+        const { query: sent, keyQuery } = forecastQuery(query, max, max);
+        return call(ENDPOINTS.threeHourly, sent, threeHourForecastSchema, { keyQuery });
+      },
     },
     geocoding: {
       direct: async (query) => {
         const q = params.cityQuery(query.q);
         const limit = params.count('limit', query.limit, params.WEATHER_LIMITS.geocodingLimit) ?? 5;
-        return call(ENDPOINTS.direct, { q, limit }, geocodingSchema, { q: q.toLowerCase(), limit });
+        return call(ENDPOINTS.direct, { q, limit }, geocodingSchema, {
+          keyQuery: { q: q.toLowerCase(), limit },
+        });
       },
       reverse: async (query) =>
         call(
@@ -371,10 +384,14 @@ export function createWeatherClient(options: WeatherClientOptions): WeatherClien
         const end = query.end === undefined ? undefined : historyRange(start, query.end).end;
         const cnt =
           query.cnt === undefined ? undefined : params.count('cnt', query.cnt, Number.MAX_SAFE_INTEGER);
+        // A range that is not over yet will gain records: keep it only as long as current weather.
+        const last = end ?? (cnt === undefined ? undefined : start + (cnt - 1) * 3600);
+        const open = last === undefined || last * 1000 > now();
         return call(
           ENDPOINTS.history,
           { ...params.coordinates(query.lat, query.lon), type: 'hour', start, end, cnt },
           hourlyHistorySchema,
+          open ? { ttlMs: ttl.current } : {},
         );
       },
       yearly: async (query) =>

@@ -45,6 +45,19 @@ export class WeatherBadRequestError extends WeatherApiError {
 /** 401: the key is missing, wrong, not yet active, or its plan lacks the product. */
 export class WeatherInvalidKeyError extends WeatherApiError {
   override readonly name: string = 'WeatherInvalidKeyError';
+  /**
+   * Whether the product asked for needs a paid plan (hourly forecast, history, statistics, bulk
+   * files): then a valid key on a plan without it gets this same 401, and the message says so.
+   */
+  readonly paidProduct: boolean;
+  constructor(source: HttpError, paidProduct = false) {
+    super(source);
+    this.paidProduct = paidProduct;
+    if (paidProduct) {
+      this.message +=
+        '; this product needs a paid plan: a valid key whose plan lacks it is refused the same way';
+    }
+  }
 }
 
 /** 403: insufficient permission. */
@@ -76,9 +89,13 @@ const BY_STATUS: Readonly<Record<number, new (source: HttpError) => WeatherApiEr
   404: WeatherNotFoundError,
 };
 
-/** Gives an `HttpError` its weather meaning; anything else passes through unchanged. */
-export function toWeatherError(error: unknown): unknown {
+/**
+ * Gives an `HttpError` its weather meaning; anything else passes through unchanged. `paidProduct`:
+ * the request was for a product of the paid plans, so a 401 may mean the plan, not the key.
+ */
+export function toWeatherError(error: unknown, paidProduct = false): unknown {
   if (error instanceof HttpError && !(error instanceof WeatherApiError)) {
+    if (error.status === 401) return new WeatherInvalidKeyError(error, paidProduct);
     const Mapped = BY_STATUS[error.status];
     if (Mapped) return new Mapped(error);
   }
