@@ -1,0 +1,56 @@
+/** Small helpers shared by the benchmarks: percentiles, a result table, the results file. */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index]!;
+}
+
+export interface BenchRow {
+  /** What was measured. */
+  name: string;
+  value: number;
+  unit: string;
+  /** The floor or baseline measured in the same run, when there is one. */
+  floor?: number;
+  /** The target, as text (e.g. "≤ 1.2x floor"). */
+  target?: string;
+  /** Whether the target holds (figures, not a test: printed, never fails the run). */
+  ok?: boolean;
+}
+
+export function printTable(title: string, rows: readonly BenchRow[]): void {
+  console.log(`\n${title}`);
+  const fmt = (n: number | undefined) =>
+    n === undefined || Number.isNaN(n) ? '' : n.toFixed(n < 10 ? 2 : 1);
+  const lines = rows.map((row) => [
+    row.name,
+    `${fmt(row.value)} ${row.unit}`,
+    row.floor === undefined ? '' : `${fmt(row.floor)} ${row.unit}`,
+    row.floor ? `${(row.value / row.floor).toFixed(2)}x` : '',
+    row.target ?? '',
+    row.ok === undefined ? '' : row.ok ? 'ok' : 'MISSED',
+  ]);
+  const header = ['measure', 'value', 'floor', 'ratio', 'target', ''];
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const row = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  console.log(row(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const line of lines) console.log(row(line));
+}
+
+/** Merges one benchmark's rows into bench/results.json, keyed by benchmark name. */
+export async function saveResults(bench: string, rows: readonly BenchRow[]): Promise<void> {
+  const file = path.join(import.meta.dirname, 'results.json');
+  let all: Record<string, unknown> = {};
+  try {
+    all = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    all = {};
+  }
+  all[bench] = { measuredAt: new Date().toISOString(), node: process.version, rows };
+  await writeFile(file, `${JSON.stringify(all, null, 2)}\n`);
+}

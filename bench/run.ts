@@ -1,0 +1,19 @@
+/**
+ * `npm run bench`: every benchmark, one after the other; each prints its table and writes its
+ * figures to bench/results.json. Figures, not a test: the run never fails on a missed target.
+ */
+import { main as charts } from './charts.js';
+import { main as interactions } from './interactions.js';
+import { main as weatherBulk } from './weather-bulk.js';
+
+const only = process.argv.slice(2);
+const benches: Record<string, () => Promise<unknown>> = {
+  interactions,
+  charts: () => Promise.resolve(charts()),
+  'weather-bulk': () => weatherBulk(),
+};
+for (const [name, run] of Object.entries(benches)) {
+  if (only.length > 0 && !only.includes(name)) continue;
+  console.log(`\n=== ${name} ===`);
+  await run();
+}
