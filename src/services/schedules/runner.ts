@@ -13,11 +13,14 @@ import type { ScheduleStore } from './store.js';
 import { latestRun, nextRun, nonceFor, slotKey } from './timing.js';
 import type { Schedule, ScheduleKind } from './types.js';
 
-/** What one group of due posts shows. Posts in one group share one weather call. */
+/**
+ * What one group of due posts shows. Posts in one group share one weather call. Units are not part
+ * of it: the weather is fetched in standard units and each post converts, so schedules that differ
+ * only in units cost one call.
+ */
 export interface WeatherRequest {
   lat: number;
   lon: number;
-  units: Schedule['units'];
   lang: string;
   kind: ScheduleKind;
 }
@@ -73,7 +76,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
   let generation = 0;
 
   const groupKey = (request: WeatherRequest) =>
-    [request.lat.toFixed(2), request.lon.toFixed(2), request.units, request.lang, request.kind].join('|');
+    [request.lat.toFixed(2), request.lon.toFixed(2), request.lang, request.kind].join('|');
 
   async function pace(): Promise<void> {
     const wait = lastPostAt + gapMs - performance.now();
@@ -135,8 +138,8 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
         continue;
       }
       const request: WeatherRequest = {
-        ...schedule.place,
-        units: schedule.units,
+        lat: schedule.place.lat,
+        lon: schedule.place.lon,
         lang: schedule.lang,
         kind: schedule.kind,
       };
