@@ -1,4 +1,4 @@
-import { Client, GatewayIntentBits, Partials, REST } from 'discord.js';
+import { Client, GatewayIntentBits, Partials, REST, type RESTOptions } from 'discord.js';
 
 export interface DiscordClientOptions {
   /** Discord's REST base without the version segment, e.g. `https://discord.com/api`. */
@@ -8,12 +8,20 @@ export interface DiscordClientOptions {
   shardCount?: number;
 }
 
+/**
+ * Requests go through global fetch, which encodes uploads (chart PNGs) itself. discord.js's default,
+ * undici 6's `request`, hands its FormData to the process-wide dispatcher, which the services' undici
+ * 7 installs when it loads first, and that dispatcher cannot encode another version's FormData
+ * ("action is not a function").
+ */
+const makeRequest = fetch as unknown as RESTOptions['makeRequest'];
+
 /** The discord.js client with the few intents the bot needs (it reads no message content). */
 export function createDiscordClient(options: DiscordClientOptions): Client {
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],
     partials: [Partials.Channel],
-    rest: { api: options.apiUrl },
+    rest: { api: options.apiUrl, makeRequest },
     ...(options.shards === undefined ? {} : { shards: options.shards }),
     ...(options.shardCount === undefined ? {} : { shardCount: options.shardCount }),
   });
@@ -30,7 +38,11 @@ export function createDiscordClient(options: DiscordClientOptions): Client {
  * command registration) stays on the bot's own manager and its global limit.
  */
 function exemptInteractionWebhooks(client: Client, apiUrl: string): void {
-  const interactions = new REST({ api: apiUrl, globalRequestsPerSecond: Number.MAX_SAFE_INTEGER });
+  const interactions = new REST({
+    api: apiUrl,
+    globalRequestsPerSecond: Number.MAX_SAFE_INTEGER,
+    makeRequest,
+  });
   const bot = client.rest;
   const queue = bot.queueRequest.bind(bot);
   bot.queueRequest = (request) =>

@@ -1,0 +1,552 @@
+/**
+ * Every text of the weather command, in English and German: command, option and choice names and
+ * descriptions for registration, and the words of the replies. German must have every English key
+ * (the type says so), so a new English text cannot ship without its translation.
+ */
+import type { CommandText, Lang, Localized } from './index.js';
+
+const text = (en: string, de: string): Localized => ({ en, de });
+const command = (name: Localized, description: Localized): CommandText => ({ name, description });
+
+/** Names (lowercase, no spaces: Discord's rule) and descriptions (at most 100 characters). */
+export const WEATHER_COMMAND_TEXT = {
+  command: command(
+    text('weather', 'wetter'),
+    text(
+      'Weather anywhere: now, forecasts, history, statistics and totals',
+      'Wetter überall: jetzt, Vorhersagen, Verlauf, Statistik und Summen',
+    ),
+  ),
+  groups: {
+    home: command(
+      text('home', 'zuhause'),
+      text(
+        'Your home place, and this server’s default place',
+        'Dein Heimatort und der Standardort dieses Servers',
+      ),
+    ),
+  },
+  subcommands: {
+    now: command(text('now', 'jetzt'), text('Current weather at a place', 'Aktuelles Wetter an einem Ort')),
+    hourly: command(
+      text('hourly', 'stündlich'),
+      text(
+        'Hour-by-hour forecast for the next 24 to 96 hours, with a chart',
+        'Vorhersage Stunde für Stunde für 24 bis 96 Stunden, mit Diagramm',
+      ),
+    ),
+    daily: command(
+      text('daily', 'täglich'),
+      text(
+        'Daily forecast for up to 16 days, with a chart',
+        'Tagesvorhersage für bis zu 16 Tage, mit Diagramm',
+      ),
+    ),
+    history: command(
+      text('history', 'verlauf'),
+      text(
+        'Past weather, hour by hour, for up to a week, with a chart',
+        'Vergangenes Wetter, stündlich, bis zu einer Woche, mit Diagramm',
+      ),
+    ),
+    stats: command(
+      text('stats', 'statistik'),
+      text(
+        'Climate of a calendar day: records, averages and quartiles',
+        'Klima eines Kalendertags: Rekorde, Mittelwerte und Quartile',
+      ),
+    ),
+    accumulated: command(
+      text('accumulated', 'summen'),
+      text(
+        'Warmth and precipitation summed between two dates (for gardens and fields)',
+        'Wärme- und Niederschlagssummen zwischen zwei Daten (für Garten und Feld)',
+      ),
+    ),
+    units: command(
+      text('units', 'einheiten'),
+      text('Choose the units of your weather replies', 'Wähle die Einheiten deiner Wetterantworten'),
+    ),
+    homeSet: command(
+      text('set', 'festlegen'),
+      text(
+        'Save your home place, used when you leave out the place',
+        'Speichere deinen Heimatort, genutzt wenn du keinen Ort angibst',
+      ),
+    ),
+    homeClear: command(
+      text('clear', 'entfernen'),
+      text('Forget your home place', 'Vergiss deinen Heimatort'),
+    ),
+    homeShow: command(
+      text('show', 'anzeigen'),
+      text(
+        'Show your home place, this server’s default and your units',
+        'Zeige deinen Heimatort, den Standard dieses Servers und deine Einheiten',
+      ),
+    ),
+    homeServer: command(
+      text('server', 'server'),
+      text(
+        'Set this server’s default place (needs Manage Server)',
+        'Lege den Standardort dieses Servers fest (braucht „Server verwalten“)',
+      ),
+    ),
+    homeServerClear: command(
+      text('server-clear', 'server-entfernen'),
+      text(
+        'Remove this server’s default place (needs Manage Server)',
+        'Entferne den Standardort dieses Servers (braucht „Server verwalten“)',
+      ),
+    ),
+  },
+  options: {
+    place: command(
+      text('place', 'ort'),
+      text(
+        'A city; pick from the list to tell same-named places apart',
+        'Eine Stadt; wähle aus der Liste, um gleichnamige Orte zu unterscheiden',
+      ),
+    ),
+    placeRequired: command(
+      text('place', 'ort'),
+      text('A city; pick from the list', 'Eine Stadt; wähle aus der Liste'),
+    ),
+    hours: command(
+      text('hours', 'stunden'),
+      text('How many hours (24 to 96, default 24)', 'Wie viele Stunden (24 bis 96, Standard 24)'),
+    ),
+    days: command(
+      text('days', 'tage'),
+      text('How many days (1 to 16, default 7)', 'Wie viele Tage (1 bis 16, Standard 7)'),
+    ),
+    historyStart: command(
+      text('start', 'beginn'),
+      text(
+        'From, local time: 2025-03-01 or 2025-03-01 14:00',
+        'Ab, Ortszeit: 01.03.2025 oder 01.03.2025 14:00',
+      ),
+    ),
+    historyEnd: command(
+      text('end', 'ende'),
+      text(
+        'Until, local time (default: now): 2025-03-02 08:00',
+        'Bis, Ortszeit (Standard: jetzt): 02.03.2025 08:00',
+      ),
+    ),
+    historyHours: command(
+      text('hours', 'stunden'),
+      text(
+        'How many hours instead of an end (1 to 168, default 24)',
+        'Wie viele Stunden statt eines Endes (1 bis 168, Standard 24)',
+      ),
+    ),
+    month: command(
+      text('month', 'monat'),
+      text('Month (default: this month)', 'Monat (Standard: dieser Monat)'),
+    ),
+    day: command(
+      text('day', 'tag'),
+      text('Day of the month (default: today)', 'Tag des Monats (Standard: heute)'),
+    ),
+    accumulatedStart: command(
+      text('start', 'beginn'),
+      text('First day: 2025-03-01', 'Erster Tag: 01.03.2025'),
+    ),
+    accumulatedEnd: command(
+      text('end', 'ende'),
+      text('Last day (default: today): 2025-09-30', 'Letzter Tag (Standard: heute): 30.09.2025'),
+    ),
+    threshold: command(
+      text('threshold', 'schwelle'),
+      text(
+        'Base temperature in your units (default 10 °C / 50 °F)',
+        'Basistemperatur in deinen Einheiten (Standard 10 °C / 50 °F)',
+      ),
+    ),
+    units: command(
+      text('units', 'einheiten'),
+      text('Units for your replies', 'Einheiten für deine Antworten'),
+    ),
+  },
+  unitChoices: {
+    metric: text('Metric (°C, m/s)', 'Metrisch (°C, m/s)'),
+    imperial: text('Imperial (°F, mph)', 'Imperial (°F, mph)'),
+    standard: text('Standard (K, m/s)', 'Standard (K, m/s)'),
+    auto: text('Follow my Discord language', 'Nach meiner Discord-Sprache'),
+  },
+  months: [
+    text('January', 'Januar'),
+    text('February', 'Februar'),
+    text('March', 'März'),
+    text('April', 'April'),
+    text('May', 'Mai'),
+    text('June', 'Juni'),
+    text('July', 'Juli'),
+    text('August', 'August'),
+    text('September', 'September'),
+    text('October', 'Oktober'),
+    text('November', 'November'),
+    text('December', 'Dezember'),
+  ],
+} as const;
+
+const list = (items: readonly string[]) => items.map((item) => `• ${item}`).join('\n');
+
+const en = {
+  // Current weather
+  temperature: 'Temperature',
+  feelsLike: 'Feels like',
+  wind: 'Wind',
+  gusts: (speed: string) => `gusts ${speed}`,
+  calm: 'calm',
+  humidity: 'Humidity',
+  pressure: 'Pressure',
+  visibility: 'Visibility',
+  clouds: 'Clouds',
+  rainLastHour: 'Rain, last hour',
+  snowLastHour: 'Snow, last hour',
+  precipitationLastHour: 'Precipitation, last hour',
+  localTime: 'Local time',
+  sunriseSunset: 'Sunrise / sunset',
+  unitsFooter: (units: string) => `Units: ${units} · change them with /weather units`,
+  unitNames: { metric: 'metric', imperial: 'imperial', standard: 'standard (Kelvin)' },
+
+  // Hourly forecast
+  hourlyTitle: (place: string, hours: number) => `${place}: next ${hours} hours`,
+  hourlyOverview: (low: string, high: string, pop: string, precipitation: string) =>
+    `Between ${low} and ${high}; chance of precipitation up to ${pop}; ${precipitation} in total.`,
+  byDay: 'Day by day',
+  nextHours: 'Coming hours',
+  hourlyChartAlt: 'Chart of temperature and chance of precipitation, hour by hour',
+
+  // Daily forecast
+  dailyTitle: (place: string, days: number) => `${place}: next ${days} days`,
+  high: 'High',
+  low: 'Low',
+  dayPart: 'Day',
+  nightPart: 'Night',
+  chance: 'chance',
+  dailyChartAlt: 'Chart of daily low and high temperatures and precipitation',
+
+  // History
+  historyTitle: (place: string, hours: number) => `${place}: ${hours} hours of history`,
+  historyRange: (from: string, to: string) => `From ${from} to ${to}, local time.`,
+  historyEmpty: 'The weather service has no records for these hours.',
+  minMeanMax: (min: string, mean: string, max: string) => `${min} to ${max}, mean ${mean}`,
+  precipitationTotal: 'Precipitation, total',
+  strongestWind: 'Strongest wind',
+  meanHumidity: 'Mean humidity',
+  conditions: 'Conditions',
+  hoursOf: (condition: string, hours: number) => `${condition}: ${hours} h`,
+  historyChartAlt: 'Chart of temperature and precipitation, hour by hour',
+
+  // Statistics
+  statsTitle: (place: string, date: string) => `${place}: the climate on ${date}`,
+  statsIntro: (count: string) =>
+    `Statistics of every measurement on this calendar day over the past years (${count} measurements).`,
+  statsEmpty: 'The weather service has no statistics for this day.',
+  records: 'Records',
+  recordLowHigh: (low: string, high: string) => `lowest ${low}, highest ${high}`,
+  averageLowHigh: 'Average low / high',
+  meanMedian: 'Mean / median',
+  middleHalf: 'Middle half (25th–75th percentile)',
+  spread: 'Standard deviation',
+  precipitation: 'Precipitation',
+  meanAndMax: (mean: string, max: string) => `mean ${mean}, at most ${max}`,
+  perMeasurement: 'per measurement',
+
+  // Accumulated
+  accumulatedTitle: (place: string) => `${place}: warmth and precipitation totals`,
+  accumulatedMeaning: (threshold: string) =>
+    `Warmth sums how far each day’s mean temperature rose above ${threshold} (growing degree days: what plants feel); precipitation sums all rain and melted snow.`,
+  period: 'Period',
+  periodValue: (from: string, to: string, days: number) => `${from} – ${to} (${days} days)`,
+  warmthAbove: (threshold: string) => `Warmth above ${threshold}`,
+  warmthValue: (sum: string, days: number, mean: string) =>
+    `${sum} over ${days} days above the threshold (their mean ${mean})`,
+  warmthNone: 'No day was warmer than the threshold.',
+  precipitationValue: (sum: string, days: number) => `${sum} over ${days} days`,
+  accumulatedEmpty: 'The weather service has no totals for this period.',
+
+  // Preferences
+  unitsSaved: (units: string) => `Your weather replies now use these units: ${units}.`,
+  unitsReset: (units: string) => `Your weather replies follow your Discord language again (now: ${units}).`,
+  homeSaved: (place: string) =>
+    `Your home place is now **${place}**. Weather commands use it when you leave out the place.`,
+  homeCleared: 'Your home place is forgotten.',
+  homeNotSet: 'You had no home place saved.',
+  serverHomeSaved: (place: string) =>
+    `This server’s default place is now **${place}**, for members without a home place of their own.`,
+  serverHomeCleared: 'This server’s default place is removed.',
+  serverHomeNotSet: 'This server had no default place.',
+  prefsTitle: 'Your weather settings',
+  yourHome: 'Your home place',
+  serverHome: 'This server’s default place',
+  yourUnits: 'Your units',
+  notSet: 'not set',
+  followsLanguage: (units: string) => `${units} (from your Discord language)`,
+
+  // Errors
+  placeNotFound: (query: string) => `No place called “${query}” was found.`,
+  didYouMean: (suggestions: readonly string[]) => `Did you mean one of these?\n${list(suggestions)}`,
+  placeTips:
+    'Check the spelling, pick a place from the list while you type, or add a country code: `Paris, FR`, `Springfield, MO, US`.',
+  noPlace:
+    'Which place? Give one with the `place` option, or save yours with `/weather home set` so you can leave it out.',
+  invalidDate: (field: string, typed: string) =>
+    `“${typed}” is not a date I can read for \`${field}\`. Write it as 2025-03-01 or 2025-03-01 14:00 (or 01.03.2025 14:00).`,
+  invalidDay: (typed: string) => `There is no such day as ${typed}.`,
+  rangeFuture: 'That range lies in the future; history and totals only cover the past.',
+  rangeOrder: 'The end comes before the start.',
+  rangeTooLongHours: (limit: number) =>
+    `That is too long: the weather service gives at most ${limit} hours at a time.`,
+  rangeTooLongDays: (limit: number) => `That is too long: at most ${limit} days at a time.`,
+  endAndHours: 'Give a start and an end, or one of them with `hours`, not all three.',
+  notInPlan: (product: string) =>
+    `This bot’s weather plan does not include ${product}. The bot’s owner can add it to the weather service subscription.`,
+  products: {
+    current: 'current weather',
+    hourly: 'the hourly forecast',
+    daily: 'the daily forecast',
+    history: 'historical data',
+    statistics: 'climate statistics',
+    accumulated: 'accumulated totals',
+  },
+  keyRejected: 'The weather service does not accept this bot’s key. Please tell the bot’s owner.',
+  rateLimited: (wait: string | undefined) =>
+    `The weather service is receiving too many requests right now. Please try again ${wait === undefined ? 'in a little while' : `in ${wait}`}.`,
+  unavailable: 'The weather service is not answering right now. Please try again in a minute.',
+  refused: (detail: string) => `The weather service refused this request: ${detail}`,
+  manageServerNeeded: 'Only members who may manage this server can change its default place.',
+  serverOnly: 'This works only in a server.',
+  waitSeconds: (n: number) => `${n} seconds`,
+  waitMinutes: (n: number) => `${n} minutes`,
+  waitHours: (n: number) => `about ${n} hours`,
+
+  // Shared
+  compass: [
+    'N',
+    'NNE',
+    'NE',
+    'ENE',
+    'E',
+    'ESE',
+    'SE',
+    'SSE',
+    'S',
+    'SSW',
+    'SW',
+    'WSW',
+    'W',
+    'WNW',
+    'NW',
+    'NNW',
+  ],
+  /** The service's condition groups (`main`, which it never translates). */
+  conditionGroups: {
+    Thunderstorm: 'Thunderstorm',
+    Drizzle: 'Drizzle',
+    Rain: 'Rain',
+    Snow: 'Snow',
+    Mist: 'Mist',
+    Smoke: 'Smoke',
+    Haze: 'Haze',
+    Dust: 'Dust',
+    Fog: 'Fog',
+    Sand: 'Sand',
+    Ash: 'Ash',
+    Squall: 'Squalls',
+    Tornado: 'Tornado',
+    Clear: 'Clear',
+    Clouds: 'Clouds',
+  } as Readonly<Record<string, string>>,
+  /** Words drawn in the charts. */
+  chart: {
+    temperature: 'Temperature',
+    chanceOfPrecipitation: 'Chance of precipitation',
+    precipitation: 'Precipitation',
+    high: 'High',
+    low: 'Low',
+    range: 'Range',
+    localTime: 'Local time',
+  },
+};
+
+export type WeatherMessages = typeof en;
+
+const de: WeatherMessages = {
+  temperature: 'Temperatur',
+  feelsLike: 'Gefühlt',
+  wind: 'Wind',
+  gusts: (speed) => `Böen ${speed}`,
+  calm: 'windstill',
+  humidity: 'Luftfeuchtigkeit',
+  pressure: 'Luftdruck',
+  visibility: 'Sichtweite',
+  clouds: 'Bewölkung',
+  rainLastHour: 'Regen, letzte Stunde',
+  snowLastHour: 'Schnee, letzte Stunde',
+  precipitationLastHour: 'Niederschlag, letzte Stunde',
+  localTime: 'Ortszeit',
+  sunriseSunset: 'Sonnenaufgang / -untergang',
+  unitsFooter: (units) => `Einheiten: ${units} · ändern mit /wetter einheiten`,
+  unitNames: { metric: 'metrisch', imperial: 'imperial', standard: 'Standard (Kelvin)' },
+
+  hourlyTitle: (place, hours) => `${place}: die nächsten ${hours} Stunden`,
+  hourlyOverview: (low, high, pop, precipitation) =>
+    `Zwischen ${low} und ${high}; Niederschlagswahrscheinlichkeit bis ${pop}; insgesamt ${precipitation}.`,
+  byDay: 'Tag für Tag',
+  nextHours: 'Die nächsten Stunden',
+  hourlyChartAlt: 'Diagramm von Temperatur und Niederschlagswahrscheinlichkeit, stündlich',
+
+  dailyTitle: (place, days) => `${place}: die nächsten ${days} Tage`,
+  high: 'Höchstwert',
+  low: 'Tiefstwert',
+  dayPart: 'Tag',
+  nightPart: 'Nacht',
+  chance: 'Wahrscheinlichkeit',
+  dailyChartAlt: 'Diagramm der Tiefst- und Höchsttemperaturen und des Niederschlags pro Tag',
+
+  historyTitle: (place, hours) => `${place}: ${hours} Stunden Verlauf`,
+  historyRange: (from, to) => `Von ${from} bis ${to}, Ortszeit.`,
+  historyEmpty: 'Der Wetterdienst hat für diese Stunden keine Aufzeichnungen.',
+  minMeanMax: (min, mean, max) => `${min} bis ${max}, Mittel ${mean}`,
+  precipitationTotal: 'Niederschlag, gesamt',
+  strongestWind: 'Stärkster Wind',
+  meanHumidity: 'Mittlere Luftfeuchtigkeit',
+  conditions: 'Wetterlage',
+  hoursOf: (condition, hours) => `${condition}: ${hours} Std.`,
+  historyChartAlt: 'Diagramm von Temperatur und Niederschlag, stündlich',
+
+  statsTitle: (place, date) => `${place}: das Klima am ${date}`,
+  statsIntro: (count) =>
+    `Statistik aller Messungen an diesem Kalendertag in den vergangenen Jahren (${count} Messungen).`,
+  statsEmpty: 'Der Wetterdienst hat für diesen Tag keine Statistik.',
+  records: 'Rekorde',
+  recordLowHigh: (low, high) => `tiefster ${low}, höchster ${high}`,
+  averageLowHigh: 'Mittleres Minimum / Maximum',
+  meanMedian: 'Mittelwert / Median',
+  middleHalf: 'Mittlere Hälfte (25.–75. Perzentil)',
+  spread: 'Standardabweichung',
+  precipitation: 'Niederschlag',
+  meanAndMax: (mean, max) => `im Mittel ${mean}, höchstens ${max}`,
+  perMeasurement: 'pro Messung',
+
+  accumulatedTitle: (place) => `${place}: Wärme- und Niederschlagssummen`,
+  accumulatedMeaning: (threshold) =>
+    `Die Wärmesumme addiert, wie weit das Tagesmittel der Temperatur über ${threshold} lag (Gradtage: das, was Pflanzen spüren); der Niederschlag summiert Regen und geschmolzenen Schnee.`,
+  period: 'Zeitraum',
+  periodValue: (from, to, days) => `${from} – ${to} (${days} Tage)`,
+  warmthAbove: (threshold) => `Wärmesumme über ${threshold}`,
+  warmthValue: (sum, days, mean) => `${sum} an ${days} Tagen über der Schwelle (deren Mittel ${mean})`,
+  warmthNone: 'Kein Tag war wärmer als die Schwelle.',
+  precipitationValue: (sum, days) => `${sum} in ${days} Tagen`,
+  accumulatedEmpty: 'Der Wetterdienst hat für diesen Zeitraum keine Summen.',
+
+  unitsSaved: (units) => `Deine Wetterantworten verwenden jetzt diese Einheiten: ${units}.`,
+  unitsReset: (units) =>
+    `Deine Wetterantworten richten sich wieder nach deiner Discord-Sprache (jetzt: ${units}).`,
+  homeSaved: (place) =>
+    `Dein Heimatort ist jetzt **${place}**. Wetterbefehle verwenden ihn, wenn du keinen Ort angibst.`,
+  homeCleared: 'Dein Heimatort ist vergessen.',
+  homeNotSet: 'Du hattest keinen Heimatort gespeichert.',
+  serverHomeSaved: (place) =>
+    `Der Standardort dieses Servers ist jetzt **${place}**, für Mitglieder ohne eigenen Heimatort.`,
+  serverHomeCleared: 'Der Standardort dieses Servers ist entfernt.',
+  serverHomeNotSet: 'Dieser Server hatte keinen Standardort.',
+  prefsTitle: 'Deine Wettereinstellungen',
+  yourHome: 'Dein Heimatort',
+  serverHome: 'Standardort dieses Servers',
+  yourUnits: 'Deine Einheiten',
+  notSet: 'nicht festgelegt',
+  followsLanguage: (units) => `${units} (nach deiner Discord-Sprache)`,
+
+  placeNotFound: (query) => `Kein Ort namens „${query}“ gefunden.`,
+  didYouMean: (suggestions) => `Meintest du einen dieser Orte?\n${list(suggestions)}`,
+  placeTips:
+    'Prüfe die Schreibweise, wähle beim Tippen einen Ort aus der Liste oder ergänze ein Länderkürzel: `Paris, FR`, `Springfield, MO, US`.',
+  noPlace:
+    'Welcher Ort? Gib einen mit der Option `ort` an oder speichere deinen mit `/wetter zuhause festlegen`, dann kannst du ihn weglassen.',
+  invalidDate: (field, typed) =>
+    `„${typed}“ kann ich für \`${field}\` nicht als Datum lesen. Schreibe es als 01.03.2025 oder 01.03.2025 14:00 (oder 2025-03-01 14:00).`,
+  invalidDay: (typed) => `Einen Tag ${typed} gibt es nicht.`,
+  rangeFuture: 'Dieser Zeitraum liegt in der Zukunft; Verlauf und Summen gibt es nur für die Vergangenheit.',
+  rangeOrder: 'Das Ende liegt vor dem Beginn.',
+  rangeTooLongHours: (limit) =>
+    `Das ist zu lang: Der Wetterdienst liefert höchstens ${limit} Stunden auf einmal.`,
+  rangeTooLongDays: (limit) => `Das ist zu lang: höchstens ${limit} Tage auf einmal.`,
+  endAndHours: 'Gib Beginn und Ende an oder eines von beiden mit `stunden`, nicht alle drei.',
+  notInPlan: (product) =>
+    `Der Wettertarif dieses Bots umfasst ${product} nicht. Der Betreiber des Bots kann das Abonnement beim Wetterdienst erweitern.`,
+  products: {
+    current: 'das aktuelle Wetter',
+    hourly: 'die stündliche Vorhersage',
+    daily: 'die Tagesvorhersage',
+    history: 'historische Daten',
+    statistics: 'Klimastatistiken',
+    accumulated: 'Summenwerte',
+  },
+  keyRejected:
+    'Der Wetterdienst akzeptiert den Schlüssel dieses Bots nicht. Bitte sag dem Betreiber des Bots Bescheid.',
+  rateLimited: (wait) =>
+    `Der Wetterdienst bekommt gerade zu viele Anfragen. Bitte versuche es ${wait === undefined ? 'etwas später' : `in ${wait}`} noch einmal.`,
+  unavailable: 'Der Wetterdienst antwortet gerade nicht. Bitte versuche es in einer Minute noch einmal.',
+  refused: (detail) => `Der Wetterdienst hat diese Anfrage abgelehnt: ${detail}`,
+  manageServerNeeded: 'Nur Mitglieder, die diesen Server verwalten dürfen, können seinen Standardort ändern.',
+  serverOnly: 'Das geht nur auf einem Server.',
+  waitSeconds: (n) => `${n} Sekunden`,
+  waitMinutes: (n) => `${n} Minuten`,
+  waitHours: (n) => `etwa ${n} Stunden`,
+
+  compass: [
+    'N',
+    'NNO',
+    'NO',
+    'ONO',
+    'O',
+    'OSO',
+    'SO',
+    'SSO',
+    'S',
+    'SSW',
+    'SW',
+    'WSW',
+    'W',
+    'WNW',
+    'NW',
+    'NNW',
+  ],
+  conditionGroups: {
+    Thunderstorm: 'Gewitter',
+    Drizzle: 'Nieselregen',
+    Rain: 'Regen',
+    Snow: 'Schnee',
+    Mist: 'Dunst',
+    Smoke: 'Rauch',
+    Haze: 'Trübung',
+    Dust: 'Staub',
+    Fog: 'Nebel',
+    Sand: 'Sand',
+    Ash: 'Vulkanasche',
+    Squall: 'Sturmböen',
+    Tornado: 'Tornado',
+    Clear: 'Klar',
+    Clouds: 'Wolken',
+  },
+  chart: {
+    temperature: 'Temperatur',
+    chanceOfPrecipitation: 'Niederschlagswahrscheinlichkeit',
+    precipitation: 'Niederschlag',
+    high: 'Höchstwert',
+    low: 'Tiefstwert',
+    range: 'Spanne',
+    localTime: 'Ortszeit',
+  },
+};
+
+const CATALOGUES: Readonly<Record<Lang, WeatherMessages>> = { en, de };
+
+export function weatherMessages(lang: Lang): WeatherMessages {
+  return CATALOGUES[lang];
+}

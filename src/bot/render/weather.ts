@@ -1,0 +1,468 @@
+/**
+ * The weather replies, from reports to embeds (and chart attachments). Pure and exported: slash
+ * commands use them, and so will scheduled posts ("current conditions", "today's forecast", "the
+ * week"). Every text is cut to Discord's limits and the amounts are bounded (16 days, 96 hours), so a
+ * reply fits by construction, whatever the service sends.
+ */
+import { EmbedBuilder } from '@discordjs/builders';
+import type { APIEmbedField } from 'discord-api-types/v10';
+import type { MemberWeatherPrefs, ServerWeatherPrefs } from '../../domain/weather/prefs.js';
+import type {
+  AccumulatedReport,
+  CurrentReport,
+  DailyReport,
+  HistoryReport,
+  HourlyReport,
+  StatisticsReport,
+} from '../../domain/weather/reports.js';
+import type { WeatherUnits } from '../../domain/weather/units.js';
+import type { Condition } from '../../services/weather/index.js';
+import {
+  CHART_FILE_NAMES,
+  chartFile,
+  dailyChart,
+  historyChart,
+  hourlyChart,
+  precipitationOf,
+  type ChartFile,
+} from './weather-charts.js';
+import {
+  conditionEmoji,
+  fit,
+  weatherFormat,
+  type WeatherFormat,
+  type WeatherRenderOptions,
+} from './weather-format.js';
+
+export {
+  conditionEmoji,
+  fit,
+  weatherFormat,
+  type WeatherFormat,
+  type WeatherRenderOptions,
+} from './weather-format.js';
+export type { ChartFile } from './weather-charts.js';
+
+export const WEATHER_COLOUR = 0x4ea8ff;
+
+/** Discord's embed limits. */
+export const EMBED_LIMITS = {
+  title: 256,
+  description: 4096,
+  fields: 25,
+  fieldName: 256,
+  fieldValue: 1024,
+  footer: 2048,
+  total: 6000,
+} as const;
+
+/** The most a reply shows: the service's own maxima. */
+export const RENDER_LIMITS = { hours: 96, days: 16, summaryDays: 5, comingHours: 5 } as const;
+
+/** Chart titles longer than this would run off the picture. */
+const CHART_TITLE_MAX = 70;
+
+/** An embed and the charts it shows: what `editReply`, `reply` or a channel post takes. */
+export interface WeatherMessage {
+  embeds: EmbedBuilder[];
+  files: ChartFile[];
+}
+
+function field(name: string, value: string, inline = true): APIEmbedField {
+  return {
+    name: fit(name, EMBED_LIMITS.fieldName),
+    value: fit(value === '' ? '—' : value, EMBED_LIMITS.fieldValue),
+    inline,
+  };
+}
+
+/** Characters Discord counts towards the 6,000 of a message. */
+export function embedLength(embed: EmbedBuilder): number {
+  const { data } = embed;
+  return (
+    (data.title?.length ?? 0) +
+    (data.description?.length ?? 0) +
+    (data.footer?.text.length ?? 0) +
+    (data.author?.name.length ?? 0) +
+    (data.fields ?? []).reduce((sum, f) => sum + f.name.length + f.value.length, 0)
+  );
+}
+
+interface EmbedParts {
+  title: string;
+  description?: string | undefined;
+  fields?: readonly APIEmbedField[];
+  footer?: string | undefined;
+  thumbnail?: string | undefined;
+  image?: string | undefined;
+  timestamp?: number | undefined;
+}
+
+/** Fields cut evenly so that together they leave the rest of the embed `room` characters. */
+function fitFields(fields: readonly APIEmbedField[], room: number): APIEmbedField[] {
+  const total = fields.reduce((sum, f) => sum + f.name.length + f.value.length, 0);
+  if (total <= room || fields.length === 0) return [...fields];
+  const share = Math.max(2, Math.floor(room / fields.length));
+  return fields.map((f) => {
+    const name = fit(f.name, Math.max(1, Math.min(EMBED_LIMITS.fieldName, Math.floor(share / 4))));
+    return { ...f, name, value: fit(f.value, Math.max(1, share - name.length)) };
+  });
+}
+
+/**
+ * Builds an embed within every limit, the 6,000 characters in all included: the description gives
+ * way first, then the fields, evenly.
+ */
+export function weatherEmbed(parts: EmbedParts): EmbedBuilder {
+  const title = fit(parts.title, EMBED_LIMITS.title);
+  const footer = parts.footer === undefined ? undefined : fit(parts.footer, EMBED_LIMITS.footer);
+  const fields = fitFields(
+    (parts.fields ?? []).slice(0, EMBED_LIMITS.fields),
+    EMBED_LIMITS.total - title.length - (footer?.length ?? 0),
+  );
+  const fixed =
+    title.length + (footer?.length ?? 0) + fields.reduce((sum, f) => sum + f.name.length + f.value.length, 0);
+  const room = Math.min(EMBED_LIMITS.description, EMBED_LIMITS.total - fixed);
+  const embed = new EmbedBuilder().setColor(WEATHER_COLOUR).setTitle(title);
+  if (parts.description !== undefined && parts.description !== '' && room > 1) {
+    embed.setDescription(fit(parts.description, room));
+  }
+  if (fields.length > 0) embed.addFields(fields);
+  if (footer !== undefined) embed.setFooter({ text: footer });
+  if (parts.thumbnail !== undefined) embed.setThumbnail(parts.thumbnail);
+  if (parts.image !== undefined) embed.setImage(parts.image);
+  if (parts.timestamp !== undefined) embed.setTimestamp(parts.timestamp);
+  return embed;
+}
+
+const unitsFooter = (f: WeatherFormat) => f.t.unitsFooter(f.t.unitNames[f.units]);
+
+function windText(
+  f: WeatherFormat,
+  wind: { speed: number; deg?: number | undefined; gust?: number | undefined },
+) {
+  if (wind.speed < 0.3 && (wind.gust ?? 0) < 0.3) return f.t.calm;
+  const direction = wind.deg === undefined ? '' : ` ${f.compass(wind.deg)}`;
+  const gust = wind.gust === undefined ? '' : `, ${f.t.gusts(f.speed(wind.gust))}`;
+  return `${f.speed(wind.speed)}${direction}${gust}`;
+}
+
+/** The most frequent of `values`; the first one wins a tie. */
+function mostFrequent<T>(values: readonly T[], key: (value: T) => string): T | undefined {
+  const counts = new Map<string, { value: T; count: number }>();
+  for (const value of values) {
+    const k = key(value);
+    const entry = counts.get(k) ?? { value, count: 0 };
+    entry.count++;
+    counts.set(k, entry);
+  }
+  let best: { value: T; count: number } | undefined;
+  for (const entry of counts.values()) if (!best || entry.count > best.count) best = entry;
+  return best?.value;
+}
+
+const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
+
+function iconUrl(siteUrl: string | undefined, condition: Condition | undefined): string | undefined {
+  if (siteUrl === undefined || condition?.icon === undefined || !/^[0-9a-z]{2,4}$/.test(condition.icon)) {
+    return undefined;
+  }
+  return `${siteUrl.replace(/\/+$/, '')}/img/wn/${condition.icon}@2x.png`;
+}
+
+/** Current conditions: temperature, feels-like, wind, humidity, pressure, visibility, rain or snow, local time. */
+export function renderCurrentWeather(report: CurrentReport, options: WeatherRenderOptions): EmbedBuilder {
+  const f = weatherFormat(options);
+  const { t } = f;
+  const { weather } = report;
+  const condition = weather.weather[0];
+  const tz = weather.timezone ?? 0;
+  const fields: APIEmbedField[] = [
+    field(t.temperature, f.temperature(weather.main.temp)),
+    field(t.feelsLike, f.temperature(weather.main.feels_like ?? weather.main.temp)),
+    field(t.wind, weather.wind ? windText(f, weather.wind) : '—'),
+    field(t.humidity, f.percent(weather.main.humidity)),
+    field(t.pressure, f.pressure(weather.main.pressure)),
+    field(t.visibility, weather.visibility === undefined ? '—' : f.visibility(weather.visibility)),
+  ];
+  const rain = weather.rain?.['1h'];
+  const snow = weather.snow?.['1h'];
+  if (rain !== undefined) fields.push(field(t.rainLastHour, f.millimetres(rain)));
+  if (snow !== undefined) fields.push(field(t.snowLastHour, f.millimetres(snow)));
+  if (rain === undefined && snow === undefined) fields.push(field(t.precipitationLastHour, f.millimetres(0)));
+  if (weather.clouds) fields.push(field(t.clouds, f.percent(weather.clouds.all)));
+  fields.push(field(t.localTime, `${f.weekdayTime(weather.dt, tz)} (${f.utcOffset(tz)})`));
+  const sunrise = weather.sys?.sunrise;
+  const sunset = weather.sys?.sunset;
+  if (sunrise !== undefined && sunset !== undefined && sunrise > 0 && sunset > 0) {
+    fields.push(field(t.sunriseSunset, `${f.time(sunrise, tz)} / ${f.time(sunset, tz)}`));
+  }
+  return weatherEmbed({
+    title: report.place.label,
+    description: `${conditionEmoji(condition)} **${f.describe(condition)}**`,
+    fields,
+    footer: unitsFooter(f),
+    thumbnail: iconUrl(options.siteUrl, condition),
+    timestamp: weather.dt * 1000,
+  });
+}
+
+/** Entries grouped by the local date of the place, in order. */
+function byLocalDay<T extends { dt: number }>(entries: readonly T[], tz: number): T[][] {
+  const groups: T[][] = [];
+  let key: number | undefined;
+  for (const entry of entries) {
+    const day = Math.floor((entry.dt + tz) / 86_400);
+    if (day !== key) {
+      groups.push([]);
+      key = day;
+    }
+    groups.at(-1)?.push(entry);
+  }
+  return groups;
+}
+
+/** The next 24 to 96 hours: an overview, day by day, the coming hours, and a chart. */
+export function renderHourlyForecast(report: HourlyReport, options: WeatherRenderOptions): WeatherMessage {
+  const f = weatherFormat(options);
+  const { t } = f;
+  const tz = report.timezone;
+  const list = report.forecast.list.slice(0, RENDER_LIMITS.hours);
+  const title = t.hourlyTitle(report.place.label, list.length);
+  if (list.length === 0) {
+    return { embeds: [weatherEmbed({ title, description: '—', footer: unitsFooter(f) })], files: [] };
+  }
+
+  const temps = list.map((entry) => entry.main.temp);
+  const overview = t.hourlyOverview(
+    f.temperature(Math.min(...temps), 0),
+    f.temperature(Math.max(...temps), 0),
+    f.probability(Math.max(...list.map((entry) => entry.pop ?? 0))),
+    f.millimetres(sum(list.map(precipitationOf))),
+  );
+  const days = byLocalDay(list, tz)
+    .slice(0, RENDER_LIMITS.summaryDays)
+    .map((hours) => {
+      const first = hours[0]!;
+      const dayTemps = hours.map((entry) => entry.main.temp);
+      const typical = mostFrequent(
+        hours.map((entry) => entry.weather[0]),
+        (c) => String(c?.id),
+      );
+      return (
+        `**${f.dayHeading(first.dt, tz)}** ${conditionEmoji(typical)} ` +
+        `${f.temperature(Math.min(...dayTemps), 0)} – ${f.temperature(Math.max(...dayTemps), 0)} · ` +
+        `${f.probability(Math.max(...hours.map((entry) => entry.pop ?? 0)))} · ` +
+        `${f.millimetres(sum(hours.map(precipitationOf)))} · ${f.describe(typical)}`
+      );
+    });
+  const step = list.length > 24 ? 3 : 2;
+  const coming = list
+    .filter((_, i) => i % step === 0)
+    .slice(0, RENDER_LIMITS.comingHours)
+    .map(
+      (entry) =>
+        `\`${f.time(entry.dt, tz)}\` ${conditionEmoji(entry.weather[0])} ${f.temperature(entry.main.temp, 0)} · ` +
+        `${f.probability(entry.pop ?? 0)} · ${f.describe(entry.weather[0])}`,
+    );
+  const chartTitle = fit(title, CHART_TITLE_MAX);
+  const chart = chartFile(
+    CHART_FILE_NAMES.hourly,
+    hourlyChart({ ...report, forecast: { ...report.forecast, list } }, chartTitle, f),
+    t.hourlyChartAlt,
+  );
+  return {
+    embeds: [
+      weatherEmbed({
+        title,
+        description: overview,
+        fields: [field(t.byDay, days.join('\n'), false), field(t.nextHours, coming.join('\n'), false)],
+        footer: unitsFooter(f),
+        image: `attachment://${chart.name}`,
+      }),
+    ],
+    files: [chart],
+  };
+}
+
+/** Up to 16 days: one field per day (low and high, day and night, precipitation), and a chart. */
+export function renderDailyForecast(report: DailyReport, options: WeatherRenderOptions): WeatherMessage {
+  const f = weatherFormat(options);
+  const { t } = f;
+  const tz = report.timezone;
+  const list = report.forecast.list.slice(0, RENDER_LIMITS.days);
+  const title = t.dailyTitle(report.place.label, list.length);
+  const fields = list.map((day) => {
+    const condition = day.weather[0];
+    const precipitation = (day.rain ?? 0) + (day.snow ?? 0);
+    return field(
+      f.dayHeading(day.dt, tz),
+      [
+        `${conditionEmoji(condition)} ${f.describe(condition)}`,
+        `↑ ${f.temperature(day.temp.max, 0)} · ↓ ${f.temperature(day.temp.min, 0)}`,
+        `${t.dayPart} ${f.temperature(day.temp.day, 0)} · ${t.nightPart} ${f.temperature(day.temp.night, 0)}`,
+        `💧 ${f.millimetres(precipitation)} · ${f.probability(day.pop ?? 0)}`,
+      ].join('\n'),
+    );
+  });
+  if (list.length === 0) {
+    return { embeds: [weatherEmbed({ title, description: '—', footer: unitsFooter(f) })], files: [] };
+  }
+  const chart = chartFile(
+    CHART_FILE_NAMES.daily,
+    dailyChart({ ...report, forecast: { ...report.forecast, list } }, fit(title, CHART_TITLE_MAX), f),
+    t.dailyChartAlt,
+  );
+  return {
+    embeds: [weatherEmbed({ title, fields, footer: unitsFooter(f), image: `attachment://${chart.name}` })],
+    files: [chart],
+  };
+}
+
+/** Past hours: temperatures, precipitation, wind, humidity, conditions, and a chart. */
+export function renderWeatherHistory(report: HistoryReport, options: WeatherRenderOptions): WeatherMessage {
+  const f = weatherFormat(options);
+  const { t } = f;
+  const tz = report.timezone;
+  const list = report.history.list.slice(0, 168);
+  const title = t.historyTitle(report.place.label, list.length);
+  const range = t.historyRange(f.weekdayTime(report.range.start, tz), f.weekdayTime(report.range.end, tz));
+  if (list.length === 0) {
+    return {
+      embeds: [weatherEmbed({ title, description: `${range}\n${t.historyEmpty}`, footer: unitsFooter(f) })],
+      files: [],
+    };
+  }
+  const temps = list.map((entry) => entry.main.temp);
+  const windiest = list.reduce((a, b) => ((b.wind?.speed ?? 0) > (a.wind?.speed ?? 0) ? b : a));
+  const groups = new Map<string, number>();
+  for (const entry of list) {
+    const main = entry.weather[0]?.main;
+    if (main !== undefined) groups.set(main, (groups.get(main) ?? 0) + 1);
+  }
+  const conditions = [...groups]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([main, hours]) => t.hoursOf(f.group(main), hours));
+  const chart = chartFile(
+    CHART_FILE_NAMES.history,
+    historyChart({ ...report, history: { ...report.history, list } }, fit(title, CHART_TITLE_MAX), f),
+    t.historyChartAlt,
+  );
+  return {
+    embeds: [
+      weatherEmbed({
+        title,
+        description: range,
+        fields: [
+          field(
+            t.temperature,
+            t.minMeanMax(
+              f.temperature(Math.min(...temps)),
+              f.temperature(sum(temps) / temps.length),
+              f.temperature(Math.max(...temps)),
+            ),
+          ),
+          field(t.precipitationTotal, f.millimetres(sum(list.map(precipitationOf)))),
+          field(t.strongestWind, windiest.wind ? windText(f, windiest.wind) : '—'),
+          field(t.meanHumidity, f.percent(sum(list.map((entry) => entry.main.humidity)) / list.length)),
+          field(t.conditions, conditions.join('\n')),
+        ],
+        footer: unitsFooter(f),
+        image: `attachment://${chart.name}`,
+      }),
+    ],
+    files: [chart],
+  };
+}
+
+/** The climate of a calendar day: records, averages, quartiles, and the other quantities. */
+export function renderDayStatistics(report: StatisticsReport, options: WeatherRenderOptions): EmbedBuilder {
+  const f = weatherFormat(options);
+  const { t } = f;
+  const title = t.statsTitle(report.place.label, f.calendarDay(report.month, report.day));
+  const stats = report.statistics;
+  if (!stats) return weatherEmbed({ title, description: t.statsEmpty, footer: unitsFooter(f) });
+  const { temp } = stats;
+  const range = (low: string, high: string) => `${low} – ${high}`;
+  return weatherEmbed({
+    title,
+    description: t.statsIntro(f.number(temp.num, 0)),
+    fields: [
+      field(t.records, t.recordLowHigh(f.temperature(temp.record_min), f.temperature(temp.record_max))),
+      field(t.averageLowHigh, range(f.temperature(temp.average_min), f.temperature(temp.average_max))),
+      field(t.meanMedian, `${f.temperature(temp.mean)} / ${f.temperature(temp.median)}`),
+      field(t.middleHalf, range(f.temperature(temp.p25), f.temperature(temp.p75))),
+      field(t.spread, `± ${f.temperatureDifference(temp.st_dev)}`),
+      field(
+        `${t.precipitation} (${t.perMeasurement})`,
+        t.meanAndMax(f.millimetres(stats.precipitation.mean), f.millimetres(stats.precipitation.max)),
+      ),
+      field(t.wind, t.meanAndMax(f.speed(stats.wind.mean), f.speed(stats.wind.max))),
+      field(
+        t.humidity,
+        `${f.percent(stats.humidity.mean)} (${range(f.percent(stats.humidity.p25), f.percent(stats.humidity.p75))})`,
+      ),
+      field(
+        t.pressure,
+        `${f.pressure(stats.pressure.mean)} (${range(f.pressure(stats.pressure.min), f.pressure(stats.pressure.max))})`,
+      ),
+      field(t.clouds, f.percent(stats.clouds.mean)),
+    ],
+    footer: unitsFooter(f),
+  });
+}
+
+/** Growing warmth above a threshold and precipitation between two dates, with their meaning. */
+export function renderAccumulated(report: AccumulatedReport, options: WeatherRenderOptions): EmbedBuilder {
+  const f = weatherFormat(options);
+  const { t } = f;
+  const threshold = f.temperature(report.thresholdK, 1);
+  const title = t.accumulatedTitle(report.place.label);
+  const days = Math.floor((report.range.end - report.range.start) / 86_400) + 1;
+  const temperature = report.temperature.at(-1);
+  const precipitation = report.precipitation.at(-1);
+  if (!temperature && !precipitation) {
+    return weatherEmbed({ title, description: t.accumulatedEmpty, footer: unitsFooter(f) });
+  }
+  // The service sums the Kelvin temperatures of the days it counts; above the threshold, that is
+  // the sum less the threshold once per day counted.
+  let warmth = t.warmthNone;
+  if (temperature && temperature.count > 0) {
+    const degreeDays = Math.max(0, temperature.temp - temperature.count * report.thresholdK);
+    warmth = t.warmthValue(
+      f.temperatureDifference(degreeDays, 0, '·d'),
+      temperature.count,
+      f.temperature(temperature.temp / temperature.count),
+    );
+  }
+  return weatherEmbed({
+    title,
+    description: t.accumulatedMeaning(threshold),
+    fields: [
+      field(t.period, t.periodValue(f.date(report.range.start), f.date(report.range.end), days), false),
+      field(t.warmthAbove(threshold), warmth),
+      field(
+        t.precipitation,
+        precipitation ? t.precipitationValue(f.millimetres(precipitation.rain), precipitation.count) : '—',
+      ),
+    ],
+    footer: unitsFooter(f),
+  });
+}
+
+/** `/weather home show`: the member's home and units, the server's default place. */
+export function renderWeatherSettings(
+  settings: { member: MemberWeatherPrefs; server: ServerWeatherPrefs | undefined; units: WeatherUnits },
+  options: Pick<WeatherRenderOptions, 'locale'>,
+): EmbedBuilder {
+  const f = weatherFormat({ ...options, units: settings.units });
+  const { t } = f;
+  const unitsName = t.unitNames[settings.units];
+  const fields = [
+    field(t.yourHome, settings.member.home?.label ?? t.notSet, false),
+    ...(settings.server ? [field(t.serverHome, settings.server.home?.label ?? t.notSet, false)] : []),
+    field(t.yourUnits, settings.member.units ? unitsName : t.followsLanguage(unitsName), false),
+  ];
+  return weatherEmbed({ title: t.prefsTitle, fields });
+}

@@ -1,0 +1,85 @@
+/**
+ * The Discord side of scheduled posts: what a slot fetches for each kind of post, how it is
+ * rendered (the same renderers as the commands), and the post itself, with the slot's nonce and
+ * `enforce_nonce` so a retry is dropped by Discord if the first try got through.
+ */
+import { DiscordAPIError, RESTJSONErrorCodes, Routes, type Client } from 'discord.js';
+import type { Place } from '../domain/weather/places.js';
+import {
+  getCurrentWeather,
+  getDailyForecast,
+  getHourlyForecast,
+  type CurrentReport,
+  type DailyReport,
+  type HourlyReport,
+} from '../domain/weather/reports.js';
+import { PostRejectedError, type WeatherRequest } from '../services/schedules/runner.js';
+import type { Schedule } from '../services/schedules/types.js';
+import type { WeatherClient, WeatherLang } from '../services/weather/index.js';
+import {
+  renderCurrentWeather,
+  renderDailyForecast,
+  renderHourlyForecast,
+  type WeatherMessage,
+} from './render/weather.js';
+
+type Report =
+  | { kind: 'current'; report: CurrentReport }
+  | { kind: 'today'; report: HourlyReport }
+  | { kind: 'week'; report: DailyReport };
+
+/** Fetches what one group of due posts shows (in standard units; each post converts). */
+export async function fetchScheduledWeather(client: WeatherClient, request: WeatherRequest): Promise<Report> {
+  const place: Place = { lat: request.lat, lon: request.lon, label: '' };
+  const lang = request.lang as WeatherLang;
+  switch (request.kind) {
+    case 'current':
+      return { kind: 'current', report: await getCurrentWeather(client, place, { lang }) };
+    case 'today':
+      return { kind: 'today', report: await getHourlyForecast(client, place, { hours: 24, lang }) };
+    case 'week':
+      return { kind: 'week', report: await getDailyForecast(client, place, { days: 7, lang }) };
+  }
+}
+
+/** The message of one scheduled post: the group's weather, in the schedule's place name, units and language. */
+export function renderScheduledPost(schedule: Schedule, fetched: Report, siteUrl: string): WeatherMessage {
+  const options = { units: schedule.units, locale: schedule.lang === 'en' ? 'en-US' : schedule.lang, siteUrl };
+  const place = { ...fetched.report.place, label: schedule.place.label };
+  switch (fetched.kind) {
+    case 'current':
+      return { embeds: [renderCurrentWeather({ ...fetched.report, place }, options)], files: [] };
+    case 'today':
+      return renderHourlyForecast({ ...fetched.report, place }, options);
+    case 'week':
+      return renderDailyForecast({ ...fetched.report, place }, options);
+  }
+}
+
+const GONE: Partial<Record<number, string>> = {
+  [RESTJSONErrorCodes.UnknownChannel]: 'the channel was deleted',
+  [RESTJSONErrorCodes.MissingAccess]: 'the bot can no longer see the channel',
+  [RESTJSONErrorCodes.MissingPermissions]: 'the bot lost a permission it needs in the channel',
+};
+
+/** Posts a scheduled message; a channel that is gone or closed to the bot pauses the schedule. */
+export function createScheduledPoster(client: Client, siteUrl: string) {
+  return async (schedule: Schedule, weather: unknown, nonce: string): Promise<void> => {
+    const message = renderScheduledPost(schedule, weather as Report, siteUrl);
+    try {
+      await client.rest.post(Routes.channelMessages(schedule.channelId), {
+        body: {
+          embeds: message.embeds.map((embed) => embed.toJSON()),
+          attachments: message.files.map((file, id) => ({ id, filename: file.name, description: file.description })),
+          nonce,
+          enforce_nonce: true,
+        },
+        files: message.files.map((file) => ({ name: file.name, data: file.attachment, contentType: 'image/png' })),
+      });
+    } catch (error) {
+      const reason = error instanceof DiscordAPIError && typeof error.code === 'number' ? GONE[error.code] : undefined;
+      if (reason) throw new PostRejectedError(reason, { cause: error });
+      throw error;
+    }
+  };
+}

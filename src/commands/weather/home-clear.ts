@@ -1,0 +1,18 @@
+import { MessageFlags } from 'discord.js';
+import type { WeatherServices } from '../../bot/context.js';
+import { localize } from '../../bot/i18n/index.js';
+import { WEATHER_COMMAND_TEXT } from '../../bot/i18n/weather.js';
+import type { Subcommand } from '../../bot/subcommands.js';
+import { clearMemberHome } from '../../domain/weather/prefs.js';
+import { weatherRequest } from './shared.js';
+
+export default {
+  name: 'clear',
+  group: 'home',
+  build: (sub) => localize(sub, WEATHER_COMMAND_TEXT.subcommands.homeClear),
+  async execute(interaction, weather, ctx) {
+    const { t, prefs } = await weatherRequest(interaction, weather, ctx);
+    const had = await clearMemberHome(prefs, interaction.user.id);
+    await interaction.reply({ content: had ? t.homeCleared : t.homeNotSet, flags: MessageFlags.Ephemeral });
+  },
+} satisfies Subcommand<WeatherServices>;

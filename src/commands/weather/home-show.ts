@@ -1,0 +1,24 @@
+import { MessageFlags } from 'discord.js';
+import type { WeatherServices } from '../../bot/context.js';
+import { localize } from '../../bot/i18n/index.js';
+import { WEATHER_COMMAND_TEXT } from '../../bot/i18n/weather.js';
+import { renderWeatherSettings } from '../../bot/render/weather.js';
+import type { Subcommand } from '../../bot/subcommands.js';
+import { getMemberPrefs, getServerPrefs } from '../../domain/weather/prefs.js';
+import { weatherRequest } from './shared.js';
+
+export default {
+  name: 'show',
+  group: 'home',
+  build: (sub) => localize(sub, WEATHER_COMMAND_TEXT.subcommands.homeShow),
+  async execute(interaction, weather, ctx) {
+    const { prefs, render } = await weatherRequest(interaction, weather, ctx);
+    const member = await getMemberPrefs(prefs, interaction.user.id);
+    const server =
+      interaction.guildId === null ? undefined : await getServerPrefs(prefs, interaction.guildId);
+    await interaction.reply({
+      embeds: [renderWeatherSettings({ member, server, units: render.units }, render)],
+      flags: MessageFlags.Ephemeral,
+    });
+  },
+} satisfies Subcommand<WeatherServices>;

@@ -1,0 +1,242 @@
+import type { SlashCommandStringOption } from '@discordjs/builders';
+import {
+  MessageFlags,
+  type AutocompleteInteraction,
+  type ChatInputCommandInteraction,
+  type RepliableInteraction,
+} from 'discord.js';
+import type Keyv from 'keyv';
+import type { BotContext, WeatherServices } from '../../bot/context.js';
+import { UserError } from '../../bot/errors.js';
+import { langOf, localize, type CommandText, type Lang } from '../../bot/i18n/index.js';
+import { WEATHER_COMMAND_TEXT, weatherMessages, type WeatherMessages } from '../../bot/i18n/weather.js';
+import { fit, type WeatherRenderOptions } from '../../bot/render/weather.js';
+import type { Subcommand } from '../../bot/subcommands.js';
+import {
+  InvalidDateError,
+  InvalidRangeError,
+  NoPlaceError,
+  PlaceNotFoundError,
+  ProductNotInPlanError,
+  WeatherKeyRejectedError,
+} from '../../domain/weather/errors.js';
+import {
+  decodePlace,
+  encodePlace,
+  MAX_CHOICE_LENGTH,
+  resolvePlace,
+  suggestPlaces,
+  type Place,
+} from '../../domain/weather/places.js';
+import { HISTORY_MAX_HOURS } from '../../domain/weather/dates.js';
+import { chooseUnits, getDefaultPlace, getMemberPrefs, getServerPrefs } from '../../domain/weather/prefs.js';
+import { NetworkError, TimeoutError } from '../../services/http/errors.js';
+import {
+  RateLimitError,
+  WeatherBadRequestError,
+  WeatherParameterError,
+  type WeatherLang,
+} from '../../services/weather/index.js';
+
+export const PLACE_OPTION = 'place';
+
+/** Discord's limit for a message's text. */
+const MAX_CONTENT_LENGTH = 2000;
+
+/** Autocomplete cannot be deferred: a slow geocoder gets this long before the list comes back empty. */
+const AUTOCOMPLETE_BUDGET_MS = 2_000;
+
+/** Everything a handler needs to know about who asks and how to answer them. */
+export interface WeatherRequest {
+  lang: Lang;
+  /** The language weather descriptions are asked in: the reply's. */
+  serviceLang: WeatherLang;
+  t: WeatherMessages;
+  render: WeatherRenderOptions;
+  prefs: Keyv;
+}
+
+export async function weatherRequest(
+  interaction: ChatInputCommandInteraction | AutocompleteInteraction,
+  weather: WeatherServices,
+  ctx: BotContext,
+): Promise<WeatherRequest> {
+  const lang = langOf(interaction.locale);
+  const prefs = ctx.storage.ns('prefs');
+  const member = await getMemberPrefs(prefs, interaction.user.id);
+  return {
+    lang,
+    serviceLang: lang,
+    t: weatherMessages(lang),
+    render: {
+      units: chooseUnits(member, interaction.locale),
+      locale: interaction.locale,
+      siteUrl: weather.siteUrl,
+    },
+    prefs,
+  };
+}
+
+/** The `place` option: free text, with autocomplete whose values carry coordinates. */
+export function placeOption(text: CommandText = WEATHER_COMMAND_TEXT.options.place, required = false) {
+  return (option: SlashCommandStringOption) =>
+    localize(option, text).setAutocomplete(true).setMaxLength(MAX_CHOICE_LENGTH).setRequired(required);
+}
+
+/**
+ * Defers the reply and gives the place the member asked for: the `place` option, else their home,
+ * else the server's default. What needs no service call (a chosen value, a saved place, none at
+ * all) is settled before deferring, so its problems are answered privately at once; typed text is
+ * geocoded after.
+ */
+export async function deferWithPlace(
+  interaction: ChatInputCommandInteraction,
+  weather: WeatherServices,
+  request: WeatherRequest,
+  reply: { ephemeral?: boolean } = {},
+): Promise<Place> {
+  const typed = interaction.options.getString(PLACE_OPTION)?.trim();
+  const known = typed
+    ? decodePlace(typed)
+    : await getDefaultPlace(request.prefs, interaction.user.id, interaction.guildId);
+  await interaction.deferReply(reply.ephemeral ? { flags: MessageFlags.Ephemeral } : {});
+  return known ?? resolvePlace(weather.client, typed ?? '', request.serviceLang);
+}
+
+function withinBudget<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('autocomplete budget exceeded')), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Places for what the member is typing: their saved places while the box is empty, geocoding
+ * matches (name, state, country) otherwise. Any failure answers an empty list.
+ */
+export async function placeAutocomplete(
+  interaction: AutocompleteInteraction,
+  weather: WeatherServices,
+  ctx: BotContext,
+): Promise<void> {
+  let places: Place[] = [];
+  try {
+    const focused = interaction.options.getFocused(true);
+    if (focused.name === PLACE_OPTION) {
+      const typed = String(focused.value).trim();
+      const lang = langOf(interaction.locale);
+      const chosen = decodePlace(typed);
+      if (chosen) places = [chosen];
+      else if (typed === '') places = await savedPlaces(interaction, ctx.storage.ns('prefs'));
+      else places = await withinBudget(suggestPlaces(weather.client, typed, lang), AUTOCOMPLETE_BUDGET_MS);
+    }
+  } catch (error) {
+    ctx.logger.debug({ err: error }, 'place autocomplete answered nothing');
+    places = [];
+  }
+  await interaction.respond(
+    places
+      .slice(0, 25)
+      .map((place) => ({ name: fit(place.label, MAX_CHOICE_LENGTH), value: encodePlace(place) })),
+  );
+}
+
+async function savedPlaces(interaction: AutocompleteInteraction, prefs: Keyv): Promise<Place[]> {
+  const member = await getMemberPrefs(prefs, interaction.user.id);
+  const server = interaction.guildId === null ? {} : await getServerPrefs(prefs, interaction.guildId);
+  return [member.home, server.home].filter((place): place is Place => place !== undefined);
+}
+
+function waitText(t: WeatherMessages, ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  if (seconds < 90) return t.waitSeconds(seconds);
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 90) return t.waitMinutes(minutes);
+  return t.waitHours(Math.round(minutes / 60));
+}
+
+const FIELD_NAMES: Record<'start' | 'end', keyof typeof WEATHER_COMMAND_TEXT.options> = {
+  start: 'historyStart',
+  end: 'historyEnd',
+};
+
+/** The member's sentence for an expected weather problem; `undefined` for anything internal. */
+export function describeWeatherProblem(error: unknown, lang: Lang): string | undefined {
+  const t = weatherMessages(lang);
+  if (error instanceof UserError) return error.message;
+  if (error instanceof PlaceNotFoundError) {
+    const head = t.placeNotFound(fit(error.query, 100));
+    return error.suggestions.length > 0
+      ? `${head}\n${t.didYouMean(error.suggestions.map((place) => place.label))}`
+      : `${head}\n${t.placeTips}`;
+  }
+  if (error instanceof NoPlaceError) return t.noPlace;
+  if (error instanceof InvalidDateError) {
+    if (error.field === 'date') return t.invalidDay(error.text);
+    return t.invalidDate(
+      WEATHER_COMMAND_TEXT.options[FIELD_NAMES[error.field]].name[lang],
+      fit(error.text, 100),
+    );
+  }
+  if (error instanceof InvalidRangeError) {
+    switch (error.problem) {
+      case 'future':
+        return t.rangeFuture;
+      case 'order':
+        return t.rangeOrder;
+      case 'end-and-hours':
+        return t.endAndHours;
+      case 'too-long':
+        return error.limit?.unit === 'days'
+          ? t.rangeTooLongDays(error.limit.max)
+          : t.rangeTooLongHours(error.limit?.max ?? HISTORY_MAX_HOURS);
+    }
+  }
+  if (error instanceof ProductNotInPlanError) return t.notInPlan(t.products[error.product]);
+  if (error instanceof WeatherKeyRejectedError) return t.keyRejected;
+  if (error instanceof RateLimitError) {
+    return t.rateLimited(error.retryAfterMs === undefined ? undefined : waitText(t, error.retryAfterMs));
+  }
+  if (error instanceof TimeoutError || error instanceof NetworkError) return t.unavailable;
+  if (error instanceof WeatherBadRequestError) return t.refused(error.detail ?? error.statusText);
+  if (error instanceof WeatherParameterError) return t.refused(error.message);
+  return undefined;
+}
+
+/**
+ * Tells the member, ephemerally, in their language. A public "thinking…" reply is removed first, so
+ * the problem is not posted to the channel.
+ */
+async function replyPrivately(interaction: RepliableInteraction, text: string): Promise<void> {
+  const content = fit(text, MAX_CONTENT_LENGTH);
+  if (interaction.deferred && !interaction.replied) {
+    if (interaction.ephemeral) {
+      await interaction.editReply({ content, embeds: [], components: [], files: [] });
+      return;
+    }
+    await interaction.deleteReply();
+    await interaction.followUp({ content, flags: MessageFlags.Ephemeral });
+  } else if (interaction.replied || interaction.deferred) {
+    await interaction.followUp({ content, flags: MessageFlags.Ephemeral });
+  } else {
+    await interaction.reply({ content, flags: MessageFlags.Ephemeral });
+  }
+}
+
+/** Answers the weather problems a member can act on in their language; the rest go to the router. */
+export function withWeatherErrors(sub: Subcommand<WeatherServices>): Subcommand<WeatherServices> {
+  return {
+    ...sub,
+    async execute(interaction, weather, ctx) {
+      try {
+        await sub.execute(interaction, weather, ctx);
+      } catch (error) {
+        const message = describeWeatherProblem(error, langOf(interaction.locale));
+        if (message === undefined) throw error;
+        ctx.logger.debug({ err: error, interactionId: interaction.id }, 'weather request refused');
+        await replyPrivately(interaction, message);
+      }
+    },
+  };
+}

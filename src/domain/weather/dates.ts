@@ -1,0 +1,137 @@
+/**
+ * Dates as members type them (`2025-03-01`, `2025-03-01 14:00`, `1.3.2025 14:00`) and the ranges the
+ * history products accept. Times are local to the place; accumulated values count whole UTC days, as
+ * the service does.
+ */
+import { InvalidDateError, InvalidRangeError, type DateField } from './errors.js';
+
+export interface LocalDateTime {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  /** False when only a date was typed: a start then means 00:00 and an end the day's last hour. */
+  hasTime: boolean;
+}
+
+const HOUR = 3600;
+const DAY = 86_400;
+
+/** Upstream answers at most a week of hourly history per call. */
+export const HISTORY_MAX_HOURS = 168;
+export const HISTORY_DEFAULT_HOURS = 24;
+/** The longest range of accumulated values the service answers. */
+export const ACCUMULATED_MAX_DAYS = 366;
+
+const ISO = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2}))?$/;
+const GERMAN = /^(\d{1,2})\.(\d{1,2})\.(\d{4})(?:,?\s+(\d{1,2}):(\d{2}))?$/;
+
+/** Reads `YYYY-MM-DD[ HH:MM]` or `DD.MM.YYYY[ HH:MM]`; throws `InvalidDateError` for anything else. */
+export function parseDateTime(field: DateField, text: string): LocalDateTime {
+  const trimmed = text.trim();
+  const iso = ISO.exec(trimmed);
+  const german = iso ? undefined : GERMAN.exec(trimmed);
+  const parts = iso
+    ? { year: iso[1], month: iso[2], day: iso[3], hour: iso[4], minute: iso[5] }
+    : german
+      ? { year: german[3], month: german[2], day: german[1], hour: german[4], minute: german[5] }
+      : undefined;
+  if (!parts) throw new InvalidDateError(field, text);
+  const value: LocalDateTime = {
+    year: Number(parts.year),
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour ?? 0),
+    minute: Number(parts.minute ?? 0),
+    hasTime: parts.hour !== undefined,
+  };
+  const date = new Date(Date.UTC(value.year, value.month - 1, value.day, value.hour, value.minute));
+  const exists =
+    date.getUTCFullYear() === value.year &&
+    date.getUTCMonth() === value.month - 1 &&
+    date.getUTCDate() === value.day &&
+    value.hour < 24 &&
+    value.minute < 60;
+  if (!exists) throw new InvalidDateError(field, text);
+  return value;
+}
+
+/** The Unix time of a local date and time at a place `tzSeconds` east of UTC. */
+export function localToUnix(value: LocalDateTime, tzSeconds: number): number {
+  return Date.UTC(value.year, value.month - 1, value.day, value.hour, value.minute) / 1000 - tzSeconds;
+}
+
+export interface UnixRange {
+  /** Unix seconds, inclusive. */
+  start: number;
+  end: number;
+}
+
+export interface HistoryRequest {
+  start?: LocalDateTime | undefined;
+  end?: LocalDateTime | undefined;
+  /** How many hours, counted from `start`, back from `end`, or back from now. */
+  hours?: number | undefined;
+}
+
+/**
+ * The hours to fetch: from `start` to `end`, or `hours` from `start` or back from `end` (or now);
+ * 24 hours when nothing is given. The end is cut at now; more than a week is refused.
+ */
+export function resolveHistoryRange(
+  request: HistoryRequest,
+  where: { nowSec: number; tzSeconds: number },
+): UnixRange {
+  const { start, end, hours } = request;
+  if (start && end && hours !== undefined) throw new InvalidRangeError('end-and-hours');
+  const span = ((hours ?? HISTORY_DEFAULT_HOURS) - 1) * HOUR;
+  const startSec = start ? localToUnix(start, where.tzSeconds) : undefined;
+  const endSec = end
+    ? localToUnix(end.hasTime ? end : { ...end, hour: 23, minute: 0 }, where.tzSeconds)
+    : undefined;
+  let range: UnixRange;
+  if (startSec !== undefined && endSec !== undefined) range = { start: startSec, end: endSec };
+  else if (startSec !== undefined) range = { start: startSec, end: startSec + span };
+  else {
+    const last = endSec ?? where.nowSec;
+    range = { start: last - span, end: last };
+  }
+  if (range.start > where.nowSec) throw new InvalidRangeError('future');
+  range.end = Math.min(range.end, where.nowSec);
+  if (range.end < range.start) throw new InvalidRangeError('order');
+  if (Math.floor((range.end - range.start) / HOUR) + 1 > HISTORY_MAX_HOURS) {
+    throw new InvalidRangeError('too-long', { max: HISTORY_MAX_HOURS, unit: 'hours' });
+  }
+  return range;
+}
+
+/**
+ * Whole UTC days from `start` to `end` (default: today, up to now). A day after today is refused, as
+ * is a range of more than {@link ACCUMULATED_MAX_DAYS} days.
+ */
+export function resolveDayRange(
+  request: { start: LocalDateTime; end?: LocalDateTime | undefined },
+  nowSec: number,
+): UnixRange {
+  const dayOf = (value: LocalDateTime) => Date.UTC(value.year, value.month - 1, value.day) / 1000;
+  const start = dayOf(request.start);
+  const lastDay = request.end ? dayOf(request.end) : Math.floor(nowSec / DAY) * DAY;
+  if (start > nowSec || lastDay > nowSec) throw new InvalidRangeError('future');
+  if (lastDay < start) throw new InvalidRangeError('order');
+  if ((lastDay - start) / DAY + 1 > ACCUMULATED_MAX_DAYS) {
+    throw new InvalidRangeError('too-long', { max: ACCUMULATED_MAX_DAYS, unit: 'days' });
+  }
+  return { start, end: Math.min(lastDay + DAY - 1, nowSec) };
+}
+
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
+
+/** A calendar day of any year (29 February included); throws `InvalidDateError` for 31 April. */
+export function checkCalendarDay(month: number, day: number): { month: number; day: number } {
+  const days = DAYS_IN_MONTH[month - 1];
+  if (days === undefined || !Number.isInteger(day) || day < 1 || day > days) {
+    throw new InvalidDateError('date', `${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`);
+  }
+  return { month, day };
+}

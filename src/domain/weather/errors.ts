@@ -1,0 +1,74 @@
+/**
+ * What can go wrong in a weather request that the member can act on. Each carries data, not words:
+ * the command layer turns it into a sentence in the member's language.
+ */
+import type { Place } from './places.js';
+
+/** The products of the weather service, as the bot names them to members. */
+export type WeatherProduct = 'current' | 'hourly' | 'daily' | 'history' | 'statistics' | 'accumulated';
+
+/** Geocoding found nothing for what the member typed. */
+export class PlaceNotFoundError extends Error {
+  override readonly name = 'PlaceNotFoundError';
+  constructor(
+    readonly query: string,
+    /** Near misses worth offering instead (for `Springfield, XX`: the Springfields). */
+    readonly suggestions: readonly Place[],
+  ) {
+    super(`No place matches "${query}"`);
+  }
+}
+
+/** No `place` option and neither a home of the member nor a default of the server. */
+export class NoPlaceError extends Error {
+  override readonly name = 'NoPlaceError';
+  constructor() {
+    super('No place given and no home place saved');
+  }
+}
+
+export type DateField = 'start' | 'end' | 'date';
+
+/** A date the bot cannot read, or a day that does not exist. */
+export class InvalidDateError extends Error {
+  override readonly name = 'InvalidDateError';
+  constructor(
+    readonly field: DateField,
+    readonly text: string,
+  ) {
+    super(`Cannot read ${field} "${text}"`);
+  }
+}
+
+export type RangeProblem = 'future' | 'order' | 'too-long' | 'end-and-hours';
+
+/** Dates that are readable but do not make a range the service can answer. */
+export class InvalidRangeError extends Error {
+  override readonly name = 'InvalidRangeError';
+  constructor(
+    readonly problem: RangeProblem,
+    /** For `too-long`: the longest range the product answers. */
+    readonly limit?: { max: number; unit: 'hours' | 'days' },
+  ) {
+    super(`Invalid range: ${problem}${limit === undefined ? '' : ` (at most ${limit.max} ${limit.unit})`}`);
+  }
+}
+
+/** The service refused the bot's key for a product: its plan does not include it. */
+export class ProductNotInPlanError extends Error {
+  override readonly name = 'ProductNotInPlanError';
+  constructor(
+    readonly product: WeatherProduct,
+    options?: ErrorOptions,
+  ) {
+    super(`The weather plan does not include the ${product} product`, options);
+  }
+}
+
+/** The service refused the bot's key for a product every plan has: the key itself is wrong. */
+export class WeatherKeyRejectedError extends Error {
+  override readonly name = 'WeatherKeyRejectedError';
+  constructor(options?: ErrorOptions) {
+    super('The weather service does not accept the configured key', options);
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Places: what autocomplete offers, what a chosen value carries (coordinates, so the weather is that
+ * of the place picked, not of the first match for its name), and how typed text is geocoded.
+ */
+import type { GeocodingLocation, WeatherClient, WeatherLang } from '../../services/weather/index.js';
+import { PlaceNotFoundError } from './errors.js';
+
+export interface Place {
+  lat: number;
+  lon: number;
+  /** `Springfield, Missouri, US`: distinct among places of the same name. */
+  label: string;
+}
+
+/** Discord's limit for choice names and values. */
+export const MAX_CHOICE_LENGTH = 100;
+export const PLACE_VALUE_PREFIX = 'geo:';
+/** Geocoding answers at most five places. */
+export const MAX_PLACE_SUGGESTIONS = 5;
+
+const COORDINATE = String.raw`-?\d{1,3}(?:\.\d{1,6})?`;
+const PLACE_VALUE = new RegExp(`^${PLACE_VALUE_PREFIX}(${COORDINATE}),(${COORDINATE})\\|(.{1,100})$`, 's');
+
+/** `Springfield, Missouri, US`, with the name in the member's language when the service has it. */
+export function placeLabel(location: GeocodingLocation, lang: WeatherLang = 'en'): string {
+  const name = location.local_names?.[lang] ?? location.name;
+  return [name, location.state, location.country]
+    .filter((part) => part !== undefined && part !== '')
+    .join(', ');
+}
+
+export function placeFromLocation(location: GeocodingLocation, lang: WeatherLang = 'en'): Place {
+  return { lat: location.lat, lon: location.lon, label: placeLabel(location, lang) };
+}
+
+/** At most `max` UTF-16 units, never splitting a character. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let out = '';
+  for (const char of text) {
+    if (out.length + char.length > max - 1) break;
+    out += char;
+  }
+  return `${out}…`;
+}
+
+const round4 = (value: number) => Math.round(value * 10_000) / 10_000 + 0;
+
+/** `geo:37.2153,-93.2982|Springfield, Missouri, US`, at most 100 characters. */
+export function encodePlace(place: Place): string {
+  const head = `${PLACE_VALUE_PREFIX}${round4(place.lat)},${round4(place.lon)}|`;
+  const room = MAX_CHOICE_LENGTH - head.length;
+  return head + clip(place.label, room);
+}
+
+/** The place a chosen value carries; `undefined` for anything else (typed text, forged values). */
+export function decodePlace(value: string): Place | undefined {
+  const match = PLACE_VALUE.exec(value.trim());
+  if (!match) return undefined;
+  const lat = Number(match[1]);
+  const lon = Number(match[2]);
+  const label = (match[3] ?? '').trim();
+  if (!(lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180) || label === '') return undefined;
+  return { lat, lon, label };
+}
+
+/** Places matching typed text, best known first: what autocomplete offers. */
+export async function suggestPlaces(
+  client: WeatherClient,
+  typed: string,
+  lang: WeatherLang,
+): Promise<Place[]> {
+  const query = typed.trim();
+  if (query.replaceAll(',', '').trim() === '') return [];
+  const found = await client.geocoding.direct({ q: query, limit: MAX_PLACE_SUGGESTIONS });
+  return found.map((location) => placeFromLocation(location, lang));
+}
+
+/**
+ * The place for a `place` option: the coordinates of a chosen value as they are, or the first match
+ * for typed text. When nothing matches, near misses (the name without its state or country) come
+ * with the error.
+ */
+export async function resolvePlace(client: WeatherClient, input: string, lang: WeatherLang): Promise<Place> {
+  const chosen = decodePlace(input);
+  if (chosen) return chosen;
+  const [first] = await suggestPlaces(client, input, lang);
+  if (first) return first;
+  const name = input.split(',')[0]?.trim() ?? '';
+  const suggestions = name !== '' && name !== input.trim() ? await suggestPlaces(client, name, lang) : [];
+  throw new PlaceNotFoundError(input.trim(), suggestions);
+}

@@ -1,0 +1,177 @@
+/**
+ * One verb per product: fetch what a reply needs, in standard units (K, m/s; the renderers convert),
+ * and give a refused key its meaning for that product.
+ */
+import {
+  WeatherForbiddenError,
+  WeatherInvalidKeyError,
+  type AccumulatedPrecipitationRecord,
+  type AccumulatedTemperatureRecord,
+  type CurrentWeather,
+  type DailyForecast,
+  type DayStatistics,
+  type HourlyForecast,
+  type HourlyHistory,
+  type WeatherClient,
+  type WeatherLang,
+} from '../../services/weather/index.js';
+import { ProductNotInPlanError, WeatherKeyRejectedError, type WeatherProduct } from './errors.js';
+import type { Place } from './places.js';
+import type { UnixRange } from './dates.js';
+
+export interface CurrentReport {
+  place: Place;
+  weather: CurrentWeather;
+}
+
+export interface HourlyReport {
+  place: Place;
+  forecast: HourlyForecast;
+  /** Shift of the place from UTC, in seconds. */
+  timezone: number;
+}
+
+export interface DailyReport {
+  place: Place;
+  forecast: DailyForecast;
+  timezone: number;
+}
+
+export interface HistoryReport {
+  place: Place;
+  range: UnixRange;
+  history: HourlyHistory;
+  timezone: number;
+}
+
+export interface StatisticsReport {
+  place: Place;
+  /** The calendar day the statistics are about. */
+  month: number;
+  day: number;
+  /** `undefined` when the service has no statistics for that day. */
+  statistics: DayStatistics | undefined;
+}
+
+export interface AccumulatedReport {
+  place: Place;
+  range: UnixRange;
+  /** Days whose mean temperature is below this (K) are left out of the temperature sum. */
+  thresholdK: number;
+  temperature: readonly AccumulatedTemperatureRecord[];
+  precipitation: readonly AccumulatedPrecipitationRecord[];
+}
+
+const STANDARD = 'standard';
+
+/** 401 and 403 mean "not in your plan" for a paid product, "wrong key" for the free ones. */
+async function asProduct<T>(product: WeatherProduct, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof WeatherInvalidKeyError || error instanceof WeatherForbiddenError) {
+      throw product === 'current'
+        ? new WeatherKeyRejectedError({ cause: error })
+        : new ProductNotInPlanError(product, { cause: error });
+    }
+    throw error;
+  }
+}
+
+export async function getCurrentWeather(
+  client: WeatherClient,
+  place: Place,
+  options: { lang: WeatherLang },
+): Promise<CurrentReport> {
+  const weather = await asProduct('current', () =>
+    client.current.byCoords({ lat: place.lat, lon: place.lon, units: STANDARD, lang: options.lang }),
+  );
+  return { place, weather };
+}
+
+/** The place's shift from UTC, from current weather (cached for ten minutes by the client). */
+export async function getTimezone(client: WeatherClient, place: Place): Promise<number> {
+  const { weather } = await getCurrentWeather(client, place, { lang: 'en' });
+  return weather.timezone ?? 0;
+}
+
+export async function getHourlyForecast(
+  client: WeatherClient,
+  place: Place,
+  options: { hours: number; lang: WeatherLang },
+): Promise<HourlyReport> {
+  const forecast = await asProduct('hourly', () =>
+    client.forecast.hourly({
+      lat: place.lat,
+      lon: place.lon,
+      cnt: options.hours,
+      units: STANDARD,
+      lang: options.lang,
+    }),
+  );
+  const timezone = forecast.city?.timezone ?? (await getTimezone(client, place));
+  return { place, forecast: { ...forecast, list: forecast.list.slice(0, options.hours) }, timezone };
+}
+
+export async function getDailyForecast(
+  client: WeatherClient,
+  place: Place,
+  options: { days: number; lang: WeatherLang },
+): Promise<DailyReport> {
+  const forecast = await asProduct('daily', () =>
+    client.forecast.daily({
+      lat: place.lat,
+      lon: place.lon,
+      cnt: options.days,
+      units: STANDARD,
+      lang: options.lang,
+    }),
+  );
+  const timezone = forecast.city?.timezone ?? (await getTimezone(client, place));
+  return { place, forecast: { ...forecast, list: forecast.list.slice(0, options.days) }, timezone };
+}
+
+/**
+ * Hourly history for a range that `resolveRange` works out from the place's time zone (typed dates
+ * are local to the place).
+ */
+export async function getWeatherHistory(
+  client: WeatherClient,
+  place: Place,
+  resolveRange: (tzSeconds: number) => UnixRange,
+): Promise<HistoryReport> {
+  const timezone = await getTimezone(client, place);
+  const range = resolveRange(timezone);
+  const history = await asProduct('history', () =>
+    client.history.hourly({ lat: place.lat, lon: place.lon, start: range.start, end: range.end }),
+  );
+  return { place, range, history, timezone };
+}
+
+export async function getDayStatistics(
+  client: WeatherClient,
+  place: Place,
+  day: { month: number; day: number },
+): Promise<StatisticsReport> {
+  const yearly = await asProduct('statistics', () =>
+    client.history.yearly({ lat: place.lat, lon: place.lon }),
+  );
+  const statistics = yearly.result.find((item) => item.month === day.month && item.day === day.day);
+  return { place, month: day.month, day: day.day, statistics };
+}
+
+export async function getAccumulatedWeather(
+  client: WeatherClient,
+  place: Place,
+  options: { range: UnixRange; thresholdK: number },
+): Promise<AccumulatedReport> {
+  const { range, thresholdK } = options;
+  const where = { lat: place.lat, lon: place.lon, start: range.start, end: range.end };
+  const [temperature, precipitation] = await asProduct('accumulated', () =>
+    Promise.all([
+      client.history.accumulatedTemperature({ ...where, threshold: thresholdK }),
+      client.history.accumulatedPrecipitation(where),
+    ]),
+  );
+  return { place, range, thresholdK, temperature, precipitation };
+}

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBotWorld, type BotWorld } from '../helpers/bot.js';
+
+const BERLIN = 'geo:52.517,13.3889|Berlin, Berlin, DE';
+
+describe('/weather problems, answered privately', () => {
+  let world: BotWorld;
+  beforeAll(async () => {
+    world = await startBotWorld({ weather: true });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('says the bot’s plan lacks a paid product when its host refuses the key', async () => {
+    world.weather!.failNext('/data/2.5/forecast/hourly', 401);
+    const handle = world.slash('weather', { subcommand: 'hourly', options: { place: BERLIN } });
+    const message = await handle.waitForFollowUp();
+    expect(message.flags! & 64).toBe(64);
+    expect(message.content).toContain('This bot’s weather plan does not include the hourly forecast.');
+
+    world.weather!.failNext('/data/2.5/history/city', 403);
+    const german = await world
+      .slash('weather', { subcommand: 'history', options: { place: BERLIN }, userId: world.bob.id })
+      .waitForFollowUp();
+    expect(german.content).toContain('Der Wettertarif dieses Bots umfasst historische Daten nicht.');
+  });
+
+  it('says when the service is rate limited and when to try again', async () => {
+    world.weather!.setRateLimit({ count: 1, retryAfterSeconds: 120 });
+    const message = await world
+      .slash('weather', { subcommand: 'now', options: { place: 'geo:48.1371,11.5754|Munich, Bavaria, DE' } })
+      .waitForFollowUp();
+    expect(message.flags! & 64).toBe(64);
+    expect(message.content).toContain('too many requests');
+    expect(message.content).toContain('in 2 minutes');
+  });
+
+  it('refuses unreadable dates and impossible ranges before asking the service', async () => {
+    const before = world.weather!.requestCount();
+    const unreadable = await world
+      .slash('weather', { subcommand: 'history', options: { place: BERLIN, start: 'last tuesday' } })
+      .reply();
+    expect(unreadable.flags! & 64).toBe(64);
+    expect(unreadable.content).toContain('“last tuesday” is not a date I can read for `start`');
+
+    const noSuchDay = await world
+      .slash('weather', { subcommand: 'stats', options: { place: BERLIN, month: 2, day: 30 } })
+      .reply();
+    expect(noSuchDay.content).toBe('There is no such day as 02-30.');
+
+    const backwards = await world
+      .slash('weather', {
+        subcommand: 'accumulated',
+        options: { place: BERLIN, start: '2025-06-01', end: '2025-05-01' },
+      })
+      .reply();
+    expect(backwards.content).toBe('The end comes before the start.');
+
+    const tooLong = await world
+      .slash('weather', {
+        subcommand: 'accumulated',
+        options: { place: BERLIN, start: '2023-01-01', end: '2025-01-01' },
+      })
+      .reply();
+    expect(tooLong.content).toContain('at most 366 days');
+
+    const future = await world
+      .slash('weather', { subcommand: 'accumulated', options: { place: BERLIN, start: '2999-01-01' } })
+      .reply();
+    expect(future.content).toContain('in the future');
+    expect(world.weather!.requestCount()).toBe(before);
+  });
+
+  it('refuses more than a week of history once the place’s time zone is known', async () => {
+    const historyCalls = world.weather!.requestCount({ path: '/data/2.5/history/city' });
+    const message = await world
+      .slash('weather', {
+        subcommand: 'history',
+        options: { place: BERLIN, start: '2025-01-01', end: '2025-01-10' },
+      })
+      .waitForFollowUp();
+    expect(message.flags! & 64).toBe(64);
+    expect(message.content).toContain('at most 168 hours');
+    expect(world.weather!.requestCount({ path: '/data/2.5/history/city' })).toBe(historyCalls);
+  });
+});

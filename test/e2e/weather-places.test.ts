@@ -1,0 +1,132 @@
+import { PermissionFlagsBits } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBotWorld, type BotWorld } from '../helpers/bot.js';
+
+const WEATHER_PATH = '/data/2.5/weather';
+
+describe('/weather places: autocomplete, typed names, homes', () => {
+  let world: BotWorld;
+  beforeAll(async () => {
+    world = await startBotWorld({ weather: true });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  const autocomplete = (typed: string, userId = world.alice.id, subcommand = 'now') =>
+    world.discord.autocomplete({
+      guildId: world.guildId,
+      channelId: world.channelId,
+      userId,
+      name: 'weather',
+      subcommand,
+      options: { place: typed },
+      focused: 'place',
+    });
+
+  const lastWeatherQuery = () => world.weather!.requests({ path: WEATHER_PATH }).at(-1)?.query;
+
+  it('tells the Springfields apart by state and gives the weather of the one picked', async () => {
+    const choices = await autocomplete('Springfield');
+    expect(choices.length).toBeGreaterThan(1);
+    expect(choices.length).toBeLessThanOrEqual(25);
+    const names = choices.map((choice) => choice.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toContain('Springfield, Missouri, US');
+    for (const choice of choices) {
+      expect(choice.name.length).toBeLessThanOrEqual(100);
+      expect(String(choice.value).length).toBeLessThanOrEqual(100);
+    }
+
+    const missouri = choices.find((choice) => choice.name === 'Springfield, Missouri, US')!;
+    const reply = await world
+      .slash('weather', { subcommand: 'now', options: { place: missouri.value } })
+      .reply();
+    expect(reply.embeds[0]?.title).toBe('Springfield, Missouri, US');
+    expect(lastWeatherQuery()).toMatchObject({ lat: '37.22', lon: '-93.3' });
+  });
+
+  it('geocodes a typed name that was not picked from the list (first match)', async () => {
+    const reply = await world
+      .slash('weather', { subcommand: 'now', options: { place: 'Springfield, IL' } })
+      .reply();
+    expect(reply.embeds[0]?.title).toBe('Springfield, Illinois, US');
+    expect(lastWeatherQuery()).toMatchObject({ lat: '39.8', lon: '-89.64' });
+  });
+
+  it('says privately when no place matches, with the places of that name as suggestions', async () => {
+    const handle = world.slash('weather', { subcommand: 'now', options: { place: 'Springfield, Narnia' } });
+    const message = await handle.waitForFollowUp();
+    expect(message.flags! & 64).toBe(64);
+    expect(message.content).toContain('No place called “Springfield, Narnia” was found.');
+    expect(message.content).toContain('• Springfield, Missouri, US');
+    expect(world.discord.messages(world.channelId).some((m) => m.id === message.id)).toBe(false);
+    expect(handle.original()).toBeUndefined();
+  });
+
+  it('offers spelling tips when nothing of the name exists at all', async () => {
+    const message = await world
+      .slash('weather', { subcommand: 'now', options: { place: 'Atlantis' } })
+      .waitForFollowUp();
+    expect(message.content).toContain('No place called “Atlantis” was found.');
+    expect(message.content).toContain('`Paris, FR`');
+  });
+
+  it('answers autocomplete with an empty list when geocoding fails', async () => {
+    world.weather!.failNext('/geo/1.0/direct', 500);
+    world.weather!.failNext('/geo/1.0/direct', 500);
+    world.weather!.failNext('/geo/1.0/direct', 500);
+    expect(await autocomplete('Hamburg')).toEqual([]);
+  });
+
+  it('asks for a place when none is given and no home is saved', async () => {
+    const reply = await world.slash('weather', { subcommand: 'now', userId: world.bob.id }).reply();
+    expect(reply.flags! & 64).toBe(64);
+    expect(reply.content).toContain('/wetter zuhause festlegen');
+  });
+
+  it('uses a saved home place when the place is left out, and offers it in an empty autocomplete', async () => {
+    const [tokyo] = await autocomplete('Tokyo');
+    const saved = await world
+      .slash('weather', { subcommandGroup: 'home', subcommand: 'set', options: { place: tokyo!.value } })
+      .reply();
+    expect(saved.flags! & 64).toBe(64);
+    expect(saved.content).toContain('**Tokyo, JP**');
+
+    const reply = await world.slash('weather', { subcommand: 'now' }).reply();
+    expect(reply.embeds[0]?.title).toBe('Tokyo, JP');
+    expect(await autocomplete('')).toEqual([{ name: 'Tokyo, JP', value: tokyo!.value }]);
+
+    const shown = await world.slash('weather', { subcommandGroup: 'home', subcommand: 'show' }).reply();
+    expect(shown.embeds[0]?.fields?.[0]).toMatchObject({ name: 'Your home place', value: 'Tokyo, JP' });
+
+    const cleared = await world.slash('weather', { subcommandGroup: 'home', subcommand: 'clear' }).reply();
+    expect(cleared.content).toBe('Your home place is forgotten.');
+    const after = await world.slash('weather', { subcommand: 'now' }).reply();
+    expect(after.content).toContain('Which place?');
+  });
+
+  it('lets only members who manage the server set its default place, which members without a home get', async () => {
+    const refused = await world
+      .slash('weather', { subcommandGroup: 'home', subcommand: 'server', options: { place: 'Madrid' } })
+      .reply();
+    expect(refused.flags! & 64).toBe(64);
+    expect(refused.content).toContain('manage this server');
+
+    world.discord.setChannelOverwrite(world.channelId, world.alice.id, 'member', {
+      allow: PermissionFlagsBits.ManageGuild,
+    });
+    const saved = await world
+      .slash('weather', { subcommandGroup: 'home', subcommand: 'server', options: { place: 'Madrid' } })
+      .reply();
+    expect(saved.content).toContain('**Madrid, Community of Madrid, ES**');
+
+    const bobs = await world.slash('weather', { subcommand: 'now', userId: world.bob.id }).reply();
+    expect(bobs.embeds[0]?.title).toBe('Madrid, Community of Madrid, ES');
+
+    const removed = await world
+      .slash('weather', { subcommandGroup: 'home', subcommand: 'server-clear' })
+      .reply();
+    expect(removed.content).toBe('This server’s default place is removed.');
+  });
+});

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { APIEmbed } from 'discord-api-types/v10';
+import { startBotWorld, type BotWorld } from '../helpers/bot.js';
+
+const BERLIN = 'geo:52.517,13.3889|Berlin, Berlin, DE';
+
+/** Width and height from a PNG's IHDR chunk, after checking the signature. */
+function pngSize(data: Buffer): { width: number; height: number } {
+  expect(data.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  expect(data.subarray(12, 16).toString('ascii')).toBe('IHDR');
+  return { width: data.readUInt32BE(16), height: data.readUInt32BE(20) };
+}
+
+function fields(embed: APIEmbed | undefined): Record<string, string> {
+  return Object.fromEntries((embed?.fields ?? []).map((field) => [field.name, field.value]));
+}
+
+describe('/weather products end to end', () => {
+  let world: BotWorld;
+  beforeAll(async () => {
+    world = await startBotWorld({ weather: true });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('shows current conditions with icon, wind, humidity, pressure, visibility and local time', async () => {
+    const reply = await world.slash('weather', { subcommand: 'now', options: { place: BERLIN } }).reply();
+    const embed = reply.embeds[0];
+    expect(embed?.title).toBe('Berlin, Berlin, DE');
+    expect(embed?.thumbnail?.url).toMatch(/\/img\/wn\/\d\d[dn]@2x\.png$/);
+    const values = fields(embed);
+    expect(values['Temperature']).toMatch(/°F$/);
+    expect(values['Feels like']).toMatch(/°F$/);
+    expect(values['Wind']).toMatch(/mph|calm/);
+    expect(values['Humidity']).toMatch(/%$/);
+    expect(values['Pressure']).toMatch(/hPa$/);
+    expect(values['Visibility']).toMatch(/mi$/);
+    expect(values['Local time']).toMatch(/UTC\+1\)$/);
+    expect(reply.flags ?? 0).not.toBe(64);
+  });
+
+  it('charts 96 hours as an 800x400 PNG within Discord limits', async () => {
+    const reply = await world
+      .slash('weather', { subcommand: 'hourly', options: { place: BERLIN, hours: 96 } })
+      .reply(15_000);
+    const embed = reply.embeds[0];
+    expect(embed?.title).toBe('Berlin, Berlin, DE: next 96 hours');
+    expect(embed?.image?.url).toContain('hourly.png');
+    const attachment = reply.attachments.find((file) => file.filename === 'hourly.png');
+    expect(attachment).toBeDefined();
+    expect(pngSize(world.discord.fileData(attachment!))).toEqual({ width: 800, height: 400 });
+    expect(world.weather!.requests({ path: '/data/2.5/forecast/hourly' }).at(-1)?.query['cnt']).toBe('96');
+  });
+
+  it('forecasts 16 days, one field a day, with a chart', async () => {
+    const reply = await world
+      .slash('weather', { subcommand: 'daily', options: { place: BERLIN, days: 16 } })
+      .reply(15_000);
+    const embed = reply.embeds[0];
+    expect(embed?.fields).toHaveLength(16);
+    expect(embed?.fields?.[0]?.value).toMatch(/↑ -?[\d,.]+ °F · ↓ -?[\d,.]+ °F/);
+    const attachment = reply.attachments.find((file) => file.filename === 'daily.png');
+    expect(pngSize(world.discord.fileData(attachment!))).toEqual({ width: 800, height: 400 });
+  });
+
+  it('shows the past 24 hours with a chart', async () => {
+    const reply = await world
+      .slash('weather', { subcommand: 'history', options: { place: BERLIN } })
+      .reply(15_000);
+    const embed = reply.embeds[0];
+    expect(embed?.title).toMatch(/^Berlin, Berlin, DE: 2[34] hours of history$/);
+    expect(fields(embed)['Precipitation, total']).toMatch(/mm$/);
+    expect(reply.attachments.map((file) => file.filename)).toContain('history.png');
+  });
+
+  it('reads a typed history range in the place’s local time', async () => {
+    const reply = await world
+      .slash('weather', {
+        subcommand: 'history',
+        options: { place: BERLIN, start: '2025-01-10 00:00', hours: 12 },
+      })
+      .reply(15_000);
+    expect(reply.embeds[0]?.title).toBe('Berlin, Berlin, DE: 12 hours of history');
+    expect(reply.embeds[0]?.description).toBe('From Fri 00:00 to Fri 11:00, local time.');
+    expect(world.weather!.requests({ path: '/data/2.5/history/city' }).at(-1)?.query).toMatchObject({
+      start: String(Date.UTC(2025, 0, 9, 23) / 1000),
+      end: String(Date.UTC(2025, 0, 10, 10) / 1000),
+    });
+  });
+
+  it('shows the yearly statistics of a calendar day, converted from Kelvin', async () => {
+    const reply = await world
+      .slash('weather', { subcommand: 'stats', options: { place: BERLIN, month: 7, day: 20 } })
+      .reply(15_000);
+    const embed = reply.embeds[0];
+    expect(embed?.title).toBe('Berlin, Berlin, DE: the climate on July 20');
+    const values = fields(embed);
+    expect(values['Records']).toMatch(/^lowest [\d.]+ °F, highest [\d.]+ °F$/);
+    expect(values['Middle half (25th–75th percentile)']).toMatch(/°F – [\d.]+ °F$/);
+  });
+
+  it('sums warmth and precipitation between two dates and says what they mean', async () => {
+    const reply = await world
+      .slash('weather', {
+        subcommand: 'accumulated',
+        options: { place: BERLIN, start: '2025-04-01', end: '2025-06-30' },
+      })
+      .reply();
+    const embed = reply.embeds[0];
+    expect(embed?.description).toContain('growing degree days');
+    const values = fields(embed);
+    expect(values['Period']).toContain('(91 days)');
+    expect(values['Warmth above 50 °F']).toMatch(/°F·d over \d+ days/);
+    expect(values['Precipitation']).toMatch(/mm over 91 days$/);
+  });
+});

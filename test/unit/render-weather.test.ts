@@ -1,0 +1,250 @@
+import type { EmbedBuilder } from '@discordjs/builders';
+import { describe, expect, it } from 'vitest';
+import { messagePayloadErrors, messagePayloadSchema } from '../../emulators/discord/validation.js';
+import { localizeChartSpec } from '../../src/bot/render/weather-charts.js';
+import {
+  fit,
+  renderAccumulated,
+  renderCurrentWeather,
+  renderDailyForecast,
+  renderDayStatistics,
+  renderHourlyForecast,
+  renderWeatherHistory,
+  weatherEmbed,
+  type WeatherMessage,
+} from '../../src/bot/render/weather.js';
+import { weatherMessages } from '../../src/bot/i18n/weather.js';
+import { dailyChartSpec, hourlyChartSpec } from '../../src/bot/render/charts.js';
+import {
+  accumulatedReportFixture,
+  currentReportFixture,
+  dailyReportFixture,
+  historyReportFixture,
+  hourlyReportFixture,
+  hugeLabel,
+  statisticsReportFixture,
+} from '../fixtures/weather-render.js';
+
+const US = { units: 'imperial', locale: 'en-US', siteUrl: 'https://weather.example' } as const;
+const DE = { units: 'metric', locale: 'de', siteUrl: 'https://weather.example' } as const;
+
+/** What the Discord emulator checks (and Discord refuses with 400 / 50035). */
+function expectSendable(embeds: readonly EmbedBuilder[]): void {
+  // Through JSON, as discord.js sends it (undefined properties vanish).
+  const json: unknown = JSON.parse(JSON.stringify({ embeds: embeds.map((embed) => embed.toJSON()) }));
+  const payload = messagePayloadSchema.parse(json);
+  expect(messagePayloadErrors(payload)).toEqual([]);
+}
+
+function fields(embed: EmbedBuilder | undefined): Record<string, string> {
+  return Object.fromEntries((embed?.data.fields ?? []).map((field) => [field.name, field.value]));
+}
+
+function pngSize(data: Buffer): { width: number; height: number } {
+  expect(data.subarray(1, 4).toString('ascii')).toBe('PNG');
+  return { width: data.readUInt32BE(16), height: data.readUInt32BE(20) };
+}
+
+/** Every value carries a unit (or is a word or a time that needs none). */
+const WITH_UNIT = /(°F|°C|K|mph|m\/s|%|hPa|km|mi|mm|UTC[+−]\d+(:\d\d)?\)|\d\d:\d\d)$|^(calm|windstill|—)$/;
+
+describe('renderCurrentWeather', () => {
+  it('converts to Fahrenheit and mph for imperial, with every value in its unit', () => {
+    const embed = renderCurrentWeather(currentReportFixture(), US);
+    const values = fields(embed);
+    expect(values['Temperature']).toBe('44.9 °F');
+    expect(values['Feels like']).toBe('40.6 °F');
+    expect(values['Wind']).toBe('9.2 mph E, gusts 13.9 mph');
+    expect(values['Visibility']).toBe('5 mi');
+    expect(values['Pressure']).toBe('1012 hPa');
+    expect(values['Humidity']).toBe('81%');
+    expect(values['Precipitation, last hour']).toBe('0 mm');
+    expect(values['Local time']).toBe('Mon 17:00 (UTC+1)');
+    for (const value of Object.values(values)) expect(value).toMatch(WITH_UNIT);
+    expect(embed.data.thumbnail?.url).toBe('https://weather.example/img/wn/04d@2x.png');
+    expect(embed.data.description).toBe('☁️ **Broken clouds**');
+  });
+
+  it('writes German labels, decimal commas and German compass points', () => {
+    const values = fields(renderCurrentWeather(currentReportFixture({ rain: 1.25 }), DE));
+    expect(values['Temperatur']).toBe('7,2 °C');
+    expect(values['Wind']).toBe('4,1 m/s O, Böen 6,2 m/s');
+    expect(values['Regen, letzte Stunde']).toBe('1,3 mm');
+    expect(values['Sichtweite']).toBe('8 km');
+    expect(values['Ortszeit']).toBe('Mo 17:00 (UTC+1)');
+  });
+
+  it('shows Kelvin for standard units and snow of the last hour', () => {
+    const values = fields(
+      renderCurrentWeather(currentReportFixture({ snow: 0.6 }), { units: 'standard', locale: 'fr' }),
+    );
+    expect(values['Temperature']).toBe('280.3 K');
+    expect(values['Snow, last hour']).toBe('0.6 mm');
+  });
+
+  it('fits Discord’s limits with a huge place name and description', () => {
+    const embed = renderCurrentWeather(
+      currentReportFixture({
+        place: { label: hugeLabel(5_000) },
+        condition: { description: 'x'.repeat(10_000) },
+      }),
+      US,
+    );
+    expectSendable([embed]);
+    expect(embed.data.title?.length).toBeLessThanOrEqual(256);
+  });
+
+  it('leaves the thumbnail out for an icon that is not an icon id', () => {
+    const embed = renderCurrentWeather(currentReportFixture({ condition: { icon: '../../evil' } }), US);
+    expect(embed.data.thumbnail).toBeUndefined();
+  });
+});
+
+describe('renderHourlyForecast', () => {
+  it('summarises 96 hours within Discord’s limits and attaches an 800x400 chart', () => {
+    const message = renderHourlyForecast(hourlyReportFixture({ hours: 96 }), US);
+    expectSendable(message.embeds);
+    const embed = message.embeds[0]!;
+    expect(embed.data.title).toBe('Berlin, Berlin, DE: next 96 hours');
+    expect(embed.data.image?.url).toBe('attachment://hourly.png');
+    expect(fields(embed)['Day by day']?.split('\n').length).toBeLessThanOrEqual(5);
+    expect(message.files).toHaveLength(1);
+    expect(message.files[0]?.name).toBe('hourly.png');
+    expect(pngSize(message.files[0]!.attachment)).toEqual({ width: 800, height: 400 });
+  });
+
+  it('stays within the limits with more hours than asked, a huge name and endless descriptions', () => {
+    const message = renderHourlyForecast(
+      hourlyReportFixture({ hours: 200, place: { label: hugeLabel(400) }, description: 'd'.repeat(2_000) }),
+      DE,
+    );
+    expectSendable(message.embeds);
+    expect(message.embeds[0]?.data.title).toMatch(/: die nächsten 96 Stunden$|…$/);
+  });
+
+  it('draws nothing for an empty forecast', () => {
+    const message = renderHourlyForecast(hourlyReportFixture({ hours: 0 }), US);
+    expect(message.files).toEqual([]);
+    expectSendable(message.embeds);
+  });
+});
+
+describe('renderDailyForecast', () => {
+  it('gives each of 16 days a field with low, high, day, night and precipitation, within the limits', () => {
+    const message: WeatherMessage = renderDailyForecast(dailyReportFixture({ days: 16 }), US);
+    expectSendable(message.embeds);
+    const embed = message.embeds[0]!;
+    expect(embed.data.fields).toHaveLength(16);
+    expect(embed.data.fields?.[1]?.value).toBe(
+      ['☁️ Overcast clouds', '↑ 54 °F · ↓ 27 °F', 'Day 44 °F · Night 32 °F', '💧 1.5 mm · 30%'].join('\n'),
+    );
+    expect(pngSize(message.files[0]!.attachment)).toEqual({ width: 800, height: 400 });
+  });
+
+  it('shows at most 16 days whatever it is given, with huge texts', () => {
+    const message = renderDailyForecast(
+      dailyReportFixture({ days: 40, place: { label: hugeLabel(300) }, description: 'z'.repeat(5_000) }),
+      DE,
+    );
+    expect(message.embeds[0]?.data.fields).toHaveLength(16);
+    expectSendable(message.embeds);
+  });
+});
+
+describe('renderWeatherHistory', () => {
+  it('summarises a week of hours with a chart, within the limits', () => {
+    const message = renderWeatherHistory(historyReportFixture({ hours: 168 }), US);
+    expectSendable(message.embeds);
+    const values = fields(message.embeds[0]);
+    expect(values['Precipitation, total']).toBe('28 mm');
+    expect(values['Conditions']).toBe('Clouds: 112 h\nRain: 56 h');
+    expect(message.files[0]?.name).toBe('history.png');
+  });
+
+  it('names the condition groups in German', () => {
+    const values = fields(renderWeatherHistory(historyReportFixture({ hours: 6 }), DE).embeds[0]);
+    expect(values['Wetterlage']).toBe('Wolken: 4 Std.\nRegen: 2 Std.');
+  });
+
+  it('says so when the service has no records', () => {
+    const report = historyReportFixture({ hours: 0 });
+    const message = renderWeatherHistory(report, US);
+    expect(message.embeds[0]?.data.description).toContain('no records');
+    expect(message.files).toEqual([]);
+  });
+});
+
+describe('renderDayStatistics', () => {
+  it('converts the Kelvin statistics to the member’s units, spreads without the offset', () => {
+    const embed = renderDayStatistics(statisticsReportFixture(), US);
+    const values = fields(embed);
+    expect(embed.data.title).toBe('Berlin, Berlin, DE: the climate on July 20');
+    expect(values['Records']).toBe('lowest 44.6 °F, highest 95 °F');
+    expect(values['Standard deviation']).toBe('± 6.3 °F');
+    expect(values['Middle half (25th–75th percentile)']).toBe('60.8 °F – 71.6 °F');
+    expect(values['Wind']).toBe('mean 7.6 mph, at most 30 mph');
+    expectSendable([embed]);
+  });
+
+  it('says so when the day has no statistics', () => {
+    const embed = renderDayStatistics(statisticsReportFixture({ statistics: undefined }), DE);
+    expect(embed.data.description).toBe('Der Wetterdienst hat für diesen Tag keine Statistik.');
+  });
+});
+
+describe('renderAccumulated', () => {
+  it('turns the service’s Kelvin sums into degree-days above the threshold, in the member’s units', () => {
+    const metric = fields(
+      renderAccumulated(accumulatedReportFixture(), { units: 'metric', locale: 'en-GB' }),
+    );
+    expect(metric['Warmth above 10 °C']).toBe('150 °C·d over 30 days above the threshold (their mean 15 °C)');
+    expect(metric['Precipitation']).toBe('60 mm over 30 days');
+    const imperial = fields(renderAccumulated(accumulatedReportFixture(), US));
+    expect(imperial['Warmth above 50 °F']).toMatch(/^270 °F·d over 30 days/);
+  });
+
+  it('explains the meaning in one line', () => {
+    const embed = renderAccumulated(accumulatedReportFixture(), DE);
+    expect(embed.data.description?.split('\n')).toHaveLength(1);
+    expect(embed.data.description).toContain('Gradtage');
+  });
+});
+
+describe('weatherEmbed', () => {
+  it('keeps the total under 6,000 characters, giving way in the description', () => {
+    const embed = weatherEmbed({
+      title: 't'.repeat(1_000),
+      description: 'd'.repeat(10_000),
+      fields: Array.from({ length: 30 }, (_, i) => ({ name: `n${i}`, value: 'v'.repeat(1_024) })),
+      footer: 'f'.repeat(3_000),
+    });
+    expectSendable([embed]);
+  });
+
+  it('never splits a character when it cuts', () => {
+    expect(fit('🌧🌧🌧', 4)).toBe('🌧…');
+    expect(fit('short', 10)).toBe('short');
+  });
+});
+
+describe('localizeChartSpec', () => {
+  it('leaves no English word of the chart builders in a German chart', () => {
+    const t = weatherMessages('de');
+    const english = Object.values(weatherMessages('en').chart);
+    const specs = [
+      hourlyChartSpec({ place: 'X', hours: [{ label: '1', temp: 1, pop: 0.1 }], tempUnit: '°C' }),
+      dailyChartSpec({ place: 'X', days: [{ label: '1', min: 1, max: 2, precipMm: 0 }], tempUnit: '°C' }),
+    ];
+    for (const spec of specs) {
+      const localized = localizeChartSpec(spec, t);
+      const words = [
+        localized.x.name,
+        localized.band?.name,
+        localized.yAxes.left.name,
+        localized.yAxes.right?.name,
+        ...localized.series.map((series) => series.name),
+      ].filter((word): word is string => word !== undefined);
+      for (const word of words) expect(english).not.toContain(word);
+    }
+  });
+});

@@ -1,0 +1,183 @@
+/** What the weather replies are made from: chosen place values, typed dates, ranges, units. */
+import { describe, expect, it } from 'vitest';
+import {
+  checkCalendarDay,
+  parseDateTime,
+  resolveDayRange,
+  resolveHistoryRange,
+} from '../../src/domain/weather/dates.js';
+import { InvalidDateError, InvalidRangeError } from '../../src/domain/weather/errors.js';
+import { decodePlace, encodePlace, placeLabel } from '../../src/domain/weather/places.js';
+import { defaultUnitsFor, fromKelvin, toKelvin } from '../../src/domain/weather/units.js';
+
+const HOUR = 3600;
+/** 2025-03-10 12:00 UTC. */
+const NOW = Date.UTC(2025, 2, 10, 12) / 1000;
+
+describe('place values', () => {
+  it('carry coordinates and the label, and come back unchanged', () => {
+    const place = { lat: 37.2153, lon: -93.2982, label: 'Springfield, Missouri, US' };
+    const value = encodePlace(place);
+    expect(value).toBe('geo:37.2153,-93.2982|Springfield, Missouri, US');
+    expect(decodePlace(value)).toEqual(place);
+  });
+
+  it('stay within 100 characters with a very long name', () => {
+    const value = encodePlace({ lat: -33.86987, lon: 151.20835, label: 'Ö🌧'.repeat(200) });
+    expect(value.length).toBeLessThanOrEqual(100);
+    expect(decodePlace(value)?.lat).toBe(-33.8699);
+  });
+
+  it('are not trusted when forged or typed', () => {
+    for (const value of [
+      'Springfield',
+      'geo:91,0|North',
+      'geo:0,181|East',
+      'geo:1,2|',
+      'geo:a,b|X',
+      'geo:1,2',
+    ]) {
+      expect(decodePlace(value), value).toBeUndefined();
+    }
+  });
+
+  it('name the state and country, and the local name in the member’s language', () => {
+    const munich = {
+      name: 'Munich',
+      local_names: { de: 'München' },
+      lat: 48.1,
+      lon: 11.6,
+      country: 'DE',
+      state: 'Bavaria',
+    };
+    expect(placeLabel(munich, 'en')).toBe('Munich, Bavaria, DE');
+    expect(placeLabel(munich, 'de')).toBe('München, Bavaria, DE');
+    expect(placeLabel({ name: 'Tokyo', lat: 35.7, lon: 139.8, country: 'JP' })).toBe('Tokyo, JP');
+  });
+});
+
+describe('typed dates', () => {
+  it('read ISO and German dates, with or without a time', () => {
+    expect(parseDateTime('start', '2025-03-01')).toMatchObject({
+      year: 2025,
+      month: 3,
+      day: 1,
+      hour: 0,
+      hasTime: false,
+    });
+    expect(parseDateTime('start', '2025-03-01 14:30')).toMatchObject({ hour: 14, minute: 30, hasTime: true });
+    expect(parseDateTime('end', '1.3.2025, 08:00')).toMatchObject({ year: 2025, month: 3, day: 1, hour: 8 });
+  });
+
+  it('refuse days and times that do not exist, and anything else', () => {
+    for (const text of ['2025-02-29', '2025-04-31', '2025-03-01 24:00', '31.02.2025', 'yesterday', '']) {
+      expect(() => parseDateTime('start', text), text).toThrow(InvalidDateError);
+    }
+  });
+
+  it('know 29 February as a calendar day and 31 April as none', () => {
+    expect(checkCalendarDay(2, 29)).toEqual({ month: 2, day: 29 });
+    expect(() => checkCalendarDay(4, 31)).toThrow(InvalidDateError);
+  });
+});
+
+describe('history ranges', () => {
+  const where = { nowSec: NOW, tzSeconds: HOUR };
+
+  it('are the last 24 hours by default, or as many hours as asked', () => {
+    expect(resolveHistoryRange({}, where)).toEqual({ start: NOW - 23 * HOUR, end: NOW });
+    expect(resolveHistoryRange({ hours: 6 }, where)).toEqual({ start: NOW - 5 * HOUR, end: NOW });
+  });
+
+  it('read dates in the place’s local time, a bare end date meaning its last hour', () => {
+    const range = resolveHistoryRange(
+      { start: parseDateTime('start', '2025-03-08'), end: parseDateTime('end', '2025-03-08') },
+      where,
+    );
+    expect(range).toEqual({ start: Date.UTC(2025, 2, 7, 23) / 1000, end: Date.UTC(2025, 2, 8, 22) / 1000 });
+  });
+
+  it('count hours forward from a start and back from an end, and stop at now', () => {
+    const start = parseDateTime('start', '2025-03-10 10:00');
+    expect(resolveHistoryRange({ start, hours: 48 }, where)).toEqual({
+      start: Date.UTC(2025, 2, 10, 9) / 1000,
+      end: NOW,
+    });
+    const end = parseDateTime('end', '2025-03-09 13:00');
+    expect(resolveHistoryRange({ end, hours: 3 }, where)).toEqual({
+      start: Date.UTC(2025, 2, 9, 10) / 1000,
+      end: Date.UTC(2025, 2, 9, 12) / 1000,
+    });
+  });
+
+  it('refuse the future, a backwards range, more than a week, and start, end and hours together', () => {
+    const problem = (request: Parameters<typeof resolveHistoryRange>[0]) => {
+      try {
+        resolveHistoryRange(request, where);
+      } catch (error) {
+        return error instanceof InvalidRangeError ? error.problem : error;
+      }
+      return undefined;
+    };
+    expect(problem({ start: parseDateTime('start', '2025-03-11') })).toBe('future');
+    expect(
+      problem({ start: parseDateTime('start', '2025-03-05'), end: parseDateTime('end', '2025-03-04') }),
+    ).toBe('order');
+    expect(
+      problem({ start: parseDateTime('start', '2025-03-01'), end: parseDateTime('end', '2025-03-09') }),
+    ).toBe('too-long');
+    expect(
+      problem({
+        start: parseDateTime('start', '2025-03-01'),
+        end: parseDateTime('end', '2025-03-02'),
+        hours: 3,
+      }),
+    ).toBe('end-and-hours');
+  });
+});
+
+describe('accumulation ranges', () => {
+  it('run from the first day to now by default, in whole UTC days', () => {
+    expect(resolveDayRange({ start: parseDateTime('start', '2025-03-01') }, NOW)).toEqual({
+      start: Date.UTC(2025, 2, 1) / 1000,
+      end: NOW,
+    });
+    expect(
+      resolveDayRange(
+        { start: parseDateTime('start', '2025-01-01'), end: parseDateTime('end', '2025-01-31') },
+        NOW,
+      ),
+    ).toEqual({ start: Date.UTC(2025, 0, 1) / 1000, end: Date.UTC(2025, 1, 1) / 1000 - 1 });
+  });
+
+  it('refuse more than 366 days, the future, and an end before the start', () => {
+    expect(() =>
+      resolveDayRange(
+        { start: parseDateTime('start', '2023-01-01'), end: parseDateTime('end', '2024-12-31') },
+        NOW,
+      ),
+    ).toThrow(/too-long/);
+    expect(() => resolveDayRange({ start: parseDateTime('start', '2025-03-11') }, NOW)).toThrow(/future/);
+    expect(() =>
+      resolveDayRange(
+        { start: parseDateTime('start', '2025-03-05'), end: parseDateTime('end', '2025-03-01') },
+        NOW,
+      ),
+    ).toThrow(/order/);
+  });
+});
+
+describe('units', () => {
+  it('default to imperial for United States English only', () => {
+    expect(defaultUnitsFor('en-US')).toBe('imperial');
+    expect(defaultUnitsFor('en-GB')).toBe('metric');
+    expect(defaultUnitsFor('de')).toBe('metric');
+  });
+
+  it('convert temperatures both ways', () => {
+    for (const units of ['metric', 'imperial', 'standard'] as const) {
+      expect(toKelvin(fromKelvin(283.15, units), units)).toBeCloseTo(283.15, 9);
+    }
+    expect(fromKelvin(283.15, 'imperial')).toBeCloseTo(50, 9);
+  });
+});
