@@ -15,7 +15,11 @@ import { LinkStates } from './auth/states.js';
 import { createTokenSource } from './auth/tokens.js';
 import { TokenVault } from './auth/vault.js';
 import { createMusicClient, createStorageRateGate } from './services/music/index.js';
+import { createScheduleRunner, type ScheduleRunner } from './services/schedules/runner.js';
+import { ScheduleStore } from './services/schedules/store.js';
+import { nonceFor } from './services/schedules/timing.js';
 import { createWeatherClient } from './services/weather/index.js';
+import { createScheduledPoster, fetchScheduledWeather } from './bot/scheduled-post.js';
 import type { ExchangeInfo } from './services/http/transport.js';
 import { createStorage, type Storage } from './storage/index.js';
 import { createDiscordClient } from './bot/client.js';
@@ -78,7 +82,13 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
 
   const client = createDiscordClient({ apiUrl: config.discord.apiUrl });
   const closers: (() => Promise<void>)[] = [];
-  const ctx: BotContext = { logger, storage, features, commands };
+  const ctx: BotContext = {
+    logger,
+    storage,
+    features,
+    commands,
+    scheduleLimit: config.schedules.perGuildLimit,
+  };
 
   let linkingParts: LinkingParts | undefined;
   if (config.music) {
@@ -144,6 +154,7 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
     }
   }
 
+  let runner: ScheduleRunner | undefined;
   if (config.weather) {
     const weather = config.weather;
     const weatherClient = createWeatherClient({
@@ -156,7 +167,29 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
       transport: { onExchange },
     });
     closers.push(() => weatherClient.close());
-    ctx.weather = { client: weatherClient, siteUrl: weather.siteUrl };
+    const store = new ScheduleStore(storage, config.schedules.perGuildLimit);
+    const poster = createScheduledPoster(client, weather.siteUrl);
+    runner = createScheduleRunner({
+      store,
+      storage,
+      logger,
+      graceMs: config.schedules.graceMinutes * 60_000,
+      fetch: (request) => fetchScheduledWeather(weatherClient, request),
+      post: poster,
+    });
+    ctx.weather = {
+      client: weatherClient,
+      siteUrl: weather.siteUrl,
+      schedules: {
+        store,
+        runner,
+        async postNow(schedule) {
+          const request = { ...schedule.place, lang: schedule.lang, kind: schedule.kind };
+          const fetched = await fetchScheduledWeather(weatherClient, request);
+          await poster(schedule, fetched, nonceFor(schedule.id, `test-${Date.now()}`));
+        },
+      },
+    };
   }
 
   const http = await startCallbackServer({
@@ -173,6 +206,7 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
   let stopped: Promise<void> | undefined;
   const stop = () =>
     (stopped ??= (async () => {
+      await runner?.stop();
       await client.destroy();
       await http.close();
       await Promise.all(closers.map((close) => close()));
@@ -182,6 +216,7 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
 
   try {
     await startBot({ client, token: config.discord.token, route, logger });
+    runner?.start();
   } catch (error) {
     await stop();
     throw error;

@@ -1,6 +1,9 @@
 import type { Linking } from '../auth/linking.js';
 import type { Logger } from '../logger.js';
 import type { MusicClient } from '../services/music/index.js';
+import type { ScheduleRunner } from '../services/schedules/runner.js';
+import type { ScheduleStore } from '../services/schedules/store.js';
+import type { Schedule } from '../services/schedules/types.js';
 import type { WeatherClient } from '../services/weather/index.js';
 import type { Storage } from '../storage/index.js';
 import type { Command, Feature } from './types.js';
@@ -13,6 +16,8 @@ export interface BotContext {
   features: Readonly<Record<Feature, boolean>>;
   /** Every registered command, for /help. */
   commands: readonly Command[];
+  /** Most scheduled posts one server may have. */
+  scheduleLimit?: number;
   /** Present when the music service is configured. */
   music?: MusicServices | undefined;
   /** Present when the weather service is configured. */
@@ -23,6 +28,14 @@ export interface WeatherServices {
   client: WeatherClient;
   /** The service's website, for condition icons: `${siteUrl}/img/wn/${icon}@2x.png`. */
   siteUrl: string;
+  schedules: ScheduleServices;
+}
+
+export interface ScheduleServices {
+  store: ScheduleStore;
+  runner: Pick<ScheduleRunner, 'refresh'>;
+  /** Posts one schedule now, outside its slots (`/weather schedule test`). */
+  postNow(schedule: Schedule): Promise<void>;
 }
 
 export interface MusicServices {

@@ -107,17 +107,29 @@ describe('/weather places: autocomplete, typed names, homes', () => {
   });
 
   it('lets only members who manage the server set its default place, which members without a home get', async () => {
+    // Bob is a plain member; Alice owns the server.
     const refused = await world
-      .slash('weather', { subcommandGroup: 'home', subcommand: 'server', options: { place: 'Madrid' } })
+      .slash('weather', {
+        subcommandGroup: 'home',
+        subcommand: 'server',
+        options: { place: 'Madrid' },
+        userId: world.bob.id,
+      })
       .reply();
     expect(refused.flags! & 64).toBe(64);
-    expect(refused.content).toContain('manage this server');
+    expect(refused.content).toMatch(/manage this server|diesen Server zu verwalten|Server verwalten/i);
 
-    world.discord.setChannelOverwrite(world.channelId, world.alice.id, 'member', {
+    world.discord.setChannelOverwrite(world.channelId, world.bob.id, 'member', {
       allow: PermissionFlagsBits.ManageGuild,
     });
     const saved = await world
-      .slash('weather', { subcommandGroup: 'home', subcommand: 'server', options: { place: 'Madrid' } })
+      .slash('weather', {
+        subcommandGroup: 'home',
+        subcommand: 'server',
+        options: { place: 'Madrid' },
+        userId: world.bob.id,
+        locale: 'en-US',
+      })
       .reply();
     expect(saved.content).toContain('**Madrid, Community of Madrid, ES**');
 

@@ -102,10 +102,11 @@ export async function startBotWorld(options: BotWorldOptions = {}): Promise<BotW
       WEATHER_BULK_URL: weather.bulkUrl,
     });
   }
-  const guild = discord.createGuild({ name: 'Test Server' });
-  const channel = discord.createChannel(guild.id, { name: 'general' });
+  // Alice owns the server (so she has Manage Server); Bob is a plain member.
   const alice = discord.createUser({ username: 'alice', locale: 'en-US' });
   const bob = discord.createUser({ username: 'bob', locale: 'de' });
+  const guild = discord.createGuild({ name: 'Test Server', ownerId: alice.id });
+  const channel = discord.createChannel(guild.id, { name: 'general' });
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-e2e-'));
   const logs: string[] = [];
   const config = loadConfig({

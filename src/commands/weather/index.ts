@@ -15,6 +15,10 @@ import hourly from './hourly.js';
 import now from './now.js';
 import stats from './stats.js';
 import units from './units.js';
+import scheduleAdd from './schedule-add.js';
+import { schedulePause, scheduleRemove, scheduleResume } from './schedule-change.js';
+import scheduleList from './schedule-list.js';
+import scheduleTest from './schedule-test.js';
 import { withWeatherErrors } from './shared.js';
 
 const subcommands: readonly Subcommand<WeatherServices>[] = [
@@ -30,6 +34,12 @@ const subcommands: readonly Subcommand<WeatherServices>[] = [
   homeShow,
   homeServer,
   homeServerClear,
+  scheduleAdd,
+  scheduleList,
+  scheduleRemove,
+  schedulePause,
+  scheduleResume,
+  scheduleTest,
 ].map(withWeatherErrors);
 
 const { command, groups } = WEATHER_COMMAND_TEXT;
@@ -37,7 +47,7 @@ const { command, groups } = WEATHER_COMMAND_TEXT;
 export default commandGroup({
   name: command.name.en,
   description: command.description.en,
-  groups: { home: groups.home.description.en },
+  groups: { home: groups.home.description.en, schedule: 'Weather posted to a channel at set times' },
   requires: 'weather',
   services: (ctx) => ctx.weather,
   subcommands,

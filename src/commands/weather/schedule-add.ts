@@ -1,0 +1,130 @@
+import { ChannelType, MessageFlags, PermissionFlagsBits, PermissionsBitField } from 'discord.js';
+import type { WeatherServices } from '../../bot/context.js';
+import { UserError } from '../../bot/errors.js';
+import { langOf } from '../../bot/i18n/index.js';
+import { renderScheduleSaved } from '../../bot/render/schedules.js';
+import type { Subcommand } from '../../bot/subcommands.js';
+import { defaultUnitsFor } from '../../domain/weather/units.js';
+import { resolvePlace } from '../../domain/weather/places.js';
+import { parseDays, parseTimeOfDay } from '../../services/schedules/input.js';
+import { isTimeZone, timeZones } from '../../services/schedules/timing.js';
+import type { SCHEDULE_KINDS} from '../../services/schedules/types.js';
+import { type Schedule } from '../../services/schedules/types.js';
+import { placeAutocomplete, placeOption } from './shared.js';
+import { requireManager, SCHEDULE_GROUP } from './schedule-shared.js';
+
+const NEEDED = [
+  ['View Channel', PermissionFlagsBits.ViewChannel],
+  ['Send Messages', PermissionFlagsBits.SendMessages],
+  ['Embed Links', PermissionFlagsBits.EmbedLinks],
+  ['Attach Files', PermissionFlagsBits.AttachFiles],
+] as const;
+
+export default {
+  group: SCHEDULE_GROUP,
+  name: 'add',
+  build: (sub) =>
+    sub
+      .setDescription('Post the weather to a channel every day (or on chosen days) at a set time')
+      .addStringOption(placeOption(undefined, true))
+      .addStringOption((o) =>
+        o
+          .setName('time')
+          .setDescription('Time of day, e.g. 07:00 or 7:30 pm')
+          .setRequired(true)
+          .setMaxLength(10),
+      )
+      .addStringOption((o) =>
+        o
+          .setName('timezone')
+          .setDescription('Time zone, e.g. Europe/Berlin')
+          .setRequired(true)
+          .setAutocomplete(true)
+          .setMaxLength(64),
+      )
+      .addChannelOption((o) =>
+        o
+          .setName('channel')
+          .setDescription('Where to post (default: this channel)')
+          .addChannelTypes(ChannelType.GuildText, ChannelType.GuildAnnouncement),
+      )
+      .addStringOption((o) =>
+        o
+          .setName('kind')
+          .setDescription('What to post (default: today’s forecast)')
+          .addChoices(
+            { name: 'Current conditions', value: 'current' },
+            { name: "Today's forecast", value: 'today' },
+            { name: 'The week ahead', value: 'week' },
+          ),
+      )
+      .addStringOption((o) =>
+        o
+          .setName('units')
+          .setDescription('Units (default: from your Discord language)')
+          .addChoices(
+            { name: 'Metric (°C, m/s)', value: 'metric' },
+            { name: 'Imperial (°F, mph)', value: 'imperial' },
+            { name: 'Standard (K, m/s)', value: 'standard' },
+          ),
+      )
+      .addStringOption((o) =>
+        o
+          .setName('days')
+          .setDescription('Days of the week, e.g. mon,wed,fri or weekdays (default: every day)')
+          .setMaxLength(60),
+      ),
+  async autocomplete(interaction, weather, ctx) {
+    const focused = interaction.options.getFocused(true);
+    if (focused.name !== 'timezone') return placeAutocomplete(interaction, weather, ctx);
+    const typed = String(focused.value).toLowerCase().replace(/\s+/g, '_');
+    const zones = timeZones().filter((zone) => zone.toLowerCase().includes(typed));
+    await interaction.respond(zones.slice(0, 25).map((zone) => ({ name: zone, value: zone })));
+  },
+  async execute(interaction, weather) {
+    const { guildId } = requireManager(interaction);
+    const time = parseTimeOfDay(interaction.options.getString('time', true));
+    if (!time) throw new UserError('The time must look like 07:00, 19:30 or 7:30 pm.');
+    const timezone = interaction.options.getString('timezone', true).trim();
+    if (!isTimeZone(timezone)) {
+      throw new UserError(
+        `"${timezone.slice(0, 64)}" is not a time zone. Pick one from the list, e.g. Europe/Berlin.`,
+      );
+    }
+    let days: number[];
+    try {
+      days = parseDays(interaction.options.getString('days') ?? '');
+    } catch (error) {
+      throw new UserError(`${(error as Error).message}. Write days like mon,wed,fri, weekdays or sat-sun.`);
+    }
+    const channel = interaction.options.getChannel('channel') ?? interaction.channel;
+    if (!channel || !interaction.guild) throw new UserError('Pick a text channel of this server.');
+    const me = interaction.guild.members.me ?? (await interaction.guild.members.fetchMe());
+    const target = interaction.guild.channels.cache.get(channel.id);
+    const granted = target ? target.permissionsFor(me) : new PermissionsBitField();
+    const missing = NEEDED.filter(([, flag]) => !granted.has(flag)).map(([name]) => name);
+    if (missing.length > 0) {
+      throw new UserError(`I cannot post in <#${channel.id}>: I am missing ${missing.join(', ')} there.`);
+    }
+
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    const lang = langOf(interaction.locale);
+    const place = await resolvePlace(weather.client, interaction.options.getString('place', true), lang);
+    const schedule = await weather.schedules.store.add({
+      guildId,
+      channelId: channel.id,
+      place,
+      time,
+      timezone,
+      days,
+      kind: (interaction.options.getString('kind') ?? 'today') as (typeof SCHEDULE_KINDS)[number],
+      units: (interaction.options.getString('units') ??
+        defaultUnitsFor(interaction.locale)) as Schedule['units'],
+      lang,
+      createdBy: interaction.user.id,
+      createdAt: Date.now(),
+    });
+    weather.schedules.runner.refresh();
+    await interaction.editReply({ embeds: [renderScheduleSaved(schedule, new Date())] });
+  },
+} satisfies Subcommand<WeatherServices>;

@@ -1,0 +1,62 @@
+/** `/weather schedule remove|pause|resume <id>`: one file, three verbs that differ only in the change. */
+import { MessageFlags } from 'discord.js';
+import type { WeatherServices } from '../../bot/context.js';
+import { renderScheduleSaved } from '../../bot/render/schedules.js';
+import type { Subcommand } from '../../bot/subcommands.js';
+import type { Schedule } from '../../services/schedules/types.js';
+import {
+  findSchedule,
+  idOption,
+  requireManager,
+  SCHEDULE_GROUP,
+  scheduleIdAutocomplete,
+} from './schedule-shared.js';
+
+type Verb = 'remove' | 'pause' | 'resume';
+
+const DESCRIPTIONS: Record<Verb, string> = {
+  remove: 'Delete a scheduled weather post',
+  pause: 'Stop a scheduled weather post for now',
+  resume: 'Start a paused scheduled weather post again',
+};
+
+const TITLES: Record<Verb, string> = {
+  remove: 'Scheduled weather post deleted',
+  pause: 'Scheduled weather post paused',
+  resume: 'Scheduled weather post resumed',
+};
+
+function changeSchedule(verb: Verb, services: WeatherServices, schedule: Schedule, userTag: string) {
+  const { store } = services.schedules;
+  switch (verb) {
+    case 'remove':
+      return store.remove(schedule.guildId, schedule.id);
+    case 'pause':
+      return store.pause(schedule.guildId, schedule.id, `paused by ${userTag}`, true, Date.now());
+    case 'resume':
+      return store.resume(schedule.guildId, schedule.id);
+  }
+}
+
+function scheduleVerb(verb: Verb): Subcommand<WeatherServices> {
+  return {
+    group: SCHEDULE_GROUP,
+    name: verb,
+    build: (sub) => sub.setDescription(DESCRIPTIONS[verb]).addStringOption(idOption),
+    autocomplete: (interaction, weather) => scheduleIdAutocomplete(interaction, weather),
+    async execute(interaction, weather) {
+      const { guildId } = requireManager(interaction);
+      const schedule = await findSchedule(weather, guildId, interaction.options.getString('id', true));
+      const changed = (await changeSchedule(verb, weather, schedule, interaction.user.username)) ?? schedule;
+      weather.schedules.runner.refresh();
+      await interaction.reply({
+        embeds: [renderScheduleSaved(changed, new Date(), TITLES[verb])],
+        flags: MessageFlags.Ephemeral,
+      });
+    },
+  };
+}
+
+export const scheduleRemove = scheduleVerb('remove');
+export const schedulePause = scheduleVerb('pause');
+export const scheduleResume = scheduleVerb('resume');

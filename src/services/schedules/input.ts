@@ -1,0 +1,103 @@
+/** Reading what a server owner types for a schedule: a time of day and days of the week. */
+
+/** `7:05`, `07:05`, `19:30`, `7pm`, `7:30 am` → `HH:MM` (24 h), or undefined when it is not a time. */
+export function parseTimeOfDay(input: string): string | undefined {
+  const match = /^\s*(\d{1,2})(?:[:.h](\d{2}))?\s*(am|pm)?\s*$/i.exec(input);
+  if (!match) return undefined;
+  let hour = Number(match[1]);
+  const minute = match[2] === undefined ? 0 : Number(match[2]);
+  const half = match[3]?.toLowerCase();
+  if (minute > 59) return undefined;
+  if (half) {
+    if (hour < 1 || hour > 12) return undefined;
+    hour = (hour % 12) + (half === 'pm' ? 12 : 0);
+  } else if (hour > 23 || match[2] === undefined) {
+    // Out of range, or a bare number without minutes or am/pm: "7" could be morning or evening.
+    return undefined;
+  }
+  return `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
+}
+
+const DAY_NAMES: Record<string, number> = {
+  sun: 0,
+  sunday: 0,
+  so: 0,
+  sonntag: 0,
+  mon: 1,
+  monday: 1,
+  mo: 1,
+  montag: 1,
+  tue: 2,
+  tues: 2,
+  tuesday: 2,
+  di: 2,
+  dienstag: 2,
+  wed: 3,
+  wednesday: 3,
+  mi: 3,
+  mittwoch: 3,
+  thu: 4,
+  thur: 4,
+  thurs: 4,
+  thursday: 4,
+  do: 4,
+  donnerstag: 4,
+  fri: 5,
+  friday: 5,
+  fr: 5,
+  freitag: 5,
+  sat: 6,
+  saturday: 6,
+  sa: 6,
+  samstag: 6,
+};
+const GROUPS: Record<string, number[]> = {
+  weekdays: [1, 2, 3, 4, 5],
+  weekends: [0, 6],
+  weekend: [0, 6],
+  daily: [],
+  everyday: [],
+};
+
+/**
+ * `mon,wed,fri`, `weekdays`, `mon-fri`, `sat sun` → sorted day numbers (0 = Sunday); `[]` means
+ * every day. Throws with the word it could not read.
+ */
+export function parseDays(input: string): number[] {
+  const days = new Set<number>();
+  const words = input
+    .toLowerCase()
+    .split(/[\s,;]+/)
+    .filter(Boolean);
+  if (words.length === 0) return [];
+  for (const word of words) {
+    if (word in GROUPS) {
+      const group = GROUPS[word]!;
+      if (group.length === 0) return [];
+      group.forEach((day) => days.add(day));
+      continue;
+    }
+    const range = /^([a-zä]+)-([a-zä]+)$/.exec(word);
+    if (range) {
+      const from = DAY_NAMES[range[1]!];
+      const to = DAY_NAMES[range[2]!];
+      if (from === undefined || to === undefined) throw new Error(`"${word}" is not a range of days`);
+      for (let day = from; ; day = (day + 1) % 7) {
+        days.add(day);
+        if (day === to) break;
+      }
+      continue;
+    }
+    const day = DAY_NAMES[word];
+    if (day === undefined) throw new Error(`"${word}" is not a day of the week`);
+    days.add(day);
+  }
+  return days.size === 7 ? [] : [...days].sort((a, b) => a - b);
+}
+
+const SHORT = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+/** `every day`, `Mon, Wed, Fri`. */
+export function describeDays(days: readonly number[]): string {
+  return days.length === 0 ? 'every day' : days.map((day) => SHORT[day]).join(', ');
+}

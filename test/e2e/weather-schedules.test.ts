@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodePlace } from '../../src/domain/weather/places.js';
+import { startBotWorld, type BotWorld } from '../helpers/bot.js';
+
+const BERLIN = encodePlace({ lat: 52.52, lon: 13.405, label: 'Berlin, DE' });
+const VIEW_SEND = (1n << 10n) | (1n << 11n);
+
+describe('scheduled weather posts, managed from Discord', () => {
+  let world: BotWorld;
+  beforeAll(async () => {
+    world = await startBotWorld({ weather: true });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  const schedule = (subcommand: string, options: Record<string, string> = {}, userId?: string) =>
+    world.slash('weather', {
+      subcommandGroup: 'schedule',
+      subcommand,
+      options,
+      ...(userId ? { userId } : {}),
+    });
+
+  it('offers IANA time zones in autocomplete', async () => {
+    const choices = await world.discord.autocomplete({
+      guildId: world.guildId,
+      channelId: world.channelId,
+      userId: world.alice.id,
+      name: 'weather',
+      subcommandGroup: 'schedule',
+      subcommand: 'add',
+      options: { place: BERLIN, time: '07:00', timezone: 'berl' },
+      focused: 'timezone',
+    });
+    expect(choices.map((c) => c.value)).toContain('Europe/Berlin');
+  });
+
+  it('adds a schedule and lists it with its next run', async () => {
+    const saved = await schedule('add', {
+      place: BERLIN,
+      time: '7:00',
+      timezone: 'Europe/Berlin',
+      days: 'weekdays',
+    }).reply();
+    expect(saved.embeds[0]?.title).toBe('Scheduled weather post saved');
+    expect(saved.embeds[0]?.description).toContain('07:00 Europe/Berlin, Mon, Tue, Wed, Thu, Fri');
+    const list = await schedule('list').reply();
+    expect(list.embeds[0]?.description).toContain('Berlin, DE');
+    expect(list.embeds[0]?.description).toMatch(/next <t:\d+:F>/);
+    expect(list.embeds[0]?.footer?.text).toContain('1 of 25 allowed');
+  });
+
+  it('refuses members without Manage Server', async () => {
+    const reply = await schedule('list', {}, world.bob.id).reply();
+    expect(reply.content).toContain('Manage Server');
+    expect(reply.flags! & 64).toBe(64);
+  });
+
+  it('names the permissions the bot lacks in the target channel', async () => {
+    const closed = world.discord.createChannel(world.guildId, { name: 'closed' });
+    world.discord.setBotPermissions(closed.id, { deny: (1n << 14n) | (1n << 15n) });
+    const reply = await schedule('add', {
+      place: BERLIN,
+      time: '08:00',
+      timezone: 'UTC',
+      channel: closed.id,
+    }).reply();
+    expect(reply.content).toContain('Embed Links, Attach Files');
+  });
+
+  it('refuses a time zone that does not exist and a time that is not a time', async () => {
+    expect(
+      (await schedule('add', { place: BERLIN, time: '08:00', timezone: 'Mars/Base' }).reply()).content,
+    ).toContain('is not a time zone');
+    expect(
+      (await schedule('add', { place: BERLIN, time: '25:00', timezone: 'UTC' }).reply()).content,
+    ).toContain('The time must look like');
+  });
+
+  it('posts once now with test, in the channel, with the embed', async () => {
+    const list = await world.app.storage.ns('schedules').get(`guild:${world.guildId}`);
+    const [first] = list as { id: string }[];
+    const before = world.discord.messages(world.channelId).length;
+    const reply = await schedule('test', { id: first!.id }).reply();
+    expect(reply.content).toContain('Posted it');
+    const posted = world.discord.messages(world.channelId).slice(before);
+    expect(posted).toHaveLength(1);
+    expect(posted[0]?.embeds[0]?.title).toContain('Berlin');
+  });
+
+  it('pauses, resumes and removes a schedule', async () => {
+    const [first] = (await world.app.storage.ns('schedules').get(`guild:${world.guildId}`)) as {
+      id: string;
+    }[];
+    expect((await schedule('pause', { id: first!.id }).reply()).embeds[0]?.description).toContain(
+      'paused by alice',
+    );
+    expect((await schedule('resume', { id: first!.id }).reply()).embeds[0]?.description).toMatch(/next <t:/);
+    await schedule('remove', { id: first!.id }).reply();
+    expect((await schedule('list').reply()).embeds[0]?.description).toContain('None yet');
+  });
+
+  it('pauses a schedule whose channel was deleted, and shows why in list', async () => {
+    const doomed = world.discord.createChannel(world.guildId, { name: 'doomed' });
+    world.discord.setBotPermissions(doomed.id, { allow: VIEW_SEND });
+    const now = new Date();
+    const hhmm = `${String(now.getUTCHours()).padStart(2, '0')}:${String(now.getUTCMinutes()).padStart(2, '0')}`;
+    // Due this very minute, so the runner posts it at once (within the grace window).
+    const store = world.app.storage.ns('schedules');
+    await schedule('add', {
+      place: BERLIN,
+      time: hhmm,
+      timezone: 'UTC',
+      channel: doomed.id,
+      kind: 'current',
+    }).reply();
+    const list = (await store.get(`guild:${world.guildId}`)) as { id: string; createdAt: number }[];
+    // Created "an hour ago", so this minute's slot counts.
+    await store.set(
+      `guild:${world.guildId}`,
+      list.map((s) => ({ ...s, createdAt: s.createdAt - 3_600_000 })),
+    );
+    world.discord.deleteChannel(doomed.id);
+    await world.restart();
+    await expect
+      .poll(async () => (await schedule('list').reply()).embeds[0]?.description, { timeout: 10_000 })
+      .toContain('paused: the channel was deleted');
+  });
+});

@@ -1,0 +1,60 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { describeDays, parseDays, parseTimeOfDay } from '../../src/services/schedules/input.js';
+import { cronPattern, isTimeZone, nonceFor } from '../../src/services/schedules/timing.js';
+
+describe('schedule input', () => {
+  it('reads every 24-hour time, with and without a leading zero', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), (h, m) => {
+        const expected = `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`;
+        expect(parseTimeOfDay(`${h}:${String(m).padStart(2, '0')}`)).toBe(expected);
+        expect(parseTimeOfDay(expected)).toBe(expected);
+      }),
+    );
+  });
+
+  it('reads 12-hour times and refuses what is not a time', () => {
+    expect(parseTimeOfDay('7pm')).toBe('19:00');
+    expect(parseTimeOfDay('12:30 am')).toBe('00:30');
+    expect(parseTimeOfDay('12 pm')).toBe('12:00');
+    for (const bad of ['7', '24:00', '7:60', '13pm', 'noon', '', '7:5'])
+      expect(parseTimeOfDay(bad)).toBeUndefined();
+  });
+
+  it('never accepts a time that makes a bad cron pattern', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 12 }), (text) => {
+        const time = parseTimeOfDay(text);
+        if (time !== undefined) expect(cronPattern({ time, days: [] })).toMatch(/^\d{1,2} \d{1,2} \* \* \*$/);
+      }),
+    );
+  });
+
+  it('reads days of the week, groups and ranges', () => {
+    expect(parseDays('mon,wed,fri')).toEqual([1, 3, 5]);
+    expect(parseDays('weekdays')).toEqual([1, 2, 3, 4, 5]);
+    expect(parseDays('fri-mon')).toEqual([0, 1, 5, 6]);
+    expect(parseDays('Sat Sun')).toEqual([0, 6]);
+    expect(parseDays('')).toEqual([]);
+    expect(parseDays('mon-sun')).toEqual([]);
+    expect(() => parseDays('mon,funday')).toThrow('"funday" is not a day of the week');
+    expect(describeDays([1, 3, 5])).toBe('Mon, Wed, Fri');
+  });
+
+  it('knows IANA time zones and refuses others', () => {
+    expect(isTimeZone('Europe/Berlin')).toBe(true);
+    expect(isTimeZone('America/New_York')).toBe(true);
+    expect(isTimeZone('Mars/Olympus')).toBe(false);
+    expect(isTimeZone('')).toBe(false);
+  });
+
+  it('makes nonces of at most 25 characters, stable per slot', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (id, slot) => {
+        expect(nonceFor(id, slot).length).toBeLessThanOrEqual(25);
+        expect(nonceFor(id, slot)).toBe(nonceFor(id, slot));
+      }),
+    );
+  });
+});
