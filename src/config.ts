@@ -75,6 +75,14 @@ const envSchema = z.object({
   // Storage
   DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./data')),
   REDIS_URL: optionalUrl,
+  /** Prefix of every key in Redis, so several bots can share one server. */
+  REDIS_PREFIX: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,64}$/, { error: 'must be letters, digits and _ . : - (at most 64)' })
+      .default('bot'),
+  ),
   /** 32 bytes, base64 or hex: encrypts music tokens at rest. Without it, account linking is off. */
   TOKEN_ENCRYPTION_KEY: optionalString,
   /** Previous keys, comma-separated, still accepted for reading while links are re-encrypted. */
@@ -120,7 +128,7 @@ export interface Config {
   /** `undefined` when the weather service is not configured. */
   weather: WeatherConfig | undefined;
   http: { host: string; port: number; publicUrl: string };
-  storage: { dataDir: string; redisUrl: string | undefined };
+  storage: { dataDir: string; redisUrl: string | undefined; redisPrefix: string };
   schedules: { perGuildLimit: number; graceMinutes: number };
   log: { level: Env['LOG_LEVEL'] };
 }
@@ -223,7 +231,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         }
       : undefined,
     http: { host: raw.HTTP_HOST, port: raw.HTTP_PORT, publicUrl },
-    storage: { dataDir: raw.DATA_DIR, redisUrl: raw.REDIS_URL },
+    storage: { dataDir: raw.DATA_DIR, redisUrl: raw.REDIS_URL, redisPrefix: raw.REDIS_PREFIX },
     schedules: { perGuildLimit: raw.SCHEDULES_PER_GUILD, graceMinutes: raw.SCHEDULE_GRACE_MINUTES },
     log: { level: raw.LOG_LEVEL },
   };

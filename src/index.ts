@@ -56,6 +56,7 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
   const storage = await createStorage({
     dataDir: config.storage.dataDir,
     redisUrl: config.storage.redisUrl,
+    redisPrefix: config.storage.redisPrefix,
     onError: (error, namespace) => logger.error({ err: error, namespace }, 'storage error'),
   });
 

@@ -46,6 +46,8 @@ export interface ScheduleRunnerOptions {
   postsPerSecond?: number;
   /** The longest the runner sleeps between looks at the schedules (picks up other processes' changes). */
   pollMs?: number;
+  /** How soon to look again after a failed post or one held by another process. */
+  retryMs?: number;
 }
 
 export interface TickReport {
@@ -56,6 +58,8 @@ export interface TickReport {
   missed: number;
   /** Failed this time; tried again on a later tick within the grace window. */
   failed: number;
+  /** Held by another process (or a crashed one whose lease has not run out yet). */
+  busy: number;
   weatherCalls: number;
 }
 
@@ -66,6 +70,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
   const leaseMs = options.leaseMs ?? 30_000;
   const gapMs = 1000 / (options.postsPerSecond ?? 25);
   const pollMs = options.pollMs ?? 60_000;
+  const retryMs = options.retryMs ?? 5_000;
   const markers = options.storage.ns<true>('schedule-markers');
   const { logger } = options;
   let lastPostAt = 0;
@@ -87,7 +92,10 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
   async function postOne(schedule: Schedule, slot: string, weather: unknown, report: TickReport) {
     const id = `${schedule.id}:${slot}`;
     const owner = randomUUID();
-    if (!(await options.storage.claim('schedule-markers', `lease:${id}`, leaseMs, owner))) return;
+    if (!(await options.storage.claim('schedule-markers', `lease:${id}`, leaseMs, owner))) {
+      report.busy++;
+      return;
+    }
     try {
       if (await markers.get(`done:${id}`)) {
         report.alreadyDone++;
@@ -116,7 +124,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
 
   async function tickOnce(): Promise<TickReport> {
     const at = now();
-    const report: TickReport = { posted: 0, alreadyDone: 0, missed: 0, failed: 0, weatherCalls: 0 };
+    const report: TickReport = { posted: 0, alreadyDone: 0, missed: 0, failed: 0, busy: 0, weatherCalls: 0 };
     const groups = new Map<
       string,
       { request: WeatherRequest; due: { schedule: Schedule; slot: string }[] }
@@ -189,11 +197,15 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
 
   async function loop(mine: number): Promise<void> {
     if (stopped || mine !== generation) return;
+    let again = false;
     try {
       const report = await tick();
       if (report.posted + report.failed + report.missed > 0) logger.info(report, 'scheduled posts');
+      // Failed posts, or posts held by a process that may have crashed: look again soon.
+      again = report.failed + report.busy > 0;
     } catch (error) {
       logger.error({ err: error }, 'schedule runner failed; trying again shortly');
+      again = true;
     }
     if (stopped || mine !== generation) return;
     let wake: number;
@@ -204,7 +216,8 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     }
     if (stopped || mine !== generation) return;
     clearTimeout(timer);
-    timer = setTimeout(() => void loop(mine), Math.max(0, Math.min(wake - now(), pollMs)) + 5);
+    const wait = Math.min(wake - now(), pollMs, again ? retryMs : Number.POSITIVE_INFINITY);
+    timer = setTimeout(() => void loop(mine), Math.max(0, wait) + 5);
   }
 
   return {
