@@ -22,7 +22,10 @@ interface FieldSpec<T> {
 /** Field types for {@link customIdCodec}. */
 export const field = {
   /** A non-negative integer (page numbers, positions), written in base 36. */
-  int: (): FieldSpec<number> => ({ kind: 'int', schema: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }),
+  int: (): FieldSpec<number> => ({
+    kind: 'int',
+    schema: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  }),
   /** A Discord id. */
   snowflake: (): FieldSpec<string> => ({ kind: 'snowflake', schema: z.string().regex(/^\d{1,21}$/) }),
   /** An upstream id: letters, digits, `_` and `-`, at most `max` characters. */
@@ -49,7 +52,8 @@ export function customIdCodec<T extends Record<string, string | number>>(
   prefix: string,
   fields: { [K in keyof T]: FieldSpec<T[K]> },
 ): CustomIdCodec<T> {
-  if (!/^[a-z][a-z0-9]{0,7}$/.test(prefix)) throw new Error(`custom-id prefix must be short and plain: ${prefix}`);
+  if (!/^[a-z][a-z0-9]{0,7}$/.test(prefix))
+    throw new Error(`custom-id prefix must be short and plain: ${prefix}`);
   const names = Object.keys(fields) as (keyof T & string)[];
   return {
     prefix,
@@ -60,7 +64,8 @@ export function customIdCodec<T extends Record<string, string | number>>(
         return spec.kind === 'int' ? (parsed as number).toString(36) : String(parsed);
       });
       const id = [prefix, ...parts].join(CUSTOM_ID_SEPARATOR);
-      if (id.length > MAX_CUSTOM_ID_LENGTH) throw new Error(`custom id over ${MAX_CUSTOM_ID_LENGTH} characters: ${id}`);
+      if (id.length > MAX_CUSTOM_ID_LENGTH)
+        throw new Error(`custom id over ${MAX_CUSTOM_ID_LENGTH} characters: ${id}`);
       return id;
     },
     decode(args) {
@@ -70,7 +75,8 @@ export function customIdCodec<T extends Record<string, string | number>>(
       for (const [index, name] of names.entries()) {
         const spec = fields[name];
         const raw = args[index] ?? '';
-        const candidate = spec.kind === 'int' ? (/^[0-9a-z]{1,11}$/.test(raw) ? parseInt(raw, 36) : NaN) : raw;
+        const candidate =
+          spec.kind === 'int' ? (/^[0-9a-z]{1,11}$/.test(raw) ? parseInt(raw, 36) : NaN) : raw;
         const parsed = spec.schema.safeParse(candidate);
         if (!parsed.success) throw invalid;
         out[name] = parsed.data;

@@ -44,7 +44,11 @@ export async function fetchScheduledWeather(client: WeatherClient, request: Weat
 
 /** The message of one scheduled post: the group's weather, in the schedule's place name, units and language. */
 export function renderScheduledPost(schedule: Schedule, fetched: Report, siteUrl: string): WeatherMessage {
-  const options = { units: schedule.units, locale: schedule.lang === 'en' ? 'en-US' : schedule.lang, siteUrl };
+  const options = {
+    units: schedule.units,
+    locale: schedule.lang === 'en' ? 'en-US' : schedule.lang,
+    siteUrl,
+  };
   const place = { ...fetched.report.place, label: schedule.place.label };
   switch (fetched.kind) {
     case 'current':
@@ -70,14 +74,23 @@ export function createScheduledPoster(client: Client, siteUrl: string) {
       await client.rest.post(Routes.channelMessages(schedule.channelId), {
         body: {
           embeds: message.embeds.map((embed) => embed.toJSON()),
-          attachments: message.files.map((file, id) => ({ id, filename: file.name, description: file.description })),
+          attachments: message.files.map((file, id) => ({
+            id,
+            filename: file.name,
+            description: file.description,
+          })),
           nonce,
           enforce_nonce: true,
         },
-        files: message.files.map((file) => ({ name: file.name, data: file.attachment, contentType: 'image/png' })),
+        files: message.files.map((file) => ({
+          name: file.name,
+          data: file.attachment,
+          contentType: 'image/png',
+        })),
       });
     } catch (error) {
-      const reason = error instanceof DiscordAPIError && typeof error.code === 'number' ? GONE[error.code] : undefined;
+      const reason =
+        error instanceof DiscordAPIError && typeof error.code === 'number' ? GONE[error.code] : undefined;
       if (reason) throw new PostRejectedError(reason, { cause: error });
       throw error;
     }

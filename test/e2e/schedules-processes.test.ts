@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient } from '@keyv/redis';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startDiscordEmulator, type DiscordEmulator } from '../../emulators/discord/index.js';
 import { startWeatherEmulator, type WeatherEmulator } from '../../emulators/weather/index.js';
 import { ScheduleStore } from '../../src/services/schedules/store.js';

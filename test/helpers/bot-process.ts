@@ -22,8 +22,8 @@ export function startBotProcess(env: Record<string, string>): BotProcess {
     output += chunk.toString();
     if (output.includes('connected to Discord')) markReady();
   };
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   return {
     child,

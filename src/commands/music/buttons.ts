@@ -1,4 +1,123 @@
+import { MessageFlags } from 'discord.js';
+import {
+  albumButton,
+  cancelButton,
+  playerButton,
+  playlistPageButton,
+  removeConfirmButton,
+  replaceConfirmButton,
+} from '../../bot/render/music-ids.js';
+import { renderAlbum } from '../../bot/render/music-catalog.js';
+import { renderLibraryChange } from '../../bot/render/music-library.js';
+import { md } from '../../bot/render/music-text.js';
+import { playerStatus, renderPlayerPanel } from '../../bot/render/player.js';
+import { renderCancelled, renderPlaylistEdit, renderPlaylistPage } from '../../bot/render/playlist.js';
 import type { ButtonHandler } from '../../bot/types.js';
+import { getAlbumSummary } from '../../domain/music/catalog.js';
+import { removeAlbumsFromLibrary, saveAlbumsToLibrary } from '../../domain/music/library.js';
+import { listDevices, pausePlayback, skipToNext } from '../../domain/music/player.js';
+import { getPlaylistPage, removePlaylistItems, replacePlaylistItems } from '../../domain/music/playlists.js';
+import { depsOf, ensureLinked, ensureOwner, marketOf, musicButton } from './shared.js';
+
+const album = musicButton(albumButton, async (interaction, state, music, ctx) => {
+  const deps = depsOf(music, ctx);
+  if (state.action === 'save' || state.action === 'remove') {
+    // Anyone who sees the album may save it to (or remove it from) their own library.
+    if (!(await ensureLinked(interaction, music))) return;
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    const change = await (state.action === 'save' ? saveAlbumsToLibrary : removeAlbumsFromLibrary)(
+      deps,
+      interaction.user.id,
+      state.album,
+    );
+    const shownName = interaction.message.embeds[0]?.title ?? undefined;
+    await interaction.editReply(
+      renderLibraryChange({
+        ...change,
+        albums: change.albums.map((entry) => ({ ...entry, name: entry.name ?? shownName })),
+      }),
+    );
+    return;
+  }
+  if (!(await ensureOwner(interaction, state.owner, 'album view'))) return;
+  await interaction.deferUpdate();
+  const summary = await getAlbumSummary(deps, state.album, await marketOf(music, state.owner));
+  await interaction.editReply(renderAlbum(summary, { ownerId: state.owner, page: state.page }));
+});
+
+const player = musicButton(playerButton, async (interaction, state, music, ctx) => {
+  if (!(await ensureOwner(interaction, state.owner, 'player panel'))) return;
+  await interaction.deferUpdate();
+  const deps = depsOf(music, ctx);
+  const target = state.device === '' ? undefined : state.device;
+  if (state.action === 'pause' || state.action === 'next') {
+    const outcome = await (state.action === 'pause' ? pausePlayback : skipToNext)(deps, state.owner, target);
+    await interaction.editReply(
+      renderPlayerPanel({
+        ownerId: state.owner,
+        devices: outcome.devices,
+        targetId: target,
+        status: playerStatus(outcome),
+      }),
+    );
+    return;
+  }
+  const devices = await listDevices(deps, state.owner);
+  const chosen = state.action === 'device' ? devices.find((device) => device.id === target) : undefined;
+  await interaction.editReply(
+    renderPlayerPanel({
+      ownerId: state.owner,
+      devices,
+      targetId: target,
+      status:
+        chosen === undefined
+          ? state.action === 'device'
+            ? 'That device is gone: the buttons act on your active device.'
+            : undefined
+          : `The buttons now act on ${md(chosen.name, 100)}.`,
+    }),
+  );
+});
+
+const playlistPage = musicButton(playlistPageButton, async (interaction, state, music, ctx) => {
+  if (!(await ensureOwner(interaction, state.owner, 'playlist view'))) return;
+  await interaction.deferUpdate();
+  const page = await getPlaylistPage(depsOf(music, ctx), state.owner, state.playlist, state.page);
+  await interaction.editReply(renderPlaylistPage(page, { ownerId: state.owner }));
+});
+
+const confirmRemoval = musicButton(removeConfirmButton, async (interaction, state, music, ctx) => {
+  if (!(await ensureOwner(interaction, state.owner, 'confirmation'))) return;
+  await interaction.deferUpdate();
+  const edit = await removePlaylistItems(
+    depsOf(music, ctx),
+    state.owner,
+    state.playlist,
+    state.from,
+    state.count,
+    state.check,
+  );
+  await interaction.editReply(renderPlaylistEdit(edit, state.owner));
+});
+
+const confirmReplacement = musicButton(replaceConfirmButton, async (interaction, state, music, ctx) => {
+  if (!(await ensureOwner(interaction, state.owner, 'confirmation'))) return;
+  await interaction.deferUpdate();
+  const edit = await replacePlaylistItems(depsOf(music, ctx), state.owner, state.playlist, state.token);
+  await interaction.editReply(renderPlaylistEdit(edit, state.owner));
+});
+
+const cancel = musicButton(cancelButton, async (interaction, state) => {
+  if (!(await ensureOwner(interaction, state.owner, 'confirmation'))) return;
+  await interaction.update(renderCancelled(state.kind));
+});
 
 /** Buttons of the music replies (player panel, album, playlist pages), by custom-id prefix. */
-export const musicButtons: readonly ButtonHandler[] = [];
+export const musicButtons: readonly ButtonHandler[] = [
+  album,
+  player,
+  playlistPage,
+  confirmRemoval,
+  confirmReplacement,
+  cancel,
+];

@@ -1,6 +1,7 @@
 import { SlashCommandSubcommandGroupBuilder } from '@discordjs/builders';
 import type { WeatherServices } from '../../bot/context.js';
 import { localize } from '../../bot/i18n/index.js';
+import { SCHEDULE_TEXT } from '../../bot/i18n/schedules.js';
 import { WEATHER_COMMAND_TEXT } from '../../bot/i18n/weather.js';
 import { commandGroup, type Subcommand } from '../../bot/subcommands.js';
 import accumulated from './accumulated.js';
@@ -47,7 +48,7 @@ const { command, groups } = WEATHER_COMMAND_TEXT;
 export default commandGroup({
   name: command.name.en,
   description: command.description.en,
-  groups: { home: groups.home.description.en, schedule: 'Weather posted to a channel at set times' },
+  groups: { home: groups.home.description.en, schedule: SCHEDULE_TEXT.group.description.en },
   requires: 'weather',
   services: (ctx) => ctx.weather,
   subcommands,
@@ -56,6 +57,12 @@ export default commandGroup({
     for (const option of builder.options) {
       if (option instanceof SlashCommandSubcommandGroupBuilder && option.name === groups.home.name.en) {
         localize(option, groups.home);
+      }
+      if (
+        option instanceof SlashCommandSubcommandGroupBuilder &&
+        option.name === SCHEDULE_TEXT.group.name.en
+      ) {
+        localize(option, SCHEDULE_TEXT.group);
       }
     }
   },

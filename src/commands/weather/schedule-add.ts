@@ -1,15 +1,15 @@
 import { ChannelType, MessageFlags, PermissionFlagsBits, PermissionsBitField } from 'discord.js';
 import type { WeatherServices } from '../../bot/context.js';
 import { UserError } from '../../bot/errors.js';
-import { langOf } from '../../bot/i18n/index.js';
+import { langOf, localize, localizedChoice } from '../../bot/i18n/index.js';
+import { SCHEDULE_TEXT } from '../../bot/i18n/schedules.js';
 import { renderScheduleSaved } from '../../bot/render/schedules.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { defaultUnitsFor } from '../../domain/weather/units.js';
 import { resolvePlace } from '../../domain/weather/places.js';
 import { parseDays, parseTimeOfDay } from '../../services/schedules/input.js';
 import { isTimeZone, timeZones } from '../../services/schedules/timing.js';
-import type { SCHEDULE_KINDS} from '../../services/schedules/types.js';
-import { type Schedule } from '../../services/schedules/types.js';
+import { SCHEDULE_KINDS, type Schedule, type ScheduleKind } from '../../services/schedules/types.js';
 import { placeAutocomplete, placeOption } from './shared.js';
 import { requireManager, SCHEDULE_GROUP } from './schedule-shared.js';
 
@@ -24,56 +24,31 @@ export default {
   group: SCHEDULE_GROUP,
   name: 'add',
   build: (sub) =>
-    sub
-      .setDescription('Post the weather to a channel every day (or on chosen days) at a set time')
+    localize(sub, SCHEDULE_TEXT.subcommands.add)
       .addStringOption(placeOption(undefined, true))
+      .addStringOption((o) => localize(o, SCHEDULE_TEXT.options.time).setRequired(true).setMaxLength(10))
       .addStringOption((o) =>
-        o
-          .setName('time')
-          .setDescription('Time of day, e.g. 07:00 or 7:30 pm')
-          .setRequired(true)
-          .setMaxLength(10),
-      )
-      .addStringOption((o) =>
-        o
-          .setName('timezone')
-          .setDescription('Time zone, e.g. Europe/Berlin')
-          .setRequired(true)
-          .setAutocomplete(true)
-          .setMaxLength(64),
+        localize(o, SCHEDULE_TEXT.options.timezone).setRequired(true).setAutocomplete(true).setMaxLength(64),
       )
       .addChannelOption((o) =>
-        o
-          .setName('channel')
-          .setDescription('Where to post (default: this channel)')
-          .addChannelTypes(ChannelType.GuildText, ChannelType.GuildAnnouncement),
+        localize(o, SCHEDULE_TEXT.options.channel).addChannelTypes(
+          ChannelType.GuildText,
+          ChannelType.GuildAnnouncement,
+        ),
       )
       .addStringOption((o) =>
-        o
-          .setName('kind')
-          .setDescription('What to post (default: today’s forecast)')
-          .addChoices(
-            { name: 'Current conditions', value: 'current' },
-            { name: "Today's forecast", value: 'today' },
-            { name: 'The week ahead', value: 'week' },
+        localize(o, SCHEDULE_TEXT.options.kind).addChoices(
+          ...SCHEDULE_KINDS.map((kind) => localizedChoice(SCHEDULE_TEXT.kinds[kind], kind)),
+        ),
+      )
+      .addStringOption((o) =>
+        localize(o, SCHEDULE_TEXT.options.units).addChoices(
+          ...(['metric', 'imperial', 'standard'] as const).map((units) =>
+            localizedChoice(SCHEDULE_TEXT.units[units], units),
           ),
+        ),
       )
-      .addStringOption((o) =>
-        o
-          .setName('units')
-          .setDescription('Units (default: from your Discord language)')
-          .addChoices(
-            { name: 'Metric (°C, m/s)', value: 'metric' },
-            { name: 'Imperial (°F, mph)', value: 'imperial' },
-            { name: 'Standard (K, m/s)', value: 'standard' },
-          ),
-      )
-      .addStringOption((o) =>
-        o
-          .setName('days')
-          .setDescription('Days of the week, e.g. mon,wed,fri or weekdays (default: every day)')
-          .setMaxLength(60),
-      ),
+      .addStringOption((o) => localize(o, SCHEDULE_TEXT.options.days).setMaxLength(60)),
   async autocomplete(interaction, weather, ctx) {
     const focused = interaction.options.getFocused(true);
     if (focused.name !== 'timezone') return placeAutocomplete(interaction, weather, ctx);
@@ -117,7 +92,7 @@ export default {
       time,
       timezone,
       days,
-      kind: (interaction.options.getString('kind') ?? 'today') as (typeof SCHEDULE_KINDS)[number],
+      kind: (interaction.options.getString('kind') ?? 'today') as ScheduleKind,
       units: (interaction.options.getString('units') ??
         defaultUnitsFor(interaction.locale)) as Schedule['units'],
       lang,

@@ -2,6 +2,8 @@
 import { MessageFlags } from 'discord.js';
 import type { WeatherServices } from '../../bot/context.js';
 import { renderScheduleSaved } from '../../bot/render/schedules.js';
+import { localize } from '../../bot/i18n/index.js';
+import { SCHEDULE_TEXT } from '../../bot/i18n/schedules.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import type { Schedule } from '../../services/schedules/types.js';
 import {
@@ -13,12 +15,6 @@ import {
 } from './schedule-shared.js';
 
 type Verb = 'remove' | 'pause' | 'resume';
-
-const DESCRIPTIONS: Record<Verb, string> = {
-  remove: 'Delete a scheduled weather post',
-  pause: 'Stop a scheduled weather post for now',
-  resume: 'Start a paused scheduled weather post again',
-};
 
 const TITLES: Record<Verb, string> = {
   remove: 'Scheduled weather post deleted',
@@ -42,7 +38,7 @@ function scheduleVerb(verb: Verb): Subcommand<WeatherServices> {
   return {
     group: SCHEDULE_GROUP,
     name: verb,
-    build: (sub) => sub.setDescription(DESCRIPTIONS[verb]).addStringOption(idOption),
+    build: (sub) => localize(sub, SCHEDULE_TEXT.subcommands[verb]).addStringOption(idOption),
     autocomplete: (interaction, weather) => scheduleIdAutocomplete(interaction, weather),
     async execute(interaction, weather) {
       const { guildId } = requireManager(interaction);

@@ -1,5 +1,7 @@
 import { MessageFlags } from 'discord.js';
 import type { WeatherServices } from '../../bot/context.js';
+import { localize } from '../../bot/i18n/index.js';
+import { SCHEDULE_TEXT } from '../../bot/i18n/schedules.js';
 import { renderScheduleList } from '../../bot/render/schedules.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { requireManager, SCHEDULE_GROUP } from './schedule-shared.js';
@@ -7,7 +9,7 @@ import { requireManager, SCHEDULE_GROUP } from './schedule-shared.js';
 export default {
   group: SCHEDULE_GROUP,
   name: 'list',
-  build: (sub) => sub.setDescription('List the scheduled weather posts of this server, with their next run'),
+  build: (sub) => localize(sub, SCHEDULE_TEXT.subcommands.list),
   async execute(interaction, weather, ctx) {
     const { guildId } = requireManager(interaction);
     const schedules = await weather.schedules.store.list(guildId);

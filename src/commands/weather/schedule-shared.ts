@@ -6,6 +6,8 @@ import {
 } from 'discord.js';
 import type { ScheduleServices, WeatherServices } from '../../bot/context.js';
 import { UserError } from '../../bot/errors.js';
+import { localize } from '../../bot/i18n/index.js';
+import { SCHEDULE_TEXT } from '../../bot/i18n/schedules.js';
 import { fit } from '../../bot/render/weather.js';
 import { describeDays } from '../../services/schedules/input.js';
 
@@ -26,11 +28,7 @@ export function scheduleOf(services: WeatherServices): ScheduleServices {
 }
 
 export function idOption(option: SlashCommandStringOption) {
-  return option
-    .setName('id')
-    .setDescription('The schedule (see /weather schedule list)')
-    .setRequired(true)
-    .setAutocomplete(true);
+  return localize(option, SCHEDULE_TEXT.options.id).setRequired(true).setAutocomplete(true);
 }
 
 /** Autocomplete of the server's schedules by id, place and time. */

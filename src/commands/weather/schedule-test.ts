@@ -1,5 +1,7 @@
 import { MessageFlags } from 'discord.js';
 import type { WeatherServices } from '../../bot/context.js';
+import { localize } from '../../bot/i18n/index.js';
+import { SCHEDULE_TEXT } from '../../bot/i18n/schedules.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import {
   findSchedule,
@@ -12,10 +14,7 @@ import {
 export default {
   group: SCHEDULE_GROUP,
   name: 'test',
-  build: (sub) =>
-    sub
-      .setDescription('Post a scheduled weather post once, now, to check how it looks')
-      .addStringOption(idOption),
+  build: (sub) => localize(sub, SCHEDULE_TEXT.subcommands.test).addStringOption(idOption),
   autocomplete: (interaction, weather) => scheduleIdAutocomplete(interaction, weather),
   async execute(interaction, weather) {
     const { guildId } = requireManager(interaction);

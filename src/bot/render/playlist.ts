@@ -1,0 +1,228 @@
+/**
+ * Playlist pages (10 items, first / previous / next / last), the results of edits, and the
+ * confirmations before removing or replacing items. Pure: data in, message JSON out.
+ */
+import { ButtonStyle } from 'discord-api-types/v10';
+import type {
+  PlaylistEdit,
+  PlaylistHead,
+  PlaylistPage,
+  RemovalPreview,
+  ReplacementPreview,
+} from '../../domain/music/playlists.js';
+import type { PlaylistEntry } from '../../services/music/index.js';
+import { cancelButton, playlistPageButton, removeConfirmButton, replaceConfirmButton } from './music-ids.js';
+import { buttonRows, type ButtonSpec, type MusicMessage } from './music-components.js';
+import {
+  clip,
+  EMBED_LIMITS,
+  fitEmbed,
+  fitLines,
+  formatCount,
+  formatDuration,
+  label,
+  md,
+  plural,
+} from './music-text.js';
+
+function artistsOf(entry: PlaylistEntry): string {
+  const names = (entry.track?.artists ?? [])
+    .map((artist) => artist.name ?? '')
+    .filter((name) => name.trim() !== '');
+  if (names.length === 0) return '';
+  return ` — ${names
+    .slice(0, 2)
+    .map((name) => md(name, 40))
+    .join(', ')}${names.length > 2 ? ', …' : ''}`;
+}
+
+function durationOf(entry: PlaylistEntry): string {
+  const ms = entry.track?.duration_ms;
+  return ms === null || ms === undefined || ms <= 0 ? '' : ` · ${formatDuration(ms)}`;
+}
+
+/** One line per item, whatever it is: a null, local or episode item never breaks a page. */
+export function entryLine(entry: PlaylistEntry, position: number): string {
+  const number = `\`${formatCount(position)}.\``;
+  const item = entry.track;
+  switch (entry.kind) {
+    case 'track': {
+      const unavailable = item?.is_playable === false ? ' · unavailable' : '';
+      return `${number} ${md(item?.name, 80)}${artistsOf(entry)}${durationOf(entry)}${unavailable}`;
+    }
+    case 'episode':
+      return `${number} 🎙️ ${md(item?.name, 80, 'untitled episode')}${
+        item?.show?.name ? ` — ${md(item.show.name, 60)}` : ''
+      }${durationOf(entry)}`;
+    case 'local':
+      return `${number} 💾 ${md(item?.name, 80, 'untitled file')}${artistsOf(entry)}${durationOf(entry)} · local file`;
+    case 'unavailable':
+      return `${number} *Unavailable: removed from the service*`;
+    case 'unsupported':
+      return `${number} *An item the bot cannot show*`;
+  }
+}
+
+function visibility(head: PlaylistHead): string {
+  if (head.collaborative) return 'collaborative';
+  if (head.public === true) return 'public';
+  if (head.public === false) return 'private';
+  return '';
+}
+
+function headline(head: PlaylistHead, total: number): string {
+  return [
+    `by **${md(head.ownerName ?? head.ownerId, 60, 'someone')}**`,
+    plural(total, 'item'),
+    visibility(head),
+  ]
+    .filter((part) => part !== '')
+    .join(' · ');
+}
+
+export interface PlaylistPageOptions {
+  /** Who ran the command: only they turn the pages. */
+  ownerId: string;
+  /** A sentence shown above the items (the result of an edit). */
+  note?: string | undefined;
+}
+
+function pageButtons(page: PlaylistPage, ownerId: string): ButtonSpec[] {
+  if (page.pageCount < 2) return [];
+  const last = page.pageCount - 1;
+  const current = Math.min(page.page, last);
+  const id = (target: number, nav: 'first' | 'prev' | 'next' | 'last') =>
+    playlistPageButton.encode({ owner: ownerId, playlist: page.head.id, page: target, nav });
+  return [
+    { customId: id(0, 'first'), label: '⏮ First', disabled: current === 0 },
+    { customId: id(Math.max(0, current - 1), 'prev'), label: '◀ Previous', disabled: current === 0 },
+    { customId: id(Math.min(last, current + 1), 'next'), label: 'Next ▶', disabled: current >= last },
+    { customId: id(last, 'last'), label: 'Last ⏭', disabled: current >= last },
+  ];
+}
+
+/** One page of a playlist: "page k of n", and first / previous / next / last. */
+export function renderPlaylistPage(page: PlaylistPage, options: PlaylistPageOptions): MusicMessage {
+  const top = [
+    headline(page.head, page.total),
+    ...(options.note === undefined ? [] : [`**${options.note}**`]),
+  ]
+    .map((line) => clip(line, 600))
+    .join('\n');
+  const lines = page.entries.map((entry, index) => entryLine(entry, page.offset + index + 1));
+  const body =
+    page.total === 0
+      ? 'This playlist is empty.'
+      : lines.length === 0
+        ? `Nothing on this page any more: the playlist now has ${plural(page.total, 'item')}.`
+        : fitLines(
+            lines,
+            EMBED_LIMITS.description - top.length - 2,
+            (hidden) => `…and ${plural(hidden, 'more item')}`,
+          );
+  const range =
+    lines.length === 0
+      ? ''
+      : ` · items ${formatCount(page.offset + 1)}–${formatCount(page.offset + lines.length)} of ${formatCount(page.total)}`;
+  const embed = fitEmbed({
+    title: label(page.head.name, EMBED_LIMITS.title, 'Untitled playlist'),
+    url: page.head.url,
+    thumbnail: page.head.image,
+    description: `${top}\n\n${body}`,
+    footer: `Page ${formatCount(page.page + 1)} of ${formatCount(page.pageCount)}${range}`,
+  });
+  return { embeds: [embed], components: buttonRows([pageButtons(page, options.ownerId)]) };
+}
+
+/** The sentence that says what an edit did. */
+export function editNote(edit: PlaylistEdit): string {
+  const items = plural(edit.count, 'item');
+  switch (edit.kind) {
+    case 'add':
+      return `Added ${items} at position ${formatCount(edit.position)}.`;
+    case 'move':
+      return `Moved ${items} from position ${formatCount(edit.from ?? edit.position)} to ${formatCount(edit.position)}.`;
+    case 'remove':
+      return `Removed ${items} from position ${formatCount(edit.position)}.`;
+    case 'replace':
+      return `Replaced every item: the playlist now holds ${items}.`;
+  }
+}
+
+/** The result of an edit: the page where it shows, with its note. */
+export function renderPlaylistEdit(edit: PlaylistEdit, ownerId: string): MusicMessage {
+  return renderPlaylistPage(edit.page, { ownerId, note: editNote(edit) });
+}
+
+/** Asks before removing: the items that would go, Remove (only the invoker may confirm) and Cancel. */
+export function renderRemovalPrompt(preview: RemovalPreview, ownerId: string): MusicMessage {
+  const lines = preview.entries.map((entry, index) => entryLine(entry, preview.from + index));
+  const n = preview.entries.length;
+  const embed = fitEmbed({
+    title: `Remove from “${label(preview.head.name, 200, 'Untitled playlist')}”?`,
+    url: preview.head.url,
+    description: [
+      `These ${plural(n, 'item')} of ${formatCount(preview.total)} would be removed:`,
+      '',
+      fitLines(lines, EMBED_LIMITS.description - 300, (hidden) => `…and ${plural(hidden, 'more item')}`),
+      '',
+      `Only <@${ownerId}> can confirm. Nothing changes until then.`,
+    ].join('\n'),
+  });
+  const confirm: ButtonSpec = {
+    customId: removeConfirmButton.encode({
+      owner: ownerId,
+      playlist: preview.head.id,
+      from: preview.from,
+      count: n,
+      check: preview.fingerprint,
+    }),
+    label: `Remove ${plural(n, 'item')}`,
+    style: ButtonStyle.Danger,
+  };
+  const cancel: ButtonSpec = {
+    customId: cancelButton.encode({ owner: ownerId, kind: 'remove' }),
+    label: 'Cancel',
+  };
+  return { embeds: [embed], components: buttonRows([[confirm, cancel]]) };
+}
+
+/** Asks before replacing every item: what goes in, Replace (only the invoker may confirm) and Cancel. */
+export function renderReplacementPrompt(preview: ReplacementPreview, ownerId: string): MusicMessage {
+  const n = preview.uris.length;
+  const lines = preview.uris.map((uri, index) => `\`${formatCount(index + 1)}.\` \`${label(uri, 100)}\``);
+  const embed = fitEmbed({
+    title: `Replace every item of “${label(preview.head.name, 200, 'Untitled playlist')}”?`,
+    url: preview.head.url,
+    description: [
+      `All ${plural(preview.total, 'item')} would be replaced by these ${plural(n, 'item')}:`,
+      '',
+      fitLines(lines, EMBED_LIMITS.description - 300, (hidden) => `…and ${plural(hidden, 'more item')}`),
+      '',
+      `Only <@${ownerId}> can confirm, within 15 minutes. Nothing changes until then.`,
+    ].join('\n'),
+  });
+  const confirm: ButtonSpec = {
+    customId: replaceConfirmButton.encode({
+      owner: ownerId,
+      playlist: preview.head.id,
+      token: preview.token,
+    }),
+    label: `Replace with ${plural(n, 'item')}`,
+    style: ButtonStyle.Danger,
+  };
+  const cancel: ButtonSpec = {
+    customId: cancelButton.encode({ owner: ownerId, kind: 'replace' }),
+    label: 'Cancel',
+  };
+  return { embeds: [embed], components: buttonRows([[confirm, cancel]]) };
+}
+
+/** A cancelled confirmation: the buttons go away. */
+export function renderCancelled(kind: 'remove' | 'replace'): MusicMessage {
+  return {
+    content: `Cancelled: nothing was ${kind === 'remove' ? 'removed' : 'replaced'}.`,
+    embeds: [],
+    components: [],
+  };
+}

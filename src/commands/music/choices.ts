@@ -1,0 +1,98 @@
+/**
+ * Autocomplete for the music options. It cannot be deferred and must answer within 3 seconds, so
+ * it answers from Keyv (recent albums and artists, a copy of the member's playlists and devices) or
+ * from one quick call, and with nothing rather than an error.
+ */
+import type { AutocompleteInteraction } from 'discord.js';
+import type { BotContext, MusicServices } from '../../bot/context.js';
+import { CHOICE_MAX, choiceName, type ChoiceInput } from '../../bot/render/music-prompts.js';
+import { deviceChoices } from '../../domain/music/player.js';
+import { playlistChoices } from '../../domain/music/playlists.js';
+import { getRecent, matchRecent, type RecentKind } from '../../domain/music/recent.js';
+import { splitRefs } from '../../domain/music/refs.js';
+import { plural } from '../../bot/render/music-text.js';
+import { AUTOCOMPLETE_TIMEOUT_MS, depsOf, respondWith } from './shared.js';
+
+async function recent(
+  interaction: AutocompleteInteraction,
+  ctx: BotContext,
+  kind: RecentKind,
+  typed: string,
+) {
+  const items = await getRecent(ctx.storage.ns('music-recent'), interaction.user.id, kind);
+  return matchRecent(items, typed).map((item) => ({
+    name: choiceName(item.name, item.detail),
+    value: item.id,
+  }));
+}
+
+/** One album or artist: the member's recent ones that match what they typed. */
+export function recentChoices(kind: RecentKind) {
+  return (interaction: AutocompleteInteraction, _music: MusicServices, ctx: BotContext) =>
+    respondWith(interaction, () => recent(interaction, ctx, kind, interaction.options.getFocused()));
+}
+
+/**
+ * A list of albums or artists: completes the last entry, keeping what is before it. Choices whose
+ * value would pass 100 characters are left out (the member can keep typing links instead).
+ */
+export function recentListChoices(kind: RecentKind) {
+  return (interaction: AutocompleteInteraction, _music: MusicServices, ctx: BotContext) =>
+    respondWith(interaction, async () => {
+      const [, typedBefore = '', last = ''] =
+        /^(.*[\s,])?([^\s,]*)$/s.exec(interaction.options.getFocused()) ?? [];
+      const before = splitRefs(typedBefore);
+      const prefix = before.length === 0 ? '' : `${before.join(', ')}, `;
+      const choices = await recent(interaction, ctx, kind, last);
+      return choices
+        .filter(
+          (choice) => prefix.length + choice.value.length <= CHOICE_MAX && !before.includes(choice.value),
+        )
+        .map((choice) => ({
+          name: prefix === '' ? choice.name : `… + ${choice.name}`,
+          value: prefix + choice.value,
+        }));
+    });
+}
+
+/** The member's playlists (owned and followed) whose name matches. */
+export async function myPlaylistChoices(
+  interaction: AutocompleteInteraction,
+  music: MusicServices,
+  ctx: BotContext,
+): Promise<void> {
+  await respondWith(interaction, async (): Promise<ChoiceInput[]> => {
+    if ((await music.linking.getLink(interaction.user.id)) === undefined) return [];
+    const typed = interaction.options.getFocused().trim().toLowerCase();
+    const playlists = await playlistChoices(depsOf(music, ctx), interaction.user.id, AUTOCOMPLETE_TIMEOUT_MS);
+    return playlists
+      .filter(
+        (playlist) => typed === '' || playlist.name.toLowerCase().includes(typed) || playlist.id === typed,
+      )
+      .map((playlist) => ({
+        name: choiceName(
+          playlist.name,
+          [playlist.total === null ? undefined : plural(playlist.total, 'item'), playlist.owner ?? undefined]
+            .filter((part) => part !== undefined)
+            .join(' · '),
+        ),
+        value: playlist.id,
+      }));
+  });
+}
+
+/** The member's controllable devices whose name matches. */
+export async function myDeviceChoices(
+  interaction: AutocompleteInteraction,
+  music: MusicServices,
+  ctx: BotContext,
+): Promise<void> {
+  await respondWith(interaction, async (): Promise<ChoiceInput[]> => {
+    if ((await music.linking.getLink(interaction.user.id)) === undefined) return [];
+    const typed = interaction.options.getFocused().trim().toLowerCase();
+    const devices = await deviceChoices(depsOf(music, ctx), interaction.user.id, AUTOCOMPLETE_TIMEOUT_MS);
+    return devices
+      .filter((device) => !device.restricted && (typed === '' || device.name.toLowerCase().includes(typed)))
+      .map((device) => ({ name: choiceName(device.name), value: device.id }));
+  });
+}

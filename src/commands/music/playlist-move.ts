@@ -1,0 +1,53 @@
+import { renderPlaylistEdit } from '../../bot/render/playlist.js';
+import type { MusicServices } from '../../bot/context.js';
+import type { Subcommand } from '../../bot/subcommands.js';
+import { movePlaylistItems } from '../../domain/music/playlists.js';
+import { myPlaylistChoices } from './choices.js';
+import { depsOf, ensureLinked, guarded } from './shared.js';
+
+export default {
+  name: 'move',
+  group: 'playlist',
+  build: (sub) =>
+    sub
+      .setDescription('Move items within a playlist')
+      .addStringOption((option) =>
+        option
+          .setName('playlist')
+          .setDescription('One of your playlists')
+          .setRequired(true)
+          .setAutocomplete(true),
+      )
+      .addIntegerOption((option) =>
+        option
+          .setName('from')
+          .setDescription('Position of the first item to move (1 = first)')
+          .setRequired(true)
+          .setMinValue(1),
+      )
+      .addIntegerOption((option) =>
+        option.setName('to').setDescription('Position it should end up at').setRequired(true).setMinValue(1),
+      )
+      .addIntegerOption((option) =>
+        option
+          .setName('count')
+          .setDescription('How many items to move (1 if left out)')
+          .setMinValue(1)
+          .setMaxValue(100),
+      ),
+  execute: guarded(async (interaction, music, ctx) => {
+    const playlist = interaction.options.getString('playlist', true);
+    if (!(await ensureLinked(interaction, music))) return;
+    await interaction.deferReply();
+    const edit = await movePlaylistItems(
+      depsOf(music, ctx),
+      interaction.user.id,
+      playlist,
+      interaction.options.getInteger('from', true),
+      interaction.options.getInteger('to', true),
+      interaction.options.getInteger('count') ?? 1,
+    );
+    await interaction.editReply(renderPlaylistEdit(edit, interaction.user.id));
+  }),
+  autocomplete: myPlaylistChoices,
+} satisfies Subcommand<MusicServices>;

@@ -1,0 +1,49 @@
+import { renderRemovalPrompt } from '../../bot/render/playlist.js';
+import type { MusicServices } from '../../bot/context.js';
+import type { Subcommand } from '../../bot/subcommands.js';
+import { MAX_REMOVE, previewRemoval } from '../../domain/music/playlists.js';
+import { myPlaylistChoices } from './choices.js';
+import { depsOf, ensureLinked, guarded } from './shared.js';
+
+export default {
+  name: 'remove',
+  group: 'playlist',
+  build: (sub) =>
+    sub
+      .setDescription('Remove items from a playlist (asks first)')
+      .addStringOption((option) =>
+        option
+          .setName('playlist')
+          .setDescription('One of your playlists')
+          .setRequired(true)
+          .setAutocomplete(true),
+      )
+      .addIntegerOption((option) =>
+        option
+          .setName('position')
+          .setDescription('Position of the first item to remove (1 = first)')
+          .setRequired(true)
+          .setMinValue(1),
+      )
+      .addIntegerOption((option) =>
+        option
+          .setName('count')
+          .setDescription('How many items from there (1 if left out)')
+          .setMinValue(1)
+          .setMaxValue(MAX_REMOVE),
+      ),
+  execute: guarded(async (interaction, music, ctx) => {
+    const playlist = interaction.options.getString('playlist', true);
+    if (!(await ensureLinked(interaction, music))) return;
+    await interaction.deferReply();
+    const preview = await previewRemoval(
+      depsOf(music, ctx),
+      interaction.user.id,
+      playlist,
+      interaction.options.getInteger('position', true),
+      interaction.options.getInteger('count') ?? 1,
+    );
+    await interaction.editReply(renderRemovalPrompt(preview, interaction.user.id));
+  }),
+  autocomplete: myPlaylistChoices,
+} satisfies Subcommand<MusicServices>;

@@ -1,0 +1,38 @@
+import { renderReplacementPrompt } from '../../bot/render/playlist.js';
+import type { MusicServices } from '../../bot/context.js';
+import type { Subcommand } from '../../bot/subcommands.js';
+import { prepareReplacement } from '../../domain/music/playlists.js';
+import { parseItemRefs, requireAllValid } from '../../domain/music/refs.js';
+import { myPlaylistChoices } from './choices.js';
+import { depsOf, ensureLinked, guarded } from './shared.js';
+
+export default {
+  name: 'replace',
+  group: 'playlist',
+  build: (sub) =>
+    sub
+      .setDescription('Replace every item of a playlist (asks first)')
+      .addStringOption((option) =>
+        option
+          .setName('playlist')
+          .setDescription('One of your playlists')
+          .setRequired(true)
+          .setAutocomplete(true),
+      )
+      .addStringOption((option) =>
+        option
+          .setName('items')
+          .setDescription('The new track or episode links, URIs or ids, separated by spaces or commas')
+          .setRequired(true),
+      ),
+  execute: guarded(async (interaction, music, ctx) => {
+    const playlist = interaction.options.getString('playlist', true);
+    const items = interaction.options.getString('items', true);
+    requireAllValid(parseItemRefs(items).invalid, 'track or episode');
+    if (!(await ensureLinked(interaction, music))) return;
+    await interaction.deferReply();
+    const preview = await prepareReplacement(depsOf(music, ctx), interaction.user.id, playlist, items);
+    await interaction.editReply(renderReplacementPrompt(preview, interaction.user.id));
+  }),
+  autocomplete: myPlaylistChoices,
+} satisfies Subcommand<MusicServices>;

@@ -1,0 +1,195 @@
+/**
+ * What every music subcommand and button shares: the domain dependencies, the "link first" check,
+ * owner-only buttons, and answering expected problems privately (ephemeral), whatever the state of
+ * the interaction.
+ */
+import {
+  MessageFlags,
+  type AutocompleteInteraction,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+} from 'discord.js';
+import { NotLinkedError, RelinkRequiredError } from '../../auth/tokens.js';
+import type { BotContext, MusicServices } from '../../bot/context.js';
+import type { CustomIdCodec } from '../../bot/custom-id.js';
+import { describeForUser, featureOffMessage, UserError } from '../../bot/errors.js';
+import type { MusicMessage } from '../../bot/render/music-components.js';
+import { clip, CONTENT_MAX } from '../../bot/render/music-text.js';
+import { renderLinkNeeded, toChoices, type ChoiceInput } from '../../bot/render/music-prompts.js';
+import { renderDevices } from '../../bot/render/player.js';
+import type { ButtonHandler } from '../../bot/types.js';
+import type { MusicDeps } from '../../domain/music/deps.js';
+import { listDevices } from '../../domain/music/player.js';
+import { UpstreamError } from '../../services/http/errors.js';
+import { InsufficientScopeError, MusicAuthError, NoActiveDeviceError } from '../../services/music/index.js';
+
+/** Autocomplete cannot be deferred: an upstream call gets this long, then the cache or nothing answers. */
+export const AUTOCOMPLETE_TIMEOUT_MS = 1_500;
+
+export function depsOf(music: MusicServices, ctx: BotContext): MusicDeps {
+  return {
+    client: music.client,
+    cache: ctx.storage.ns('music-cache'),
+    recent: ctx.storage.ns('music-recent'),
+  };
+}
+
+/** The member's market (their account's country), when the link knows it. */
+export async function marketOf(music: MusicServices, userId: string): Promise<string | undefined> {
+  return (await music.linking.getLink(userId))?.country;
+}
+
+type Answerable = ChatInputCommandInteraction | ButtonInteraction;
+
+/**
+ * Shows `message` to the member only. A public deferred reply that shows nothing yet is removed
+ * first, so a problem never lands in the channel.
+ */
+export async function sendPrivately(interaction: Answerable, message: MusicMessage): Promise<void> {
+  const payload = {
+    ...(message.content === undefined ? {} : { content: clip(message.content, CONTENT_MAX) }),
+    embeds: message.embeds,
+    components: message.components,
+  };
+  const pendingCommand = interaction.isChatInputCommand() && interaction.deferred && !interaction.replied;
+  if (!interaction.deferred && !interaction.replied) {
+    await interaction.reply({ ...payload, flags: MessageFlags.Ephemeral });
+  } else if (pendingCommand && interaction.ephemeral === true) {
+    await interaction.editReply(payload);
+  } else {
+    if (pendingCommand) await interaction.deleteReply();
+    await interaction.followUp({ ...payload, flags: MessageFlags.Ephemeral });
+  }
+}
+
+/** Whether a reply made now would be the interaction's own first message (so linking can edit it). */
+function nextReplyIsOriginal(interaction: Answerable): boolean {
+  if (!interaction.deferred && !interaction.replied) return true;
+  return (
+    interaction.isChatInputCommand() &&
+    interaction.deferred &&
+    !interaction.replied &&
+    interaction.ephemeral === true
+  );
+}
+
+async function linkPrompt(
+  interaction: Answerable,
+  music: MusicServices,
+  reason: string,
+): Promise<MusicMessage> {
+  const notify = nextReplyIsOriginal(interaction)
+    ? { applicationId: interaction.applicationId, interactionToken: interaction.token }
+    : undefined;
+  const url = await music.linking.startLink(interaction.user.id, notify);
+  return renderLinkNeeded(url, reason);
+}
+
+/**
+ * Answers an expected problem privately and returns true; false for anything else, which the
+ * router then logs and answers generically. Not linked (or a dead link) comes with the link button,
+ * no active device with the device list.
+ */
+export async function answerProblem(
+  interaction: Answerable,
+  error: unknown,
+  music: MusicServices,
+  ctx: BotContext,
+): Promise<boolean> {
+  const text = describeForUser(error);
+  if (text === undefined) return false;
+  let message: MusicMessage = { content: text, embeds: [], components: [] };
+  if (
+    error instanceof NotLinkedError ||
+    error instanceof RelinkRequiredError ||
+    error instanceof MusicAuthError ||
+    error instanceof InsufficientScopeError
+  ) {
+    message = await linkPrompt(interaction, music, text);
+  } else if (error instanceof NoActiveDeviceError) {
+    const devices = await listDevices(depsOf(music, ctx), interaction.user.id).catch(() => undefined);
+    if (devices !== undefined) message = { ...renderDevices(devices), content: text };
+  }
+  const context = { userId: interaction.user.id, interactionId: interaction.id, message: text };
+  if (error instanceof UpstreamError) ctx.logger.warn({ err: error, ...context }, 'music service trouble');
+  else ctx.logger.debug(context, 'music user error');
+  await sendPrivately(interaction, message);
+  return true;
+}
+
+/**
+ * Checks for a linked account before anything is deferred; if there is none, answers with the link
+ * button (the message turns into "linked" once done) and returns false.
+ */
+export async function ensureLinked(interaction: Answerable, music: MusicServices): Promise<boolean> {
+  if ((await music.linking.getLink(interaction.user.id)) !== undefined) return true;
+  await sendPrivately(interaction, await linkPrompt(interaction, music, 'This needs your music account.'));
+  return false;
+}
+
+/** Buttons that act for the member who ran the command: anyone else gets a private note. */
+export async function ensureOwner(
+  interaction: ButtonInteraction,
+  owner: string,
+  what: string,
+): Promise<boolean> {
+  if (interaction.user.id === owner) return true;
+  await interaction.reply({
+    content: `This is <@${owner}>'s ${what}: only they can use its buttons. Run the command yourself to get your own.`,
+    flags: MessageFlags.Ephemeral,
+    allowedMentions: { parse: [] },
+  });
+  return false;
+}
+
+type Execute = (
+  interaction: ChatInputCommandInteraction,
+  music: MusicServices,
+  ctx: BotContext,
+) => Promise<void>;
+
+/** A subcommand's `execute` whose expected problems are answered privately. */
+export function guarded(run: Execute): Execute {
+  return async (interaction, music, ctx) => {
+    try {
+      await run(interaction, music, ctx);
+    } catch (error) {
+      if (!(await answerProblem(interaction, error, music, ctx))) throw error;
+    }
+  };
+}
+
+/** A button handler for one custom-id codec: the state is validated before `handle` sees it. */
+export function musicButton<T>(
+  codec: CustomIdCodec<T>,
+  handle: (interaction: ButtonInteraction, state: T, music: MusicServices, ctx: BotContext) => Promise<void>,
+): ButtonHandler {
+  return {
+    prefix: codec.prefix,
+    requires: 'music',
+    async handle(interaction, ctx, args) {
+      const music = ctx.music;
+      if (music === undefined) throw new UserError(featureOffMessage('music'));
+      const state = codec.decode(args);
+      try {
+        await handle(interaction, state, music, ctx);
+      } catch (error) {
+        if (!(await answerProblem(interaction, error, music, ctx))) throw error;
+      }
+    },
+  };
+}
+
+/** Answers autocomplete with what `choices` finds, or with nothing when it fails. */
+export async function respondWith(
+  interaction: AutocompleteInteraction,
+  choices: () => Promise<readonly ChoiceInput[]>,
+): Promise<void> {
+  let found: readonly ChoiceInput[] = [];
+  try {
+    found = await choices();
+  } catch {
+    found = [];
+  }
+  await interaction.respond(toChoices(found));
+}

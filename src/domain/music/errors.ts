@@ -1,0 +1,39 @@
+/**
+ * Problems with a music request that the member can act on. Each carries `userMessage`, which the
+ * bot shows as it is (see `describeForUser` in src/bot/errors.ts).
+ */
+
+/** Base class: an expected problem, worded for the member. */
+export class MusicProblem extends Error {
+  override readonly name: string = 'MusicProblem';
+  get userMessage(): string {
+    return this.message;
+  }
+}
+
+/** Something typed in an option is not what the command expects. */
+export class MusicInputError extends MusicProblem {
+  override readonly name: string = 'MusicInputError';
+}
+
+/** The member tried to change a playlist they neither own nor collaborate on. */
+export class NotYourPlaylistError extends MusicProblem {
+  override readonly name: string = 'NotYourPlaylistError';
+  constructor(playlistName?: string) {
+    super(
+      `${playlistName === undefined ? 'That playlist' : `“${shorten(playlistName)}”`} is not yours: ` +
+        'you can only change playlists you own or collaborate on.',
+    );
+  }
+}
+
+/** A confirmation no longer matches the playlist (it changed), or its pending state expired. */
+export class StaleConfirmationError extends MusicProblem {
+  override readonly name: string = 'StaleConfirmationError';
+}
+
+/** Member input quoted back in a message: short, and without backticks that would end the code span. */
+export function shorten(text: string, max = 60): string {
+  const chars = [...text.replace(/`/g, "'").replace(/\s+/g, ' ')];
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
+}

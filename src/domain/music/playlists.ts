@@ -1,0 +1,472 @@
+/**
+ * Playlists: pages of 10 items that cost one request each whatever the depth, the member's own
+ * playlists for autocomplete, and edits (add, move, remove, replace) that first check the playlist is
+ * the member's to change.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { HttpError } from '../../services/http/errors.js';
+import {
+  MAX_PAGE_SIZE,
+  ForbiddenError,
+  pageCount,
+  parseMusicRef,
+  type Page,
+  type Playlist,
+  type PlaylistEntry,
+  type PlaylistItemToRemove,
+  type SimplifiedPlaylist,
+} from '../../services/music/index.js';
+import { readCached, within } from './cache.js';
+import type { MusicDeps } from './deps.js';
+import {
+  MusicInputError,
+  MusicProblem,
+  NotYourPlaylistError,
+  shorten,
+  StaleConfirmationError,
+} from './errors.js';
+import { parseItemRefs, requireAllValid } from './refs.js';
+
+export const PLAYLIST_PAGE_SIZE = 10;
+/** Items removed by one confirmation at most (one page of the service's list). */
+export const MAX_REMOVE = MAX_PAGE_SIZE;
+/** A playlist's name and owner are reused this long, so a page turn is one request. */
+const HEAD_TTL_MS = 60 * 60_000;
+/** The member's playlists are listed for autocomplete from a copy this fresh, else fetched quickly. */
+const MINE_FRESH_MS = 60_000;
+const MINE_KEEP_MS = 24 * 60 * 60_000;
+/** How long a replacement waits for its confirmation. */
+const PENDING_TTL_MS = 15 * 60_000;
+
+const playlistHeadSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  ownerId: z.string(),
+  ownerName: z.string().nullable(),
+  public: z.boolean().nullable(),
+  collaborative: z.boolean(),
+  description: z.string().nullable(),
+  url: z.string().optional(),
+  image: z.string().optional(),
+});
+export type PlaylistHead = z.output<typeof playlistHeadSchema>;
+
+export function headOf(playlist: Playlist | SimplifiedPlaylist): PlaylistHead {
+  const head: PlaylistHead = {
+    id: playlist.id,
+    name: playlist.name,
+    ownerId: playlist.owner.id,
+    ownerName: playlist.owner.display_name ?? null,
+    public: playlist.public,
+    collaborative: playlist.collaborative,
+    description: playlist.description,
+  };
+  const url = playlist.external_urls?.service;
+  if (url !== undefined) head.url = url;
+  const image = playlist.images?.[0]?.url;
+  if (image !== undefined) head.image = image;
+  return head;
+}
+
+const headKey = (userId: string, playlistId: string) => `playlist:${userId}:${playlistId}`;
+
+async function keepHead(deps: MusicDeps, userId: string, playlist: Playlist): Promise<PlaylistHead> {
+  const head = headOf(playlist);
+  await deps.cache.set(headKey(userId, playlist.id), head, HEAD_TTL_MS);
+  return head;
+}
+
+export interface PlaylistPage {
+  head: PlaylistHead;
+  entries: PlaylistEntry[];
+  /** 0-based. */
+  page: number;
+  pageCount: number;
+  total: number;
+  offset: number;
+  pageSize: number;
+}
+
+function pageView(head: PlaylistHead, page: number, total: number, entries: PlaylistEntry[]): PlaylistPage {
+  return {
+    head,
+    entries,
+    page,
+    pageCount: pageCount(total, PLAYLIST_PAGE_SIZE),
+    total,
+    offset: page * PLAYLIST_PAGE_SIZE,
+    pageSize: PLAYLIST_PAGE_SIZE,
+  };
+}
+
+function itemsOf(playlist: Playlist): Page<PlaylistEntry> {
+  if (playlist.tracks === undefined) {
+    throw new MusicProblem(
+      'The music service shows the items of this playlist only to its owner and collaborators.',
+    );
+  }
+  return playlist.tracks;
+}
+
+/** Entries `[offset, offset + limit)`: from the items the playlist came with, else one request. */
+async function entriesAt(
+  deps: MusicDeps,
+  userId: string,
+  playlist: Playlist,
+  offset: number,
+  limit: number,
+): Promise<PlaylistEntry[]> {
+  const embedded = itemsOf(playlist);
+  const wanted = Math.max(0, Math.min(limit, embedded.total - offset));
+  const start = offset - embedded.offset;
+  if (start >= 0 && start + wanted <= embedded.items.length)
+    return embedded.items.slice(start, start + wanted);
+  const page = await deps.client.playlists.items(playlist.id, { offset, limit }, { userId });
+  return page.items;
+}
+
+/** `/music playlist view`: the playlist and one page of it (0-based, clamped to the last page). */
+export async function openPlaylist(
+  deps: MusicDeps,
+  userId: string,
+  playlist: string,
+  page = 0,
+): Promise<PlaylistPage> {
+  const id = await resolvePlaylist(deps, userId, playlist);
+  const full = await deps.client.playlists.get(id, { userId });
+  const head = await keepHead(deps, userId, full);
+  const total = itemsOf(full).total;
+  const at = Math.min(Math.max(0, page), pageCount(total, PLAYLIST_PAGE_SIZE) - 1);
+  const entries = await entriesAt(deps, userId, full, at * PLAYLIST_PAGE_SIZE, PLAYLIST_PAGE_SIZE);
+  return pageView(head, at, total, entries);
+}
+
+/**
+ * A page turn: exactly one request (the page's items) while the playlist's name and owner are
+ * cached, two when they must be fetched again.
+ */
+export async function getPlaylistPage(
+  deps: MusicDeps,
+  userId: string,
+  playlistId: string,
+  page: number,
+): Promise<PlaylistPage> {
+  const items = await deps.client.playlists.items(
+    playlistId,
+    { offset: page * PLAYLIST_PAGE_SIZE, limit: PLAYLIST_PAGE_SIZE },
+    { userId },
+  );
+  const head =
+    (await readCached(deps.cache, headKey(userId, playlistId), playlistHeadSchema)) ??
+    (await keepHead(deps, userId, await deps.client.playlists.get(playlistId, { userId })));
+  return pageView(head, page, items.total, items.items);
+}
+
+const mineSchema = z.object({
+  at: z.number(),
+  playlists: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      owner: z.string().nullable(),
+      total: z.number().nullable(),
+    }),
+  ),
+});
+export type PlaylistChoice = z.output<typeof mineSchema>['playlists'][number];
+
+const mineKey = (userId: string) => `mine:${userId}`;
+
+async function fetchMine(deps: MusicDeps, userId: string): Promise<PlaylistChoice[]> {
+  const page = await deps.client.playlists.mine(userId, { offset: 0, limit: MAX_PAGE_SIZE });
+  const playlists = page.items.map((playlist) => ({
+    id: playlist.id,
+    name: playlist.name,
+    owner: playlist.owner.display_name ?? playlist.owner.id,
+    total: playlist.tracks?.total ?? null,
+  }));
+  await deps.cache.set(mineKey(userId), { at: Date.now(), playlists }, MINE_KEEP_MS);
+  return playlists;
+}
+
+/**
+ * The member's playlists for autocomplete: a copy under a minute old, else a call that must answer
+ * within `timeoutMs`, else the older copy, else nothing.
+ */
+export async function playlistChoices(
+  deps: MusicDeps,
+  userId: string,
+  timeoutMs: number,
+): Promise<PlaylistChoice[]> {
+  const copy = await readCached(deps.cache, mineKey(userId), mineSchema);
+  if (copy !== undefined && Date.now() - copy.at < MINE_FRESH_MS) return copy.playlists;
+  return (await within(fetchMine(deps, userId), timeoutMs)) ?? copy?.playlists ?? [];
+}
+
+/**
+ * The playlist's id from a link, URI or id, or from the name of one of the member's playlists (typed
+ * without picking a suggestion).
+ */
+export async function resolvePlaylist(deps: MusicDeps, userId: string, input: string): Promise<string> {
+  const id = parseMusicRef(input, 'playlist');
+  if (id !== undefined) return id;
+  const name = input.trim().toLowerCase();
+  const named = (playlists: readonly PlaylistChoice[]) =>
+    playlists.find((playlist) => playlist.name.trim().toLowerCase() === name)?.id;
+  const copy = await readCached(deps.cache, mineKey(userId), mineSchema);
+  const found =
+    (copy === undefined ? undefined : named(copy.playlists)) ?? named(await fetchMine(deps, userId));
+  if (found !== undefined) return found;
+  throw new MusicInputError(
+    `None of your playlists is called “${shorten(input)}”. Pick one from the suggestions, or give its link, URI or id.`,
+  );
+}
+
+/** The playlist, when the member owns it or it is collaborative (the service checks the rest). */
+async function requireEditable(deps: MusicDeps, userId: string, playlist: string): Promise<Playlist> {
+  const id = await resolvePlaylist(deps, userId, playlist);
+  const [full, me] = await Promise.all([
+    deps.client.playlists.get(id, { userId }),
+    deps.client.users.me(userId),
+  ]);
+  if (full.owner.id !== me.id && !full.collaborative) throw new NotYourPlaylistError(full.name);
+  await keepHead(deps, userId, full);
+  return full;
+}
+
+/** A 403 on an edit means the playlist is not the member's to change. */
+async function editing<T>(playlist: Playlist, change: () => Promise<T>): Promise<T> {
+  try {
+    return await change();
+  } catch (error) {
+    // A bare 403 (no scope, allow-list or removal meaning) on an edit: not the member's playlist.
+    if (error instanceof ForbiddenError && error.userMessage === undefined)
+      throw new NotYourPlaylistError(playlist.name);
+    throw error;
+  }
+}
+
+function checkRange(total: number, from: number, count: number): void {
+  if (!Number.isInteger(count) || count < 1) throw new MusicInputError('The count must be 1 or more.');
+  if (!Number.isInteger(from) || from < 1 || from + count - 1 > total) {
+    throw new MusicInputError(
+      total === 0
+        ? 'That playlist is empty.'
+        : count === 1
+          ? `Position ${from} is not in the playlist: it has ${total} item${total === 1 ? '' : 's'}.`
+          : `Items ${from}–${from + count - 1} are not all in the playlist: it has ${total} item${total === 1 ? '' : 's'}.`,
+    );
+  }
+}
+
+const pageIndexOf = (position: number) => Math.floor(Math.max(0, position - 1) / PLAYLIST_PAGE_SIZE);
+
+export interface PlaylistEdit {
+  kind: 'add' | 'move' | 'remove' | 'replace';
+  /** Items added, moved, removed, or put in. */
+  count: number;
+  /** 1-based position where the changed items now start (add, move), or started (remove). */
+  position: number;
+  /** For a move: where the items were. */
+  from?: number;
+  /** The page that shows the change. */
+  page: PlaylistPage;
+}
+
+function itemUris(input: string): string[] {
+  const { uris, invalid } = parseItemRefs(input);
+  requireAllValid(invalid, 'track or episode');
+  if (uris.length === 0) throw new MusicInputError('Give at least one track or episode link, URI or id.');
+  return uris;
+}
+
+/** `/music playlist add`: appends, or inserts at a 1-based position. */
+export async function addToPlaylist(
+  deps: MusicDeps,
+  userId: string,
+  playlist: string,
+  items: string,
+  position?: number,
+): Promise<PlaylistEdit> {
+  const uris = itemUris(items);
+  const full = await requireEditable(deps, userId, playlist);
+  const total = itemsOf(full).total;
+  if (position !== undefined && (!Number.isInteger(position) || position < 1 || position > total + 1))
+    throw new MusicInputError(`The position must be between 1 and ${total + 1}.`);
+  await editing(full, () =>
+    deps.client.playlists.addItems(
+      userId,
+      full.id,
+      uris,
+      position === undefined ? {} : { position: position - 1 },
+    ),
+  );
+  const at = position ?? total + 1;
+  const page = await getPlaylistPage(deps, userId, full.id, pageIndexOf(at));
+  return { kind: 'add', count: uris.length, position: at, page };
+}
+
+/** `/music playlist move`: `count` items from position `from` so that they start at `to` (1-based). */
+export async function movePlaylistItems(
+  deps: MusicDeps,
+  userId: string,
+  playlist: string,
+  from: number,
+  to: number,
+  count = 1,
+): Promise<PlaylistEdit> {
+  const full = await requireEditable(deps, userId, playlist);
+  const total = itemsOf(full).total;
+  checkRange(total, from, count);
+  if (!Number.isInteger(to) || to < 1 || to > total - count + 1)
+    throw new MusicInputError(`The new position must be between 1 and ${total - count + 1}.`);
+  if (to === from) throw new MusicInputError('Those items are already there.');
+  const start = from - 1;
+  const target = to - 1;
+  // insert_before counts positions before the move, when the moved items are still in place.
+  const insertBefore = target > start ? target + count : target;
+  await editing(full, () =>
+    deps.client.playlists.reorder(userId, full.id, {
+      rangeStart: start,
+      insertBefore,
+      rangeLength: count,
+      snapshotId: full.snapshot_id,
+    }),
+  );
+  const page = await getPlaylistPage(deps, userId, full.id, pageIndexOf(to));
+  return { kind: 'move', count, position: to, from, page };
+}
+
+/** Names the items of a removal, so a confirmation only applies to the items it showed. */
+export function fingerprintOf(entries: readonly PlaylistEntry[]): string {
+  const uris = entries.map((entry) => entry.track?.uri ?? '-').join(',');
+  return createHash('sha256').update(uris).digest('base64url').slice(0, 10);
+}
+
+export interface RemovalPreview {
+  head: PlaylistHead;
+  /** 1-based. */
+  from: number;
+  entries: PlaylistEntry[];
+  total: number;
+  fingerprint: string;
+}
+
+async function removableEntries(
+  deps: MusicDeps,
+  userId: string,
+  full: Playlist,
+  from: number,
+  count: number,
+): Promise<PlaylistEntry[]> {
+  checkRange(itemsOf(full).total, from, count);
+  if (count > MAX_REMOVE) throw new MusicInputError(`At most ${MAX_REMOVE} items can be removed at once.`);
+  const entries = await entriesAt(deps, userId, full, from - 1, count);
+  const stuck = entries.flatMap((entry, index) => (entry.track?.uri ? [] : [from + index]));
+  if (stuck.length > 0) {
+    throw new MusicInputError(
+      `${stuck.length === 1 ? `Item ${stuck[0]} cannot` : `Items ${stuck.join(', ')} cannot`} be removed by the bot: ` +
+        'the service gives apps no link for local files and removed tracks. Remove them in the app.',
+    );
+  }
+  return entries;
+}
+
+/** `/music playlist remove`, first step: what would go. Nothing changes yet. */
+export async function previewRemoval(
+  deps: MusicDeps,
+  userId: string,
+  playlist: string,
+  from: number,
+  count = 1,
+): Promise<RemovalPreview> {
+  const full = await requireEditable(deps, userId, playlist);
+  const entries = await removableEntries(deps, userId, full, from, count);
+  return {
+    head: headOf(full),
+    from,
+    entries,
+    total: itemsOf(full).total,
+    fingerprint: fingerprintOf(entries),
+  };
+}
+
+/** The Remove button: removes the previewed items, if they are still where they were. */
+export async function removePlaylistItems(
+  deps: MusicDeps,
+  userId: string,
+  playlistId: string,
+  from: number,
+  count: number,
+  fingerprint: string,
+): Promise<PlaylistEdit> {
+  const full = await requireEditable(deps, userId, playlistId);
+  const entries = await removableEntries(deps, userId, full, from, count).catch((error: unknown) => {
+    if (error instanceof MusicInputError) throw new StaleConfirmationError(changedMessage('remove'));
+    throw error;
+  });
+  if (fingerprintOf(entries) !== fingerprint) throw new StaleConfirmationError(changedMessage('remove'));
+  const byUri = new Map<string, number[]>();
+  entries.forEach((entry, index) => {
+    const uri = entry.track?.uri ?? '';
+    byUri.set(uri, [...(byUri.get(uri) ?? []), from - 1 + index]);
+  });
+  const items: PlaylistItemToRemove[] = [...byUri].map(([uri, positions]) => ({ uri, positions }));
+  await editing(full, () =>
+    deps.client.playlists.removeItems(userId, full.id, items, full.snapshot_id),
+  ).catch((error: unknown) => {
+    // The service checks the positions against the snapshot: a 400 means they moved meanwhile.
+    if (error instanceof HttpError && error.status === 400)
+      throw new StaleConfirmationError(changedMessage('remove'));
+    throw error;
+  });
+  const page = await getPlaylistPage(deps, userId, full.id, pageIndexOf(from));
+  return { kind: 'remove', count, position: from, page };
+}
+
+function changedMessage(command: 'remove' | 'replace'): string {
+  return `The playlist changed since you asked. Run /music playlist ${command} again.`;
+}
+
+const pendingSchema = z.object({ userId: z.string(), playlistId: z.string(), uris: z.array(z.string()) });
+const pendingKey = (token: string) => `replace:${token}`;
+
+export interface ReplacementPreview {
+  head: PlaylistHead;
+  total: number;
+  uris: string[];
+  /** Names the pending replacement (kept for 15 minutes); goes in the confirm button. */
+  token: string;
+}
+
+/** `/music playlist replace`, first step: keeps the new items until the member confirms. */
+export async function prepareReplacement(
+  deps: MusicDeps,
+  userId: string,
+  playlist: string,
+  items: string,
+): Promise<ReplacementPreview> {
+  const uris = itemUris(items);
+  const full = await requireEditable(deps, userId, playlist);
+  const token = randomBytes(9).toString('base64url');
+  await deps.cache.set(pendingKey(token), { userId, playlistId: full.id, uris }, PENDING_TTL_MS);
+  return { head: headOf(full), total: itemsOf(full).total, uris, token };
+}
+
+/** The Replace button: puts the pending items in place of every item. */
+export async function replacePlaylistItems(
+  deps: MusicDeps,
+  userId: string,
+  playlistId: string,
+  token: string,
+): Promise<PlaylistEdit> {
+  const pending = await readCached(deps.cache, pendingKey(token), pendingSchema);
+  if (pending === undefined || pending.userId !== userId || pending.playlistId !== playlistId)
+    throw new StaleConfirmationError('This confirmation has expired. Run /music playlist replace again.');
+  const full = await requireEditable(deps, userId, playlistId);
+  await editing(full, () => deps.client.playlists.replaceItems(userId, full.id, pending.uris));
+  await deps.cache.delete(pendingKey(token));
+  const page = await getPlaylistPage(deps, userId, full.id, 0);
+  return { kind: 'replace', count: pending.uris.length, position: 1, page };
+}

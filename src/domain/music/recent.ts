@@ -1,0 +1,77 @@
+/**
+ * Each member's recently used albums and artists, newest first, for autocomplete: the service has
+ * no search endpoint, so what a member looked at before is the best suggestion there is.
+ */
+import type Keyv from 'keyv';
+import { z } from 'zod';
+import { parseMusicRef } from '../../services/music/index.js';
+import { requireRef } from './refs.js';
+
+export const MAX_RECENT = 25;
+
+const recentItemSchema = z.object({ id: z.string(), name: z.string(), detail: z.string().optional() });
+const recentListsSchema = z.object({
+  albums: z.array(recentItemSchema).catch([]),
+  artists: z.array(recentItemSchema).catch([]),
+});
+
+export type RecentItem = z.output<typeof recentItemSchema>;
+export type RecentKind = 'albums' | 'artists';
+type RecentLists = z.output<typeof recentListsSchema>;
+
+const keyOf = (userId: string) => `recent:${userId}`;
+
+async function read(store: Keyv, userId: string): Promise<RecentLists> {
+  const parsed = recentListsSchema.safeParse(await store.get(keyOf(userId)));
+  return parsed.success ? parsed.data : { albums: [], artists: [] };
+}
+
+export async function getRecent(store: Keyv, userId: string, kind: RecentKind): Promise<RecentItem[]> {
+  return (await read(store, userId))[kind];
+}
+
+/** Puts `items` first (in their order), drops older copies of them, keeps at most 25. */
+export async function rememberRecent(
+  store: Keyv,
+  userId: string,
+  kind: RecentKind,
+  items: readonly RecentItem[],
+): Promise<void> {
+  if (items.length === 0) return;
+  const lists = await read(store, userId);
+  const ids = new Set(items.map((item) => item.id));
+  lists[kind] = [...items, ...lists[kind].filter((item) => !ids.has(item.id))].slice(0, MAX_RECENT);
+  await store.set(keyOf(userId), lists);
+}
+
+/** Items whose name or detail contains what the member typed (all when nothing is typed). */
+export function matchRecent(items: readonly RecentItem[], typed: string): RecentItem[] {
+  const needle = typed.trim().toLowerCase();
+  if (needle === '') return [...items];
+  return items.filter(
+    (item) =>
+      item.name.toLowerCase().includes(needle) ||
+      (item.detail?.toLowerCase().includes(needle) ?? false) ||
+      item.id.toLowerCase() === needle,
+  );
+}
+
+/**
+ * The id in a link, URI or id; else the id of the recent item with exactly that name (what the
+ * member typed without picking a suggestion); else a `MusicInputError`.
+ */
+export async function resolveRecent(
+  store: Keyv,
+  userId: string,
+  kind: RecentKind,
+  input: string,
+): Promise<string> {
+  const type = kind === 'albums' ? 'album' : 'artist';
+  const id = parseMusicRef(input, type);
+  if (id !== undefined) return id;
+  const name = input.trim().toLowerCase();
+  const known = (await getRecent(store, userId, kind)).find(
+    (item) => item.name.trim().toLowerCase() === name,
+  );
+  return known?.id ?? requireRef(input, type);
+}

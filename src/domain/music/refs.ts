@@ -1,0 +1,70 @@
+/** Reading lists of albums, artists and playlist items as members paste them. */
+import { parseMusicRef, toMusicUri, type MusicRefType } from '../../services/music/index.js';
+import { MusicInputError, shorten } from './errors.js';
+
+/** Links, `service:<type>:<id>` URIs and ids, separated by spaces, commas or new lines. */
+export function splitRefs(text: string): string[] {
+  return text.split(/[\s,]+/).filter((part) => part !== '');
+}
+
+export interface ParsedRefs {
+  /** Ids in the order given, without repeats. */
+  ids: string[];
+  /** Inputs that are not a reference of the expected type. */
+  invalid: string[];
+}
+
+export function parseRefList(text: string, type: MusicRefType): ParsedRefs {
+  const ids: string[] = [];
+  const invalid: string[] = [];
+  for (const part of splitRefs(text)) {
+    const id = parseMusicRef(part, type);
+    if (id === undefined) invalid.push(part);
+    else if (!ids.includes(id)) ids.push(id);
+  }
+  return { ids, invalid };
+}
+
+/** One reference, or a `MusicInputError` naming what was expected. */
+export function requireRef(text: string, type: MusicRefType): string {
+  const id = parseMusicRef(text, type);
+  if (id === undefined) {
+    throw new MusicInputError(`That is not ${articleFor(type)} link, URI or id: \`${shorten(text)}\`.`);
+  }
+  return id;
+}
+
+export interface ParsedItems {
+  /** Track and episode URIs in the order given; repeats are kept (a playlist may hold one twice). */
+  uris: string[];
+  invalid: string[];
+}
+
+/** Tracks and episodes for a playlist; a bare id is taken as a track. */
+export function parseItemRefs(text: string): ParsedItems {
+  const uris: string[] = [];
+  const invalid: string[] = [];
+  for (const part of splitRefs(text)) {
+    const track = parseMusicRef(part, 'track');
+    const episode = track === undefined ? parseMusicRef(part, 'episode') : undefined;
+    if (track !== undefined) uris.push(toMusicUri('track', track));
+    else if (episode !== undefined) uris.push(toMusicUri('episode', episode));
+    else invalid.push(part);
+  }
+  return { uris, invalid };
+}
+
+/** Refuses a list with unreadable parts, naming a few of them. */
+export function requireAllValid(invalid: readonly string[], what: string): void {
+  if (invalid.length === 0) return;
+  const shown = invalid
+    .slice(0, 3)
+    .map((part) => `\`${shorten(part)}\``)
+    .join(', ');
+  const more = invalid.length > 3 ? ` and ${invalid.length - 3} more` : '';
+  throw new MusicInputError(`These are not ${what} links, URIs or ids: ${shown}${more}.`);
+}
+
+function articleFor(type: MusicRefType): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}

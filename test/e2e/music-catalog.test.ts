@@ -1,0 +1,257 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EmulatedMessage } from '../../emulators/discord/world.js';
+import { startBotWorld, type BotWorld } from '../helpers/bot.js';
+
+const EPHEMERAL = 64;
+
+function buttonId(message: EmulatedMessage, label: string): string {
+  for (const row of message.components ?? []) {
+    for (const component of (row as { components?: { label?: string; custom_id?: string }[] }).components ??
+      []) {
+      if (component.custom_id !== undefined && component.label?.includes(label)) return component.custom_id;
+    }
+  }
+  throw new Error(`no button "${label}" on the message`);
+}
+
+const fieldsOf = (message: EmulatedMessage) =>
+  Object.fromEntries((message.embeds[0]?.fields ?? []).map((field) => [field.name, field.value]));
+
+describe('albums, artists and the library', () => {
+  let world: BotWorld;
+  let fixtures: NonNullable<NonNullable<BotWorld['music']>['fixtures']>;
+  let alice: string;
+  let bob: string;
+
+  beforeAll(async () => {
+    world = await startBotWorld({ music: true });
+    fixtures = world.music!.fixtures!;
+    ({ premium: alice, free: bob } = fixtures.users);
+    await world.linkMusic(world.alice.id, alice);
+    await world.linkMusic(world.bob.id, bob);
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  const click = (message: EmulatedMessage, label: string, userId = world.alice.id) =>
+    world.discord.clickButton({
+      userId,
+      message,
+      customId: buttonId(message, label),
+      guildId: world.guildId,
+      channelId: world.channelId,
+    });
+  const autocomplete = (subcommand: string, option: string, typed: string, subcommandGroup?: string) =>
+    world.discord.autocomplete({
+      guildId: world.guildId,
+      channelId: world.channelId,
+      userId: world.alice.id,
+      name: 'music',
+      ...(subcommandGroup === undefined ? {} : { subcommandGroup }),
+      subcommand,
+      options: { [option]: typed },
+      focused: option,
+    });
+
+  it('shows an album with cover, artists, facts and the first page of its 120 tracks', async () => {
+    const reply = await world
+      .slash('music', {
+        subcommand: 'album',
+        options: { album: `service:album:${fixtures.catalog.longAlbumId}` },
+      })
+      .reply();
+    const embed = reply.embeds[0]!;
+    expect(reply.flags ?? 0).toBe(0);
+    expect(embed.title).toBe('Complete Sessions');
+    expect(embed.thumbnail?.url).toMatch(/^https:\/\/images\./);
+    expect(embed.description).toMatch(/^by \*\*.+\*\*/);
+    expect(embed.description).toContain('…and 100 more tracks');
+    expect(embed.footer?.text).toMatch(/^Tracks 1–20 of 120 · page 1 of 6/);
+    const fields = fieldsOf(reply);
+    expect(fields['Tracks']).toBe('120');
+    expect(fields['Length']).toMatch(/^\d+ h \d+ min$/);
+    expect(fields['Availability']).toBe('Available in US');
+    expect(fields['Label']).toBeTruthy();
+  });
+
+  it('pages through an album’s tracks, for the member who asked only', async () => {
+    const album = await world
+      .slash('music', { subcommand: 'album', options: { album: fixtures.catalog.longAlbumId } })
+      .reply();
+    const refused = await click(album, 'Tracks ▶', world.bob.id).reply();
+    expect(refused.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(refused.content).toContain(`<@${world.alice.id}>'s album view`);
+
+    world.music!.resetCounters();
+    const second = await click(album, 'Tracks ▶').waitForEdit();
+    expect(second.embeds[0]?.footer?.text).toMatch(/^Tracks 21–40 of 120 · page 2 of 6/);
+    expect(second.embeds[0]?.description).toMatch(/`21\.`/);
+    // The album was looked at a moment ago: the page comes from the cache.
+    expect(world.music!.requestCount({ path: /^\/v1\// })).toBe(0);
+    const first = await click(second, '◀ Tracks').waitForEdit();
+    expect(first.embeds[0]?.footer?.text).toMatch(/^Tracks 1–20 of 120 · page 1 of 6/);
+  });
+
+  it('saves the album to the library of whoever presses Save, and removes it again', async () => {
+    const album = await world
+      .slash('music', { subcommand: 'album', options: { album: fixtures.catalog.epAlbumId } })
+      .reply();
+    expect(fieldsOf(album)['Type']).toBe('Ep');
+    const uri = `service:album:${fixtures.catalog.epAlbumId}`;
+
+    const saved = await click(album, 'Save to library', world.bob.id).reply();
+    expect(saved.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(saved.embeds[0]?.title).toBe('Saved 1 album to your library');
+    expect(saved.embeds[0]?.description).toContain('Four Rooms');
+    expect(world.music!.library(bob)).toContain(uri);
+    expect(world.music!.library(alice)).not.toContain(uri);
+
+    const removed = await click(album, 'Remove from library', world.bob.id).reply();
+    expect(removed.embeds[0]?.title).toBe('Removed 1 album from your library');
+    expect(world.music!.library(bob)).not.toContain(uri);
+  });
+
+  it('offers the link button to a member without a link who presses Save', async () => {
+    const album = await world
+      .slash('music', { subcommand: 'album', options: { album: fixtures.catalog.epAlbumId } })
+      .reply();
+    const dave = world.discord.createUser({ username: 'dave' });
+    const prompt = await click(album, 'Save to library', dave.id).reply();
+    expect(prompt.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(prompt.embeds[0]?.title).toBe('Link your music account first');
+    expect(world.discord.message(album.id)?.embeds).toEqual(album.embeds);
+  });
+
+  it('marks an album that is not available in the member’s market, and one without a name', async () => {
+    const restricted = await world
+      .slash('music', { subcommand: 'album', options: { album: fixtures.catalog.restrictedAlbumId } })
+      .reply();
+    expect(fieldsOf(restricted)['Availability']).toBe('Not available in US (not released there)');
+    expect(restricted.embeds[0]?.description).toContain('unavailable');
+
+    // The seeded catalog's album with an empty name (the spec allows it): after the 5 special albums
+    // come an album and a single per artist, and this one right after artist 40's.
+    const unnamed = await world
+      .slash('music', { subcommand: 'album', options: { album: fixtures.albumIds[87]! } })
+      .reply();
+    expect(unnamed.embeds[0]?.title).toBe('Untitled album');
+  });
+
+  it('suggests the member’s recent albums in autocomplete', async () => {
+    const choices = await autocomplete('album', 'album', 'sess');
+    expect(choices.map((choice) => choice.value)).toEqual([fixtures.catalog.longAlbumId]);
+    expect(choices[0]?.name).toMatch(/^Complete Sessions — /);
+    const all = await autocomplete('album', 'album', '');
+    expect(all.map((choice) => choice.value)).toEqual([
+      fixtures.albumIds[87],
+      fixtures.catalog.restrictedAlbumId,
+      fixtures.catalog.epAlbumId,
+      fixtures.catalog.longAlbumId,
+    ]);
+  });
+
+  it('takes the name of a recent album typed without picking a suggestion', async () => {
+    const reply = await world
+      .slash('music', { subcommand: 'album', options: { album: 'complete sessions' } })
+      .reply();
+    expect(reply.embeds[0]?.title).toBe('Complete Sessions');
+    const unknown = await world
+      .slash('music', { subcommand: 'album', options: { album: 'no such album' } })
+      .reply();
+    expect(unknown.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(unknown.content).toBe('That is not an album link, URI or id: `no such album`.');
+  });
+
+  it('shows an artist with followers, genres, popularity and top tracks in the member’s market', async () => {
+    const reply = await world
+      .slash('music', {
+        subcommand: 'artist',
+        options: { artist: `https://open.service.example/artist/${fixtures.catalog.artistId}?si=x` },
+      })
+      .reply();
+    const fields = fieldsOf(reply);
+    expect(fields['Followers']).toMatch(/^[\d,]+$/);
+    expect(fields['Popularity']).toMatch(/^\d+\/100$/);
+    expect(fields['Genres']).toBeTruthy();
+    expect(fields['Top tracks in US']?.split('\n')).toHaveLength(10);
+    const choices = await autocomplete('artist', 'artist', '');
+    expect(choices[0]?.value).toBe(fixtures.catalog.artistId);
+  });
+
+  it('shows several artists at once, in one batched request, and lists the unknown ones', async () => {
+    const ids = fixtures.artistIds.slice(0, 60);
+    world.music!.resetCounters();
+    const reply = await world
+      .slash('music', {
+        subcommand: 'artists',
+        options: { artists: [...ids, 'AAAAAAAAAAAAAAAAAAAAAA'].join(', ') },
+      })
+      .reply();
+    expect(world.music!.requestCount({ path: '/v1/artists' })).toBe(2);
+    expect(reply.embeds[0]?.title).toBe('60 artists');
+    expect(fieldsOf(reply)['Not found']).toBe('`AAAAAAAAAAAAAAAAAAAAAA`');
+  });
+
+  it('completes the last entry of a list of artists from the recent ones', async () => {
+    const [first] = await autocomplete('artists', 'artists', `${fixtures.artistIds[0]}, `);
+    expect(first?.value).toMatch(new RegExp(`^${fixtures.artistIds[0]}, [0-9A-Za-z]{22}$`));
+  });
+
+  it('saves and removes many albums at once, in batches, with a summary', async () => {
+    const ids = fixtures.albumIds.slice(10, 70);
+    world.music!.resetCounters();
+    const saved = await world
+      .slash('music', {
+        subcommandGroup: 'library',
+        subcommand: 'save',
+        options: { albums: `${ids.join(' ')}, not-an-album` },
+      })
+      .reply();
+    expect(saved.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(saved.embeds[0]?.title).toBe('Saved 60 albums to your library');
+    expect(fieldsOf(saved)['Skipped: not album links, URIs or ids']).toBe('• `not-an-album`');
+    expect(world.music!.requestCount({ method: 'PUT', path: '/v1/me/albums' })).toBe(2);
+    expect(world.music!.library(alice)).toHaveLength(60);
+
+    const removed = await world
+      .slash('music', {
+        subcommandGroup: 'library',
+        subcommand: 'remove',
+        options: { albums: ids.join(',') },
+      })
+      .reply();
+    expect(removed.embeds[0]?.title).toBe('Removed 60 albums from your library');
+    expect(world.music!.library(alice)).toHaveLength(0);
+  });
+
+  it('answers privately when an album does not exist or the input is not an album', async () => {
+    const missing = await world
+      .slash('music', { subcommand: 'album', options: { album: 'AAAAAAAAAAAAAAAAAAAAAA' } })
+      .waitForFollowUp();
+    expect(missing.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(missing.content).toBe('Not found: check the link or id.');
+    expect(world.discord.messages(world.channelId).some((m) => m.content?.startsWith('Not found'))).toBe(
+      false,
+    );
+
+    const invalid = await world
+      .slash('music', {
+        subcommand: 'album',
+        options: { album: `service:artist:${fixtures.catalog.artistId}` },
+      })
+      .reply();
+    expect(invalid.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(invalid.content).toMatch(/^That is not an album link, URI or id/);
+  });
+
+  // Last: the 429 pauses every music call of the bot for the hour it asks for.
+  it('says when to try again when the service is rate limiting', async () => {
+    world.music!.setRateLimit({ retryAfterSeconds: 3600, count: 1, path: /^\/v1\/albums\// });
+    const reply = await world
+      .slash('music', { subcommand: 'album', options: { album: fixtures.catalog.liveAlbumId } })
+      .waitForFollowUp();
+    expect(reply.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(reply.content).toMatch(/try again in 60 minutes/);
+  });
+});

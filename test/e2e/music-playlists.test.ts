@@ -1,0 +1,267 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EmulatedMessage } from '../../emulators/discord/world.js';
+import { startBotWorld, type BotWorld } from '../helpers/bot.js';
+
+const EPHEMERAL = 64;
+
+function button(message: EmulatedMessage, label: string): { custom_id: string; disabled?: boolean } {
+  for (const row of message.components ?? []) {
+    for (const component of (
+      row as { components?: { label?: string; custom_id?: string; disabled?: boolean }[] }
+    ).components ?? []) {
+      if (component.custom_id !== undefined && component.label?.includes(label))
+        return { custom_id: component.custom_id, ...(component.disabled ? { disabled: true } : {}) };
+    }
+  }
+  throw new Error(`no button "${label}" on the message`);
+}
+
+const itemLines = (message: EmulatedMessage) =>
+  (message.embeds[0]?.description ?? '').split('\n').filter((line) => /^`[\d,]+\.`/.test(line));
+
+describe('playlists: pages, autocomplete and edits', () => {
+  let world: BotWorld;
+  let big: string;
+  let roadTrip: string;
+  let bobPicks: string;
+  let trackIds: string[];
+  let episodeIds: string[];
+
+  beforeAll(async () => {
+    world = await startBotWorld({ music: true });
+    const fixtures = world.music!.fixtures!;
+    ({ big, roadTrip, bobPicks } = fixtures.playlists);
+    ({ trackIds, episodeIds } = fixtures);
+    await world.linkMusic(world.alice.id, fixtures.users.premium);
+    await world.linkMusic(world.bob.id, fixtures.users.free);
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  const click = (message: EmulatedMessage, label: string, userId = world.alice.id) =>
+    world.discord.clickButton({
+      userId,
+      message,
+      customId: button(message, label).custom_id,
+      guildId: world.guildId,
+      channelId: world.channelId,
+    });
+  const playlist = (subcommand: string, options: Record<string, string | number>, userId = world.alice.id) =>
+    world.slash('music', { subcommandGroup: 'playlist', subcommand, options, userId });
+
+  it('offers the member’s own playlists in autocomplete', async () => {
+    const ask = (typed: string) =>
+      world.discord.autocomplete({
+        guildId: world.guildId,
+        channelId: world.channelId,
+        userId: world.alice.id,
+        name: 'music',
+        subcommandGroup: 'playlist',
+        subcommand: 'view',
+        options: { playlist: typed },
+        focused: 'playlist',
+      });
+    const all = await ask('');
+    expect(all.map((choice) => choice.value)).toEqual(expect.arrayContaining([big, roadTrip]));
+    expect(all.find((choice) => choice.value === big)?.name).toBe(
+      'Everything, Forever — 10,000 items · Alice',
+    );
+    expect(await ask('road')).toEqual([{ name: 'Road trip — 30 items · Alice', value: roadTrip }]);
+  });
+
+  it('shows 10 items a page, with null, local and episode items in their place', async () => {
+    const page = await playlist('view', { playlist: big }).reply();
+    expect(page.flags ?? 0).toBe(0);
+    expect(page.embeds[0]?.title).toBe('Everything, Forever');
+    expect(page.embeds[0]?.footer?.text).toBe('Page 1 of 1,000 · items 1–10 of 10,000');
+    const lines = itemLines(page);
+    expect(lines).toHaveLength(10);
+    expect(lines[2]).toContain('Unavailable');
+    expect(lines[4]).toMatch(/💾 Demo \(garage take\).*local file/);
+    expect(lines[6]).toMatch(/🎙️ Episode 1/);
+    expect(button(page, 'First').disabled).toBe(true);
+    expect(button(page, 'Previous').disabled).toBe(true);
+  });
+
+  it('pages to the last page of 10,000 items with exactly one music call per click', async () => {
+    const first = await playlist('view', { playlist: big }).reply();
+    world.music!.resetCounters();
+    const last = await click(first, 'Last').waitForEdit();
+    expect(world.music!.requestCount({ path: /^\/v1\// })).toBe(1);
+    expect(world.music!.requestCount()).toBe(1);
+    expect(last.embeds[0]?.footer?.text).toBe('Page 1,000 of 1,000 · items 9,991–10,000 of 10,000');
+    expect(itemLines(last)[9]).toMatch(/^`10,000\.` 🎙️/);
+    expect(button(last, 'Next').disabled).toBe(true);
+
+    world.music!.resetCounters();
+    const previous = await click(last, 'Previous').waitForEdit();
+    expect(world.music!.requestCount()).toBe(1);
+    expect(previous.embeds[0]?.footer?.text).toMatch(/^Page 999 of 1,000/);
+
+    world.music!.resetCounters();
+    const back = await click(previous, 'First').waitForEdit();
+    expect(world.music!.requestCount()).toBe(1);
+    expect(back.embeds[0]?.footer?.text).toMatch(/^Page 1 of 1,000/);
+
+    world.music!.resetCounters();
+    const second = await click(back, 'Next').waitForEdit();
+    expect(world.music!.requestCount()).toBe(1);
+    expect(second.embeds[0]?.footer?.text).toBe('Page 2 of 1,000 · items 11–20 of 10,000');
+  });
+
+  it('takes the name of one of the member’s playlists typed without picking a suggestion', async () => {
+    const page = await playlist('view', { playlist: '  road TRIP ' }).reply();
+    expect(page.embeds[0]?.title).toBe('Road trip');
+  });
+
+  it('jumps to a page given in the command, showing a local file deep in the list', async () => {
+    const page = await playlist('view', { playlist: big, page: 746 }).reply();
+    expect(itemLines(page)[1]).toMatch(/^`7,452\.` 💾 Untitled 12/);
+  });
+
+  it('lets only the member who opened a page turn it', async () => {
+    const page = await playlist('view', { playlist: roadTrip }).reply();
+    world.music!.resetCounters();
+    const note = await click(page, 'Next', world.bob.id).reply();
+    expect(note.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(note.content).toContain(`<@${world.alice.id}>'s playlist view`);
+    expect(world.music!.requestCount()).toBe(0);
+  });
+
+  it('adds items at a position and shows the page where they landed', async () => {
+    const uris = [`service:track:${trackIds[0]}`, `https://open.service.example/episode/${episodeIds[2]}`];
+    const result = await playlist('add', {
+      playlist: roadTrip,
+      items: uris.join(', '),
+      position: 12,
+    }).reply();
+    expect(result.embeds[0]?.description).toContain('Added 2 items at position 12.');
+    expect(result.embeds[0]?.footer?.text).toBe('Page 2 of 4 · items 11–20 of 32');
+    const view = world.music!.playlist(roadTrip)!;
+    expect(view.length).toBe(32);
+    expect(view.uris.slice(11, 13)).toEqual([
+      `service:track:${trackIds[0]}`,
+      `service:episode:${episodeIds[2]}`,
+    ]);
+  });
+
+  it('moves items and shows the result', async () => {
+    const before = world.music!.playlist(roadTrip)!.uris;
+    const result = await playlist('move', { playlist: roadTrip, from: 1, to: 3, count: 2 }).reply();
+    expect(result.embeds[0]?.description).toContain('Moved 2 items from position 1 to 3.');
+    const after = world.music!.playlist(roadTrip)!.uris;
+    expect(after.slice(2, 4)).toEqual(before.slice(0, 2));
+    expect(after[0]).toBe(before[2]);
+  });
+
+  it('asks before removing, lets only the invoker confirm, then removes and shows the result', async () => {
+    const before = world.music!.playlist(roadTrip)!.uris;
+    const prompt = await playlist('remove', { playlist: roadTrip, position: 2, count: 3 }).reply();
+    expect(prompt.embeds[0]?.title).toBe('Remove from “Road trip”?');
+    expect(itemLines(prompt).map((line) => line.split(' ')[0])).toEqual(['`2.`', '`3.`', '`4.`']);
+    expect(world.music!.playlist(roadTrip)!.length).toBe(before.length);
+
+    const refused = await click(prompt, 'Remove 3 items', world.bob.id).reply();
+    expect(refused.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(world.music!.playlist(roadTrip)!.length).toBe(before.length);
+
+    const done = await click(prompt, 'Remove 3 items').waitForEdit();
+    expect(done.embeds[0]?.description).toContain('Removed 3 items from position 2.');
+    expect(done.components?.flatMap((row) => (row as { components: unknown[] }).components)).toHaveLength(4);
+    expect(world.music!.playlist(roadTrip)!.uris).toEqual([before[0], ...before.slice(4)]);
+  });
+
+  it('refuses a removal whose items moved since the prompt', async () => {
+    const prompt = await playlist('remove', { playlist: roadTrip, position: 1 }).reply();
+    await playlist('move', { playlist: roadTrip, from: 1, to: 5 }).reply();
+    const length = world.music!.playlist(roadTrip)!.length;
+    const press = click(prompt, 'Remove 1 item');
+    const error = await press.waitForFollowUp();
+    expect(error.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(error.content).toMatch(/changed since you asked/);
+    expect(world.music!.playlist(roadTrip)!.length).toBe(length);
+  });
+
+  it('cancels a confirmation without changing anything', async () => {
+    const length = world.music!.playlist(roadTrip)!.length;
+    const prompt = await playlist('remove', { playlist: roadTrip, position: 1 }).reply();
+    const cancelled = await click(prompt, 'Cancel').reply();
+    expect(cancelled.content).toBe('Cancelled: nothing was removed.');
+    expect(cancelled.components).toEqual([]);
+    expect(world.music!.playlist(roadTrip)!.length).toBe(length);
+  });
+
+  it('asks before replacing every item, then replaces them (even after a restart)', async () => {
+    const items = trackIds.slice(5, 8).join(' ');
+    const prompt = await playlist('replace', { playlist: roadTrip, items }).reply();
+    expect(prompt.embeds[0]?.title).toBe('Replace every item of “Road trip”?');
+    await world.restart();
+    const refused = await click(prompt, 'Replace with 3 items', world.bob.id).reply();
+    expect(refused.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    const done = await click(prompt, 'Replace with 3 items').waitForEdit();
+    expect(done.embeds[0]?.description).toContain('Replaced every item: the playlist now holds 3 items.');
+    expect(world.music!.playlist(roadTrip)!.uris).toEqual(
+      trackIds.slice(5, 8).map((id) => `service:track:${id}`),
+    );
+    expect(done.components).toEqual([]);
+  });
+
+  it('refuses to edit someone else’s playlist, privately', async () => {
+    const handle = playlist('add', { playlist: bobPicks, items: trackIds[0]! });
+    const error = await handle.waitForFollowUp();
+    expect(error.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(error.content).toBe(
+      '“Bob’s picks” is not yours: you can only change playlists you own or collaborate on.',
+    );
+    expect(world.music!.playlist(bobPicks)!.length).toBe(12);
+  });
+
+  it('refuses an edit the service forbids on a collaborative playlist the member is not part of', async () => {
+    const carol = world.discord.createUser({ username: 'carol' });
+    await world.linkMusic(carol.id, world.music!.fixtures!.users.noActiveDevice);
+    const { shared } = world.music!.fixtures!.playlists;
+    const error = await playlist(
+      'add',
+      { playlist: shared, items: trackIds[0]! },
+      carol.id,
+    ).waitForFollowUp();
+    expect(error.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(error.content).toBe(
+      '“Shared with Bob” is not yours: you can only change playlists you own or collaborate on.',
+    );
+    expect(world.music!.playlist(shared)!.length).toBe(15);
+  });
+
+  it('says a playlist was not found, and what is not a playlist', async () => {
+    const missing = await playlist('view', { playlist: 'AAAAAAAAAAAAAAAAAAAAAA' }).waitForFollowUp();
+    expect(missing.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(missing.content).toBe('Not found: check the link or id.');
+    const unknown = await playlist('view', { playlist: 'my favourite songs' }).waitForFollowUp();
+    expect(unknown.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(unknown.content).toBe(
+      'None of your playlists is called “my favourite songs”. Pick one from the suggestions, or give its link, URI or id.',
+    );
+  });
+
+  // Last: the 429 pauses every music call of the bot for a few seconds.
+  it('answers autocomplete with nothing, in time, for a member without a link or when the service is slow', async () => {
+    const ask = (userId: string) =>
+      world.discord.autocomplete({
+        guildId: world.guildId,
+        channelId: world.channelId,
+        userId,
+        name: 'music',
+        subcommandGroup: 'playlist',
+        subcommand: 'view',
+        options: { playlist: '' },
+        focused: 'playlist',
+      });
+    const dave = world.discord.createUser({ username: 'dave' });
+    expect(await ask(dave.id)).toEqual([]);
+    world.music!.setRateLimit({ retryAfterSeconds: 3, count: 1, path: '/v1/me/playlists' });
+    const started = performance.now();
+    expect(await ask(world.bob.id)).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(2_500);
+  });
+});

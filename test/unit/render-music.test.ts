@@ -1,0 +1,399 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  ALBUM_PAGE_SIZE,
+  renderAlbum,
+  renderArtist,
+  renderArtists,
+} from '../../src/bot/render/music-catalog.js';
+import { albumButton, playerButton, playlistPageButton } from '../../src/bot/render/music-ids.js';
+import { renderLibraryChange } from '../../src/bot/render/music-library.js';
+import { renderLinkNeeded } from '../../src/bot/render/music-prompts.js';
+import { renderDevices, renderPlayerOutcome, renderPlayerPanel } from '../../src/bot/render/player.js';
+import {
+  renderCancelled,
+  renderPlaylistEdit,
+  renderPlaylistPage,
+  renderRemovalPrompt,
+  renderReplacementPrompt,
+} from '../../src/bot/render/playlist.js';
+import type { MusicMessage } from '../../src/bot/render/music-components.js';
+import {
+  albumSummary,
+  ALBUM_ID,
+  anyText,
+  artist,
+  device,
+  expectDiscordAccepts,
+  frozen,
+  OWNER,
+  playlistEntry,
+  playlistHead,
+  playlistPage,
+  PLAYLIST_ID,
+  track,
+  trackLine,
+} from '../fixtures/music-render.js';
+
+const customIds = (message: MusicMessage) =>
+  message.components.flatMap((row) => row.components.map((c) => ('custom_id' in c ? c.custom_id : '')));
+const labels = (message: MusicMessage) =>
+  message.components.flatMap((row) => row.components.map((c) => ('label' in c ? (c.label ?? '') : '')));
+
+/** Renders twice from a deeply frozen input: the same JSON both times, and the input untouched. */
+function pure<T>(render: (input: T) => MusicMessage, input: T): MusicMessage {
+  const first = render(frozen(input));
+  expect(render(input)).toEqual(first);
+  expectDiscordAccepts(first);
+  return first;
+}
+
+const LONG = 'Ü'.repeat(5_000);
+const SNOWFLAKE_MAX = '18446744073709551615';
+
+describe('album renderer', () => {
+  it('lists a page of tracks with "and N more", facts and paging buttons for a 1,000-track album', () => {
+    const tracks = Array.from({ length: 1_000 }, (_, i) =>
+      trackLine({ name: `${LONG} ${i}`, artists: ['Guest *star*', 'Noah Moreau'], explicit: i % 2 === 0 }),
+    );
+    const message = pure(
+      (a) => renderAlbum(a, { ownerId: SNOWFLAKE_MAX, page: 3 }),
+      albumSummary({ tracks }),
+    );
+    const embed = message.embeds[0]!;
+    expect(embed.footer?.text).toMatch(/^Tracks 61–80 of 1,000 · page 4 of 50/);
+    const more = /…and ([\d,]+) more tracks$/.exec(embed.description ?? '');
+    const listed = (embed.description ?? '').split('\n').filter((line) => line.startsWith('`')).length;
+    expect(Number(more?.[1]?.replace(/,/g, ''))).toBe(1_000 - 60 - listed);
+    expect(labels(message)).toEqual(['Save to library', 'Remove from library', '◀ Tracks', 'Tracks ▶']);
+    const ids = customIds(message).map((id) => albumButton.decode(id.split(':').slice(1)));
+    expect(ids.map((state) => [state.action, state.page])).toEqual([
+      ['save', 3],
+      ['remove', 3],
+      ['prev', 2],
+      ['next', 4],
+    ]);
+  });
+
+  it('clamps the page and disables paging at the ends', () => {
+    const tracks = Array.from({ length: 45 }, () => trackLine());
+    const last = pure((a) => renderAlbum(a, { ownerId: OWNER, page: 99 }), albumSummary({ tracks }));
+    expect(last.embeds[0]?.footer?.text).toMatch(/^Tracks 41–45 of 45 · page 3 of 3/);
+    const [, , prev, next] = last.components[0]!.components;
+    expect(prev && 'disabled' in prev && prev.disabled).toBe(false);
+    expect(next && 'disabled' in next && next.disabled).toBe(true);
+  });
+
+  it('shows an album with no tracks, no name, unknown type, many artists and a restriction', () => {
+    const message = pure(
+      (a) => renderAlbum(a, { ownerId: OWNER }),
+      albumSummary({
+        name: '',
+        albumType: 'audiobook_chapter',
+        artists: Array.from({ length: 50 }, (_, i) => ({ id: `a${i}`, name: LONG })),
+        tracks: [],
+        totalTracks: 0,
+        restriction: 'brand-new-reason',
+        releaseDate: 'sometime',
+        label: '',
+      }),
+    );
+    const embed = message.embeds[0]!;
+    expect(embed.title).toBe('Untitled album');
+    expect(embed.description).toContain('This album lists no tracks.');
+    expect(embed.description).toContain('and 42 more artists');
+    const fields = Object.fromEntries((embed.fields ?? []).map((f) => [f.name, f.value]));
+    expect(fields['Type']).toBe('Audiobook\\_chapter');
+    expect(fields['Availability']).toBe('Not available in US (restriction: brand-new-reason)');
+    expect(fields['Released']).toBe('sometime');
+    expect(labels(message)).toEqual(['Save to library', 'Remove from library']);
+  });
+
+  it('says the length is a lower bound when not every track was fetched', () => {
+    const message = renderAlbum(albumSummary({ totalTracks: 1_500 }), { ownerId: OWNER });
+    const length = message.embeds[0]!.fields!.find((f) => f.name === 'Length')!.value;
+    expect(length).toMatch(/^at least /);
+    expect(message.embeds[0]!.description).toContain('…and 1,488 more tracks');
+  });
+
+  it('accepts any names and dates the service may send', () => {
+    fc.assert(
+      fc.property(
+        anyText(),
+        fc.array(anyText(200), { maxLength: 30 }),
+        fc.array(fc.record({ name: anyText(300), artists: fc.array(anyText(100), { maxLength: 6 }) }), {
+          maxLength: 60,
+        }),
+        anyText(100),
+        fc.nat(10),
+        (name, artistNames, tracks, label, page) => {
+          const summary = albumSummary({
+            name,
+            label,
+            artists: artistNames.map((n, i) => ({ id: `id${i}`, name: n })),
+            tracks: tracks.map((t) => trackLine(t)),
+            releaseDate: label,
+          });
+          const message = renderAlbum(summary, { ownerId: OWNER, page });
+          expectDiscordAccepts(message);
+          expect(
+            message.embeds[0]!.description!.split('\n').filter((l) => l.startsWith('`')).length,
+          ).toBeLessThanOrEqual(ALBUM_PAGE_SIZE);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('artist renderers', () => {
+  it('shows followers, popularity, genres and top tracks, all within limits', () => {
+    const message = pure(renderArtist, {
+      artist: artist({ name: LONG, genres: Array.from({ length: 200 }, () => LONG) }),
+      topTracks: Array.from({ length: 10 }, () => track({ name: LONG })),
+      market: 'US',
+    });
+    const fields = Object.fromEntries((message.embeds[0]!.fields ?? []).map((f) => [f.name, f.value]));
+    expect(fields['Followers']).toBe('1,234,567');
+    expect(fields['Popularity']).toBe('77/100');
+    expect(fields['Top tracks in US']).toMatch(/^`1\.` Ü+…/);
+  });
+
+  it('copes with an artist the 2026 service describes less, and no top tracks', () => {
+    const message = pure(renderArtist, {
+      artist: artist({ followers: undefined, popularity: undefined, genres: [], images: [] }),
+      topTracks: undefined,
+      market: 'SE',
+    });
+    const fields = Object.fromEntries((message.embeds[0]!.fields ?? []).map((f) => [f.name, f.value]));
+    expect(fields).toMatchObject({
+      Followers: 'Not shown',
+      Popularity: 'Not shown',
+      Genres: 'Not classified yet',
+      'Top tracks in SE': 'The music service does not offer top tracks to this bot’s app.',
+    });
+    expect(renderArtist({ artist: artist(), topTracks: [], market: 'SE' }).embeds[0]!.fields![3]!.value).toBe(
+      'None available in SE.',
+    );
+  });
+
+  it('lists 300 artists and 300 unknown ids without passing any limit', () => {
+    const message = pure(renderArtists, {
+      found: Array.from({ length: 300 }, () => artist({ name: LONG, genres: [LONG, LONG, LONG] })),
+      missing: Array.from({ length: 300 }, () => 'AAAAAAAAAAAAAAAAAAAAAA'),
+    });
+    expect(message.embeds[0]!.title).toBe('300 artists');
+    expect(message.embeds[0]!.description).toMatch(/…and [\d,]+ more artists$/);
+    expect(message.embeds[0]!.fields![0]!.value).toMatch(/…and [\d,]+ more$/);
+    expect(renderArtists({ found: [], missing: ['x'] }).embeds[0]!.description).toBe(
+      'None of those artists were found.',
+    );
+  });
+});
+
+describe('library renderer', () => {
+  it('summarises hundreds of albums and skipped inputs', () => {
+    const message = pure(renderLibraryChange, {
+      action: 'save',
+      albums: Array.from({ length: 500 }, (_, i) => ({ id: ALBUM_ID, name: i % 2 ? LONG : undefined })),
+      invalid: Array.from({ length: 200 }, () => LONG),
+    });
+    expect(message.embeds[0]!.title).toBe('Saved 500 albums to your library');
+    expect(
+      renderLibraryChange({ action: 'remove', albums: [{ id: ALBUM_ID, name: 'X' }], invalid: [] }).embeds[0]!
+        .title,
+    ).toBe('Removed 1 album from your library');
+  });
+});
+
+describe('player renderers', () => {
+  const devices = [
+    device({ id: 'laptop', name: 'MacBook', is_active: true }),
+    device({ id: 'kitchen', name: 'Kitchen', is_restricted: true, volume_percent: null }),
+    device({ id: 'phone', name: 'Phone', is_private_session: true }),
+  ];
+
+  it('marks the active device and the ones that cannot be controlled', () => {
+    const message = pure(renderDevices, devices);
+    const lines = message.embeds[0]!.description!.split('\n');
+    expect(lines[0]).toMatch(/^▶️ MacBook — .*\*\*active\*\*/);
+    expect(lines[1]).toMatch(/^🔒 Kitchen — .*\*\*not controllable\*\*/);
+    expect(lines[2]).toContain('private session');
+    expect(renderDevices([]).embeds[0]!.description).toMatch(/^No devices right now/);
+  });
+
+  it('builds a panel whose buttons carry the owner, the action and the target device', () => {
+    const message = pure(renderPlayerPanel, {
+      ownerId: OWNER,
+      devices,
+      targetId: 'phone',
+      status: 'Paused.',
+    });
+    expect(labels(message)).toEqual(['⏸ Pause', '⏭ Next', '↻ Refresh', 'MacBook', 'Phone']);
+    const states = customIds(message).map((id) => playerButton.decode(id.split(':').slice(1)));
+    expect(states[0]).toEqual({ owner: OWNER, action: 'pause', device: 'phone' });
+    expect(states[3]).toEqual({ owner: OWNER, action: 'device', device: 'laptop' });
+    expect(message.embeds[0]!.description).toContain('Buttons act on: Phone.');
+  });
+
+  it('keeps a panel of 40 devices with long names and odd ids within five rows', () => {
+    const many = Array.from({ length: 40 }, (_, i) =>
+      device({ id: i % 5 === 0 ? `id with spaces ${i}` : `d${i}`.padEnd(64, 'x'), name: LONG, type: LONG }),
+    );
+    const message = pure(renderPlayerPanel, { ownerId: SNOWFLAKE_MAX, devices: many, status: LONG });
+    expect(message.components.length).toBeLessThanOrEqual(5);
+    expect(customIds(message).every((id) => id.length <= 100)).toBe(true);
+    // Ids that cannot travel in a custom id get no button; the rest fill three rows of five.
+    expect(customIds(message).filter((id) => id.includes(':device:'))).toHaveLength(15);
+  });
+
+  it('offers no device choice with a single device, and says when nothing is active', () => {
+    const message = pure(renderPlayerPanel, { ownerId: OWNER, devices: [device()] });
+    expect(labels(message)).toEqual(['⏸ Pause', '⏭ Next', '↻ Refresh']);
+    expect(message.embeds[0]!.description).toContain('your active device (none right now)');
+  });
+
+  it('confirms pause and next in one line', () => {
+    expect(renderPlayerOutcome({ command: 'pause', device: device({ name: '*Den*' }) }).content).toBe(
+      '⏸ Paused on \\*Den\\*.',
+    );
+    expect(renderPlayerOutcome({ command: 'next', device: undefined }).content).toBe(
+      '⏭ Skipped to the next track.',
+    );
+  });
+});
+
+describe('playlist renderers', () => {
+  it('shows every kind of item on a page without breaking it', () => {
+    const entries = [
+      playlistEntry('track'),
+      playlistEntry('unavailable'),
+      playlistEntry('local', {
+        name: 'Demo (garage take)',
+        artists: [{ id: null, name: 'Alice', uri: null }],
+      }),
+      playlistEntry('episode'),
+      playlistEntry('unsupported'),
+      playlistEntry('track', { name: null, artists: [], duration_ms: null }),
+      playlistEntry('track', { is_playable: false }),
+    ];
+    const message = pure(
+      (p) => renderPlaylistPage(p, { ownerId: OWNER }),
+      playlistPage({ entries, total: 7 }),
+    );
+    const lines = message.embeds[0]!.description!.split('\n').filter((line) => line.startsWith('`'));
+    expect(lines).toEqual([
+      '`1.` Winter Rain — The Golden Islands · 5:45',
+      '`2.` *Unavailable: removed from the service*',
+      '`3.` 💾 Demo (garage take) — Alice · 5:45 · local file',
+      '`4.` 🎙️ Episode 1: Static Gravity — The Long Listen · 5:45',
+      '`5.` *An item the bot cannot show*',
+      '`6.` *(untitled)*',
+      '`7.` Winter Rain — The Golden Islands · 5:45 · unavailable',
+    ]);
+    expect(message.components).toEqual([]);
+  });
+
+  it('pages a 10,000-item playlist: "page k of n" and buttons to the first, previous, next and last page', () => {
+    const message = pure(
+      (p) => renderPlaylistPage(p, { ownerId: SNOWFLAKE_MAX }),
+      playlistPage({ total: 10_000, page: 999, offset: 9_990, pageCount: 1_000 }),
+    );
+    expect(message.embeds[0]!.footer!.text).toBe('Page 1,000 of 1,000 · items 9,991–10,000 of 10,000');
+    const pages = customIds(message).map((id) => playlistPageButton.decode(id.split(':').slice(1)));
+    expect(pages.map((p) => [p.nav, p.page])).toEqual([
+      ['first', 0],
+      ['prev', 998],
+      ['next', 999],
+      ['last', 999],
+    ]);
+    expect(pages.every((p) => p.playlist === PLAYLIST_ID && p.owner === SNOWFLAKE_MAX)).toBe(true);
+  });
+
+  it('stays within limits with the longest names everywhere', () => {
+    const entries = Array.from({ length: 10 }, (_, i) =>
+      playlistEntry(i % 2 ? 'track' : 'episode', {
+        name: LONG,
+        artists: [
+          { id: 'a', name: LONG, uri: null },
+          { id: 'b', name: LONG, uri: null },
+          { id: 'c', name: LONG, uri: null },
+        ],
+        show: { id: 's', name: LONG, uri: null },
+      }),
+    );
+    const message = pure(
+      (p) => renderPlaylistPage(p, { ownerId: OWNER, note: LONG }),
+      playlistPage({ entries, head: playlistHead({ name: LONG, ownerName: LONG, image: 'not a url' }) }),
+    );
+    expect(message.embeds[0]!.description!.split('\n').filter((line) => line.startsWith('`'))).toHaveLength(
+      10,
+    );
+    expect(message.embeds[0]!.thumbnail).toBeUndefined();
+  });
+
+  it('says when a playlist is empty, or a page is past its end', () => {
+    expect(
+      renderPlaylistPage(playlistPage({ entries: [], total: 0 }), { ownerId: OWNER }).embeds[0]!.description,
+    ).toContain('This playlist is empty.');
+    expect(
+      renderPlaylistPage(playlistPage({ entries: [], total: 25, page: 7, offset: 70 }), { ownerId: OWNER })
+        .embeds[0]!.description,
+    ).toContain('Nothing on this page any more: the playlist now has 25 items.');
+  });
+
+  it('states the result of each edit above the page', () => {
+    const page = playlistPage();
+    const note = (edit: Parameters<typeof renderPlaylistEdit>[0]) =>
+      renderPlaylistEdit(edit, OWNER).embeds[0]!.description!.split('\n')[1];
+    expect(note({ kind: 'add', count: 2, position: 12, page })).toBe('**Added 2 items at position 12.**');
+    expect(note({ kind: 'move', count: 1, position: 3, from: 9, page })).toBe(
+      '**Moved 1 item from position 9 to 3.**',
+    );
+    expect(note({ kind: 'remove', count: 3, position: 2, page })).toBe(
+      '**Removed 3 items from position 2.**',
+    );
+    expect(note({ kind: 'replace', count: 1, position: 1, page })).toBe(
+      '**Replaced every item: the playlist now holds 1 item.**',
+    );
+  });
+
+  it('asks before removing or replacing, with confirm and cancel buttons for the invoker', () => {
+    const removal = pure((p) => renderRemovalPrompt(p, SNOWFLAKE_MAX), {
+      head: playlistHead({ name: LONG }),
+      from: 9_990,
+      entries: Array.from({ length: 50 }, () => playlistEntry('track', { name: LONG })),
+      total: 10_000,
+      fingerprint: 'AbC_-123xy',
+    });
+    expect(labels(removal)).toEqual(['Remove 50 items', 'Cancel']);
+    expect(customIds(removal)[0]).toBe(`mprm:${SNOWFLAKE_MAX}:${PLAYLIST_ID}:7pi:1e:AbC_-123xy`);
+
+    const replacement = pure((p) => renderReplacementPrompt(p, OWNER), {
+      head: playlistHead(),
+      total: 30,
+      uris: Array.from({ length: 1_000 }, () => 'service:track:11dFghVXANMlKmJXsNCbNl'),
+      token: 'Zm9vYmFyYmF6cXV4',
+    });
+    expect(labels(replacement)).toEqual(['Replace with 1,000 items', 'Cancel']);
+    expect(replacement.embeds[0]!.description).toMatch(/…and [\d,]+ more items/);
+    expect(renderCancelled('replace')).toEqual({
+      content: 'Cancelled: nothing was replaced.',
+      embeds: [],
+      components: [],
+    });
+  });
+});
+
+describe('link prompt', () => {
+  it('carries the link button', () => {
+    const message = pure(
+      (url) => renderLinkNeeded(url, 'This needs your music account.'),
+      'https://bot.example/link/start?state=x',
+    );
+    expect(message.components[0]!.components[0]).toMatchObject({
+      style: 5,
+      url: 'https://bot.example/link/start?state=x',
+    });
+  });
+});
