@@ -4,36 +4,17 @@
  */
 import { EmbedBuilder } from '@discordjs/builders';
 import type { APIEmbed, APIEmbedField } from 'discord-api-types/v10';
+import { EMBED_LIMITS, truncate as clip } from './text.js';
+
+export { clip, EMBED_LIMITS };
 
 export const MUSIC_COLOUR = 0x1db954;
-
-/** Discord's embed limits. */
-export const EMBED_LIMITS = {
-  title: 256,
-  description: 4096,
-  fields: 25,
-  fieldName: 256,
-  fieldValue: 1024,
-  footer: 2048,
-  author: 256,
-  total: 6000,
-} as const;
 
 /** Button labels. */
 export const LABEL_MAX = 80;
 
 /** Message content. */
 export const CONTENT_MAX = 2000;
-
-/** At most `max` code units, ending with `…` when cut. */
-export function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  if (max <= 0) return '';
-  let end = max - 1;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  return `${text.slice(0, end)}…`;
-}
 
 /** One line: runs of white space (new lines included) become one space. */
 export function oneLine(text: string): string {

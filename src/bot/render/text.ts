@@ -1,7 +1,26 @@
-/** Shortens `text` to at most `max` characters, ending with an ellipsis when cut. */
+/** Text helpers every renderer shares. Lengths are in UTF-16 code units, as Discord counts them. */
+
+/** Discord's embed limits. */
+export const EMBED_LIMITS = {
+  title: 256,
+  description: 4096,
+  fields: 25,
+  fieldName: 256,
+  fieldValue: 1024,
+  footer: 2048,
+  author: 256,
+  total: 6000,
+} as const;
+
+/**
+ * Shortens `text` to at most `max` UTF-16 code units (what Discord's length checks count), ending
+ * with an ellipsis when cut, never splitting a surrogate pair.
+ */
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
-  const chars = [...text];
-  if (chars.length <= max) return text;
-  return `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
+  if (max <= 0) return '';
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
 }

@@ -14,6 +14,7 @@ import {
 import type { Condition } from '../../services/weather/index.js';
 import { formatLocaleOf, langOf, type Lang } from '../i18n/index.js';
 import { weatherMessages, type WeatherMessages } from '../i18n/weather.js';
+import { truncate as fit } from './text.js';
 
 export interface WeatherRenderOptions {
   units: WeatherUnits;
@@ -62,19 +63,7 @@ export interface WeatherFormat {
   group(main: string): string;
 }
 
-/**
- * Shortens `text` to at most `max` UTF-16 units (what Discord's length checks count), ending with an
- * ellipsis when cut, never splitting a character.
- */
-export function fit(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let out = '';
-  for (const char of text) {
-    if (out.length + char.length > max - 1) break;
-    out += char;
-  }
-  return `${out}…`;
-}
+export { fit };
 
 /** Condition descriptions are a few words; anything longer is cut. */
 const DESCRIPTION_MAX = 80;

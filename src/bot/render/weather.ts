@@ -17,6 +17,7 @@ import type {
 } from '../../domain/weather/reports.js';
 import type { WeatherUnits } from '../../domain/weather/units.js';
 import type { Condition } from '../../services/weather/index.js';
+import { EMBED_LIMITS } from './text.js';
 import {
   CHART_FILE_NAMES,
   chartFile,
@@ -45,16 +46,7 @@ export type { ChartFile } from './weather-charts.js';
 
 export const WEATHER_COLOUR = 0x4ea8ff;
 
-/** Discord's embed limits. */
-export const EMBED_LIMITS = {
-  title: 256,
-  description: 4096,
-  fields: 25,
-  fieldName: 256,
-  fieldValue: 1024,
-  footer: 2048,
-  total: 6000,
-} as const;
+export { EMBED_LIMITS };
 
 /** The most a reply shows: the service's own maxima. */
 export const RENDER_LIMITS = { hours: 96, days: 16, summaryDays: 5, comingHours: 5 } as const;
