@@ -5,7 +5,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createClient } from '@keyv/redis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDiscordEmulator, type DiscordEmulator } from '../../emulators/discord/index.js';
 import { startWeatherEmulator, type WeatherEmulator } from '../../emulators/weather/index.js';
@@ -14,7 +13,7 @@ import { latestRun, nonceFor, slotKey } from '../../src/services/schedules/timin
 import type { Schedule } from '../../src/services/schedules/types.js';
 import { createStorage, type StorageOptions } from '../../src/storage/index.js';
 import { startBotProcess, type BotProcess } from '../helpers/bot-process.js';
-import { haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
+import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
 
 const redisReady = await haveRedis();
 const TOKEN = 'process-test-bot-token';
@@ -149,12 +148,7 @@ describe('scheduled posts with real bot processes', () => {
       const w = await world(25);
       const prefix = uniquePrefix('sched');
       cleanups.push(async () => {
-        const client = createClient({ url: REDIS_URL });
-        await client.connect();
-        for await (const keys of client.scanIterator({ MATCH: `${prefix}:*`, COUNT: 500 })) {
-          if (keys.length > 0) await client.del(keys);
-        }
-        await client.close();
+        await cleanRedisPrefix(prefix);
       });
       // 100 schedules over three slots: two, one and zero minutes ago.
       const schedules = await seed({ dataDir: 'unused', redisUrl: REDIS_URL, redisPrefix: prefix }, w, 100, [

@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import net from 'node:net';
+import { createClient } from '@keyv/redis';
 
 export const REDIS_URL = process.env['REDIS_TEST_URL'] ?? 'redis://127.0.0.1:6379';
 export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -46,4 +47,14 @@ export function haveChromium(): boolean {
 /** A key prefix unique to one test run, so tests sharing a Redis server never touch each other's keys. */
 export function uniquePrefix(label: string): string {
   return `test:${label}:${process.pid}:${Date.now().toString(36)}:${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** Deletes every Redis key under `prefix` (and nothing else: the server is shared). */
+export async function cleanRedisPrefix(prefix: string): Promise<void> {
+  const client = createClient({ url: REDIS_URL });
+  await client.connect();
+  for await (const keys of client.scanIterator({ MATCH: `${prefix}:*`, COUNT: 500 })) {
+    if (keys.length > 0) await client.del(keys);
+  }
+  await client.close();
 }

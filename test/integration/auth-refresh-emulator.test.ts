@@ -4,7 +4,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createClient } from '@keyv/redis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMusicEmulator, type MusicEmulator } from '../../emulators/music/index.js';
 import { MusicOAuth } from '../../src/auth/oauth.js';
@@ -13,7 +12,7 @@ import { createTokenSource } from '../../src/auth/tokens.js';
 import { TokenVault, type MusicLink } from '../../src/auth/vault.js';
 import { createMusicClient } from '../../src/services/music/index.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
-import { haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
+import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
 
 const redisReady = await haveRedis();
 const REDIRECT = 'http://127.0.0.1:8787/callback';
@@ -96,12 +95,7 @@ describe('token refresh against the music emulator', () => {
 describe.runIf(redisReady)('token refresh with two processes on one Redis', () => {
   const prefix = uniquePrefix('refresh');
   afterAll(async () => {
-    const client = createClient({ url: REDIS_URL });
-    await client.connect();
-    for await (const keys of client.scanIterator({ MATCH: `${prefix}:*`, COUNT: 500 })) {
-      if (keys.length > 0) await client.del(keys);
-    }
-    await client.close();
+    await cleanRedisPrefix(prefix);
   });
 
   function worker(env: Record<string, string>) {

@@ -11,7 +11,7 @@ import { createTokenSource, NotLinkedError, RelinkRequiredError } from '../../sr
 import { TokenVault } from '../../src/auth/vault.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
 import { linkFactory } from '../fixtures/links.js';
-import { haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
+import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
 
 const redisReady = await haveRedis();
 const cleanups: (() => Promise<void>)[] = [];
@@ -107,12 +107,7 @@ describe('access tokens on demand', () => {
 describe.runIf(redisReady)('access tokens with two processes on one Redis', () => {
   const prefix = uniquePrefix('tokens');
   afterAll(async () => {
-    const client = createClient({ url: REDIS_URL });
-    await client.connect();
-    for await (const keys of client.scanIterator({ MATCH: `${prefix}:*`, COUNT: 500 })) {
-      if (keys.length > 0) await client.del(keys);
-    }
-    await client.close();
+    await cleanRedisPrefix(prefix);
   });
 
   it('makes one refresh for 200 concurrent calls split over two token sources', async () => {

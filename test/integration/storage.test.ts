@@ -2,10 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { createClient } from '@keyv/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStorage, type Storage, type StorageOptions } from '../../src/storage/index.js';
-import { haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
+import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
 
 const redisReady = await haveRedis();
 const dirs: string[] = [];
@@ -25,15 +24,7 @@ function redisOptions(): StorageOptions {
 
 afterAll(async () => {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-  if (redisPrefixes.length === 0) return;
-  const client = createClient({ url: REDIS_URL });
-  await client.connect();
-  for (const prefix of redisPrefixes) {
-    for await (const keys of client.scanIterator({ MATCH: `${prefix}:*`, COUNT: 500 })) {
-      if (keys.length > 0) await client.del(keys);
-    }
-  }
-  await client.close();
+  await Promise.all(redisPrefixes.map((prefix) => cleanRedisPrefix(prefix)));
 });
 
 const backends = [
