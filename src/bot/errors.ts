@@ -85,7 +85,13 @@ export async function replyWithError(
   if (!interaction.isRepliable()) return;
   try {
     if (interaction.deferred && !interaction.replied && !interaction.isMessageComponent()) {
-      await interaction.editReply({ content, embeds: [], components: [], files: [] });
+      if (interaction.ephemeral) {
+        await interaction.editReply({ content, embeds: [], components: [], files: [] });
+      } else {
+        // The "thinking…" message is public; an error is for the member alone.
+        await interaction.deleteReply().catch(() => undefined);
+        await interaction.followUp({ content, flags: MessageFlags.Ephemeral });
+      }
     } else if (interaction.replied || interaction.deferred) {
       await interaction.followUp({ content, flags: MessageFlags.Ephemeral });
     } else {
