@@ -4,7 +4,7 @@ import {
   type APIApplicationCommandOption,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord-api-types/v10';
-import { truncate } from './text.js';
+import { EMBED_LIMITS, truncate } from './text.js';
 
 export interface HelpEntry {
   command: RESTPostAPIChatInputApplicationCommandsJSONBody;
@@ -36,15 +36,42 @@ export function commandLines(
   return walk(`/${command.name}`, command.options, command.description);
 }
 
-/** The /help embed: one field per command, one line per subcommand. Pure; fits Discord's limits. */
+/** Splits lines into chunks of at most `max` characters (one line longer than that is cut). */
+function chunkLines(lines: readonly string[], max: number): string[] {
+  const chunks: string[] = [];
+  let current = '';
+  for (const raw of lines) {
+    const line = truncate(raw, max);
+    if (current !== '' && current.length + 1 + line.length > max) {
+      chunks.push(current);
+      current = '';
+    }
+    current = current === '' ? line : `${current}\n${line}`;
+  }
+  if (current !== '') chunks.push(current);
+  return chunks;
+}
+
+/**
+ * The /help embed: one field per command (continued in further fields when its subcommands do
+ * not fit in one), one line per subcommand. Pure; fits Discord's limits by construction.
+ */
 export function renderHelp(entries: readonly HelpEntry[]): EmbedBuilder {
-  const fields = entries.slice(0, 25).map(({ command, switchedOff }) => {
+  const fields: { name: string; value: string }[] = [];
+  let total = 0;
+  for (const { command, switchedOff } of entries) {
     const lines = commandLines(command).map(({ usage, description }) => `\`${usage}\` ${description}`);
-    return {
-      name: truncate(`/${command.name}${switchedOff ? ' (switched off on this bot)' : ''}`, 256),
-      value: truncate(lines.join('\n'), 1024),
-    };
-  });
+    for (const [index, value] of chunkLines(lines, EMBED_LIMITS.fieldValue).entries()) {
+      const name = truncate(
+        `/${command.name}${index > 0 ? ' (continued)' : ''}${switchedOff ? ' (switched off on this bot)' : ''}`,
+        EMBED_LIMITS.fieldName,
+      );
+      // Leave room for the title and description within the 6,000-character total.
+      if (fields.length === EMBED_LIMITS.fields || total + name.length + value.length > 5_700) break;
+      fields.push({ name, value });
+      total += name.length + value.length;
+    }
+  }
   return new EmbedBuilder()
     .setTitle('What I can do')
     .setDescription('Type `/` in any channel to use a command. Replies only you can see are marked as such.')
