@@ -29,7 +29,7 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
-    files: ['src/services/**', 'src/auth/**', 'src/storage/**'],
+    files: ['src/services/**', 'src/auth/**', 'src/storage/**', 'src/domain/**'],
     rules: {
       'no-restricted-imports': [
         'error',
