@@ -1,18 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmulatedMessage } from '../../emulators/discord/world.js';
-import { startBotWorld, type BotWorld } from '../helpers/bot.js';
+import { buttonId, startBotWorld, type BotWorld } from '../helpers/bot.js';
 
 const EPHEMERAL = 64;
-
-function buttonId(message: EmulatedMessage, label: string): string {
-  for (const row of message.components ?? []) {
-    for (const component of (row as { components?: { label?: string; custom_id?: string }[] }).components ??
-      []) {
-      if (component.custom_id !== undefined && component.label?.includes(label)) return component.custom_id;
-    }
-  }
-  throw new Error(`no button "${label}" on the message`);
-}
 
 const fieldsOf = (message: EmulatedMessage) =>
   Object.fromEntries((message.embeds[0]?.fields ?? []).map((field) => [field.name, field.value]));

@@ -8,7 +8,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
-import { startDiscordEmulator, type DiscordEmulator } from '../../emulators/discord/index.js';
+import {
+  startDiscordEmulator,
+  type DiscordEmulator,
+  type DiscordEmulatorOptions,
+} from '../../emulators/discord/index.js';
 import {
   startMusicEmulator,
   type MusicEmulator,
@@ -37,6 +41,8 @@ export interface BotWorldOptions {
   /** Start the weather emulator and configure the bot for it. */
   weather?: boolean | Omit<WeatherEmulatorOptions, 'apiKeys'>;
   env?: Record<string, string>;
+  /** Options for the Discord emulator (its clock, deadlines). */
+  discord?: Omit<DiscordEmulatorOptions, 'botToken'>;
 }
 
 export interface BotWorld {
@@ -69,7 +75,7 @@ export interface BotWorld {
 }
 
 export async function startBotWorld(options: BotWorldOptions = {}): Promise<BotWorld> {
-  const discord = await startDiscordEmulator({ botToken: TEST_BOT_TOKEN });
+  const discord = await startDiscordEmulator({ ...options.discord, botToken: TEST_BOT_TOKEN });
   const httpPort = await freePort();
   const publicUrl = `http://127.0.0.1:${httpPort}`;
   const env: Record<string, string> = { HTTP_PORT: String(httpPort), PUBLIC_URL: publicUrl };
@@ -185,4 +191,15 @@ export function linkButtonUrl(message: { components?: unknown[] | undefined }): 
     }
   }
   throw new Error('the message has no link button');
+}
+
+/** The custom id of the button whose label is or contains `label`. */
+export function buttonId(message: { components?: unknown[] | undefined }, label: string): string {
+  for (const row of message.components ?? []) {
+    for (const component of (row as { components?: { label?: string; custom_id?: string }[] }).components ??
+      []) {
+      if (component.custom_id !== undefined && component.label?.includes(label)) return component.custom_id;
+    }
+  }
+  throw new Error(`no button "${label}" on the message`);
 }
