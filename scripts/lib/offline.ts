@@ -8,12 +8,42 @@ import { startMusicEmulator, type MusicEmulator } from '../../emulators/music/in
 import { freePort } from '../../emulators/net.js';
 import { startWeatherEmulator, type WeatherEmulator } from '../../emulators/weather/index.js';
 
-export const DEFAULT_PORTS = { discord: 8790, music: 8791, weather: 8792, callback: 8787 } as const;
+export const DEFAULT_PORTS = {
+  discord: 8790,
+  music: 8791,
+  weather: 8792,
+  playground: 8793,
+  callback: 8787,
+} as const;
 
 export const DEMO_BOT_TOKEN = 'demo-bot-token';
 export const DEMO_WEATHER_KEY = 'demo-weather-key';
 
+/**
+ * The emulators' shared clock: real time plus an offset the playground's time control moves. The
+ * bot's own clock (its scheduler, its token expiry checks) is the process's `Date.now` and does not move.
+ */
+export interface OfflineClock {
+  now(): number;
+  advance(ms: number): void;
+  reset(): void;
+}
+
+function offsetClock(): OfflineClock {
+  let offsetMs = 0;
+  return {
+    now: () => Date.now() + offsetMs,
+    advance(ms) {
+      offsetMs += ms;
+    },
+    reset() {
+      offsetMs = 0;
+    },
+  };
+}
+
 export interface OfflineWorld {
+  clock: OfflineClock;
   discord: DiscordEmulator;
   music: MusicEmulator;
   weather: WeatherEmulator;
@@ -29,9 +59,15 @@ export async function startOffline(options: { fixedPorts: boolean }): Promise<Of
   const port = (name: keyof typeof DEFAULT_PORTS) => (options.fixedPorts ? DEFAULT_PORTS[name] : 0);
   const callbackPort = options.fixedPorts ? DEFAULT_PORTS.callback : await freePort();
   const publicUrl = `http://127.0.0.1:${callbackPort}`;
-  const discord = await startDiscordEmulator({ port: port('discord'), botToken: DEMO_BOT_TOKEN });
-  const music = await startMusicEmulator({ port: port('music'), redirectUris: [`${publicUrl}/callback`] });
-  const weather = await startWeatherEmulator({ port: port('weather'), apiKeys: [DEMO_WEATHER_KEY] });
+  const clock = offsetClock();
+  const now = () => clock.now();
+  const discord = await startDiscordEmulator({ port: port('discord'), botToken: DEMO_BOT_TOKEN, now });
+  const music = await startMusicEmulator({
+    port: port('music'),
+    redirectUris: [`${publicUrl}/callback`],
+    now,
+  });
+  const weather = await startWeatherEmulator({ port: port('weather'), apiKeys: [DEMO_WEATHER_KEY], now });
   const env: Record<string, string> = {
     DISCORD_TOKEN: DEMO_BOT_TOKEN,
     DISCORD_APPLICATION_ID: discord.applicationId,
@@ -50,6 +86,7 @@ export async function startOffline(options: { fixedPorts: boolean }): Promise<Of
     PUBLIC_URL: publicUrl,
   };
   return {
+    clock,
     discord,
     music,
     weather,

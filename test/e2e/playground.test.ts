@@ -1,0 +1,133 @@
+import { mkdir } from 'node:fs/promises';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoWorld, type DemoWorld } from '../../scripts/lib/demo-world.js';
+import { launchChromium } from '../helpers/browser.js';
+import { actAs, messageWith, runCommand } from '../helpers/playground.js';
+import { haveChromium } from '../helpers/services.js';
+
+const chromiumReady = haveChromium();
+
+describe.runIf(chromiumReady)('the playground page, a Discord client for the offline demo', () => {
+  let world: DemoWorld;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const requested: string[] = [];
+
+  beforeAll(async () => {
+    world = await startDemoWorld({ fixedPorts: false, playground: true });
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    context.on('request', (request) => requested.push(request.url()));
+    page = await context.newPage();
+    await page.goto(world.playground!.url);
+    await page.locator('#channel-name', { hasText: '# general' }).waitFor();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await world?.close();
+  });
+
+  it('runs /weather now with a Springfield picked from the bot’s autocomplete and shows the embed', async () => {
+    await runCommand(page, {
+      command: 'weather now',
+      options: { place: { type: 'Springfield', pick: 'Springfield, Missouri' } },
+    });
+    const reply = messageWith(page, 'Springfield, Missouri, US');
+    await reply.locator('.embed-title').waitFor();
+    expect(await reply.locator('.used').textContent()).toContain('Alice used /weather');
+    expect(await reply.locator('.embed-field-name').allTextContents()).toContain('Temperature');
+  }, 20_000);
+
+  it('shows what Discord refuses before the bot sees it, such as a missing required option', async () => {
+    await runCommand(page, { command: 'weather accumulated' });
+    await page.locator('#error', { hasText: 'start' }).waitFor();
+    await page.fill('#input', '');
+  }, 20_000);
+
+  it('links the music account through the consent page, and the ephemeral prompt changes', async () => {
+    await runCommand(page, { command: 'music link' });
+    const prompt = messageWith(page, 'Link your music account');
+    expect(await prompt.locator('.only-you').textContent()).toContain('Only you can see this');
+    const [consent] = await Promise.all([
+      context.waitForEvent('page'),
+      prompt.locator('a.btn', { hasText: 'Link my music account' }).click(),
+    ]);
+    await consent.waitForURL(/\/accounts\/authorize/);
+    await consent.selectOption('select[name="user_id"]', world.offline.music.fixtures!.users.premium);
+    await consent.click('button[value="approve"]');
+    await consent.waitForURL(/\/callback\?/);
+    expect(await consent.textContent('h1')).toBe('Music account linked');
+    await consent.close();
+    await messageWith(page, 'Music account linked').locator('.only-you').waitFor();
+  }, 30_000);
+
+  it('opens a playlist and clicks through to its last page', async () => {
+    await runCommand(page, {
+      command: 'music playlist view',
+      options: { playlist: { type: 'Every', pick: 'Everything, Forever' } },
+    });
+    const playlist = messageWith(page, 'Everything, Forever');
+    await playlist.locator('.embed-footer', { hasText: /^Page 1 of/ }).waitFor();
+    const pages = /Page 1 of ([\d,]+)/.exec(
+      (await playlist.locator('.embed-footer').textContent()) ?? '',
+    )?.[1];
+    await playlist.locator('button', { hasText: 'Last' }).click();
+    await playlist.locator('.embed-footer', { hasText: `Page ${pages} of ${pages}` }).waitFor();
+    expect(await playlist.locator('button', { hasText: 'Last' }).isDisabled()).toBe(true);
+  }, 20_000);
+
+  it('pauses from the player panel; the second user pressing the same Pause is refused', async () => {
+    await runCommand(page, { command: 'music player' });
+    const panel = messageWith(page, 'Panel of @Alice');
+    await panel.locator('button', { hasText: 'Pause' }).click();
+    await panel.locator('.embed-description', { hasText: /Paused/ }).waitFor();
+
+    await actAs(page, 'Bob');
+    const bobsView = messageWith(page, 'Panel of @Alice');
+    await bobsView.locator('button', { hasText: 'Pause' }).click();
+    const refusal = messageWith(page, 'only they can use its buttons');
+    await refusal.waitFor();
+    expect(await refusal.locator('.only-you').count()).toBe(1);
+
+    // Bob's refusal is his alone: Alice does not see it.
+    await actAs(page, 'Alice');
+    await messageWith(page, 'Panel of @Alice').waitFor();
+    expect(await page.locator('#messages li.message', { hasText: 'Run the command yourself' }).count()).toBe(
+      0,
+    );
+  }, 30_000);
+
+  it('shows a chart attachment inline, and leaves a screenshot for the README', async () => {
+    await runCommand(page, {
+      command: 'weather hourly',
+      options: { place: { type: 'Springfield', pick: 'Springfield, Illinois' }, hours: '24' },
+    });
+    const chart = messageWith(page, 'Springfield, Illinois')
+      .locator('img.embed-image, img.attachment')
+      .first();
+    await chart.waitFor();
+    await expect
+      .poll(() => chart.evaluate((img) => (img as { naturalWidth: number }).naturalWidth))
+      .toBeGreaterThan(100);
+    await mkdir('docs', { recursive: true });
+    await page.screenshot({ path: 'docs/playground.png' });
+  }, 20_000);
+
+  it('moves the emulators’ clocks with the time control', async () => {
+    const before = world.offline.weather.now();
+    await page.click('#time button[data-advance="86400000"]');
+    await expect.poll(() => page.textContent('#clock')).toContain('+24 h');
+    expect(world.offline.weather.now() - before).toBeGreaterThan(86_000_000);
+    expect(world.offline.clock.now() - Date.now()).toBeGreaterThan(86_000_000);
+    await page.click('#time button[data-reset]');
+    await expect.poll(() => world.offline.clock.now() - Date.now()).toBeLessThan(1_000);
+  }, 20_000);
+
+  it('fetched nothing from beyond 127.0.0.1', () => {
+    expect(requested.length).toBeGreaterThan(5);
+    expect(requested.filter((url) => new URL(url).hostname !== '127.0.0.1')).toEqual([]);
+  });
+});
