@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,7 +102,7 @@ describe.runIf(chromiumReady)('the playground page, a Discord client for the off
     );
   }, 30_000);
 
-  it('shows a chart attachment inline, and leaves a screenshot for the README', async () => {
+  it('shows a chart attachment inline, and takes a screenshot (UPDATE_SCREENSHOT=1 refreshes the README one)', async () => {
     await runCommand(page, {
       command: 'weather hourly',
       options: { place: { type: 'Springfield', pick: 'Springfield, Illinois' }, hours: '24' },
@@ -113,7 +115,13 @@ describe.runIf(chromiumReady)('the playground page, a Discord client for the off
       .poll(() => chart.evaluate((img) => (img as { naturalWidth: number }).naturalWidth))
       .toBeGreaterThan(100);
     await mkdir('docs', { recursive: true });
-    await page.screenshot({ path: 'docs/playground.png' });
+    const shot = await page.screenshot({
+      path:
+        process.env['UPDATE_SCREENSHOT'] === '1'
+          ? 'docs/playground.png'
+          : path.join(tmpdir(), 'playground.png'),
+    });
+    expect(shot.subarray(1, 4).toString('latin1')).toBe('PNG');
   }, 20_000);
 
   it('moves the emulators’ clocks with the time control', async () => {
