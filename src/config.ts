@@ -91,6 +91,18 @@ const envSchema = z.object({
   // Schedules
   SCHEDULES_PER_GUILD: integer(25, 1, 1_000),
   SCHEDULE_GRACE_MINUTES: integer(30, 0, 24 * 60),
+  /** `local`: one runner per process over shared storage; `queue`: BullMQ job schedulers (needs REDIS_URL). */
+  SCHEDULER: z.preprocess(blankToUndefined, z.enum(['local', 'queue']).default('local')),
+
+  // Scaling out
+  /** Shards of the whole bot, over every process and host. */
+  SHARD_COUNT: integer(1, 1, 16_384),
+  /** Shards this process runs, as `0,1` or `2-3`; all of them by default. */
+  SHARD_IDS: optionalString,
+  /** The shard id discord.js's ShardingManager gives each process it forks (`src/shards.ts`). */
+  SHARDS: optionalString,
+  /** `off`: this process does not serve the callback server (a separate `npm run start:web` does). */
+  WEB: z.preprocess(blankToUndefined, z.enum(['on', 'off']).default('on')),
 
   // Logging
   LOG_LEVEL: z.preprocess(
@@ -129,7 +141,11 @@ export interface Config {
   weather: WeatherConfig | undefined;
   http: { host: string; port: number; publicUrl: string };
   storage: { dataDir: string; redisUrl: string | undefined; redisPrefix: string };
-  schedules: { perGuildLimit: number; graceMinutes: number };
+  schedules: { perGuildLimit: number; graceMinutes: number; scheduler: 'local' | 'queue' };
+  /** The shards this process runs (`ids`) out of `count`. */
+  shards: { count: number; ids: number[] };
+  /** Whether the bot process serves the callback server itself. */
+  web: boolean;
   log: { level: Env['LOG_LEVEL'] };
 }
 
@@ -150,6 +166,20 @@ function decodeKey(raw: string): Buffer | undefined {
     Buffer.from(raw, 'base64'),
   ];
   return candidates.find((key) => key?.length === 32);
+}
+
+/** `0,1`, `2-3` or a mix, each below `count`, without repeats; undefined when malformed. */
+export function parseShardIds(text: string, count: number): number[] | undefined {
+  const ids: number[] = [];
+  for (const part of text.split(',').map((p) => p.trim())) {
+    const match = /^(\d+)(?:-(\d+))?$/.exec(part);
+    if (!match) return undefined;
+    const from = Number(match[1]);
+    const to = match[2] === undefined ? from : Number(match[2]);
+    if (to < from || to >= count) return undefined;
+    for (let id = from; id <= to; id++) ids.push(id);
+  }
+  return ids.length > 0 && new Set(ids).size === ids.length ? ids : undefined;
 }
 
 /**
@@ -198,6 +228,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
   }
 
+  if (raw?.SCHEDULER === 'queue' && !raw.REDIS_URL) {
+    problems.push('SCHEDULER=queue requires REDIS_URL (the job schedulers live in Redis)');
+  }
+  let shardIds: number[] | undefined;
+  const shardText = raw?.SHARDS ?? raw?.SHARD_IDS;
+  if (raw && shardText !== undefined) {
+    shardIds = parseShardIds(shardText, raw.SHARD_COUNT);
+    if (!shardIds) {
+      problems.push(
+        `SHARD_IDS must be shard numbers below SHARD_COUNT (${raw.SHARD_COUNT}), as a list or range: 0,1 or 2-3`,
+      );
+    }
+  }
+
   if (problems.length > 0 || !raw) throw new ConfigError(problems);
 
   const publicUrl = (raw.PUBLIC_URL ?? `http://127.0.0.1:${raw.HTTP_PORT}`).replace(/\/+$/, '');
@@ -232,7 +276,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : undefined,
     http: { host: raw.HTTP_HOST, port: raw.HTTP_PORT, publicUrl },
     storage: { dataDir: raw.DATA_DIR, redisUrl: raw.REDIS_URL, redisPrefix: raw.REDIS_PREFIX },
-    schedules: { perGuildLimit: raw.SCHEDULES_PER_GUILD, graceMinutes: raw.SCHEDULE_GRACE_MINUTES },
+    schedules: {
+      perGuildLimit: raw.SCHEDULES_PER_GUILD,
+      graceMinutes: raw.SCHEDULE_GRACE_MINUTES,
+      scheduler: raw.SCHEDULER,
+    },
+    shards: {
+      count: raw.SHARD_COUNT,
+      ids: shardIds ?? Array.from({ length: raw.SHARD_COUNT }, (_, id) => id),
+    },
+    web: raw.WEB === 'on',
     log: { level: raw.LOG_LEVEL },
   };
 }

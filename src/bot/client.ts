@@ -50,3 +50,8 @@ function exemptInteractionWebhooks(client: Client, apiUrl: string): void {
       ? interactions.queueRequest(request)
       : queue(request);
 }
+
+/** Discord REST without a gateway, as the bot: what the web process uses to edit `/music link` replies. */
+export function createDiscordRest(options: { apiUrl: string; token: string }): REST {
+  return new REST({ api: options.apiUrl, makeRequest }).setToken(options.token);
+}

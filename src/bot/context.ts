@@ -1,7 +1,7 @@
 import type { Linking } from '../auth/linking.js';
 import type { Logger } from '../logger.js';
 import type { MusicClient } from '../services/music/index.js';
-import type { ScheduleRunner } from '../services/schedules/runner.js';
+import type { Scheduler } from '../services/schedules/runner.js';
 import type { ScheduleStore } from '../services/schedules/store.js';
 import type { Schedule } from '../services/schedules/types.js';
 import type { WeatherClient } from '../services/weather/index.js';
@@ -33,7 +33,8 @@ export interface WeatherServices {
 
 export interface ScheduleServices {
   store: ScheduleStore;
-  runner: Pick<ScheduleRunner, 'refresh'>;
+  /** Told about every change, so posts follow it (local timer or BullMQ job schedulers). */
+  scheduler: Pick<Scheduler, 'changed'>;
   /** Posts one schedule now, outside its slots (`/weather schedule test`). */
   postNow(schedule: Schedule): Promise<void>;
 }

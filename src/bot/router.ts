@@ -28,6 +28,14 @@ export function createInteractionRouter({ commands, buttons, ctx }: RouterOption
     try {
       if (interaction.isChatInputCommand()) {
         const command = byName.get(interaction.commandName);
+        ctx.logger.debug(
+          {
+            command: interaction.commandName,
+            guildId: interaction.guildId,
+            shardId: interaction.guild?.shardId,
+          },
+          'slash command',
+        );
         if (!command)
           throw new UserError('This command is not known to the bot any more. It may have been removed.');
         ensureFeature(command.requires);

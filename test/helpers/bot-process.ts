@@ -1,17 +1,31 @@
-/** The bot as a real child process (`src/index.ts`), for crash and multi-process tests. */
+/**
+ * The bot as a real child process (`src/index.ts`, or the web process `src/web.ts`), for crash and
+ * multi-process tests.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface BotProcess {
   child: ChildProcess;
   logs: () => string;
   exited: Promise<number | null>;
-  /** Resolves once the bot logged that it is connected to Discord. */
+  /** Resolves once the process logged that it is ready (connected to Discord, listening, every shard up). */
   ready: Promise<void>;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export function startBotProcess(env: Record<string, string>): BotProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+export interface BotProcessOptions {
+  /** Which entry point runs: the bot (default), the web process, or the sharding manager. */
+  entry?: 'src/index.ts' | 'src/web.ts' | 'src/shards.ts';
+}
+
+export function startBotProcess(env: Record<string, string>, options: BotProcessOptions = {}): BotProcess {
+  const entry = options.entry ?? 'src/index.ts';
+  const readyText = {
+    'src/index.ts': 'connected to Discord',
+    'src/web.ts': 'callback server listening',
+    'src/shards.ts': 'every shard process is ready',
+  }[entry];
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -20,7 +34,7 @@ export function startBotProcess(env: Record<string, string>): BotProcess {
   const ready = new Promise<void>((resolve) => (markReady = resolve));
   const collect = (chunk: Buffer) => {
     output += chunk.toString();
-    if (output.includes('connected to Discord')) markReady();
+    if (output.includes(readyText)) markReady();
   };
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);

@@ -84,4 +84,31 @@ describe('configuration', () => {
       expect(String(error)).toMatch(/HTTP_PORT must be a whole number/);
     }
   });
+
+  it('runs every shard in one process, the local scheduler and the callback server by default', () => {
+    const config = loadConfig(minimal);
+    expect(config.shards).toEqual({ count: 1, ids: [0] });
+    expect(config.schedules.scheduler).toBe('local');
+    expect(config.web).toBe(true);
+  });
+
+  it('takes shard ids as a list or a range out of SHARD_COUNT', () => {
+    expect(loadConfig({ ...minimal, SHARD_COUNT: '4', SHARD_IDS: '2-3' }).shards).toEqual({
+      count: 4,
+      ids: [2, 3],
+    });
+    expect(loadConfig({ ...minimal, SHARD_COUNT: '4', SHARD_IDS: '0, 3' }).shards.ids).toEqual([0, 3]);
+    expect(loadConfig({ ...minimal, SHARD_COUNT: '3' }).shards.ids).toEqual([0, 1, 2]);
+    expect(loadConfig({ ...minimal, WEB: 'off' }).web).toBe(false);
+  });
+
+  it('reports SCHEDULER=queue without Redis and shard ids out of range in one error', () => {
+    const problems = problemsOf({ ...minimal, SCHEDULER: 'queue', SHARD_COUNT: '2', SHARD_IDS: '1-2' });
+    expect(problems).toHaveLength(2);
+    expect(problems.join('\n')).toMatch(/SCHEDULER=queue requires REDIS_URL/);
+    expect(problems.join('\n')).toMatch(/SHARD_IDS must be shard numbers below SHARD_COUNT \(2\)/);
+    expect(
+      loadConfig({ ...minimal, SCHEDULER: 'queue', REDIS_URL: 'redis://127.0.0.1:6379' }).schedules.scheduler,
+    ).toBe('queue');
+  });
 });

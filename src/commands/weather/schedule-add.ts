@@ -99,7 +99,7 @@ export default {
       createdBy: interaction.user.id,
       createdAt: Date.now(),
     });
-    weather.schedules.runner.refresh();
+    await weather.schedules.scheduler.changed(schedule);
     await interaction.editReply({ embeds: [renderScheduleSaved(schedule, new Date())] });
   },
 } satisfies Subcommand<WeatherServices>;

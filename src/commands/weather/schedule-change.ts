@@ -44,7 +44,7 @@ function scheduleVerb(verb: Verb): Subcommand<WeatherServices> {
       const { guildId } = requireManager(interaction);
       const schedule = await findSchedule(weather, guildId, interaction.options.getString('id', true));
       const changed = (await changeSchedule(verb, weather, schedule, interaction.user.username)) ?? schedule;
-      weather.schedules.runner.refresh();
+      await weather.schedules.scheduler.changed(changed, verb === 'remove');
       await interaction.reply({
         embeds: [renderScheduleSaved(changed, new Date(), TITLES[verb])],
         flags: MessageFlags.Ephemeral,

@@ -65,23 +65,34 @@ export interface TickReport {
 
 const DONE_TTL_MS = 8 * 24 * 3600_000;
 
-export function createScheduleRunner(options: ScheduleRunnerOptions) {
+/** What became of one (schedule, slot) post. */
+export type PostOutcome = 'posted' | 'alreadyDone' | 'busy' | 'failed';
+
+export type SlotPosterOptions = Pick<
+  ScheduleRunnerOptions,
+  'store' | 'storage' | 'logger' | 'post' | 'now' | 'leaseMs' | 'postsPerSecond'
+>;
+
+/** Which weather call a schedule's posts share. */
+export function weatherRequestOf(schedule: Schedule): WeatherRequest {
+  return { lat: schedule.place.lat, lon: schedule.place.lon, lang: schedule.lang, kind: schedule.kind };
+}
+
+export function weatherGroupKey(request: WeatherRequest): string {
+  return [request.lat.toFixed(2), request.lon.toFixed(2), request.lang, request.kind].join('|');
+}
+
+/**
+ * The exactly-once part shared by the local runner and the queue worker: a lease per
+ * (schedule, slot) before posting, a "done" marker after, and the slot's nonce on every try.
+ */
+export function createSlotPoster(options: SlotPosterOptions) {
   const now = options.now ?? Date.now;
   const leaseMs = options.leaseMs ?? 30_000;
   const gapMs = 1000 / (options.postsPerSecond ?? 25);
-  const pollMs = options.pollMs ?? 60_000;
-  const retryMs = options.retryMs ?? 5_000;
   const markers = options.storage.ns<true>('schedule-markers');
   const { logger } = options;
   let lastPostAt = 0;
-  let running: Promise<TickReport> | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = true;
-  /** Bumped by `refresh`, so an older loop does not set a second timer. */
-  let generation = 0;
-
-  const groupKey = (request: WeatherRequest) =>
-    [request.lat.toFixed(2), request.lon.toFixed(2), request.lang, request.kind].join('|');
 
   async function pace(): Promise<void> {
     const wait = lastPostAt + gapMs - performance.now();
@@ -89,38 +100,64 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     lastPostAt = performance.now();
   }
 
-  async function postOne(schedule: Schedule, slot: string, weather: unknown, report: TickReport) {
-    const id = `${schedule.id}:${slot}`;
-    const owner = randomUUID();
-    if (!(await options.storage.claim('schedule-markers', `lease:${id}`, leaseMs, owner))) {
-      report.busy++;
-      return;
-    }
-    try {
-      if (await markers.get(`done:${id}`)) {
-        report.alreadyDone++;
-        return;
+  return {
+    /** Whether the post of this slot was made (by any process). */
+    async isDone(scheduleId: string, slot: string): Promise<boolean> {
+      return (await markers.get(`done:${scheduleId}:${slot}`)) === true;
+    },
+
+    /** Logs a slot skipped for being too late, once across processes; true when this call logged it. */
+    async markMissed(scheduleId: string, slot: string, lateMs: number): Promise<boolean> {
+      if (!(await options.storage.claim('schedule-markers', `missed:${scheduleId}:${slot}`, DONE_TTL_MS))) {
+        return false;
       }
-      await pace();
+      logger.warn({ scheduleId, slot, lateMs }, 'scheduled post missed: too late, skipped');
+      return true;
+    },
+
+    async postOne(schedule: Schedule, slot: string, weather: unknown): Promise<PostOutcome> {
+      const id = `${schedule.id}:${slot}`;
+      const owner = randomUUID();
+      if (!(await options.storage.claim('schedule-markers', `lease:${id}`, leaseMs, owner))) return 'busy';
       try {
-        await options.post(schedule, weather, nonceFor(schedule.id, slot));
+        if (await markers.get(`done:${id}`)) return 'alreadyDone';
+        await pace();
+        try {
+          await options.post(schedule, weather, nonceFor(schedule.id, slot));
+        } catch (error) {
+          if (!(error instanceof PostRejectedError)) throw error;
+          logger.warn(
+            { scheduleId: schedule.id, guildId: schedule.guildId, reason: error.message },
+            'schedule paused',
+          );
+          await options.store.pause(schedule.guildId, schedule.id, error.message, false, now());
+        }
+        await markers.set(`done:${id}`, true, DONE_TTL_MS);
+        return 'posted';
       } catch (error) {
-        if (!(error instanceof PostRejectedError)) throw error;
-        logger.warn(
-          { scheduleId: schedule.id, guildId: schedule.guildId, reason: error.message },
-          'schedule paused',
-        );
-        await options.store.pause(schedule.guildId, schedule.id, error.message, false, now());
+        logger.warn({ err: error, scheduleId: schedule.id, slot }, 'scheduled post failed; will try again');
+        return 'failed';
+      } finally {
+        await options.storage.release('schedule-markers', `lease:${id}`, owner);
       }
-      await markers.set(`done:${id}`, true, DONE_TTL_MS);
-      report.posted++;
-    } catch (error) {
-      report.failed++;
-      logger.warn({ err: error, scheduleId: schedule.id, slot }, 'scheduled post failed; will try again');
-    } finally {
-      await options.storage.release('schedule-markers', `lease:${id}`, owner);
-    }
-  }
+    },
+  };
+}
+
+export type SlotPoster = ReturnType<typeof createSlotPoster>;
+
+/** Posts every schedule due, by looking at all of them at each slot (one process, or several sharing storage). */
+export function createScheduleRunner(options: ScheduleRunnerOptions) {
+  const now = options.now ?? Date.now;
+  const pollMs = options.pollMs ?? 60_000;
+  const retryMs = options.retryMs ?? 5_000;
+  const slots = createSlotPoster(options);
+  const { logger } = options;
+  let running: Promise<TickReport> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = true;
+  /** Bumped by `refresh`, so an older loop does not set a second timer. */
+  let generation = 0;
 
   async function tickOnce(): Promise<TickReport> {
     const at = now();
@@ -134,24 +171,13 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
       const run = latestRun(schedule, new Date(at));
       if (!run || run.getTime() < schedule.createdAt) continue;
       const slot = slotKey(schedule, run);
-      if (await markers.get(`done:${schedule.id}:${slot}`)) continue;
+      if (await slots.isDone(schedule.id, slot)) continue;
       if (at - run.getTime() > options.graceMs) {
-        if (await options.storage.claim('schedule-markers', `missed:${schedule.id}:${slot}`, DONE_TTL_MS)) {
-          report.missed++;
-          logger.warn(
-            { scheduleId: schedule.id, slot, lateMs: at - run.getTime() },
-            'scheduled post missed: too late, skipped',
-          );
-        }
+        if (await slots.markMissed(schedule.id, slot, at - run.getTime())) report.missed++;
         continue;
       }
-      const request: WeatherRequest = {
-        lat: schedule.place.lat,
-        lon: schedule.place.lon,
-        lang: schedule.lang,
-        kind: schedule.kind,
-      };
-      const key = groupKey(request);
+      const request = weatherRequestOf(schedule);
+      const key = weatherGroupKey(request);
       const group = groups.get(key) ?? { request, due: [] };
       group.due.push({ schedule, slot });
       groups.set(key, group);
@@ -172,7 +198,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
         );
         continue;
       }
-      for (const { schedule, slot } of due) await postOne(schedule, slot, weather, report);
+      for (const { schedule, slot } of due) report[await slots.postOne(schedule, slot, weather)]++;
     }
     return report;
   }
@@ -235,6 +261,10 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
       clearTimeout(timer);
       void loop(++generation);
     },
+    changed(_schedule: Schedule, _removed?: boolean): Promise<void> {
+      this.refresh();
+      return Promise.resolve();
+    },
     async stop() {
       stopped = true;
       clearTimeout(timer);
@@ -244,3 +274,14 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
 }
 
 export type ScheduleRunner = ReturnType<typeof createScheduleRunner>;
+
+/**
+ * What runs the schedules, as the composition root and the commands see it: the local runner
+ * (`SCHEDULER=local`) or BullMQ job schedulers (`SCHEDULER=queue`).
+ */
+export interface Scheduler {
+  start(): void | Promise<void>;
+  /** A schedule was added, paused, resumed or (`removed`) deleted. */
+  changed(schedule: Schedule, removed?: boolean): Promise<void>;
+  stop(): Promise<void>;
+}

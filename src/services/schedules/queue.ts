@@ -1,0 +1,220 @@
+/**
+ * Schedules on BullMQ (`SCHEDULER=queue`): one job scheduler per active schedule, keyed by the
+ * schedule's id with its cron pattern and time zone, and a worker in every process. BullMQ makes one
+ * job per tick whichever process upserted the scheduler; the worker posts it through the same lease,
+ * done marker and nonce as the local runner, so a job run twice (a stalled worker, a retry) still
+ * posts once.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { Queue, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import {
+  createSlotPoster,
+  weatherGroupKey,
+  weatherRequestOf,
+  type ScheduleRunnerOptions,
+  type Scheduler,
+} from './runner.js';
+import { cronPattern, latestRun, slotKey } from './timing.js';
+import type { Schedule } from './types.js';
+
+export interface QueueSchedulerOptions extends Pick<
+  ScheduleRunnerOptions,
+  'store' | 'storage' | 'logger' | 'fetch' | 'post' | 'graceMs' | 'now' | 'leaseMs' | 'postsPerSecond'
+> {
+  redisUrl: string;
+  /** BullMQ's key prefix: `REDIS_PREFIX`, so several bots share one Redis. */
+  prefix: string;
+  /** Jobs one worker runs at once. */
+  concurrency?: number;
+  /** Tries per job (a failed post, or one held by another process), within the grace window. */
+  attempts?: number;
+  retryDelayMs?: number;
+}
+
+export interface PostJobData {
+  guildId: string;
+  scheduleId: string;
+}
+
+export const QUEUE_NAME = 'scheduled-posts';
+
+/** Thrown so BullMQ tries the job again later (the grace window still bounds it). */
+class RetryLater extends Error {
+  override readonly name = 'RetryLater';
+}
+
+/** When the job's tick was due: BullMQ keeps the scheduler's millis in `prevMillis`. */
+function dueAt(job: Job<PostJobData>): number {
+  return job.opts.prevMillis ?? job.timestamp + (job.opts.delay ?? 0);
+}
+
+export interface QueueScheduler extends Scheduler {
+  readonly queue: Queue<PostJobData>;
+  /** Makes the job schedulers match the stored schedules (done by `start`). */
+  reconcile(): Promise<void>;
+  start(): Promise<void>;
+}
+
+/** BullMQ job schedulers and a worker; see the module comment. */
+export function createQueueScheduler(options: QueueSchedulerOptions): QueueScheduler {
+  const now = options.now ?? Date.now;
+  const { logger, store } = options;
+  const slots = createSlotPoster(options);
+  // BullMQ requires `maxRetriesPerRequest: null` on its connections (the worker blocks on Redis).
+  const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  connection.on('error', (error: unknown) => logger.error({ err: error }, 'queue redis error'));
+  const queue = new Queue<PostJobData>(QUEUE_NAME, { connection, prefix: options.prefix });
+  queue.on('error', (error) => logger.error({ err: error }, 'schedule queue error'));
+  const attempts = options.attempts ?? 6;
+  const retryDelayMs = options.retryDelayMs ?? 5_000;
+  let worker: Worker<PostJobData> | undefined;
+
+  async function upsert(schedule: Schedule): Promise<void> {
+    await queue.upsertJobScheduler(
+      schedule.id,
+      { pattern: cronPattern(schedule), tz: schedule.timezone },
+      {
+        name: 'post',
+        data: { guildId: schedule.guildId, scheduleId: schedule.id },
+        opts: {
+          attempts,
+          backoff: { type: 'fixed', delay: retryDelayMs },
+          removeOnComplete: 1_000,
+          removeOnFail: 1_000,
+        },
+      },
+    );
+  }
+
+  /**
+   * Makes the job schedulers match the stored schedules. An existing scheduler with the right
+   * pattern is left alone: upserting it again would replace a tick that is due but not yet run
+   * (every process down), and that post is still owed within the grace window.
+   */
+  async function reconcile(): Promise<void> {
+    const active = new Map<string, Schedule>();
+    for (const schedule of await store.all()) if (!schedule.paused) active.set(schedule.id, schedule);
+    const existing = await queue.getJobSchedulers(0, -1);
+    const seen = new Set<string>();
+    for (const scheduler of existing) {
+      const schedule = active.get(scheduler.key);
+      if (!schedule) {
+        // Look again: another process may have added it since `all()` was read.
+        const guildId = (scheduler.template?.data as Partial<PostJobData> | undefined)?.guildId;
+        const current = guildId ? (await store.list(guildId)).find((s) => s.id === scheduler.key) : undefined;
+        if (!current || current.paused) await queue.removeJobScheduler(scheduler.key);
+        continue;
+      }
+      seen.add(scheduler.key);
+      if (scheduler.pattern !== cronPattern(schedule) || scheduler.tz !== schedule.timezone)
+        await upsert(schedule);
+    }
+    for (const schedule of active.values()) if (!seen.has(schedule.id)) await upsert(schedule);
+    await catchUp([...active.values()]);
+  }
+
+  /**
+   * A tick missed while no process ran it (or before its job scheduler existed) is queued once more
+   * if still within the grace window; the job id and the done marker keep it to one post.
+   */
+  async function catchUp(schedules: Schedule[]): Promise<void> {
+    const at = now();
+    for (const schedule of schedules) {
+      const run = latestRun(schedule, new Date(at));
+      if (!run || run.getTime() < schedule.createdAt || at - run.getTime() > options.graceMs) continue;
+      const slot = slotKey(schedule, run);
+      if (await slots.isDone(schedule.id, slot)) continue;
+      await queue.add(
+        'post',
+        { guildId: schedule.guildId, scheduleId: schedule.id },
+        {
+          jobId: `catch-up:${schedule.id}:${slot}`,
+          prevMillis: run.getTime(),
+          attempts,
+          backoff: { type: 'fixed', delay: retryDelayMs },
+          removeOnComplete: 1_000,
+          removeOnFail: 1_000,
+        },
+      );
+    }
+  }
+
+  /**
+   * The weather for one group in one slot. Each process coalesces its own calls through the weather
+   * cache (on Redis, shared); the first job to claim the group's slot fetches at once and the others
+   * give it a moment to fill the cache (or, for a duplicate of the same tick, to post), so a slot
+   * costs about one call per group.
+   */
+  async function fetchFor(schedule: Schedule, slot: string): Promise<{ weather: unknown } | undefined> {
+    const request = weatherRequestOf(schedule);
+    const key = `scheduled-weather:${weatherGroupKey(request)}@${slot}`;
+    if (!(await options.storage.claim('locks', key, 60_000))) {
+      await delay(1_000);
+      if (await slots.isDone(schedule.id, slot)) return undefined;
+    }
+    return { weather: await options.fetch(request) };
+  }
+
+  async function process(job: Job<PostJobData>): Promise<string> {
+    const { guildId, scheduleId } = job.data;
+    const schedule = (await store.list(guildId)).find((s) => s.id === scheduleId);
+    if (!schedule || schedule.paused) {
+      // Deleted or paused by a process that did not get to remove the scheduler (or paused after a 403).
+      await queue.removeJobScheduler(scheduleId);
+      return 'gone';
+    }
+    const due = dueAt(job);
+    if (due < schedule.createdAt) return 'before-creation';
+    const slot = slotKey(schedule, new Date(due));
+    if (await slots.isDone(schedule.id, slot)) return 'alreadyDone';
+    if (now() - due > options.graceMs) {
+      await slots.markMissed(schedule.id, slot, now() - due);
+      return 'missed';
+    }
+    let fetched: { weather: unknown } | undefined;
+    try {
+      fetched = await fetchFor(schedule, slot);
+    } catch (error) {
+      logger.warn(
+        { err: error, scheduleId, slot },
+        'weather unavailable for a scheduled post; will try again',
+      );
+      throw new RetryLater('weather unavailable', { cause: error });
+    }
+    if (!fetched) return 'alreadyDone';
+    const outcome = await slots.postOne(schedule, slot, fetched.weather);
+    if (outcome === 'failed' || outcome === 'busy') throw new RetryLater(`post ${outcome}`);
+    if (outcome === 'posted') logger.info({ scheduleId, slot }, 'scheduled post made');
+    return outcome;
+  }
+
+  return {
+    queue,
+    reconcile,
+    /** Reconciles the job schedulers, then starts this process's worker. */
+    async start(): Promise<void> {
+      await reconcile();
+      worker = new Worker<PostJobData>(QUEUE_NAME, process, {
+        connection,
+        prefix: options.prefix,
+        concurrency: options.concurrency ?? 10,
+      });
+      worker.on('error', (error) => logger.error({ err: error }, 'schedule worker error'));
+      worker.on('failed', (job, error) => {
+        if (job && job.attemptsMade >= attempts) {
+          logger.warn({ err: error, scheduleId: job.data.scheduleId }, 'scheduled post given up');
+        }
+      });
+    },
+    async changed(schedule: Schedule, removed = false): Promise<void> {
+      if (removed || schedule.paused) await queue.removeJobScheduler(schedule.id);
+      else await upsert(schedule);
+    },
+    async stop(): Promise<void> {
+      await worker?.close();
+      await queue.close();
+      connection.disconnect();
+    },
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * `SCHEDULER=queue` against a real Redis: job schedulers follow the schedules (add, pause, resume,
+ * remove, reconcile at start), and the worker posts a tick once, whichever way it comes.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createQueueScheduler, type QueueScheduler } from '../../src/services/schedules/queue.js';
+import type { WeatherRequest } from '../../src/services/schedules/runner.js';
+import { ScheduleStore } from '../../src/services/schedules/store.js';
+import { cronPattern, nonceFor, slotKey } from '../../src/services/schedules/timing.js';
+import type { Schedule } from '../../src/services/schedules/types.js';
+import { createStorage } from '../../src/storage/index.js';
+import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
+
+const redisReady = await haveRedis();
+const silent = { info() {}, warn() {}, error() {}, debug() {} };
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** `HH:MM` in UTC at `ms`. */
+function utcTime(ms: number): string {
+  const at = new Date(ms);
+  return `${String(at.getUTCHours()).padStart(2, '0')}:${String(at.getUTCMinutes()).padStart(2, '0')}`;
+}
+
+async function world() {
+  const prefix = uniquePrefix('queue');
+  cleanups.push(() => cleanRedisPrefix(prefix));
+  const storage = await createStorage({ dataDir: 'unused', redisUrl: REDIS_URL, redisPrefix: prefix });
+  cleanups.push(() => storage.close());
+  const store = new ScheduleStore(storage, 100);
+  const posts: { scheduleId: string; nonce: string }[] = [];
+  const fetches: WeatherRequest[] = [];
+  const scheduler: QueueScheduler = createQueueScheduler({
+    store,
+    storage,
+    logger: silent,
+    graceMs: 30 * 60_000,
+    redisUrl: REDIS_URL,
+    prefix,
+    retryDelayMs: 100,
+    fetch: (request) => {
+      fetches.push(request);
+      return Promise.resolve({ temp: 1 });
+    },
+    post: (schedule, _weather, nonce) => {
+      posts.push({ scheduleId: schedule.id, nonce });
+      return Promise.resolve();
+    },
+  });
+  cleanups.push(() => scheduler.stop());
+  const add = (partial: Partial<Omit<Schedule, 'id'>> = {}) =>
+    store.add({
+      guildId: '1000',
+      channelId: '2000',
+      place: { lat: 52.52, lon: 13.405, label: 'Berlin, DE' },
+      time: '07:30',
+      timezone: 'Europe/Berlin',
+      days: [],
+      kind: 'current',
+      units: 'metric',
+      lang: 'en',
+      createdBy: '1',
+      createdAt: Date.now() - 3_600_000,
+      ...partial,
+    });
+  const schedulers = async () =>
+    (await scheduler.queue.getJobSchedulers(0, -1)).map((s) => `${s.key} ${s.pattern} ${s.tz}`).sort();
+  return { store, scheduler, posts, fetches, add, schedulers };
+}
+
+describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
+  it('keeps one job scheduler per active schedule through add, pause, resume and remove', async () => {
+    const w = await world();
+    await w.scheduler.start();
+    const a = await w.add();
+    await w.scheduler.changed(a);
+    const b = await w.add({ time: '18:05', timezone: 'America/New_York', days: [1, 3] });
+    await w.scheduler.changed(b);
+    expect(await w.schedulers()).toEqual(
+      [`${a.id} 30 7 * * * Europe/Berlin`, `${b.id} 5 18 * * 1,3 America/New_York`].sort(),
+    );
+
+    const paused = await w.store.pause(a.guildId, a.id, 'paused by alice', true, Date.now());
+    await w.scheduler.changed(paused!);
+    expect(await w.schedulers()).toEqual([`${b.id} 5 18 * * 1,3 America/New_York`]);
+
+    const resumed = await w.store.resume(a.guildId, a.id);
+    await w.scheduler.changed(resumed!);
+    expect(await w.schedulers()).toHaveLength(2);
+
+    const removed = await w.store.remove(b.guildId, b.id);
+    await w.scheduler.changed(removed!, true);
+    expect(await w.schedulers()).toEqual([`${a.id} 30 7 * * * Europe/Berlin`]);
+    // The next tick is waiting as a delayed job, one per scheduler.
+    expect(await w.scheduler.queue.getDelayedCount()).toBe(1);
+  });
+
+  it('reconciles at start: adds missing job schedulers and removes stale ones', async () => {
+    const w = await world();
+    const kept = await w.add();
+    const pausedOne = await w.add({ time: '09:00' });
+    await w.store.pause(pausedOne.guildId, pausedOne.id, 'x', true, Date.now());
+    await w.scheduler.queue.upsertJobScheduler('deleted-long-ago', { pattern: '0 6 * * *', tz: 'UTC' });
+    await w.scheduler.start();
+    expect(await w.schedulers()).toEqual([`${kept.id} ${cronPattern(kept)} Europe/Berlin`]);
+  });
+
+  it('posts a tick once however often its job runs, and skips a tick past the grace window', async () => {
+    const w = await world();
+    // Due six hours from now, so start finds no missed tick to catch up on.
+    const schedule = await w.add({ timezone: 'UTC', time: utcTime(Date.now() + 6 * 3_600_000) });
+    await w.scheduler.start();
+    const due = Date.now() - 60_000;
+    // The same tick twice (a stalled job taken over, a duplicate): one post, with the slot's nonce.
+    await w.scheduler.queue.add(
+      'post',
+      { guildId: schedule.guildId, scheduleId: schedule.id },
+      { prevMillis: due },
+    );
+    await w.scheduler.queue.add(
+      'post',
+      { guildId: schedule.guildId, scheduleId: schedule.id },
+      { prevMillis: due },
+    );
+    // A tick from two days ago: too late, skipped.
+    await w.scheduler.queue.add(
+      'post',
+      { guildId: schedule.guildId, scheduleId: schedule.id },
+      { prevMillis: due - 2 * 24 * 3_600_000 },
+    );
+    await expect.poll(() => w.scheduler.queue.getCompletedCount(), { timeout: 10_000 }).toBe(3);
+    expect(w.posts).toEqual([
+      { scheduleId: schedule.id, nonce: nonceFor(schedule.id, slotKey(schedule, new Date(due))) },
+    ]);
+    expect(w.fetches).toHaveLength(1);
+  });
+
+  it('makes a tick missed while no process ran, within the grace window, once on start', async () => {
+    const w = await world();
+    const past = new Date(Date.now() - 60_000);
+    const schedule = await w.add({ timezone: 'UTC', time: utcTime(past.getTime()) });
+    await w.scheduler.start();
+    // A second process starting (or this one again) queues nothing more.
+    await w.scheduler.reconcile();
+    await expect.poll(() => w.posts.length, { timeout: 10_000 }).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(w.posts).toEqual([
+      { scheduleId: schedule.id, nonce: nonceFor(schedule.id, slotKey(schedule, past)) },
+    ]);
+  });
+});
