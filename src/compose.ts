@@ -41,6 +41,8 @@ export interface CoreOptions {
   logger?: Logger | undefined;
   /** Discord REST as the bot, for editing a member's `/music link` reply once the link is made. */
   discordRest: REST;
+  /** The clock for token expiry and link states; the demo's time control moves it. */
+  now?: (() => number) | undefined;
 }
 
 function secretsOf(config: Config): string[] {
@@ -100,7 +102,13 @@ export async function createCore(config: Config, options: CoreOptions): Promise<
       registers: [registry],
     });
     const tokens = vault
-      ? createTokenSource({ vault, oauth, storage, onRefresh: (outcome) => refreshes.inc({ outcome }) })
+      ? createTokenSource({
+          vault,
+          oauth,
+          storage,
+          onRefresh: (outcome) => refreshes.inc({ outcome }),
+          ...(options.now ? { now: options.now } : {}),
+        })
       : undefined;
     const musicClient = createMusicClient({
       apiUrl: musicConfig.apiUrl,
@@ -118,7 +126,7 @@ export async function createCore(config: Config, options: CoreOptions): Promise<
     });
     closers.push(() => musicClient.close());
     if (keyring && vault) {
-      const states = new LinkStates(storage, keyring);
+      const states = new LinkStates(storage, keyring, options.now);
       music = {
         client: musicClient,
         linking: createLinking({ states, vault, publicUrl: config.http.publicUrl }),

@@ -34,6 +34,8 @@ export interface App {
   logger: Logger;
   /** The callback server (account linking, health, metrics); undefined with `WEB=off`. */
   http: CallbackServer | undefined;
+  /** The clock was moved (the demo's time control): scheduled posts look again at once. */
+  clockMoved(): void;
   /** Stops everything: gateway, HTTP servers, storage. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -41,6 +43,11 @@ export interface App {
 export interface StartAppOptions {
   /** Where logs go; stdout by default. */
   logger?: Logger;
+  /**
+   * The clock for schedules, token expiry and link states; `Date.now` by default. Only the offline
+   * demo moves it, together with the emulators' clocks.
+   */
+  now?: () => number;
 }
 
 export async function startApp(config: Config, options: StartAppOptions = {}): Promise<App> {
@@ -49,7 +56,11 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
     shards: config.shards.ids,
     shardCount: config.shards.count,
   });
-  const core = await createCore(config, { logger: options.logger, discordRest: client.rest });
+  const core = await createCore(config, {
+    logger: options.logger,
+    discordRest: client.rest,
+    now: options.now,
+  });
   const { logger, storage } = core;
   const ctx: BotContext = {
     logger,
@@ -74,6 +85,7 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
       fetch: (request: Parameters<typeof fetchScheduledWeather>[1]) =>
         fetchScheduledWeather(weatherClient, request),
       post: poster,
+      ...(options.now ? { now: options.now } : {}),
     };
     scheduler =
       config.schedules.scheduler === 'queue' && config.storage.redisUrl
@@ -119,7 +131,7 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
     await stop();
     throw error;
   }
-  return { client, storage, logger, http, stop };
+  return { client, storage, logger, http, stop, clockMoved: () => scheduler?.clockMoved?.() };
 }
 
 async function main(): Promise<void> {

@@ -55,7 +55,8 @@ export async function startDemoWorld(options: {
     apiUrl: config.discord.apiUrl,
     commands,
   });
-  const app = await startApp(config, { logger });
+  // The bot runs on the emulators' clock, so the playground's time control moves it too.
+  const app = await startApp(config, { logger, now: () => offline.clock.now() });
   const fixtures = offline.music.fixtures?.users;
   const playground = options.playground
     ? await startPlayground({
@@ -78,7 +79,17 @@ export async function startDemoWorld(options: {
           },
           { id: bob.id, name: 'Bob', note: `free on the music service: link as ${fixtures?.free ?? 'bob'}` },
         ],
-        clock: offline.clock,
+        clock: {
+          now: () => offline.clock.now(),
+          advance(ms: number) {
+            offline.clock.advance(ms);
+            app.clockMoved();
+          },
+          reset() {
+            offline.clock.reset();
+            app.clockMoved();
+          },
+        },
         port: options.fixedPorts ? DEFAULT_PORTS.playground : 0,
       })
     : undefined;

@@ -21,7 +21,7 @@ export const DEMO_WEATHER_KEY = 'demo-weather-key';
 
 /**
  * The emulators' shared clock: real time plus an offset the playground's time control moves. The
- * bot's own clock (its scheduler, its token expiry checks) is the process's `Date.now` and does not move.
+ * demo's bot runs on it too (its scheduler, token expiry and link states).
  */
 export interface OfflineClock {
   now(): number;

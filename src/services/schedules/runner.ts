@@ -261,6 +261,9 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
       clearTimeout(timer);
       void loop(++generation);
     },
+    clockMoved() {
+      this.refresh();
+    },
     changed(_schedule: Schedule, _removed?: boolean): Promise<void> {
       this.refresh();
       return Promise.resolve();
@@ -283,5 +286,7 @@ export interface Scheduler {
   start(): void | Promise<void>;
   /** A schedule was added, paused, resumed or (`removed`) deleted. */
   changed(schedule: Schedule, removed?: boolean): Promise<void>;
+  /** The clock jumped (the offline demo's time control): look at the schedules again now. */
+  clockMoved?(): void;
   stop(): Promise<void>;
 }
