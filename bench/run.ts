@@ -4,6 +4,9 @@
  */
 import { main as charts } from './charts.js';
 import { main as interactions } from './interactions.js';
+import { main as memory } from './memory.js';
+import { main as music } from './music.js';
+import { main as scheduleSlot } from './schedule-slot.js';
 import { main as weatherBulk } from './weather-bulk.js';
 
 const only = process.argv.slice(2);
@@ -11,6 +14,9 @@ const benches: Record<string, () => Promise<unknown>> = {
   interactions,
   charts: () => Promise.resolve(charts()),
   'weather-bulk': () => weatherBulk(),
+  music,
+  'schedule-slot': scheduleSlot,
+  memory,
 };
 for (const [name, run] of Object.entries(benches)) {
   if (only.length > 0 && !only.includes(name)) continue;

@@ -299,7 +299,9 @@ export class Transport {
         await this.sleep(this.jitter(retryBaseMs * 2 ** (faults - 1)));
         continue;
       }
-      throw this.httpError(method, shownUrl, status, body, headers);
+      // An upstream may echo the credential it was sent; strip this request's own one too.
+      const credential = /^\S+\s+(\S+)$/.exec(spec.headers?.['authorization'] ?? '')?.[1];
+      throw this.httpError(method, shownUrl, status, body, headers, credential ? [credential] : []);
     }
   }
 
@@ -388,8 +390,9 @@ export class Transport {
     status: number,
     body: unknown,
     headers: Record<string, string>,
+    requestSecrets: readonly string[] = [],
   ): HttpError {
-    const secrets = [...(this.options.secrets?.() ?? [])];
+    const secrets = [...(this.options.secrets?.() ?? []), ...requestSecrets];
     const raw = this.options.describeError?.(body);
     const detail = raw === undefined ? undefined : redactText(raw, secrets);
     // The error may be logged whole (pino serialises every field): keep only redacted copies.

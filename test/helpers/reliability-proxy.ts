@@ -1,0 +1,130 @@
+/**
+ * A pass-through HTTP proxy in front of an emulator, for faults that must last exactly as long as
+ * a test wants (a persistent 500, a stall, a 200 whose body is not JSON, a 429 with or without
+ * `Retry-After`, a 500 from Discord). A fault applies to requests whose `METHOD /path` matches.
+ */
+import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ProxyFault {
+  match: RegExp;
+  /** The answer instead of the upstream one; without it, the upstream answer (after `stallMs`). */
+  status?: number;
+  /** The body, or a function of the request (to echo what it was sent, as some services do). */
+  body?: string | ((request: IncomingMessage) => string);
+  headers?: Record<string, string>;
+  /** Hold the request this long before answering. */
+  stallMs?: number;
+  /** How many requests the fault applies to (default 1; `Infinity` until `clear()`). */
+  times?: number;
+}
+
+export interface FaultProxy {
+  /** The proxy's origin (`http://127.0.0.1:PORT`); paths are passed on unchanged. */
+  origin: string;
+  /** Where requests go; set before the first request (the bot's config needs the origin first). */
+  setTarget(origin: string): void;
+  fail(fault: ProxyFault): void;
+  /** Removes every pending fault. */
+  clear(): void;
+  /** How many requests a fault applied to. */
+  readonly served: number;
+  /** Every forwarded exchange as text (request line, headers, bodies), for finding secrets in it. */
+  readonly transcript: readonly string[];
+  close(): Promise<void>;
+}
+
+export interface FaultProxyOptions {
+  /** Rewrites every forwarded answer's body (e.g. to shorten a token's lifetime). */
+  rewrite?: (body: string, requestLine: string) => string;
+}
+
+export async function startFaultProxy(options: FaultProxyOptions = {}): Promise<FaultProxy> {
+  let upstream = new URL('http://127.0.0.1:9');
+  const faults: ProxyFault[] = [];
+  let served = 0;
+  const transcript: string[] = [];
+
+  function forward(req: IncomingMessage, res: ServerResponse) {
+    const outgoing = request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: upstream.host },
+      },
+      (answer) => {
+        if (options.rewrite) {
+          const parts: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => parts.push(chunk));
+          answer.on('end', () => {
+            const body = Buffer.from(
+              options.rewrite!(Buffer.concat(parts).toString('utf8'), `${req.method} ${req.url}`),
+            );
+            if (transcript.length < 20_000) transcript.push(`${exchange}\n${body.toString('utf8')}`);
+            const headers = { ...answer.headers, 'content-length': String(body.length) };
+            delete headers['transfer-encoding'];
+            res.writeHead(answer.statusCode ?? 502, headers);
+            res.end(body);
+          });
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.length < 64 && chunks.push(chunk));
+        answer.on(
+          'end',
+          () =>
+            transcript.length < 20_000 &&
+            transcript.push(`${exchange}\n${Buffer.concat(chunks).toString('utf8')}`),
+        );
+        answer.pipe(res);
+      },
+    );
+    outgoing.on('error', () => res.destroy());
+    let exchange = `${req.method} ${req.url}\n${JSON.stringify(req.headers)}\n`;
+    req.on('data', (chunk: Buffer) => (exchange += chunk.toString('utf8')));
+    req.pipe(outgoing);
+  }
+
+  const server = createServer((req, res) => {
+    const line = `${req.method} ${req.url}`;
+    const index = faults.findIndex((fault) => fault.match.test(line));
+    const fault = index >= 0 ? faults[index] : undefined;
+    if (fault) {
+      served++;
+      fault.times = (fault.times ?? 1) - 1;
+      if (fault.times <= 0) faults.splice(index, 1);
+    }
+    const answer = () => {
+      if (fault?.status !== undefined) {
+        req.resume();
+        res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
+        res.end(typeof fault.body === 'function' ? fault.body(req) : (fault.body ?? ''));
+      } else forward(req, res);
+    };
+    if (fault?.stallMs) {
+      const timer = setTimeout(answer, fault.stallMs);
+      res.on('close', () => clearTimeout(timer));
+    } else answer();
+  });
+  server.keepAliveTimeout = 1_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    setTarget: (origin) => void (upstream = new URL(origin)),
+    fail: (fault) => void faults.push({ ...fault }),
+    clear: () => void faults.splice(0),
+    get served() {
+      return served;
+    },
+    transcript,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

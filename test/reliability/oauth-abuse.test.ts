@@ -1,0 +1,141 @@
+/**
+ * Abuse of the account-linking flow over real HTTP: a replayed callback, a foreign state (another
+ * member's, another browser's), a code used twice, open-redirect attempts, oversized and malformed
+ * query strings. Each is refused with a page, and nothing is stored: no code exchange reaches the
+ * music service, no link appears or changes.
+ * An expired state needs the states' clock moved; that case is covered with an injected clock in
+ * test/integration/linking.test.ts ("refuses an expired state on its own page and stores nothing").
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { visit } from '../../emulators/music/walk.js';
+import { linkButtonUrl } from '../helpers/bot.js';
+import { settledText, startReliabilityWorld, type ReliabilityWorld } from '../helpers/reliability-world.js';
+
+describe('OAuth abuse of the linking flow', () => {
+  let world: ReliabilityWorld;
+  let carol: { id: string };
+
+  beforeAll(async () => {
+    world = await startReliabilityWorld();
+    carol = world.discord.createUser({ username: 'carol' });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  /** /music link → start link → consent: the callback URL and the browser cookie, not yet visited. */
+  async function consent(discordUserId: string, musicUserId: string) {
+    const reply = await world.slash('music', { subcommand: 'link', userId: discordUserId }).reply();
+    const startUrl = linkButtonUrl(reply);
+    const start = await visit(startUrl);
+    expect(start.status).toBe(302);
+    const back = await world.music.approve(start.location!, musicUserId);
+    return { startUrl, start, callbackUrl: back.toString(), cookie: start.cookie };
+  }
+
+  const status = async (userId: string) =>
+    (await settledText(world.slash('music', { subcommand: 'status', userId }), 5_000)).text;
+  const exchanges = () => world.music.tokenRequests('authorization_code');
+
+  it('refuses a replayed callback and keeps the first link as it was', async () => {
+    const { callbackUrl, cookie } = await consent(world.alice.id, world.music.fixtures!.users.premium);
+    const first = await visit(callbackUrl, cookie);
+    expect(first.status).toBe(200);
+    const linked = await status(world.alice.id);
+    const before = exchanges();
+    const replay = await visit(callbackUrl, cookie);
+    expect(replay.status).not.toBe(200);
+    expect(replay.body).not.toContain('You can close this tab');
+    expect(exchanges()).toBe(before);
+    expect(await status(world.alice.id)).toBe(linked);
+  });
+
+  it('refuses a state opened by another member or in another browser, storing nothing', async () => {
+    const before = exchanges();
+    // Bob's consent, completed in Carol's browser (she opened her own start link).
+    const bobs = await consent(world.bob.id, world.music.fixtures!.users.free);
+    const carols = await consent(carol.id, world.music.fixtures!.users.free);
+    const foreign = await visit(bobs.callbackUrl, carols.cookie);
+    expect(foreign.status).not.toBe(200);
+    // And in a browser with no cookie at all.
+    const bare = await visit(bobs.callbackUrl);
+    expect(bare.status).not.toBe(200);
+    expect(exchanges()).toBe(before);
+    expect(await status(world.bob.id)).toContain('/music link');
+    expect(await status(carol.id)).toContain('/music link');
+  });
+
+  it('refuses a code used twice: a spent code under a fresh state links nothing', async () => {
+    const { callbackUrl, cookie } = await consent(carol.id, world.music.fixtures!.users.free);
+    expect((await visit(callbackUrl, cookie)).status).toBe(200);
+    const spentCode = new URL(callbackUrl).searchParams.get('code')!;
+    const fresh = await consent(world.bob.id, world.music.fixtures!.users.free);
+    const forged = new URL(fresh.callbackUrl);
+    forged.searchParams.set('code', spentCode);
+    const page = await visit(forged.toString(), fresh.cookie);
+    expect(page.status).not.toBe(200);
+    expect(page.body).not.toContain('You can close this tab');
+    expect(await status(world.bob.id)).toContain('/music link');
+  });
+
+  it('never redirects anywhere but the music service’s consent page', async () => {
+    const reply = await world.slash('music', { subcommand: 'link', userId: world.bob.id }).reply();
+    const startUrl = new URL(linkButtonUrl(reply));
+    const authorizeOrigin = new URL(world.config.music!.authUrl).origin;
+    for (const [name, value] of [
+      ['redirect', 'https://evil.example/'],
+      ['redirect_uri', 'https://evil.example/callback'],
+      ['next', '//evil.example'],
+      ['return_to', 'https://evil.example'],
+    ] as const) {
+      const url = new URL(startUrl);
+      url.searchParams.set(name, value);
+      const start = await visit(url.toString());
+      expect(start.status).toBe(302);
+      const location = new URL(start.location!);
+      expect(location.origin).toBe(authorizeOrigin);
+      expect(location.toString()).not.toContain('evil');
+      expect(location.searchParams.get('redirect_uri')).toBe(`${world.publicUrl}/callback`);
+    }
+    // A crafted callback with a redirect target: refused or answered with a page, never a redirect.
+    const before = exchanges();
+    for (const path of [
+      '/callback?state=x&code=y&redirect=https://evil.example',
+      '/callback?redirect_uri=https://evil.example&error=access_denied&state=abc',
+      '//evil.example/callback',
+      '/link/start?state=../../evil.example',
+      '/link/start/https://evil.example',
+    ]) {
+      const page = await visit(`${world.publicUrl}${path}`);
+      expect(page.status === 302 ? page.location : '').not.toContain('evil');
+      expect(page.status).not.toBe(200);
+    }
+    expect(exchanges()).toBe(before);
+  });
+
+  it('refuses oversized and malformed query strings without storing anything', async () => {
+    const before = exchanges();
+    const cases = [
+      `/callback?state=${'a'.repeat(100_000)}&code=x`,
+      `/callback?state=${'a'.repeat(7_000)}&code=${'b'.repeat(7_000)}`,
+      `/link/start?state=${'%F0%9F'.repeat(2_000)}`,
+      `/callback?state=%00%00&code=%FF`,
+      `/callback?state[]=1&state[]=2&code=x`,
+      `/callback?state=abc&state=def&code=x`,
+      `/callback?${'a=1&'.repeat(5_000)}`,
+    ];
+    for (const path of cases) {
+      let statusCode: number;
+      try {
+        statusCode = (await visit(`${world.publicUrl}${path}`)).status;
+      } catch {
+        // The server may also drop a request line this long; that is a refusal too.
+        statusCode = 431;
+      }
+      expect(statusCode, path.slice(0, 60)).toBeGreaterThanOrEqual(400);
+    }
+    expect(exchanges()).toBe(before);
+    // Still healthy afterwards.
+    expect((await visit(`${world.publicUrl}/healthz`)).status).toBe(200);
+  });
+});
