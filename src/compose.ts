@@ -4,6 +4,7 @@
  * the scheduler on top; `src/web.ts` (the web process) runs only the callback server. Nothing here
  * connects to Discord's gateway: the link notifier gets a REST handle.
  */
+import { pathToFileURL } from 'node:url';
 import type { REST } from 'discord.js';
 import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
 import { createLinking, disabledLinking, LinkingOffError } from './auth/linking.js';
@@ -15,7 +16,7 @@ import { createTokenSource } from './auth/tokens.js';
 import { TokenVault } from './auth/vault.js';
 import type { MusicServices } from './bot/context.js';
 import { createLinkNotifier } from './bot/notify.js';
-import type { Config } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import type { ExchangeInfo } from './services/http/transport.js';
 import { createMusicClient, createStorageRateGate } from './services/music/index.js';
@@ -197,4 +198,45 @@ export async function startWebServer(config: Config, core: Core): Promise<Callba
   });
   core.logger.info({ url: http.url, publicUrl: config.http.publicUrl }, 'callback server listening');
   return http;
+}
+
+/**
+ * Runs an entry point when its module is the one Node was started with: loads the configuration
+ * (a readable list of problems and exit 1 when it is wrong), starts, and stops cleanly on SIGINT
+ * and SIGTERM.
+ */
+export function runMain(
+  moduleUrl: string,
+  start: (config: Config) => Promise<{ logger: Logger; stop(): Promise<void> }>,
+): void {
+  if (!process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
+  const main = async () => {
+    let config: Config;
+    try {
+      config = loadConfig();
+    } catch (error) {
+      if (error instanceof ConfigError) {
+        console.error(`${error.message}\n\nSee .env.example for every setting.`);
+        process.exit(1);
+      }
+      throw error;
+    }
+    const app = await start(config);
+    const shutdown = (signal: string) => {
+      app.logger.info({ signal }, 'shutting down');
+      app.stop().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.logger.error({ err: error }, 'unclean shutdown');
+          process.exit(1);
+        },
+      );
+    };
+    process.once('SIGINT', () => shutdown('SIGINT'));
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+  };
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
 }

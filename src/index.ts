@@ -10,10 +10,9 @@
  * `WEB=off` on the bot processes. Scheduled posts are made by any process: exactly once through
  * the shared markers, and with `SCHEDULER=queue` through BullMQ job schedulers.
  */
-import { pathToFileURL } from 'node:url';
 import type { Client } from 'discord.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { createCore, startWebServer } from './compose.js';
+import type { Config } from './config.js';
+import { createCore, runMain, startWebServer } from './compose.js';
 import type { Logger } from './logger.js';
 import type { CallbackServer } from './auth/server.js';
 import { createQueueScheduler } from './services/schedules/queue.js';
@@ -134,35 +133,4 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
   return { client, storage, logger, http, stop, clockMoved: () => scheduler?.clockMoved?.() };
 }
 
-async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`${error.message}\n\nSee .env.example for every setting.`);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const app = await startApp(config);
-  const shutdown = (signal: string) => {
-    app.logger.info({ signal }, 'shutting down');
-    app.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.logger.error({ err: error }, 'unclean shutdown');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
-}
+runMain(import.meta.url, startApp);

@@ -4,11 +4,10 @@
  * storage (Redis), so whichever shard gets the member's next command finds the link, and edits the
  * member's `/music link` reply through Discord REST.
  */
-import { pathToFileURL } from 'node:url';
 import type { CallbackServer } from './auth/server.js';
 import { createDiscordRest } from './bot/client.js';
-import { createCore, startWebServer } from './compose.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { createCore, runMain, startWebServer } from './compose.js';
+import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 
 export interface WebApp {
@@ -43,35 +42,4 @@ export async function startWeb(config: Config, options: { logger?: Logger } = {}
   return { logger: core.logger, http, stop };
 }
 
-async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`${error.message}\n\nSee .env.example for every setting.`);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const app = await startWeb(config);
-  const shutdown = (signal: string) => {
-    app.logger.info({ signal }, 'shutting down');
-    app.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.logger.error({ err: error }, 'unclean shutdown');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
-}
+runMain(import.meta.url, startWeb);
