@@ -17,7 +17,10 @@ afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((c) => c()));
 });
 
-async function world(startIso: string, options: { graceMs?: number; limit?: number } = {}) {
+async function world(
+  startIso: string,
+  options: { graceMs?: number; limit?: number; postsPerSecond?: number } = {},
+) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-sched-'));
   const storage: Storage = await createStorage({ dataDir });
   cleanups.push(async () => {
@@ -26,7 +29,7 @@ async function world(startIso: string, options: { graceMs?: number; limit?: numb
   });
   const clock = { now: Date.parse(startIso) };
   const store = new ScheduleStore(storage, options.limit ?? 25);
-  const posts: { scheduleId: string; at: string; nonce: string; channelId: string }[] = [];
+  const posts: { scheduleId: string; at: string; nonce: string; channelId: string; sentAt: number }[] = [];
   const fetches: WeatherRequest[] = [];
   const rejected = new Set<string>();
   let weatherDown = false;
@@ -37,7 +40,7 @@ async function world(startIso: string, options: { graceMs?: number; limit?: numb
     graceMs: options.graceMs ?? 30 * 60_000,
     now: () => clock.now,
     pollMs: 24 * 3600_000,
-    postsPerSecond: 10_000,
+    postsPerSecond: options.postsPerSecond ?? 10_000,
     fetch: (request) => {
       fetches.push(request);
       return weatherDown ? Promise.reject(new Error('weather down')) : Promise.resolve({ temp: 1 });
@@ -50,6 +53,7 @@ async function world(startIso: string, options: { graceMs?: number; limit?: numb
         at: new Date(clock.now).toISOString(),
         nonce,
         channelId: schedule.channelId,
+        sentAt: performance.now(),
       });
       return Promise.resolve();
     },
@@ -167,6 +171,21 @@ describe('scheduled posts, on a controllable clock', () => {
     expect(w.posts).toHaveLength(9);
     // Berlin, München, and Berlin in German; the imperial Berlin post shares Berlin's call.
     expect(w.fetches).toHaveLength(3);
+  });
+
+  it('keep a slot under the posting pace, however many posts are in flight, spread over channels', async () => {
+    const w = await world('2026-11-23T05:00:00Z', { limit: 100, postsPerSecond: 20 });
+    // Grouped by place, each place's posts in one channel: posted in that order, one channel would
+    // get its posts back to back.
+    for (let i = 0; i < 30; i++)
+      await w.add({ channelId: `5${i % 3}`, place: { lat: 40 + (i % 3), lon: 10, label: `P${i % 3}` } });
+    await w.runUntil('2026-11-23T07:00:00Z');
+    expect(w.posts).toHaveLength(30);
+    const times = w.posts.map((p) => p.sentAt).sort((a, b) => a - b);
+    // At 20 per second, the 21st post starts at least a second after the first (timers never fire early).
+    expect(times[20]! - times[0]!).toBeGreaterThanOrEqual(995);
+    const runs = w.posts.filter((p, i) => i > 0 && w.posts[i - 1]!.channelId === p.channelId).length;
+    expect(runs).toBeLessThan(5);
   });
 
   it('pause a schedule whose channel is gone, with the reason, and not retry it', async () => {

@@ -65,6 +65,45 @@ export interface TickReport {
 
 const DONE_TTL_MS = 8 * 24 * 3600_000;
 
+/**
+ * Scheduled posts per second from one process. Discord allows a bot 50 requests per second in all;
+ * the rest is left for the commands answered meanwhile. Several processes posting the same slot
+ * each keep this pace (see the README on scaling out).
+ */
+export const DEFAULT_POSTS_PER_SECOND = 45;
+/** Posts of one slot in flight at once: enough to hide storage and network round trips behind the pace. */
+const POSTS_IN_FLIGHT = 8;
+/** Weather calls of one slot in flight at once. */
+const FETCHES_IN_FLIGHT = 4;
+
+/** Runs `work` over `items` with at most `limit` in flight. */
+async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/**
+ * Orders posts so that consecutive ones go to different channels where possible: Discord limits
+ * messages per channel too, and a slot's posts would otherwise arrive grouped by place.
+ */
+export function interleaveByChannel<T extends { schedule: Schedule }>(posts: readonly T[]): T[] {
+  const byChannel = new Map<string, T[]>();
+  for (const post of posts) {
+    const list = byChannel.get(post.schedule.channelId);
+    if (list) list.push(post);
+    else byChannel.set(post.schedule.channelId, [post]);
+  }
+  const queues = [...byChannel.values()];
+  const out: T[] = [];
+  for (let round = 0; out.length < posts.length; round++) {
+    for (const queue of queues) if (round < queue.length) out.push(queue[round]!);
+  }
+  return out;
+}
+
 /** What became of one (schedule, slot) post. */
 export type PostOutcome = 'posted' | 'alreadyDone' | 'busy' | 'failed';
 
@@ -89,15 +128,17 @@ export function weatherGroupKey(request: WeatherRequest): string {
 export function createSlotPoster(options: SlotPosterOptions) {
   const now = options.now ?? Date.now;
   const leaseMs = options.leaseMs ?? 30_000;
-  const gapMs = 1000 / (options.postsPerSecond ?? 25);
+  const gapMs = 1000 / (options.postsPerSecond ?? DEFAULT_POSTS_PER_SECOND);
   const markers = options.storage.ns<true>('schedule-markers');
   const { logger } = options;
-  let lastPostAt = 0;
+  let nextStartAt = 0;
 
+  /** Waits for this post's turn. Turns are handed out in order, so posts in flight together keep the pace. */
   async function pace(): Promise<void> {
-    const wait = lastPostAt + gapMs - performance.now();
-    if (wait > 0) await delay(wait);
-    lastPostAt = performance.now();
+    const at = performance.now();
+    const start = Math.max(at, nextStartAt);
+    nextStartAt = start + gapMs;
+    if (start > at) await delay(start - at);
   }
 
   return {
@@ -183,7 +224,9 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
       groups.set(key, group);
     }
 
-    for (const { request, due } of groups.values()) {
+    // Every group's weather first, then the posts at Discord's pace, a few in flight.
+    const ready: { schedule: Schedule; slot: string; weather: unknown }[] = [];
+    await forEachLimited([...groups.values()], FETCHES_IN_FLIGHT, async ({ request, due }) => {
       let weather: unknown;
       try {
         report.weatherCalls++;
@@ -196,10 +239,13 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
           { err: error, place: request },
           'weather unavailable for scheduled posts; will try again',
         );
-        continue;
+        return;
       }
-      for (const { schedule, slot } of due) report[await slots.postOne(schedule, slot, weather)]++;
-    }
+      for (const post of due) ready.push({ ...post, weather });
+    });
+    await forEachLimited(interleaveByChannel(ready), POSTS_IN_FLIGHT, async ({ schedule, slot, weather }) => {
+      report[await slots.postOne(schedule, slot, weather)]++;
+    });
     return report;
   }
 
