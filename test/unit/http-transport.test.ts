@@ -1,8 +1,15 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { HttpError, RateLimitError, ResponseValidationError } from '../../src/services/http/errors.js';
+import {
+  HttpError,
+  RateLimitError,
+  ResponseValidationError,
+  TimeoutError,
+} from '../../src/services/http/errors.js';
 import { redactText, redactUrl } from '../../src/services/http/redact.js';
 import { parseRetryAfter, Transport } from '../../src/services/http/transport.js';
 
@@ -61,6 +68,39 @@ describe('the upstream transport', () => {
       ok: true,
     });
     expect(waits).toHaveLength(1);
+  });
+
+  it('gives a stalled service one time limit for the whole call, not one per retry', async () => {
+    const held: ServerResponse[] = [];
+    const server = createServer((_request, response) => void held.push(response));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const stalled = new Transport({ service: 'test', timeoutMs: 400, retries: 2, retryBaseMs: 10 });
+    try {
+      const started = performance.now();
+      const error = await stalled.json({ url: `http://127.0.0.1:${port}/slow` }, z.unknown()).catch((e) => e);
+      expect(error).toBeInstanceOf(TimeoutError);
+      // Per-try limits would have sent three requests and taken three times as long.
+      expect(held).toHaveLength(1);
+      expect(performance.now() - started).toBeLessThan(800);
+    } finally {
+      for (const response of held) response.destroy();
+      await stalled.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('does not wait for a 429 pause that would end after the time limit', async () => {
+    agent
+      .get(ORIGIN)
+      .intercept({ path: '/limited' })
+      .reply(429, 'slow down', { headers: { 'retry-after': '5' } });
+    const error = await transport({ timeoutMs: 2_000 })
+      .json({ url: `${ORIGIN}/limited` }, z.unknown())
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfterMs).toBe(5_000);
+    expect(waits).toEqual([]);
   });
 
   it('never retries a 404, and names method, path and status', async () => {

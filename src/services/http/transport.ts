@@ -36,6 +36,10 @@ export interface RateLimitGate {
 export interface TransportOptions {
   /** Service name used in errors and logs (`music`, `weather`). */
   service: string;
+  /**
+   * The time one call may take in all: every attempt, the pauses between them and any wait for a
+   * rate limit share it, so a stalled service costs a caller this long at most, never this long per try.
+   */
   timeoutMs?: number;
   /** Retries for 5xx and network faults on idempotent methods. Never for 4xx other than 429. */
   retries?: number;
@@ -244,23 +248,28 @@ export class Transport {
     const timeoutMs = spec.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TRANSPORT_OPTIONS.timeoutMs;
     const retryBaseMs = this.options.retryBaseMs ?? DEFAULT_TRANSPORT_OPTIONS.retryBaseMs;
 
+    // One deadline for the whole call: retries and waits only use what is left of it.
+    const deadlineAt = performance.now() + timeoutMs;
+    const left = () => deadlineAt - performance.now();
     let faults = 0;
     let limited = 0;
     // The end of the last pause this call has already sat out, so it is not waited twice.
     let waitedUntil = Number.NEGATIVE_INFINITY;
     for (let attempt = 1; ; attempt++) {
-      waitedUntil = await this.passGate(method, shownUrl, waitedUntil);
+      waitedUntil = await this.passGate(method, shownUrl, waitedUntil, left());
       const started = performance.now();
       let response: Dispatcher.ResponseData;
       try {
-        response = await this.exchange(spec, method, url, timeoutMs, deadline);
+        if (left() <= 0) throw new DOMException('The operation timed out.', 'TimeoutError');
+        response = await this.exchange(spec, method, url, Math.ceil(left()), deadline);
       } catch (error) {
         this.report(method, shownUrl, undefined, started, attempt);
         if (spec.signal?.aborted) throw error;
         const typed = this.wrapFault(error, method, shownUrl, timeoutMs);
-        if (faults < retries) {
+        const pause = this.jitter(retryBaseMs * 2 ** faults);
+        if (faults < retries && pause < left()) {
           faults++;
-          await this.sleep(this.jitter(retryBaseMs * 2 ** (faults - 1)));
+          await this.sleep(pause);
           continue;
         }
         throw typed;
@@ -281,23 +290,26 @@ export class Transport {
         // the gate too, whether or not this call waits it out.
         const until = retryAfterMs ? this.now() + retryAfterMs : undefined;
         if (until !== undefined) await this.closeGate(until);
-        if (retryAfterMs !== undefined && retryAfterMs > this.policy.maxWaitMs) {
-          throw new RateLimitError(this.service, method, shownUrl, retryAfterMs);
-        }
-        if (limited >= this.policy.maxAttempts) {
+        if (retryAfterMs !== undefined && retryAfterMs > Math.min(this.policy.maxWaitMs, left())) {
           throw new RateLimitError(this.service, method, shownUrl, retryAfterMs);
         }
         const wait =
           retryAfterMs ??
           this.jitter(Math.min(this.policy.backoffMaxMs, this.policy.backoffBaseMs * 2 ** (limited - 1)));
+        if (limited >= this.policy.maxAttempts || wait >= left()) {
+          throw new RateLimitError(this.service, method, shownUrl, retryAfterMs);
+        }
         await this.sleep(wait);
         if (until !== undefined) waitedUntil = Math.max(waitedUntil, until);
         continue;
       }
       if (status >= 500 && faults < retries) {
-        faults++;
-        await this.sleep(this.jitter(retryBaseMs * 2 ** (faults - 1)));
-        continue;
+        const pause = this.jitter(retryBaseMs * 2 ** faults);
+        if (pause < left()) {
+          faults++;
+          await this.sleep(pause);
+          continue;
+        }
       }
       // An upstream may echo the credential it was sent; strip this request's own one too.
       const credential = /^\S+\s+(\S+)$/.exec(spec.headers?.['authorization'] ?? '')?.[1];
@@ -306,11 +318,11 @@ export class Transport {
   }
 
   /**
-   * Waits out a shared pause that ends within the bound, or fails at once with `RateLimitError`
-   * when it ends later; returns the end of the pause now sat out. A gate that cannot be read (storage
+   * Waits out a shared pause that ends within the bound (and within what is left of the call's
+   * time), or fails at once with `RateLimitError` when it ends later; returns the end of the pause now sat out. A gate that cannot be read (storage
    * down) lets the call through: a lost pause costs at most one more 429.
    */
-  private async passGate(method: string, url: string, waitedUntil: number): Promise<number> {
+  private async passGate(method: string, url: string, waitedUntil: number, leftMs: number): Promise<number> {
     const gate = this.options.gate;
     if (gate === undefined) return waitedUntil;
     let until: number | undefined;
@@ -322,7 +334,7 @@ export class Transport {
     if (until === undefined || until <= waitedUntil) return waitedUntil;
     const remaining = until - this.now();
     if (remaining <= 0) return waitedUntil;
-    if (remaining > this.policy.maxWaitMs) {
+    if (remaining > Math.min(this.policy.maxWaitMs, leftMs)) {
       throw new RateLimitError(this.service, method, url, remaining, true);
     }
     await this.sleep(remaining);
