@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { MessageFlags, type Interaction } from 'discord.js';
-import { NetworkError, RateLimitError, TimeoutError, UpstreamError } from '../services/http/errors.js';
+import {
+  HttpError,
+  NetworkError,
+  RateLimitError,
+  ResponseValidationError,
+  TimeoutError,
+  UpstreamError,
+} from '../services/http/errors.js';
 import type { Logger } from '../logger.js';
 import type { Feature } from './types.js';
 
@@ -32,8 +39,19 @@ export function describeForUser(error: unknown): string | undefined {
       error.retryAfterMs === undefined ? 'in a little while' : `in ${formatShortWait(error.retryAfterMs)}`;
     return `The ${error.service} service is receiving too many requests right now. Please try again ${wait}.`;
   }
-  if (error instanceof TimeoutError || error instanceof NetworkError) {
+  // A fault on the service's side (5xx, also after the retries) reads as "not answering" too.
+  if (
+    error instanceof TimeoutError ||
+    error instanceof NetworkError ||
+    (error instanceof HttpError && error.status >= 500)
+  ) {
     return `The ${error.service} service is not answering right now. Please try again in a minute.`;
+  }
+  if (error instanceof ResponseValidationError) {
+    return (
+      `The ${error.service} service sent an answer the bot could not read. Please try again in a minute; ` +
+      'if it keeps happening, tell the bot’s owner.'
+    );
   }
   return undefined;
 }

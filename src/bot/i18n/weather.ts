@@ -317,6 +317,8 @@ const en = {
   rateLimited: (wait: string | undefined) =>
     `The weather service is receiving too many requests right now. Please try again ${wait === undefined ? 'in a little while' : `in ${wait}`}.`,
   unavailable: 'The weather service is not answering right now. Please try again in a minute.',
+  unreadable:
+    'The weather service sent an answer the bot could not read. Please try again in a minute; if it keeps happening, tell the bot’s owner.',
   refused: (detail: string) => `The weather service refused this request: ${detail}`,
   manageServerNeeded: 'Only members who may manage this server can change its default place.',
   serverOnly: 'This works only in a server.',
@@ -492,6 +494,8 @@ const de: WeatherMessages = {
   rateLimited: (wait) =>
     `Der Wetterdienst bekommt gerade zu viele Anfragen. Bitte versuche es ${wait === undefined ? 'etwas später' : `in ${wait}`} noch einmal.`,
   unavailable: 'Der Wetterdienst antwortet gerade nicht. Bitte versuche es in einer Minute noch einmal.',
+  unreadable:
+    'Der Wetterdienst hat eine Antwort geschickt, die der Bot nicht lesen kann. Bitte versuche es in einer Minute noch einmal; wenn es so bleibt, sag dem Betreiber des Bots Bescheid.',
   refused: (detail) => `Der Wetterdienst hat diese Anfrage abgelehnt: ${detail}`,
   manageServerNeeded: 'Nur Mitglieder, die diesen Server verwalten dürfen, können seinen Standardort ändern.',
   serverOnly: 'Das geht nur auf einem Server.',

@@ -30,7 +30,12 @@ import {
 } from '../../domain/weather/places.js';
 import { HISTORY_MAX_HOURS } from '../../domain/weather/dates.js';
 import { chooseUnits, getDefaultPlace, getMemberPrefs, getServerPrefs } from '../../domain/weather/prefs.js';
-import { NetworkError, TimeoutError } from '../../services/http/errors.js';
+import {
+  HttpError,
+  NetworkError,
+  ResponseValidationError,
+  TimeoutError,
+} from '../../services/http/errors.js';
 import {
   RateLimitError,
   WeatherBadRequestError,
@@ -198,7 +203,10 @@ export function describeWeatherProblem(error: unknown, lang: Lang): string | und
   if (error instanceof RateLimitError) {
     return t.rateLimited(error.retryAfterMs === undefined ? undefined : waitText(t, error.retryAfterMs));
   }
+  // A fault on the service's side (5xx, also after the retries) reads as "not answering" too.
   if (error instanceof TimeoutError || error instanceof NetworkError) return t.unavailable;
+  if (error instanceof HttpError && error.status >= 500) return t.unavailable;
+  if (error instanceof ResponseValidationError) return t.unreadable;
   if (error instanceof WeatherBadRequestError) return t.refused(error.detail ?? error.statusText);
   if (error instanceof WeatherParameterError) return t.refused(error.message);
   return undefined;
