@@ -37,7 +37,8 @@ describe('the music client against server faults', () => {
   });
 
   it('retries a stalled idempotent call, which then succeeds', async () => {
-    const { world: current, f, waits } = await start({ timeoutMs: 150 });
+    // Each try gets half of the call's 1 s: the stalled first try leaves time for a second.
+    const { world: current, f, waits } = await start({ timeoutMs: 1_000 });
     const path = `/v1/albums/${f.albumIds[0]}`;
     current.emulator.stallNext(path, 2_000);
     const album = await current.music.albums.get(f.albumIds[0] ?? '');

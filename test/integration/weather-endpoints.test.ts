@@ -279,13 +279,14 @@ describe('weather errors through the client', () => {
 
   it('gives up on an answer slower than the time limit with a TimeoutError, after retrying', async () => {
     const impatient = weatherClientFor(emulator, {
-      transport: { timeoutMs: 100, retries: 1, sleep: () => Promise.resolve() },
+      // One second for the whole call, half of it for each try.
+      transport: { timeoutMs: 1_000, retries: 1, sleep: () => Promise.resolve() },
     });
     try {
-      emulator.delayNext('/geo/1.0/reverse', 400);
+      emulator.delayNext('/geo/1.0/reverse', 1_500);
       expect(await impatient.geocoding.reverse(BERLIN)).toHaveLength(1);
-      emulator.delayNext('/geo/1.0/reverse', 400);
-      emulator.delayNext('/geo/1.0/reverse', 400);
+      emulator.delayNext('/geo/1.0/reverse', 1_500);
+      emulator.delayNext('/geo/1.0/reverse', 1_500);
       await expect(impatient.geocoding.reverse({ lat: 48.14, lon: 11.58 })).rejects.toBeInstanceOf(
         TimeoutError,
       );

@@ -41,6 +41,12 @@ export interface TransportOptions {
    * rate limit share it, so a stalled service costs a caller this long at most, never this long per try.
    */
   timeoutMs?: number;
+  /**
+   * The time one try may take; by default half of `timeoutMs` when the call may be retried, so a try
+   * that stalls (a dead connection, a stuck server) leaves time for one more. Never more than what
+   * is left of the call.
+   */
+  attemptTimeoutMs?: number;
   /** Retries for 5xx and network faults on idempotent methods. Never for 4xx other than 429. */
   retries?: number;
   retryBaseMs?: number;
@@ -251,6 +257,12 @@ export class Transport {
     // One deadline for the whole call: retries and waits only use what is left of it.
     const deadlineAt = performance.now() + timeoutMs;
     const left = () => deadlineAt - performance.now();
+    const attemptMs =
+      spec.timeoutMs === undefined && this.options.attemptTimeoutMs !== undefined
+        ? this.options.attemptTimeoutMs
+        : retries > 0
+          ? Math.ceil(timeoutMs / 2)
+          : timeoutMs;
     let faults = 0;
     let limited = 0;
     // The end of the last pause this call has already sat out, so it is not waited twice.
@@ -261,7 +273,7 @@ export class Transport {
       let response: Dispatcher.ResponseData;
       try {
         if (left() <= 0) throw new DOMException('The operation timed out.', 'TimeoutError');
-        response = await this.exchange(spec, method, url, Math.ceil(left()), deadline);
+        response = await this.exchange(spec, method, url, Math.ceil(Math.min(attemptMs, left())), deadline);
       } catch (error) {
         this.report(method, shownUrl, undefined, started, attempt);
         if (spec.signal?.aborted) throw error;
