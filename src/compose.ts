@@ -165,6 +165,10 @@ export async function createCore(config: Config, options: CoreOptions): Promise<
       bulkUrl: config.weather.bulkUrl,
       apiKey: config.weather.apiKey,
       cache: storage.ns('weather-cache'),
+      // After a 429, every process pauses weather calls until the wait ends (the limit is per key).
+      rateGate: createStorageRateGate(storage.ns('rate-limits'), 'weather', {
+        onError: (error) => logger.warn({ err: error }, 'weather rate-limit pause: storage error'),
+      }),
       transport: { onExchange },
     });
     closers.push(() => weatherClient.close());

@@ -6,6 +6,8 @@ import {
   WeatherNotFoundError,
   type WeatherClient,
 } from '../../src/services/weather/index.js';
+import Keyv from 'keyv';
+import { createStorageRateGate } from '../../src/services/http/rate-gate.js';
 import { weatherClientFor } from '../fixtures/weather.js';
 
 const BERLIN = { lat: 52.52, lon: 13.41 };
@@ -67,6 +69,8 @@ describe('weather rate limits', () => {
     const client = weatherClientFor(emulator, {
       transport: {
         random: () => 1,
+        // A call allowed to wait out a minute's quota needs a time limit longer than that.
+        timeoutMs: 120_000,
         rateLimit: { backoffBaseMs: 20_000, backoffMaxMs: 60_000, maxAttempts: 5 },
         // The fake sleep moves the emulator's clock, so backing off really lets the minute pass.
         sleep: (ms) => {
@@ -114,6 +118,31 @@ describe('weather rate limits', () => {
     expect(sleeps).toEqual([]);
     expect(emulator.requestCount(CURRENT)).toBe(1);
     await client.close();
+  });
+
+  it('keeps a long Retry-After pause for every later call, on every host, without asking again', async () => {
+    const { client } = recordingClient();
+    emulator.setRateLimit({ count: 1, retryAfterSeconds: 3_600 });
+    await expect(client.current.byCoords(BERLIN)).rejects.toBeInstanceOf(RateLimitError);
+    emulator.setRateLimit({ count: 0 });
+    const later = await client.forecast.daily({ lat: 48.14, lon: 11.58 }).catch((e: unknown) => e);
+    expect(later).toBeInstanceOf(RateLimitError);
+    expect((later as RateLimitError).retryAfterMs).toBeGreaterThan(3_500_000);
+    // Only the first call reached the service.
+    expect(emulator.requestCount()).toBe(1);
+    await client.close();
+  });
+
+  it('shares the pause through storage with another process', async () => {
+    const store = new Keyv();
+    const first = weatherClientFor(emulator, { rateGate: createStorageRateGate(store, 'weather') });
+    const second = weatherClientFor(emulator, { rateGate: createStorageRateGate(store, 'weather') });
+    emulator.setRateLimit({ count: 1, retryAfterSeconds: 600 });
+    await expect(first.current.byCoords(BERLIN)).rejects.toBeInstanceOf(RateLimitError);
+    emulator.setRateLimit({ count: 0 });
+    await expect(second.current.byCoords({ lat: 40.71, lon: -74.01 })).rejects.toBeInstanceOf(RateLimitError);
+    expect(emulator.requestCount()).toBe(1);
+    await Promise.all([first.close(), second.close()]);
   });
 
   it('sends Retry-After with quota 429s when switched on', async () => {

@@ -9,9 +9,11 @@ import type { z } from 'zod';
 import {
   DEFAULT_TRANSPORT_OPTIONS,
   Transport,
+  type RateLimitGate,
   type RawResponse,
   type TransportOptions,
 } from '../http/transport.js';
+import { createMemoryRateGate } from '../http/rate-gate.js';
 import {
   BULK_FILE_NAMES,
   BulkParseError,
@@ -63,6 +65,12 @@ export interface WeatherClientOptions {
   cache?: Keyv | undefined;
   /** Overrides of the transport's options (timeouts, retry and 429 policy, `onExchange`, test hooks). */
   transport?: Partial<TransportOptions> | undefined;
+  /**
+   * The pause every call honours after a 429 (the service limits calls per key, on every host). By
+   * default one process's memory; pass `createStorageRateGate(store, 'weather')` so that every
+   * process sharing storage pauses, and a long `Retry-After` is not asked again by each command.
+   */
+  rateGate?: RateLimitGate | undefined;
   /** Freshness of cached answers, in ms; see {@link DEFAULT_CACHE_TTLS}. */
   ttl?: Partial<WeatherCacheTtls> | undefined;
   /** The clock the cache judges freshness by, in ms. */
@@ -201,6 +209,7 @@ export function createWeatherClient(options: WeatherClientOptions): WeatherClien
     service: options.transport?.service ?? 'weather',
     secrets: () => [apiKey, ...(extraSecrets?.() ?? [])],
     describeError: options.transport?.describeError ?? describeWeatherError,
+    gate: options.rateGate ?? options.transport?.gate ?? createMemoryRateGate(),
   });
   const timeoutMs = options.transport?.timeoutMs ?? DEFAULT_TRANSPORT_OPTIONS.timeoutMs;
   const ttl: WeatherCacheTtls = { ...DEFAULT_CACHE_TTLS, ...definedOnly(options.ttl ?? {}) };
