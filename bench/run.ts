@@ -7,6 +7,7 @@ import { main as interactions } from './interactions.js';
 import { main as memory } from './memory.js';
 import { main as music } from './music.js';
 import { main as scheduleSlot } from './schedule-slot.js';
+import { main as shards } from './shards.js';
 import { main as weatherBulk } from './weather-bulk.js';
 
 const only = process.argv.slice(2);
@@ -17,6 +18,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   music,
   'schedule-slot': scheduleSlot,
   memory,
+  shards,
 };
 for (const [name, run] of Object.entries(benches)) {
   if (only.length > 0 && !only.includes(name)) continue;
