@@ -121,8 +121,8 @@ export async function createCore(config: Config, options: CoreOptions): Promise<
       rateGate: createStorageRateGate(storage.ns('rate-limits'), 'music', {
         onError: (error) => logger.warn({ err: error }, 'music rate-limit pause: storage error'),
       }),
-      getAccessToken: (userId) =>
-        tokens ? tokens.getAccessToken(userId) : Promise.reject(new LinkingOffError()),
+      getAccessToken: (userId, rejected) =>
+        tokens ? tokens.getAccessToken(userId, rejected) : Promise.reject(new LinkingOffError()),
       transport: { onExchange },
     });
     closers.push(() => musicClient.close());

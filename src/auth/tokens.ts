@@ -46,7 +46,12 @@ export interface TokenSourceOptions {
 }
 
 export interface TokenSource {
-  getAccessToken(userId: string): Promise<string>;
+  /**
+   * A usable access token for the member, refreshed when it is about to expire. `rejected` is a
+   * token the service has just refused (revoked or expired early): it is refreshed even if it looks
+   * fresh, once for all callers that saw it refused, and a token already replaced is not refreshed again.
+   */
+  getAccessToken(userId: string, rejected?: string): Promise<string>;
 }
 
 export function createTokenSource(options: TokenSourceOptions): TokenSource {
@@ -56,10 +61,10 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
   const waitMs = options.waitMs ?? 20_000;
   const inFlight = new Map<string, Promise<string>>();
 
-  const fresh = (link: MusicLink | undefined): link is MusicLink =>
-    link !== undefined && link.expiresAt - skewMs > now();
+  const fresh = (link: MusicLink | undefined, rejected?: string): link is MusicLink =>
+    link !== undefined && link.expiresAt - skewMs > now() && link.accessToken !== rejected;
 
-  async function refreshOnce(userId: string): Promise<string> {
+  async function refreshOnce(userId: string, rejected?: string): Promise<string> {
     const owner = randomUUID();
     const deadline = now() + waitMs;
     for (let pause = 25; ; pause = Math.min(pause * 2, 250)) {
@@ -69,7 +74,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
           // refresh token replaced ours (with rotation, ours is now spent).
           const link = await options.vault.get(userId);
           if (!link) throw new NotLinkedError();
-          if (fresh(link)) return link.accessToken;
+          if (fresh(link, rejected)) return link.accessToken;
           return await refresh(userId, link);
         } finally {
           await options.storage.release('locks', `refresh:${userId}`, owner);
@@ -78,7 +83,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
       await delay(pause);
       const link = await options.vault.get(userId);
       if (!link) throw new NotLinkedError();
-      if (fresh(link)) return link.accessToken;
+      if (fresh(link, rejected)) return link.accessToken;
       if (now() > deadline) throw new Error('Timed out waiting for another process to refresh a music token');
     }
   }
@@ -112,13 +117,14 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
   }
 
   return {
-    async getAccessToken(userId) {
+    async getAccessToken(userId, rejected) {
       const link = await options.vault.get(userId);
       if (!link) throw new NotLinkedError();
-      if (fresh(link)) return link.accessToken;
+      if (fresh(link, rejected)) return link.accessToken;
+      // One refresh in flight per user; a refusal of the token it replaces joins it too.
       let pending = inFlight.get(userId);
       if (!pending) {
-        pending = refreshOnce(userId).finally(() => inFlight.delete(userId));
+        pending = refreshOnce(userId, rejected).finally(() => inFlight.delete(userId));
         inFlight.set(userId, pending);
       }
       return pending;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMusicEmulator, type MusicEmulator } from '../../emulators/music/index.js';
 import { MusicOAuth } from '../../src/auth/oauth.js';
 import { MUSIC_SCOPES } from '../../src/auth/oauth.js';
-import { createTokenSource } from '../../src/auth/tokens.js';
+import { createTokenSource, RelinkRequiredError } from '../../src/auth/tokens.js';
 import { TokenVault, type MusicLink } from '../../src/auth/vault.js';
 import { createMusicClient } from '../../src/services/music/index.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
@@ -62,6 +62,39 @@ describe('token refresh against the music emulator', () => {
     const tokens = await Promise.all(Array.from({ length: 200 }, () => source.getAccessToken('discord-1')));
     expect(music.tokenRequests('refresh_token')).toBe(1);
     expect(new Set(tokens).size).toBe(1);
+  });
+
+  it('refreshes once and tries again when the service refuses a token that looked valid', async () => {
+    const vault = new TokenVault(storage, new Keyring(randomBytes(32)));
+    const user = music.fixtures!.users.premium;
+    // Valid for another hour by our records, but the service has ended it early.
+    const link = { ...expiredLink(user), expiresAt: Date.now() + 3_600_000 };
+    await vault.put('discord-3', link);
+    music.expireToken(link.accessToken);
+    const source = createTokenSource({ vault, oauth, storage });
+    const client = createMusicClient({
+      apiUrl: music.apiUrl,
+      authUrl: music.authUrl,
+      clientId: music.clientId,
+      clientSecret: music.clientSecret,
+      variant: 'classic',
+      getAccessToken: (id, rejected) => source.getAccessToken(id, rejected),
+    });
+    try {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => client.users.me('discord-3')));
+      expect(answers.every((me) => me.id === user)).toBe(true);
+      expect(music.tokenRequests('refresh_token')).toBe(1);
+      expect((await vault.get('discord-3'))!.accessToken).not.toBe(link.accessToken);
+
+      // Refused again and the refresh token is dead too: the member is asked to link again.
+      const current = (await vault.get('discord-3'))!;
+      music.expireToken(current.accessToken);
+      music.expireToken(current.refreshToken);
+      await expect(client.users.me('discord-3')).rejects.toThrow(RelinkRequiredError);
+      expect(await vault.get('discord-3')).toBeUndefined();
+    } finally {
+      await client.close();
+    }
   });
 
   it('still works after 50 refreshes with rotation, and a spent refresh token is never stored again', async () => {

@@ -45,7 +45,8 @@ export interface ContextOptions {
   defaultMarket: string;
   transport: Transport;
   appToken: AppTokenSource;
-  getAccessToken: (userId: string) => Promise<string>;
+  /** See `MusicClientOptions.getAccessToken`. */
+  getAccessToken: (userId: string, rejected?: string) => Promise<string>;
   paging: PagingRegistry;
 }
 
@@ -64,7 +65,18 @@ export function createContext(options: ContextOptions): MusicContext {
     });
     try {
       if (caller !== 'app' && 'accessToken' in caller) return await send(withToken(caller.accessToken));
-      if (caller !== 'app') return await send(withToken(await getAccessToken(caller.userId)));
+      if (caller !== 'app') {
+        const token = await getAccessToken(caller.userId);
+        try {
+          return await send(withToken(token));
+        } catch (error) {
+          const typed = toMusicError(error);
+          if (!(typed instanceof MusicAuthError)) throw typed;
+          // The service refused a token we held for valid (revoked, or expired early): one refresh,
+          // one more try. A refresh the service refuses asks the member to link again.
+          return await send(withToken(await getAccessToken(caller.userId, token)));
+        }
+      }
       const token = await appToken.get();
       try {
         return await send(withToken(token));

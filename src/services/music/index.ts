@@ -25,8 +25,11 @@ export interface MusicClientOptions {
   clientId: string;
   clientSecret: string;
   variant: MusicApiVariant;
-  /** A member's current access token (refreshed by the caller when needed). */
-  getAccessToken: (userId: string) => Promise<string>;
+  /**
+   * A member's current access token (refreshed by the caller when needed). After a 401 it is asked
+   * once more with the refused token as `rejected`, and should then hand back a refreshed one.
+   */
+  getAccessToken: (userId: string, rejected?: string) => Promise<string>;
   /** Transport settings; `service`, `describeError` and `secrets` are filled in (secrets are merged). */
   transport?: Partial<TransportOptions>;
   /**
