@@ -29,6 +29,8 @@ export interface FaultProxy {
   clear(): void;
   /** How many requests a fault applied to. */
   readonly served: number;
+  /** How many requests reached the proxy in all. */
+  readonly received: number;
   /** Every forwarded exchange as text (request line, headers, bodies), for finding secrets in it. */
   readonly transcript: readonly string[];
   close(): Promise<void>;
@@ -43,6 +45,7 @@ export async function startFaultProxy(options: FaultProxyOptions = {}): Promise<
   let upstream = new URL('http://127.0.0.1:9');
   const faults: ProxyFault[] = [];
   let served = 0;
+  let received = 0;
   const transcript: string[] = [];
 
   function forward(req: IncomingMessage, res: ServerResponse) {
@@ -89,6 +92,7 @@ export async function startFaultProxy(options: FaultProxyOptions = {}): Promise<
   }
 
   const server = createServer((req, res) => {
+    received++;
     const line = `${req.method} ${req.url}`;
     const index = faults.findIndex((fault) => fault.match.test(line));
     const fault = index >= 0 ? faults[index] : undefined;
@@ -119,6 +123,9 @@ export async function startFaultProxy(options: FaultProxyOptions = {}): Promise<
     clear: () => void faults.splice(0),
     get served() {
       return served;
+    },
+    get received() {
+      return received;
     },
     transcript,
     close: () =>
