@@ -278,13 +278,16 @@ describe('the sharding manager on one host (src/shards.ts)', () => {
       for (const guild of guilds) {
         await discord.slash({ guildId: guild.id, channelId: guild.channelId, userId, name: 'help' }).reply();
       }
-      // Two forks with their own pids answered, one guild each.
-      const pids = manager
-        .logs()
-        .split('\n')
-        .filter((line) => line.includes('"slash command"'))
-        .map((line) => (JSON.parse(line) as { pid: number }).pid);
-      expect(new Set(pids).size).toBe(2);
+      // Two forks with their own pids answered, one guild each. A fork logs the command after its
+      // reply is out, and its output reaches the manager's pipe later still: wait for both lines.
+      const pids = () =>
+        manager
+          .logs()
+          .split('\n')
+          .filter((line) => line.includes('"slash command"'))
+          .map((line) => (JSON.parse(line) as { pid: number }).pid);
+      await expect.poll(() => new Set(pids()).size, { timeout: 10_000 }).toBe(2);
+      expect(pids()).toHaveLength(2);
       const health = await fetch(`http://127.0.0.1:${port}/healthz`);
       expect(health.status).toBeLessThan(500);
     } finally {
