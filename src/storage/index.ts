@@ -49,12 +49,30 @@ export interface Storage {
   held(namespace: Namespace, key: string): Promise<boolean>;
   /** Gives up a claim, but only if `owner` still holds it. */
   release(namespace: Namespace, key: string, owner: string): Promise<void>;
+  /**
+   * Hands out turns `intervalMs` apart on `key`, in order, to every process sharing the backend:
+   * answers how long this caller must wait for its turn (0 when it may go now). For keeping a pace
+   * that a limit counts across processes (Discord's 50 requests per second for the whole bot).
+   */
+  nextTurn(namespace: Namespace, key: string, intervalMs: number): Promise<number>;
   /** Closes every connection. */
   close(): Promise<void>;
 }
 
 /** Compare-and-delete, so a lock that expired and was taken by someone else is not released by us. */
 const RELEASE_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+
+/**
+ * A turn on Redis's clock: the key holds the time the next turn may start (a "theoretical arrival
+ * time"); this caller's turn starts then, or now if that has passed, and the next one interval later.
+ */
+const NEXT_TURN_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local interval = tonumber(ARGV[1])
+local start = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0') or 0)
+redis.call('SET', KEYS[1], tostring(start + interval), 'PX', math.ceil(start - now + interval) + 60000)
+return start - now`;
 
 /** Opens the storage backend chosen by the configuration. */
 export async function createStorage(options: StorageOptions): Promise<Storage> {
@@ -95,6 +113,13 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
           keys: [`${prefix}:${namespace}:claim:${key}`],
           arguments: [owner],
         });
+      },
+      async nextTurn(namespace, key, intervalMs) {
+        const wait = await client.eval(NEXT_TURN_SCRIPT, {
+          keys: [`${prefix}:${namespace}:turn:${key}`],
+          arguments: [String(Math.max(0, Math.round(intervalMs)))],
+        });
+        return Math.max(0, Number(wait));
       },
       async close() {
         stores.clear();
@@ -154,6 +179,23 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
         claimKey(namespace, key),
         owner,
       );
+    },
+    async nextTurn(namespace, key, intervalMs) {
+      // One statement, so atomic across processes on the file; the row's value is the time the
+      // next turn may start (the processes share this host's clock).
+      const now = Date.now();
+      const interval = Math.max(0, Math.round(intervalMs));
+      const rows = (await claims.query(
+        `INSERT INTO keyv (key, value) VALUES (?1, json_object('value', ?2 + ?3, 'expires', ?2 + ?3 + 60000))
+         ON CONFLICT(key) DO UPDATE SET value = json_object(
+           'value', max(?2, json_extract(keyv.value, '$.value')) + ?3,
+           'expires', max(?2, json_extract(keyv.value, '$.value')) + ?3 + 60000)
+         RETURNING json_extract(value, '$.value') AS next`,
+        `${namespace}:turn:${key}`,
+        now,
+        interval,
+      )) as { next: number }[];
+      return Math.max(0, Number(rows[0]?.next ?? now + interval) - interval - now);
     },
     async close() {
       stores.clear();

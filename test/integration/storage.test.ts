@@ -34,8 +34,13 @@ const backends = [
 
 describe.each(backends)('the storage contract on $name', ({ available, options }) => {
   let storage: Storage;
+  /** The options `storage` was opened with, for a second client on the same data (another process). */
+  let opened: StorageOptions;
   beforeAll(async () => {
-    if (available) storage = await createStorage(await options());
+    if (available) {
+      opened = await options();
+      storage = await createStorage(opened);
+    }
   });
   afterAll(async () => {
     await storage?.close();
@@ -67,6 +72,25 @@ describe.each(backends)('the storage contract on $name', ({ available, options }
     expect(await storage.ns('prefs').get('same-key')).toBeUndefined();
     expect(await storage.ns('schedules').get('same-key')).toBe('schedule');
   });
+
+  it.runIf(available)(
+    'hands out turns an interval apart, in order, to concurrent and separate clients',
+    async () => {
+      const other = await createStorage(opened);
+      try {
+        const waits = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => (i % 2 ? other : storage).nextTurn('locks', 'pace', 100)),
+        );
+        const sorted = [...waits].sort((a, b) => a - b);
+        // Twenty turns 100 ms apart: the last waits about 1.9 s; no two share a turn.
+        expect(sorted[0]).toBeLessThan(100);
+        expect(sorted[19]).toBeGreaterThan(1_700);
+        for (let i = 1; i < sorted.length; i++) expect(sorted[i]! - sorted[i - 1]!).toBeGreaterThan(60);
+      } finally {
+        await other.close();
+      }
+    },
+  );
 
   it.runIf(available)('lets exactly one of many concurrent claimers take a key', async () => {
     const results = await Promise.all(

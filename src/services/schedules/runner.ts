@@ -66,9 +66,8 @@ export interface TickReport {
 const DONE_TTL_MS = 8 * 24 * 3600_000;
 
 /**
- * Scheduled posts per second from one process. Discord allows a bot 50 requests per second in all;
- * the rest is left for the commands answered meanwhile. Several processes posting the same slot
- * each keep this pace (see the README on scaling out).
+ * Scheduled posts per second, for the whole bot: processes sharing storage share the pace. Discord
+ * allows a bot 50 requests per second in all; the rest is left for what commands send meanwhile.
  */
 export const DEFAULT_POSTS_PER_SECOND = 45;
 /** Posts of one slot in flight at once: enough to hide storage and network round trips behind the pace. */
@@ -133,12 +132,22 @@ export function createSlotPoster(options: SlotPosterOptions) {
   const { logger } = options;
   let nextStartAt = 0;
 
-  /** Waits for this post's turn. Turns are handed out in order, so posts in flight together keep the pace. */
+  /**
+   * Waits for this post's turn. Turns are handed out in order through storage, so posts in flight
+   * together, and every process posting the same slot, keep one pace between them (Discord's limit
+   * counts the whole bot). If storage cannot be asked, this process keeps the pace on its own.
+   */
   async function pace(): Promise<void> {
-    const at = performance.now();
-    const start = Math.max(at, nextStartAt);
-    nextStartAt = start + gapMs;
-    if (start > at) await delay(start - at);
+    let wait: number;
+    try {
+      wait = await options.storage.nextTurn('schedule-markers', 'post-pace', gapMs);
+    } catch {
+      const at = performance.now();
+      const start = Math.max(at, nextStartAt);
+      nextStartAt = start + gapMs;
+      wait = start - at;
+    }
+    if (wait > 0) await delay(wait);
   }
 
   return {
