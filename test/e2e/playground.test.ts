@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoWorld, type DemoWorld } from '../../scripts/lib/demo-world.js';
 import { launchChromium } from '../helpers/browser.js';
-import { actAs, messageWith, runCommand } from '../helpers/playground.js';
+import { actAs, messageWith, openChannel, runCommand } from '../helpers/playground.js';
 import { haveChromium } from '../helpers/services.js';
 
 const chromiumReady = haveChromium();
@@ -90,13 +90,14 @@ describe.runIf(chromiumReady)('the playground page, a Discord client for the off
     await actAs(page, 'Bob');
     const bobsView = messageWith(page, 'Panel of @Alice');
     await bobsView.locator('button', { hasText: 'Pause' }).click();
-    const refusal = messageWith(page, 'only they can use its buttons');
+    // The panel itself says "only they can use its buttons": wait for the refusal's own words.
+    const refusal = messageWith(page, 'Run the command yourself');
     await refusal.waitFor();
     expect(await refusal.locator('.only-you').count()).toBe(1);
 
     // Bob's refusal is his alone: Alice does not see it.
     await actAs(page, 'Alice');
-    await messageWith(page, 'Panel of @Alice').waitFor();
+    expect(await messageWith(page, 'Panel of @Alice').count()).toBe(1);
     expect(await page.locator('#messages li.message', { hasText: 'Run the command yourself' }).count()).toBe(
       0,
     );
@@ -133,6 +134,58 @@ describe.runIf(chromiumReady)('the playground page, a Discord client for the off
     await page.click('#time button[data-reset]');
     await expect.poll(() => world.offline.clock.now() - Date.now()).toBeLessThan(1_000);
   }, 20_000);
+
+  it('posts a schedule for a time ahead of the emulated clock once the time control passes it', async () => {
+    // A time of day some 50 minutes ahead in Chicago: +1 h passes it, well inside the 30-minute grace.
+    const due = new Date(world.offline.clock.now() + 50 * 60_000);
+    const time = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'America/Chicago',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(due);
+    await runCommand(page, {
+      command: 'weather schedule add',
+      options: {
+        place: { type: 'Springfield', pick: 'Springfield, Illinois' },
+        time,
+        timezone: { type: 'Chicago', pick: 'America/Chicago' },
+        channel: '#lounge',
+        kind: 'Current conditions',
+      },
+    });
+    const saved = messageWith(page, 'Scheduled weather post saved');
+    await saved.locator('.only-you').waitFor();
+    expect(await saved.textContent()).toContain(time);
+
+    await openChannel(page, 'lounge');
+    // A post, not a reply: no "used /command" line above it.
+    const post = page.locator('#messages li.message:not(:has(.used))', { hasText: 'Springfield, Illinois' });
+    expect(await post.count()).toBe(0);
+    await page.click('#time button[data-advance="3600000"]');
+    await post.locator('.embed-title').waitFor({ timeout: 15_000 });
+    expect(await post.locator('.embed-field-name').allTextContents()).toContain('Temperature');
+    expect(await post.locator('.only-you').count()).toBe(0);
+  }, 30_000);
+
+  it('refreshes the linked music token after the clock moves past its expiry, without linking again', async () => {
+    const refreshes = world.offline.music.tokenRequests('refresh_token');
+    await openChannel(page, 'general');
+    // The schedule test left the clock at +1 h; one more hour is well past the token's hour.
+    await page.click('#time button[data-advance="3600000"]');
+    await expect.poll(() => page.textContent('#clock')).toContain('+2 h');
+    const panels = page.locator('#messages li.message', { hasText: 'Panel of @Alice' });
+    const before = await panels.count();
+    const prompts = page.locator('#messages li.message', { hasText: 'Link your music account' });
+    const promptsBefore = await prompts.count();
+    await runCommand(page, { command: 'music player' });
+    await expect.poll(() => panels.count()).toBe(before + 1);
+    await panels.last().locator('.embed-description').waitFor();
+    expect(world.offline.music.tokenRequests('refresh_token')).toBeGreaterThan(refreshes);
+    expect(await prompts.count()).toBe(promptsBefore);
+    await page.click('#time button[data-reset]');
+    await expect.poll(() => world.offline.clock.now() - Date.now()).toBeLessThan(1_000);
+  }, 30_000);
 
   it('fetched nothing from beyond 127.0.0.1', () => {
     expect(requested.length).toBeGreaterThan(5);

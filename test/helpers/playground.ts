@@ -7,7 +7,10 @@ import type { Locator, Page } from 'playwright-core';
 export interface CommandInput {
   /** As the page lists it: `weather now`, `music playlist view`. */
   command: string;
-  /** Typed values; `{ type, pick }` types and then picks the autocomplete choice containing `pick`. */
+  /**
+   * Typed values (for a drop-down, the label: `#lounge`, `Current conditions`); `{ type, pick }`
+   * types and then picks the autocomplete choice containing `pick`.
+   */
   options?: Record<string, string | { type: string; pick: string }>;
 }
 
@@ -17,7 +20,9 @@ export async function runCommand(page: Page, input: CommandInput): Promise<void>
   for (const [name, value] of Object.entries(input.options ?? {})) {
     const field = page.locator(`[data-option="${name}"]`);
     if (typeof value === 'string') {
-      await field.fill(value);
+      if ((await page.locator(`select[data-option="${name}"]`).count()) > 0)
+        await field.selectOption({ label: value });
+      else await field.fill(value);
       continue;
     }
     await field.fill(value.type);
@@ -31,6 +36,15 @@ export function messageWith(page: Page, text: string | RegExp): Locator {
   return page.locator('#messages li.message', { hasText: text }).last();
 }
 
+/** Switches the acting member and waits until the list shows what they see (and nothing of the previous view). */
 export async function actAs(page: Page, name: string): Promise<void> {
   await page.selectOption('#user', { label: name });
+  await page.locator('#messages[aria-busy="false"]').waitFor();
+}
+
+/** Opens a channel of the current server and waits until its messages are shown. */
+export async function openChannel(page: Page, name: string): Promise<void> {
+  await page.click(`#channels [data-channel="${name}"]`);
+  await page.locator('#channel-name', { hasText: `# ${name}` }).waitFor();
+  await page.locator('#messages[aria-busy="false"]').waitFor();
 }

@@ -371,6 +371,7 @@ function renderMessages(data) {
   for (const notice of data.notices)
     items.push({ at: notice.at, node: h('li', { class: 'notice' }, [`⚠ ${notice.text}`]) });
   list.replaceChildren(...items.map((item) => item.node));
+  list.setAttribute('aria-busy', 'false');
   stickToBottom = atBottom;
   if (atBottom) list.scrollTop = list.scrollHeight;
 }
@@ -396,8 +397,17 @@ async function pollLoop() {
   }
 }
 
+/**
+ * Another channel or member: the list is emptied at once, so nothing of the previous view (another
+ * member's ephemeral messages, buttons that would now act as someone else) stays on screen until
+ * the first answer; `aria-busy` says when that answer is shown.
+ */
 function restartPoll() {
   state.version = -1;
+  const list = $('messages');
+  list.replaceChildren();
+  list.setAttribute('aria-busy', 'true');
+  stickToBottom = true;
   void pollLoop();
 }
 
@@ -521,9 +531,9 @@ function attachAutocomplete(entry, option, input) {
   const list = h('ul', { class: 'choices', 'data-choices-for': option.name });
   list.hidden = true;
   let asked = 0;
+  let timer = 0;
   const ask = async () => {
     const turn = ++asked;
-    delete input.dataset['value'];
     try {
       const choices = /** @type {Choice[]} */ (
         await api('/api/autocomplete', { ...commandBody(entry, option.name), focused: option.name })
@@ -533,6 +543,10 @@ function attachAutocomplete(entry, option, input) {
         ...choices.map((choice) => {
           const button = h('button', { type: 'button', 'data-value': String(choice.value) }, [choice.name]);
           button.addEventListener('click', () => {
+            // A choice is final: a question still pending for what was typed must not reopen the
+            // list or drop the chosen value (the bot would get the choice's name instead).
+            clearTimeout(timer);
+            asked++;
             input.value = choice.name;
             input.dataset['value'] = String(choice.value);
             list.hidden = true;
@@ -545,8 +559,8 @@ function attachAutocomplete(entry, option, input) {
       list.hidden = true;
     }
   };
-  let timer = 0;
   input.addEventListener('input', () => {
+    delete input.dataset['value'];
     clearTimeout(timer);
     timer = window.setTimeout(() => void ask(), 150);
   });
