@@ -57,6 +57,7 @@ async function setup(kind: 'ours' | 'bare'): Promise<Setup> {
         storage: undefined as unknown as Storage,
         features: { music: false, weather: false },
         commands,
+        now: Date.now,
       },
     });
     client.on(Events.InteractionCreate, (interaction) => void route(interaction));

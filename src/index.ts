@@ -64,6 +64,7 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
   const ctx: BotContext = {
     logger,
     storage,
+    now: options.now ?? Date.now,
     features: core.features,
     commands,
     scheduleLimit: config.schedules.perGuildLimit,
@@ -103,7 +104,7 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
         async postNow(schedule) {
           const request = { ...schedule.place, lang: schedule.lang, kind: schedule.kind };
           const fetched = await fetchScheduledWeather(weatherClient, request);
-          await poster(schedule, fetched, nonceFor(schedule.id, `test-${Date.now()}`));
+          await poster(schedule, fetched, nonceFor(schedule.id, `test-${ctx.now()}`));
         },
       },
     };

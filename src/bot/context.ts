@@ -12,6 +12,11 @@ import type { Command, Feature } from './types.js';
 export interface BotContext {
   logger: Logger;
   storage: Storage;
+  /**
+   * The bot's clock (epoch ms): `Date.now` except in the offline demo, whose time control moves it.
+   * Commands read the time through it, so "next post in…" and date ranges agree with the schedules.
+   */
+  now: () => number;
   /** Which optional services are configured. */
   features: Readonly<Record<Feature, boolean>>;
   /** Every registered command, for /help. */

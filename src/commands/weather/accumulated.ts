@@ -31,7 +31,7 @@ export default {
         start: parseDateTime('start', interaction.options.getString('start', true)),
         end: endText === null ? undefined : parseDateTime('end', endText),
       },
-      Math.floor(Date.now() / 1000),
+      Math.floor(ctx.now() / 1000),
     );
     const request = await weatherRequest(interaction, weather, ctx);
     const threshold = interaction.options.getNumber('threshold');

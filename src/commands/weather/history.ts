@@ -33,7 +33,7 @@ export default {
     const request = await weatherRequest(interaction, weather, ctx);
     const place = await deferWithPlace(interaction, weather, request);
     const report = await getWeatherHistory(weather.client, place, (tzSeconds) =>
-      resolveHistoryRange(range, { nowSec: Math.floor(Date.now() / 1000), tzSeconds }),
+      resolveHistoryRange(range, { nowSec: Math.floor(ctx.now() / 1000), tzSeconds }),
     );
     await interaction.editReply(renderWeatherHistory(report, request.render));
   },

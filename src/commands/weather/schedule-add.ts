@@ -56,7 +56,7 @@ export default {
     const zones = timeZones().filter((zone) => zone.toLowerCase().includes(typed));
     await interaction.respond(zones.slice(0, 25).map((zone) => ({ name: zone, value: zone })));
   },
-  async execute(interaction, weather) {
+  async execute(interaction, weather, ctx) {
     const { guildId } = requireManager(interaction);
     const time = parseTimeOfDay(interaction.options.getString('time', true));
     if (!time) throw new UserError('The time must look like 07:00, 19:30 or 7:30 pm.');
@@ -97,9 +97,9 @@ export default {
         defaultUnitsFor(interaction.locale)) as Schedule['units'],
       lang,
       createdBy: interaction.user.id,
-      createdAt: Date.now(),
+      createdAt: ctx.now(),
     });
     await weather.schedules.scheduler.changed(schedule);
-    await interaction.editReply({ embeds: [renderScheduleSaved(schedule, new Date())] });
+    await interaction.editReply({ embeds: [renderScheduleSaved(schedule, new Date(ctx.now()))] });
   },
 } satisfies Subcommand<WeatherServices>;

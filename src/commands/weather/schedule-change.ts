@@ -22,13 +22,19 @@ const TITLES: Record<Verb, string> = {
   resume: 'Scheduled weather post resumed',
 };
 
-function changeSchedule(verb: Verb, services: WeatherServices, schedule: Schedule, userTag: string) {
+function changeSchedule(
+  verb: Verb,
+  services: WeatherServices,
+  schedule: Schedule,
+  userTag: string,
+  now: number,
+) {
   const { store } = services.schedules;
   switch (verb) {
     case 'remove':
       return store.remove(schedule.guildId, schedule.id);
     case 'pause':
-      return store.pause(schedule.guildId, schedule.id, `paused by ${userTag}`, true, Date.now());
+      return store.pause(schedule.guildId, schedule.id, `paused by ${userTag}`, true, now);
     case 'resume':
       return store.resume(schedule.guildId, schedule.id);
   }
@@ -40,13 +46,14 @@ function scheduleVerb(verb: Verb): Subcommand<WeatherServices> {
     name: verb,
     build: (sub) => localize(sub, SCHEDULE_TEXT.subcommands[verb]).addStringOption(idOption),
     autocomplete: (interaction, weather) => scheduleIdAutocomplete(interaction, weather),
-    async execute(interaction, weather) {
+    async execute(interaction, weather, ctx) {
       const { guildId } = requireManager(interaction);
       const schedule = await findSchedule(weather, guildId, interaction.options.getString('id', true));
-      const changed = (await changeSchedule(verb, weather, schedule, interaction.user.username)) ?? schedule;
+      const changed =
+        (await changeSchedule(verb, weather, schedule, interaction.user.username, ctx.now())) ?? schedule;
       await weather.schedules.scheduler.changed(changed, verb === 'remove');
       await interaction.reply({
-        embeds: [renderScheduleSaved(changed, new Date(), TITLES[verb])],
+        embeds: [renderScheduleSaved(changed, new Date(ctx.now()), TITLES[verb])],
         flags: MessageFlags.Ephemeral,
       });
     },

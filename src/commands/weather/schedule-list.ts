@@ -15,7 +15,7 @@ export default {
     const schedules = await weather.schedules.store.list(guildId);
     const limit = ctx.scheduleLimit ?? schedules.length;
     await interaction.reply({
-      embeds: [renderScheduleList(schedules, limit, new Date())],
+      embeds: [renderScheduleList(schedules, limit, new Date(ctx.now()))],
       flags: MessageFlags.Ephemeral,
     });
   },

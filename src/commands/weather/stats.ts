@@ -22,7 +22,7 @@ export default {
       .addIntegerOption((option) => localize(option, options.day).setMinValue(1).setMaxValue(31)),
   autocomplete: placeAutocomplete,
   async execute(interaction, weather, ctx) {
-    const today = new Date();
+    const today = new Date(ctx.now());
     const day = checkCalendarDay(
       interaction.options.getInteger('month') ?? today.getUTCMonth() + 1,
       interaction.options.getInteger('day') ?? today.getUTCDate(),
