@@ -69,7 +69,7 @@ const DONE_TTL_MS = 8 * 24 * 3600_000;
  * Scheduled posts per second, for the whole bot: processes sharing storage share the pace. Discord
  * allows a bot 50 requests per second in all; the rest is left for what commands send meanwhile.
  */
-export const DEFAULT_POSTS_PER_SECOND = 45;
+export const DEFAULT_POSTS_PER_SECOND = 47;
 /** Posts of one slot in flight at once: enough to hide storage and network round trips behind the pace. */
 const POSTS_IN_FLIGHT = 8;
 /** Weather calls of one slot in flight at once. */
