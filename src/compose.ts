@@ -165,6 +165,12 @@ export async function createCore(config: Config, options: CoreOptions): Promise<
       bulkUrl: config.weather.bulkUrl,
       apiKey: config.weather.apiKey,
       cache: storage.ns('weather-cache'),
+      // Identical requests from several processes sharing storage make one call.
+      cacheLock: {
+        claim: (key, ttlMs, owner) => storage.claim('locks', key, ttlMs, owner),
+        held: (key) => storage.held('locks', key),
+        release: (key, owner) => storage.release('locks', key, owner),
+      },
       // After a 429, every process pauses weather calls until the wait ends (the limit is per key).
       rateGate: createStorageRateGate(storage.ns('rate-limits'), 'weather', {
         onError: (error) => logger.warn({ err: error }, 'weather rate-limit pause: storage error'),

@@ -1,8 +1,37 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import Keyv from 'keyv';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startWeatherEmulator, type WeatherEmulator } from '../../emulators/weather/index.js';
 import { WeatherNotFoundError } from '../../src/services/weather/index.js';
+import { createStorage, type StorageOptions } from '../../src/storage/index.js';
 import { weatherClientFor } from '../fixtures/weather.js';
+import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
+
+const redisReady = await haveRedis();
+const cleanups: (() => Promise<unknown>)[] = [];
+afterAll(() => Promise.all(cleanups.map((clean) => clean())));
+const backends = [
+  {
+    name: 'SQLite',
+    available: true,
+    options: async (): Promise<StorageOptions> => {
+      const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-weather-cache-'));
+      cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+      return { dataDir };
+    },
+  },
+  {
+    name: 'Redis',
+    available: redisReady,
+    options: (): Promise<StorageOptions> => {
+      const redisPrefix = uniquePrefix('weather-cache');
+      cleanups.push(() => cleanRedisPrefix(redisPrefix));
+      return Promise.resolve({ dataDir: 'unused', redisUrl: REDIS_URL, redisPrefix });
+    },
+  },
+];
 
 const START = Date.UTC(2025, 0, 15, 12);
 const BERLIN = { lat: 52.52, lon: 13.41 };
@@ -33,6 +62,46 @@ describe('weather answers are cached and coalesced', () => {
     expect(emulator.requestCount(CURRENT)).toBe(2);
     await client.close();
   });
+
+  it.each(backends)(
+    'makes one call for identical requests from three processes sharing storage ($name)',
+    async ({ available, options }) => {
+      if (!available) return;
+      const opened = await options();
+      const processes = await Promise.all([0, 1, 2].map(() => createStorage(opened)));
+      const clients = processes.map((storage) =>
+        weatherClientFor(emulator, {
+          cache: storage.ns('weather-cache'),
+          now: () => START,
+          cacheLock: {
+            claim: (key, ttlMs, owner) => storage.claim('locks', key, ttlMs, owner),
+            held: (key) => storage.held('locks', key),
+            release: (key, owner) => storage.release('locks', key, owner),
+          },
+        }),
+      );
+      try {
+        // The answer takes a moment, so every process asks while the first call is under way.
+        emulator.delayNext(CURRENT.path, 300);
+        const answers = await Promise.all(
+          Array.from({ length: 30 }, (_, i) => clients[i % 3]!.current.byCoords(BERLIN)),
+        );
+        expect(emulator.requestCount(CURRENT)).toBe(1);
+        for (const answer of answers) expect(answer).toEqual(answers[0]);
+
+        // The loading process fails: the others do not wait for the lock in turn, they ask themselves.
+        emulator.resetCounts();
+        const PARIS = { lat: 48.86, lon: 2.35 };
+        for (let i = 0; i < 3; i++) emulator.failNext(CURRENT.path, 500);
+        const settled = await Promise.allSettled(clients.map((client) => client.current.byCoords(PARIS)));
+        expect(settled.filter((r) => r.status === 'fulfilled').length).toBeGreaterThanOrEqual(2);
+        expect(emulator.requestCount(CURRENT)).toBeLessThanOrEqual(5);
+      } finally {
+        await Promise.all(clients.map((client) => client.close()));
+        await Promise.all(processes.map((storage) => storage.close()));
+      }
+    },
+  );
 
   it('coalesces concurrent requests even without a cache, but then keeps nothing', async () => {
     const client = weatherClientFor(emulator);

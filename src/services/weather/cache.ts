@@ -1,9 +1,23 @@
 /**
- * Answers cached by normalised request, with in-process single flight: concurrent identical requests
- * share one upstream call, and a cached answer is served until it expires. The store is optional
- * (any Keyv); without one, requests are still coalesced.
+ * Answers cached by normalised request, with single flight: concurrent identical requests share one
+ * upstream call, and a cached answer is served until it expires. The store is optional (any Keyv);
+ * without one, requests are still coalesced in the process. With a shared store and a shared lock
+ * (both on Redis when several processes run), identical requests from different processes share
+ * one call too: one process loads while the others wait for its answer to land in the store.
  */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import type Keyv from 'keyv';
+
+/** A lock shared by every process using the same store (`Storage.claim`/`held`/`release`). */
+export interface SharedLock {
+  claim(key: string, ttlMs: number, owner: string): Promise<boolean>;
+  held(key: string): Promise<boolean>;
+  release(key: string, owner: string): Promise<void>;
+}
+
+/** Longer than one upstream call may take (the transport's limit), so a live holder never loses it. */
+const LOCK_TTL_MS = 15_000;
 
 /** How long answers stay fresh, in ms. The service refreshes its data about every 10 minutes. */
 export interface WeatherCacheTtls {
@@ -45,6 +59,7 @@ export class WeatherCache {
   constructor(
     private readonly store: Keyv | undefined,
     private readonly now: () => number,
+    private readonly lock?: SharedLock,
   ) {}
 
   /**
@@ -65,13 +80,48 @@ export class WeatherCache {
   }
 
   private async fetch<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
-    if (this.store) {
-      const hit = await this.read(this.store, key);
-      if (hit && hit.expires > this.now()) return hit.value as T;
+    if (!this.store) return load();
+    const store = this.store;
+    const fresh = async () => {
+      const hit = await this.read(store, key);
+      return hit && hit.expires > this.now() ? hit : undefined;
+    };
+    const loadAndKeep = async () => {
+      const value = await load();
+      await this.write(store, key, { value, expires: this.now() + ttlMs }, ttlMs);
+      return value;
+    };
+    const hit = await fresh();
+    if (hit) return hit.value as T;
+    if (!this.lock) return loadAndKeep();
+
+    const owner = randomUUID();
+    if (!(await this.attempt(() => this.lock!.claim(key, LOCK_TTL_MS, owner), true))) {
+      // Another process is loading this answer: wait for it while it holds the lock. If it lets
+      // go without storing one (its call failed), load it ourselves rather than queue for the lock.
+      for (let pause = 20; ; pause = Math.min(pause * 2, 200)) {
+        await delay(pause);
+        const landed = await fresh();
+        if (landed) return landed.value as T;
+        if (!(await this.attempt(() => this.lock!.held(key), false))) return loadAndKeep();
+      }
     }
-    const value = await load();
-    if (this.store) await this.write(this.store, key, { value, expires: this.now() + ttlMs }, ttlMs);
-    return value;
+    try {
+      // It may have landed between our look and the claim.
+      const landed = await fresh();
+      return landed ? (landed.value as T) : await loadAndKeep();
+    } finally {
+      await this.attempt(() => this.lock!.release(key, owner), undefined);
+    }
+  }
+
+  /** A lock operation, or `fallback` when storage fails: a broken lock only costs an extra call. */
+  private async attempt<R>(operation: () => Promise<R>, fallback: R): Promise<R> {
+    try {
+      return await operation();
+    } catch {
+      return fallback;
+    }
   }
 
   // A broken cache must not break the weather: a failed read is a miss, a failed write is skipped.

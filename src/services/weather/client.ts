@@ -22,7 +22,13 @@ import {
   type BulkCsvFileName,
   type BulkJsonFileName,
 } from './bulk.js';
-import { cacheKey, DEFAULT_CACHE_TTLS, WeatherCache, type WeatherCacheTtls } from './cache.js';
+import {
+  cacheKey,
+  DEFAULT_CACHE_TTLS,
+  WeatherCache,
+  type SharedLock,
+  type WeatherCacheTtls,
+} from './cache.js';
 import { BulkFormatError, toBulkStreamError, toWeatherError, WeatherParameterError } from './errors.js';
 import * as params from './params.js';
 import type { WeatherLang, WeatherUnits } from './params.js';
@@ -63,6 +69,11 @@ export interface WeatherClientOptions {
   apiKey: string;
   /** Where answers are cached; without it, identical requests in flight are still coalesced. */
   cache?: Keyv | undefined;
+  /**
+   * A lock shared by the processes sharing `cache`, so that identical requests from several
+   * processes make one call (see `WeatherCache`). Without it, coalescing is per process.
+   */
+  cacheLock?: SharedLock | undefined;
   /** Overrides of the transport's options (timeouts, retry and 429 policy, `onExchange`, test hooks). */
   transport?: Partial<TransportOptions> | undefined;
   /**
@@ -214,7 +225,7 @@ export function createWeatherClient(options: WeatherClientOptions): WeatherClien
   const timeoutMs = options.transport?.timeoutMs ?? DEFAULT_TRANSPORT_OPTIONS.timeoutMs;
   const ttl: WeatherCacheTtls = { ...DEFAULT_CACHE_TTLS, ...definedOnly(options.ttl ?? {}) };
   const now = options.now ?? Date.now;
-  const cache = new WeatherCache(options.cache, now);
+  const cache = new WeatherCache(options.cache, now, options.cacheLock);
 
   /**
    * Sends `query` (plus the key), cached under `keyQuery` (by default the query itself) for the

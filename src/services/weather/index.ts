@@ -11,7 +11,7 @@ export {
   type WeatherClient,
   type WeatherClientOptions,
 } from './client.js';
-export { DEFAULT_CACHE_TTLS, type WeatherCacheTtls } from './cache.js';
+export { DEFAULT_CACHE_TTLS, type SharedLock, type WeatherCacheTtls } from './cache.js';
 export { BULK_FILE_NAMES, type BulkCsvFileName, type BulkJsonFileName } from './bulk.js';
 export {
   BulkFormatError,
