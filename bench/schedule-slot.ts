@@ -18,6 +18,7 @@ import { startApp } from '../src/index.js';
 import { ScheduleStore } from '../src/services/schedules/store.js';
 import { createStorage } from '../src/storage/index.js';
 import { printTable, saveResults, type BenchRow } from './lib.js';
+import { dailyPost, weatherEnv } from '../test/helpers/fixtures-env.js';
 
 const TOKEN = 'bench-slot-token';
 const KEY = 'bench-slot-key';
@@ -43,30 +44,21 @@ export async function main(): Promise<BenchRow[]> {
   for (let i = 0; i < POSTS; i++) {
     const where = channels[i % channels.length]!;
     const p = i % PLACES;
-    await store.add({
-      guildId: where.guildId,
-      channelId: where.channelId,
-      place: { lat: -60 + p * 1.2, lon: -170 + p * 3.3, label: `Place ${p}, XX` },
-      time,
-      timezone: 'UTC',
-      days: [],
-      kind: 'current',
-      units: 'metric',
-      lang: 'en',
-      createdBy: '1',
-      createdAt: Date.now() - 3_600_000,
-    });
+    await store.add(
+      dailyPost({
+        guildId: where.guildId,
+        channelId: where.channelId,
+        place: { lat: -60 + p * 1.2, lon: -170 + p * 3.3, label: `Place ${p}, XX` },
+        time: time,
+      }),
+    );
   }
   await storage.close();
   const config = loadConfig({
     DISCORD_TOKEN: TOKEN,
     DISCORD_APPLICATION_ID: discord.applicationId,
     DISCORD_API_URL: discord.restUrl,
-    WEATHER_API_KEY: KEY,
-    WEATHER_API_URL: weather.apiUrl,
-    WEATHER_PRO_URL: weather.proUrl,
-    WEATHER_HISTORY_URL: weather.historyUrl,
-    WEATHER_BULK_URL: weather.bulkUrl,
+    ...weatherEnv(weather, KEY),
     HTTP_PORT: '0',
     SCHEDULES_PER_GUILD: '1000',
     DATA_DIR: dataDir,

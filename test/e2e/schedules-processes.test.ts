@@ -14,6 +14,7 @@ import type { Schedule } from '../../src/services/schedules/types.js';
 import { createStorage, type StorageOptions } from '../../src/storage/index.js';
 import { startBotProcess, type BotProcess } from '../helpers/bot-process.js';
 import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
+import { dailyPost, weatherEnv } from '../helpers/fixtures-env.js';
 
 const redisReady = await haveRedis();
 const TOKEN = 'process-test-bot-token';
@@ -54,11 +55,7 @@ async function world(channelCount: number): Promise<World> {
       DISCORD_TOKEN: TOKEN,
       DISCORD_APPLICATION_ID: discord.applicationId,
       DISCORD_API_URL: discord.restUrl,
-      WEATHER_API_KEY: KEY,
-      WEATHER_API_URL: weather.apiUrl,
-      WEATHER_PRO_URL: weather.proUrl,
-      WEATHER_HISTORY_URL: weather.historyUrl,
-      WEATHER_BULK_URL: weather.bulkUrl,
+      ...weatherEnv(weather, KEY),
       HTTP_PORT: '0',
       SCHEDULES_PER_GUILD: '1000',
     },
@@ -85,20 +82,14 @@ async function seed(options: StorageOptions, w: World, count: number, times: str
   const created: Schedule[] = [];
   for (let i = 0; i < count; i++) {
     created.push(
-      await store.add({
-        guildId: w.guildId,
-        channelId: w.channels[i % w.channels.length]!,
-        place: PLACES[i % PLACES.length]!,
-        time: times[i % times.length]!,
-        timezone: 'UTC',
-        days: [],
-        kind: 'current',
-        units: 'metric',
-        lang: 'en',
-        createdBy: '1',
-        // Made an hour ago, so the slot that is due now counts.
-        createdAt: Date.now() - 3_600_000,
-      }),
+      await store.add(
+        dailyPost({
+          guildId: w.guildId,
+          channelId: w.channels[i % w.channels.length]!,
+          place: PLACES[i % PLACES.length]!,
+          time: times[i % times.length]!,
+        }),
+      ),
     );
   }
   await storage.close();

@@ -11,6 +11,7 @@ import type { Schedule } from '../../src/services/schedules/types.js';
 import { createStorage } from '../../src/storage/index.js';
 import { startBotProcess, type BotProcess } from '../helpers/bot-process.js';
 import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
+import { dailyPost, weatherEnv } from '../helpers/fixtures-env.js';
 
 const redisReady = await haveRedis();
 const TOKEN = 'queue-test-bot-token';
@@ -56,19 +57,14 @@ describe.runIf(redisReady)('scheduled posts on BullMQ with real bot processes', 
     const schedules: Schedule[] = [];
     for (let i = 0; i < 30; i++) {
       schedules.push(
-        await store.add({
-          guildId: guild.id,
-          channelId: channels[i % channels.length]!,
-          place: PLACES[i % PLACES.length]!,
-          time,
-          timezone: 'UTC',
-          days: [],
-          kind: 'current',
-          units: 'metric',
-          lang: 'en',
-          createdBy: '1',
-          createdAt: Date.now() - 3_600_000,
-        }),
+        await store.add(
+          dailyPost({
+            guildId: guild.id,
+            channelId: channels[i % channels.length]!,
+            place: PLACES[i % PLACES.length]!,
+            time: time,
+          }),
+        ),
       );
     }
     await storage.close();
@@ -77,11 +73,7 @@ describe.runIf(redisReady)('scheduled posts on BullMQ with real bot processes', 
       DISCORD_TOKEN: TOKEN,
       DISCORD_APPLICATION_ID: discord.applicationId,
       DISCORD_API_URL: discord.restUrl,
-      WEATHER_API_KEY: KEY,
-      WEATHER_API_URL: weather.apiUrl,
-      WEATHER_PRO_URL: weather.proUrl,
-      WEATHER_HISTORY_URL: weather.historyUrl,
-      WEATHER_BULK_URL: weather.bulkUrl,
+      ...weatherEnv(weather, KEY),
       HTTP_PORT: '0',
       SCHEDULES_PER_GUILD: '1000',
       REDIS_URL,

@@ -26,6 +26,7 @@ import { createStorage } from '../../src/storage/index.js';
 import { linkButtonUrl } from '../helpers/bot.js';
 import { startBotProcess, type BotProcess } from '../helpers/bot-process.js';
 import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
+import { dailyPost, weatherEnv } from '../helpers/fixtures-env.js';
 
 const redisReady = await haveRedis();
 const TOKEN = 'shard-test-bot-token';
@@ -93,19 +94,15 @@ describe.runIf(redisReady)('two shard processes and a web process on one Redis',
     schedules = [];
     for (const guild of guilds) {
       schedules.push(
-        await store.add({
-          guildId: guild.id,
-          channelId: guild.channelId,
-          place: { lat: 52.52, lon: 13.405, label: 'Berlin, DE' },
-          time,
-          timezone: 'UTC',
-          days: [],
-          kind: 'current',
-          units: 'metric',
-          lang: 'en',
-          createdBy: aliceId,
-          createdAt: Date.now() - 3_600_000,
-        }),
+        await store.add(
+          dailyPost({
+            guildId: guild.id,
+            channelId: guild.channelId,
+            place: { lat: 52.52, lon: 13.405, label: 'Berlin, DE' },
+            time: time,
+            createdBy: aliceId,
+          }),
+        ),
       );
     }
     await storage.close();
@@ -120,11 +117,7 @@ describe.runIf(redisReady)('two shard processes and a web process on one Redis',
       MUSIC_AUTH_URL: music.authUrl,
       MUSIC_API_VARIANT: music.variant,
       TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      WEATHER_API_KEY: KEY,
-      WEATHER_API_URL: weather.apiUrl,
-      WEATHER_PRO_URL: weather.proUrl,
-      WEATHER_HISTORY_URL: weather.historyUrl,
-      WEATHER_BULK_URL: weather.bulkUrl,
+      ...weatherEnv(weather, KEY),
       PUBLIC_URL: publicUrl,
       REDIS_URL,
       REDIS_PREFIX: prefix,
