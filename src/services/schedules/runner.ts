@@ -74,6 +74,8 @@ export const DEFAULT_POSTS_PER_SECOND = 47;
 const POSTS_IN_FLIGHT = 8;
 /** Weather calls of one slot in flight at once. */
 const FETCHES_IN_FLIGHT = 4;
+/** "Done" markers read in one storage round trip. */
+const DONE_BATCH = 500;
 
 /** Runs `work` over `items` with at most `limit` in flight. */
 async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>) {
@@ -156,6 +158,17 @@ export function createSlotPoster(options: SlotPosterOptions) {
       return (await markers.get(`done:${scheduleId}:${slot}`)) === true;
     },
 
+    /** `isDone` for many posts at once: one storage round trip per few hundred. */
+    async doneOf(posts: readonly { scheduleId: string; slot: string }[]): Promise<boolean[]> {
+      const done: boolean[] = [];
+      for (let from = 0; from < posts.length; from += DONE_BATCH) {
+        const keys = posts.slice(from, from + DONE_BATCH).map((p) => `done:${p.scheduleId}:${p.slot}`);
+        const values = await markers.getMany(keys);
+        for (const value of values) done.push(value === true);
+      }
+      return done;
+    },
+
     /** Logs a slot skipped for being too late, once across processes; true when this call logged it. */
     async markMissed(scheduleId: string, slot: string, lateMs: number): Promise<boolean> {
       if (!(await options.storage.claim('schedule-markers', `missed:${scheduleId}:${slot}`, DONE_TTL_MS))) {
@@ -216,12 +229,16 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
       string,
       { request: WeatherRequest; due: { schedule: Schedule; slot: string }[] }
     >();
+    const candidates: { schedule: Schedule; run: Date; slot: string }[] = [];
     for (const schedule of await options.store.all()) {
       if (schedule.paused) continue;
       const run = latestRun(schedule, new Date(at));
       if (!run || run.getTime() < schedule.createdAt) continue;
-      const slot = slotKey(schedule, run);
-      if (await slots.isDone(schedule.id, slot)) continue;
+      candidates.push({ schedule, run, slot: slotKey(schedule, run) });
+    }
+    const done = await slots.doneOf(candidates.map((c) => ({ scheduleId: c.schedule.id, slot: c.slot })));
+    for (const [index, { schedule, run, slot }] of candidates.entries()) {
+      if (done[index]) continue;
       if (at - run.getTime() > options.graceMs) {
         if (await slots.markMissed(schedule.id, slot, at - run.getTime())) report.missed++;
         continue;
