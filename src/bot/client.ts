@@ -1,4 +1,4 @@
-import { Client, GatewayIntentBits, Partials, REST, type RESTOptions } from 'discord.js';
+import { Client, GatewayIntentBits, Options, Partials, REST, type RESTOptions } from 'discord.js';
 
 export interface DiscordClientOptions {
   /** Discord's REST base without the version segment, e.g. `https://discord.com/api`. */
@@ -16,11 +16,23 @@ export interface DiscordClientOptions {
  */
 const makeRequest = fetch as unknown as RESTOptions['makeRequest'];
 
+/**
+ * Every interaction brings its member and user, which discord.js would keep for as long as the
+ * process runs: one per member of every server who ever used a command. Handlers read them from the
+ * interaction itself; from the caches the bot reads only its own member (permission checks).
+ */
+const makeCache = Options.cacheWithLimits({
+  ...Options.DefaultMakeCacheSettings,
+  GuildMemberManager: { maxSize: 0, keepOverLimit: (member) => member.id === member.client.user?.id },
+  UserManager: { maxSize: 0, keepOverLimit: (user) => user.id === user.client.user?.id },
+});
+
 /** The discord.js client with the few intents the bot needs (it reads no message content). */
 export function createDiscordClient(options: DiscordClientOptions): Client {
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],
     partials: [Partials.Channel],
+    makeCache,
     rest: { api: options.apiUrl, makeRequest },
     ...(options.shards === undefined ? {} : { shards: options.shards }),
     ...(options.shardCount === undefined ? {} : { shardCount: options.shardCount }),
@@ -29,6 +41,8 @@ export function createDiscordClient(options: DiscordClientOptions): Client {
   return client;
 }
 
+const INTERACTION_QUEUE_SWEEP_MS = 60_000;
+
 /**
  * Discord does not count interaction responses (`editReply`, `followUp`: webhook routes with the
  * interaction token, sent without the bot's authorization) against the global limit of 50
@@ -36,11 +50,19 @@ export function createDiscordClient(options: DiscordClientOptions): Client {
  * command waits for the others. These requests go through a second REST manager without the
  * global cap; their per-route buckets still apply. Everything sent as the bot (channel messages,
  * command registration) stays on the bot's own manager and its global limit.
+ *
+ * @discordjs/rest keeps one queue per webhook token, so one per interaction answered through
+ * `editReply` or `followUp`, and drops idle queues only in an hourly sweep: under steady load that
+ * is an hour of interactions. A token is good for 15 minutes and its queue is idle once its last
+ * request is answered, so this manager sweeps idle queues every minute. (The first response, the
+ * `/interactions/{id}/{token}/callback` route, shares one burst queue for all interactions and is
+ * not globally limited.)
  */
 function exemptInteractionWebhooks(client: Client, apiUrl: string): void {
   const interactions = new REST({
     api: apiUrl,
     globalRequestsPerSecond: Number.MAX_SAFE_INTEGER,
+    handlerSweepInterval: INTERACTION_QUEUE_SWEEP_MS,
     makeRequest,
   });
   const bot = client.rest;
