@@ -3,25 +3,40 @@
  * renderer and rasterised by resvg. Pure and synchronous: no canvas, no DOM, no state between renders.
  */
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
-import { BarChart, LineChart, type BarSeriesOption, type LineSeriesOption } from 'echarts/charts';
-import {
-  GridComponent,
-  LegendComponent,
-  TitleComponent,
-  type GridComponentOption,
-  type LegendComponentOption,
-  type TitleComponentOption,
-} from 'echarts/components';
-import { init, setPlatformAPI, use, type ComposeOption } from 'echarts/core';
-import { SVGRenderer } from 'echarts/renderers';
+import type * as ResvgModule from '@resvg/resvg-js';
+import type { ResvgRenderOptions } from '@resvg/resvg-js';
+import type * as ECharts from 'echarts';
+import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
+import type { GridComponentOption, LegendComponentOption, TitleComponentOption } from 'echarts/components';
+import type { ComposeOption } from 'echarts/core';
 import { CHART_THEME, dejaVuTextWidth } from './charts-theme.js';
 
-// echarts keeps its extensions and text measurement in process-wide registries; both settings are
-// idempotent, and this module is echarts' only user.
-use([LineChart, BarChart, GridComponent, LegendComponent, TitleComponent, SVGRenderer]);
-setPlatformAPI({ measureText: (text, font) => ({ width: dejaVuTextWidth(text, font) }) });
+interface ChartEngines {
+  echarts: typeof ECharts;
+  Resvg: typeof ResvgModule.Resvg;
+}
+
+let engines: ChartEngines | undefined;
+
+/**
+ * echarts and resvg cost tens of megabytes once loaded and only chart replies use them, so they load
+ * on the first render, synchronously through `require` to keep rendering synchronous: resvg is
+ * CommonJS, and echarts' CommonJS build is a single file that takes half the memory of its ES
+ * modules. echarts keeps its extensions (that build has them all) and its text measurement in
+ * process-wide registries; this module is echarts' only user.
+ */
+function chartEngines(): ChartEngines {
+  if (!engines) {
+    const require = createRequire(import.meta.url);
+    const echarts = require('echarts') as typeof ECharts;
+    echarts.setPlatformAPI({ measureText: (text, font) => ({ width: dejaVuTextWidth(text, font) }) });
+    const { Resvg } = require('@resvg/resvg-js') as typeof ResvgModule;
+    engines = { echarts, Resvg };
+  }
+  return engines;
+}
 
 type EChartsOption = ComposeOption<
   LineSeriesOption | BarSeriesOption | GridComponentOption | LegendComponentOption | TitleComponentOption
@@ -110,7 +125,7 @@ const MAX_SIDE_PX = 4096;
 /** Renders `spec` to a PNG of exactly `width` x `height` pixels. */
 export function renderChart(spec: ChartSpec): Buffer {
   const svg = renderChartSvg(spec);
-  return new Resvg(svg, { font: FONTS, fitTo: { mode: 'original' } }).render().asPng();
+  return new (chartEngines().Resvg)(svg, { font: FONTS, fitTo: { mode: 'original' } }).render().asPng();
 }
 
 /** Renders `spec` to the SVG that {@link renderChart} rasterises. */
@@ -118,7 +133,7 @@ export function renderChartSvg(spec: ChartSpec): string {
   const width = spec.width ?? CHART_DEFAULTS.width;
   const height = spec.height ?? CHART_DEFAULTS.height;
   validate(spec, width, height);
-  const chart = init(null, null, { renderer: 'svg', ssr: true, width, height });
+  const chart = chartEngines().echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
   try {
     chart.setOption(chartOption(spec, width));
     return chart.renderToSVGString();
