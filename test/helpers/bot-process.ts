@@ -16,6 +16,11 @@ export interface BotProcess {
 export interface BotProcessOptions {
   /** Which entry point runs: the bot (default), the web process, or the sharding manager. */
   entry?: 'src/index.ts' | 'src/web.ts' | 'src/shards.ts';
+  /**
+   * Runs the compiled JavaScript under `dist/` (what `npm start` runs; `npm run build` first) instead
+   * of the TypeScript through tsx, whose transpiler adds its own memory and start-up time.
+   */
+  compiled?: boolean;
 }
 
 export function startBotProcess(env: Record<string, string>, options: BotProcessOptions = {}): BotProcess {
@@ -25,7 +30,8 @@ export function startBotProcess(env: Record<string, string>, options: BotProcess
     'src/web.ts': 'callback server listening',
     'src/shards.ts': 'every shard process is ready',
   }[entry];
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const args = options.compiled ? [`dist/${entry.replace(/\.ts$/, '.js')}`] : ['--import', 'tsx', entry];
+  const child = spawn(process.execPath, args, {
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
