@@ -13,8 +13,8 @@ describe('an unexpected error after a public defer', () => {
   });
 
   it('removes the public "thinking" message and tells the member alone, with a reference in the logs', async () => {
-    // Three 500s outlast the transport's retries: an internal error, not one the member can act on.
-    for (let i = 0; i < 3; i++) world.weather!.failNext('/data/2.5/weather', 500);
+    // A status the bot has no meaning for: an internal error, not one the member can act on.
+    world.weather!.failNext('/data/2.5/weather', 409);
     const handle = world.slash('weather', { subcommand: 'now', options: { place: BERLIN } });
     const message = await handle.waitForFollowUp();
     expect(message.flags! & 64).toBe(64);
@@ -23,5 +23,16 @@ describe('an unexpected error after a public defer', () => {
     expect(handle.original()).toBeUndefined();
     expect(world.logs.join('\n')).toContain(`"reference":"${reference}"`);
     expect(world.logs.join('\n')).not.toContain(TEST_WEATHER_KEY);
+  });
+
+  it('says the service is not answering when its 5xx outlast the retries, to the member alone', async () => {
+    for (let i = 0; i < 3; i++) world.weather!.failNext('/data/2.5/weather', 503);
+    const handle = world.slash('weather', { subcommand: 'now', options: { place: BERLIN } });
+    const message = await handle.waitForFollowUp();
+    expect(message.flags! & 64).toBe(64);
+    expect(message.content).toBe(
+      'The weather service is not answering right now. Please try again in a minute.',
+    );
+    expect(handle.original()).toBeUndefined();
   });
 });
