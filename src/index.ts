@@ -15,7 +15,6 @@ import type { Config } from './config.js';
 import { createCore, runMain, startWebServer } from './compose.js';
 import type { Logger } from './logger.js';
 import type { CallbackServer } from './auth/server.js';
-import { createQueueScheduler } from './services/schedules/queue.js';
 import { createScheduleRunner, type Scheduler } from './services/schedules/runner.js';
 import { ScheduleStore } from './services/schedules/store.js';
 import { nonceFor } from './services/schedules/timing.js';
@@ -87,14 +86,17 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
       post: poster,
       ...(options.now ? { now: options.now } : {}),
     };
-    scheduler =
-      config.schedules.scheduler === 'queue' && config.storage.redisUrl
-        ? createQueueScheduler({
-            ...parts,
-            redisUrl: config.storage.redisUrl,
-            prefix: config.storage.redisPrefix,
-          })
-        : createScheduleRunner(parts);
+    if (config.schedules.scheduler === 'queue' && config.storage.redisUrl) {
+      // BullMQ and its Redis client (some 25 MB) load only for the queue scheduler.
+      const { createQueueScheduler } = await import('./services/schedules/queue.js');
+      scheduler = createQueueScheduler({
+        ...parts,
+        redisUrl: config.storage.redisUrl,
+        prefix: config.storage.redisPrefix,
+      });
+    } else {
+      scheduler = createScheduleRunner(parts);
+    }
     ctx.weather = {
       client: weatherClient,
       siteUrl,

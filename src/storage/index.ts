@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import Keyv from 'keyv';
-import KeyvRedis, { createClient, type RedisClientType } from '@keyv/redis';
+import type { RedisClientType } from '@keyv/redis';
 import KeyvSqlite from '@keyv/sqlite';
 
 /** Every kind of data the bot keeps. Each gets its own namespace, so one can be cleared alone. */
@@ -80,6 +80,8 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
   const onError = options.onError ?? (() => {});
 
   if (options.redisUrl) {
+    // Loaded only here: the Redis client costs some 20 MB that a bot on SQLite never uses.
+    const { default: KeyvRedis, createClient } = await import('@keyv/redis');
     const client = createClient({ url: options.redisUrl }) as RedisClientType;
     client.on('error', (error: unknown) => onError(error, 'redis'));
     await client.connect();
