@@ -1,8 +1,9 @@
 /**
  * The bot as a real child process (`src/index.ts`, or the web process `src/web.ts`), for crash and
- * multi-process tests.
+ * multi-process tests and the memory benchmark.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 export interface BotProcess {
   child: ChildProcess;
@@ -17,10 +18,17 @@ export interface BotProcessOptions {
   /** Which entry point runs: the bot (default), the web process, or the sharding manager. */
   entry?: 'src/index.ts' | 'src/web.ts' | 'src/shards.ts';
   /**
-   * Runs the compiled JavaScript under `dist/` (what `npm start` runs; `npm run build` first) instead
-   * of the TypeScript through tsx, whose transpiler adds its own memory and start-up time.
+   * Runs the compiled JavaScript under `dist/` with the Node flags of `npm start`, as a server owner
+   * runs the bot (`npm run build` first), instead of the TypeScript through tsx, whose transpiler
+   * adds its own memory and start-up time.
    */
   compiled?: boolean;
+}
+
+/** The Node flags of package.json's start script, but for `.env`: the caller gives the environment. */
+function startScriptFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
+  return scripts.start.split(/\s+/).filter((word) => word.startsWith('--') && !word.startsWith('--env-file'));
 }
 
 export function startBotProcess(env: Record<string, string>, options: BotProcessOptions = {}): BotProcess {
@@ -30,7 +38,9 @@ export function startBotProcess(env: Record<string, string>, options: BotProcess
     'src/web.ts': 'callback server listening',
     'src/shards.ts': 'every shard process is ready',
   }[entry];
-  const args = options.compiled ? [`dist/${entry.replace(/\.ts$/, '.js')}`] : ['--import', 'tsx', entry];
+  const args = options.compiled
+    ? [...startScriptFlags(), `dist/${entry.replace(/\.ts$/, '.js')}`]
+    : ['--import', 'tsx', entry];
   const child = spawn(process.execPath, args, {
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
