@@ -8,7 +8,8 @@
  * The start script's `--heap-growing-percent=20` lets V8 grow the heap by a fifth of what survives a
  * full collection before the next one, rather than by up to four times: without it the heap fills
  * with two to three times the live objects in garbage under load (RSS +150 MB after 10,000
- * interactions, with no more live objects). `--max-semi-space-size=8` halves the young generation.
+ * interactions, with no more live objects). `--max-semi-space-size=4` keeps the young generation at
+ * a quarter of its default size.
  *
  *   npx tsx bench/memory.ts
  */
