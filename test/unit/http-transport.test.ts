@@ -78,7 +78,9 @@ describe('the upstream transport', () => {
     const stalled = new Transport({ service: 'test', timeoutMs: 400, retries: 2, retryBaseMs: 10 });
     try {
       const started = performance.now();
-      const error = await stalled.json({ url: `http://127.0.0.1:${port}/slow` }, z.unknown()).catch((e) => e);
+      const error = await stalled
+        .json({ url: `http://127.0.0.1:${port}/slow` }, z.unknown())
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TimeoutError);
       // Each try gets half the limit, so a stalled try leaves room for one more, and no more:
       // a fresh limit per try would have sent three requests and taken three times as long.
