@@ -1,4 +1,12 @@
-import { Client, GatewayIntentBits, Options, Partials, REST, type RESTOptions } from 'discord.js';
+import {
+  Client,
+  DefaultRestOptions,
+  GatewayIntentBits,
+  Options,
+  Partials,
+  REST,
+  type RESTOptions,
+} from 'discord.js';
 
 export interface DiscordClientOptions {
   /** Discord's REST base without the version segment, e.g. `https://discord.com/api`. */
@@ -9,12 +17,17 @@ export interface DiscordClientOptions {
 }
 
 /**
- * Requests go through global fetch, which encodes uploads (chart PNGs) itself. discord.js's default,
+ * Uploads (chart PNGs) go through global fetch, which encodes FormData itself: discord.js's default,
  * undici 6's `request`, hands its FormData to the process-wide dispatcher, which the services' undici
  * 7 installs when it loads first, and that dispatcher cannot encode another version's FormData
- * ("action is not a function").
+ * ("action is not a function"). Everything else keeps discord.js's default, which is lighter per
+ * request than fetch.
  */
-const makeRequest = fetch as unknown as RESTOptions['makeRequest'];
+const defaultRequest = DefaultRestOptions.makeRequest;
+const makeRequest: RESTOptions['makeRequest'] = (url, init) =>
+  init.body instanceof FormData
+    ? (fetch(url, init as unknown as RequestInit) as unknown as ReturnType<RESTOptions['makeRequest']>)
+    : defaultRequest(url, init);
 
 /**
  * Every interaction brings its member and user, which discord.js would keep for as long as the
