@@ -25,9 +25,7 @@ export interface DiscordClientOptions {
  */
 const defaultRequest = DefaultRestOptions.makeRequest;
 const makeRequest: RESTOptions['makeRequest'] = (url, init) =>
-  init.body instanceof FormData
-    ? (fetch(url, init as unknown as RequestInit) as unknown as ReturnType<RESTOptions['makeRequest']>)
-    : defaultRequest(url, init);
+  init.body instanceof FormData ? fetch(url, init as unknown as RequestInit) : defaultRequest(url, init);
 
 /**
  * Every interaction brings its member and user, which discord.js would keep for as long as the
