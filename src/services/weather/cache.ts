@@ -101,9 +101,12 @@ export class WeatherCache {
       // go without storing one (its call failed), load it ourselves rather than queue for the lock.
       for (let pause = 20; ; pause = Math.min(pause * 2, 200)) {
         await delay(pause);
+        // The lock first, then the cache: the holder stores its answer before it lets go, so once
+        // the lock is seen free, the answer (if there is one) is there to be read.
+        const holding = await this.attempt(() => this.lock!.held(key), false);
         const landed = await fresh();
         if (landed) return landed.value as T;
-        if (!(await this.attempt(() => this.lock!.held(key), false))) return loadAndKeep();
+        if (!holding) return loadAndKeep();
       }
     }
     try {
