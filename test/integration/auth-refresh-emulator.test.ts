@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMusicEmulator, type MusicEmulator } from '../../emulators/music/index.js';
 import { MusicOAuth } from '../../src/auth/oauth.js';
 import { MUSIC_SCOPES } from '../../src/auth/oauth.js';
-import { createTokenSource, RelinkRequiredError } from '../../src/auth/tokens.js';
+import { createTokenSource, RelinkRequiredError, type TokenSource } from '../../src/auth/tokens.js';
 import { TokenVault, type MusicLink } from '../../src/auth/vault.js';
 import { createMusicClient } from '../../src/services/music/index.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
@@ -42,6 +42,18 @@ function expiredLink(userId: string): MusicLink {
   };
 }
 
+/** A music client on the emulator whose member tokens come from `source`. */
+function musicClientFor(source: TokenSource) {
+  return createMusicClient({
+    apiUrl: music.apiUrl,
+    authUrl: music.authUrl,
+    clientId: music.clientId,
+    clientSecret: music.clientSecret,
+    variant: 'classic',
+    getAccessToken: (id, rejected) => source.getAccessToken(id, rejected),
+  });
+}
+
 describe('token refresh against the music emulator', () => {
   let storage: Storage;
   let dataDir: string;
@@ -72,14 +84,7 @@ describe('token refresh against the music emulator', () => {
     await vault.put('discord-3', link);
     music.expireToken(link.accessToken);
     const source = createTokenSource({ vault, oauth, storage });
-    const client = createMusicClient({
-      apiUrl: music.apiUrl,
-      authUrl: music.authUrl,
-      clientId: music.clientId,
-      clientSecret: music.clientSecret,
-      variant: 'classic',
-      getAccessToken: (id, rejected) => source.getAccessToken(id, rejected),
-    });
+    const client = musicClientFor(source);
     try {
       const answers = await Promise.all(Array.from({ length: 20 }, () => client.users.me('discord-3')));
       expect(answers.every((me) => me.id === user)).toBe(true);
@@ -111,14 +116,7 @@ describe('token refresh against the music emulator', () => {
       now += 3_600_000;
     }
     expect(music.tokenRequests('refresh_token')).toBe(50);
-    const client = createMusicClient({
-      apiUrl: music.apiUrl,
-      authUrl: music.authUrl,
-      clientId: music.clientId,
-      clientSecret: music.clientSecret,
-      variant: 'classic',
-      getAccessToken: (id) => source.getAccessToken(id),
-    });
+    const client = musicClientFor(source);
     const me = await client.users.me('discord-2');
     expect(me.id).toBe(user);
     await client.close();
