@@ -1,6 +1,8 @@
 /** Small helpers shared by the benchmarks: percentiles, a result table, the results file. */
+import { realpathSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return NaN;
@@ -53,4 +55,15 @@ export async function saveResults(bench: string, rows: readonly BenchRow[]): Pro
   }
   all[bench] = { measuredAt: new Date().toISOString(), node: process.version, rows };
   await writeFile(file, `${JSON.stringify(all, null, 2)}\n`);
+}
+
+/** Whether the module at `moduleUrl` is the script Node was started with (`npx tsx bench/x.ts`). */
+export function invokedDirectly(moduleUrl: string): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(moduleUrl));
+  } catch {
+    return false;
+  }
 }
