@@ -53,6 +53,8 @@ export function createDiscordClient(options: DiscordClientOptions): Client {
 }
 
 const INTERACTION_QUEUE_SWEEP_MS = 60_000;
+/** The longest an edit or follow-up waits for the acknowledgements sent before it. */
+const ACKS_FIRST_MAX_WAIT_MS = 1_000;
 
 /**
  * Discord does not count interaction responses (`editReply`, `followUp`: webhook routes with the
@@ -62,12 +64,19 @@ const INTERACTION_QUEUE_SWEEP_MS = 60_000;
  * global cap; their per-route buckets still apply. Everything sent as the bot (channel messages,
  * command registration) stays on the bot's own manager and its global limit.
  *
+ * Acknowledgements go first: Discord fails an interaction whose first response (the
+ * `/interactions/{id}/{token}/callback` route) comes later than 3 s, while edits and follow-ups
+ * have the token's 15 minutes. In a burst, a deferred command's edit would otherwise be sent while
+ * other interactions still wait for their acknowledgement, and compete with them for the bot's
+ * event loop and Discord's answer. So an edit or follow-up waits until the acknowledgements
+ * already in flight when it is queued are answered (not those that come after it, so it cannot
+ * starve), for at most {@link ACKS_FIRST_MAX_WAIT_MS}.
+ *
  * @discordjs/rest keeps one queue per webhook token, so one per interaction answered through
  * `editReply` or `followUp`, and drops idle queues only in an hourly sweep: under steady load that
  * is an hour of interactions. A token is good for 15 minutes and its queue is idle once its last
- * request is answered, so this manager sweeps idle queues every minute. (The first response, the
- * `/interactions/{id}/{token}/callback` route, shares one burst queue for all interactions and is
- * not globally limited.)
+ * request is answered, so this manager sweeps idle queues every minute. (Acknowledgements share
+ * one burst queue for all interactions and are not globally limited.)
  */
 function exemptInteractionWebhooks(client: Client, apiUrl: string): void {
   const interactions = new REST({
@@ -78,10 +87,34 @@ function exemptInteractionWebhooks(client: Client, apiUrl: string): void {
   });
   const bot = client.rest;
   const queue = bot.queueRequest.bind(bot);
-  bot.queueRequest = (request) =>
-    request.auth === false && request.fullRoute.startsWith('/webhooks/')
-      ? interactions.queueRequest(request)
-      : queue(request);
+  const acksInFlight = new Set<Promise<void>>();
+  bot.queueRequest = (request) => {
+    if (request.fullRoute.startsWith('/interactions/')) {
+      const sent = queue(request);
+      const answered = sent.then(
+        () => void acksInFlight.delete(answered),
+        () => void acksInFlight.delete(answered),
+      );
+      acksInFlight.add(answered);
+      return sent;
+    }
+    if (request.auth !== false || !request.fullRoute.startsWith('/webhooks/')) return queue(request);
+    if (acksInFlight.size === 0) return interactions.queueRequest(request);
+    return settledWithin([...acksInFlight], ACKS_FIRST_MAX_WAIT_MS).then(() =>
+      interactions.queueRequest(request),
+    );
+  };
+}
+
+/** Resolves when all of `promises` (which never reject) have settled, or after `ms`, whichever is first. */
+function settledWithin(promises: Promise<void>[], ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void Promise.all(promises).then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 /** Discord REST without a gateway, as the bot: what the web process uses to edit `/music link` replies. */

@@ -1,0 +1,81 @@
+import { once } from 'node:events';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Events, type Client } from 'discord.js';
+import type { APIGuild, APIUser } from 'discord-api-types/v10';
+import { startDiscordEmulator, type DiscordEmulator } from '../../emulators/discord/index.js';
+import type { EmulatorChannel } from '../../emulators/discord/index.js';
+import { createDiscordClient } from '../../src/bot/client.js';
+import { startFaultProxy, type FaultProxy } from '../helpers/reliability-proxy.js';
+
+/**
+ * The bot's discord.js client (src/bot/client.ts), its REST through a proxy that can hold one
+ * request back: acknowledgements go before edits, but an edit never waits long for another
+ * interaction's acknowledgement.
+ */
+describe("the bot's Discord client", () => {
+  let emu: DiscordEmulator;
+  let proxy: FaultProxy;
+  let client: Client;
+  let guild: APIGuild;
+  let channel: EmulatorChannel;
+  let user: APIUser;
+
+  beforeAll(async () => {
+    emu = await startDiscordEmulator();
+    proxy = await startFaultProxy();
+    const emulatorOrigin = new URL(emu.restUrl).origin;
+    proxy.setTarget(emulatorOrigin);
+    guild = emu.createGuild({ name: 'Skybeat HQ' });
+    channel = emu.createChannel(guild.id, { name: 'general' });
+    user = emu.createUser({ username: 'ada' });
+    client = createDiscordClient({ apiUrl: emu.restUrl.replace(emulatorOrigin, proxy.origin) });
+    client.on(Events.InteractionCreate, (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      void interaction
+        .deferReply()
+        .then(() => interaction.editReply({ content: `done ${interaction.id}` }))
+        .catch(() => undefined);
+    });
+    const ready = once(client, Events.ClientReady);
+    await client.login('emulator-bot-token');
+    await ready;
+    await client.application!.commands.set([{ name: 'slow', description: 'defer, then edit' }], guild.id);
+  });
+
+  afterAll(async () => {
+    await client.destroy();
+    await proxy.close();
+    await emu.close();
+  });
+
+  afterEach(() => proxy.clear());
+
+  /** Two deferred commands; the first one's acknowledgement is held at the proxy for `holdMs`. */
+  async function twoDeferred(holdMs: number) {
+    const where = { guildId: guild.id, channelId: channel.id, userId: user.id, name: 'slow' };
+    const first = emu.slash(where);
+    proxy.fail({ match: new RegExp(`^POST /api/v10/interactions/${first.id}/`), stallMs: holdMs });
+    const second = emu.slash(where);
+    await Promise.all([first.waitForEdit(1, 5_000), second.waitForEdit(1, 5_000)]);
+    const order = emu.requests.map((request) => request.path);
+    const at = (interactionId: string, what: 'callback' | 'edit') =>
+      order.findIndex((path) =>
+        what === 'callback'
+          ? path.startsWith(`/interactions/${interactionId}/`)
+          : path.startsWith('/webhooks/') && path.includes(second.token),
+      );
+    return { firstAck: at(first.id, 'callback'), secondEdit: at(second.id, 'edit') };
+  }
+
+  it("holds a deferred command's edit until the acknowledgements sent before it are answered", async () => {
+    const { firstAck, secondEdit } = await twoDeferred(400);
+    expect(firstAck).toBeGreaterThanOrEqual(0);
+    expect(secondEdit).toBeGreaterThan(firstAck);
+  });
+
+  it('sends the edit anyway when an earlier acknowledgement takes longer than a second', async () => {
+    const { firstAck, secondEdit } = await twoDeferred(2_000);
+    expect(secondEdit).toBeGreaterThanOrEqual(0);
+    expect(secondEdit).toBeLessThan(firstAck);
+  });
+});
