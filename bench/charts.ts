@@ -4,8 +4,6 @@
  *
  *   npx tsx bench/charts.ts [runs]     (default 50, after 5 warm-up renders)
  */
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import {
   dailyChartSpec,
   historyChartSpec,
@@ -14,6 +12,7 @@ import {
   renderChartSvg,
   type ChartSpec,
 } from '../src/bot/render/charts.js';
+import { invokedDirectly, percentile, printTable, saveResults, type BenchRow } from './lib.js';
 
 const DEFAULT_RUNS = 50;
 const WARM_UP = 5;
@@ -40,14 +39,7 @@ function specs(): Record<string, ChartSpec> {
   };
 }
 
-interface Figures {
-  chart: string;
-  step: 'png' | 'svg';
-  meanMs: number;
-  p95Ms: number;
-}
-
-function time(render: () => unknown, runs: number): { meanMs: number; p95Ms: number } {
+function time(render: () => unknown, runs: number): number[] {
   for (let i = 0; i < WARM_UP; i++) render();
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -55,40 +47,28 @@ function time(render: () => unknown, runs: number): { meanMs: number; p95Ms: num
     render();
     samples.push(performance.now() - start);
   }
-  samples.sort((a, b) => a - b);
-  const p95 = samples[Math.min(samples.length - 1, Math.ceil(samples.length * 0.95) - 1)] ?? Number.NaN;
-  return { meanMs: samples.reduce((sum, s) => sum + s, 0) / samples.length, p95Ms: p95 };
+  return samples;
 }
 
-export function main(runs = DEFAULT_RUNS): Figures[] {
-  const results: Figures[] = [];
-  console.log(`charts: ${runs} renders each after ${WARM_UP} warm-up, 800x400`);
+export async function main(runs = DEFAULT_RUNS): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
   for (const [chart, spec] of Object.entries(specs())) {
     for (const [step, render] of [
-      ['png', () => renderChart(spec)],
-      ['svg', () => renderChartSvg(spec)],
+      ['spec → PNG', () => renderChart(spec)],
+      ['spec → SVG', () => renderChartSvg(spec)],
     ] as const) {
-      const figures = { chart, step, ...time(render, runs) };
-      results.push(figures);
-      console.log(
-        `${chart.padEnd(15)} ${step === 'png' ? 'spec → PNG' : 'spec → SVG'}  mean ${figures.meanMs.toFixed(1)} ms  p95 ${figures.p95Ms.toFixed(1)} ms`,
-      );
+      const samples = time(render, runs);
+      const mean = samples.reduce((sum, ms) => sum + ms, 0) / samples.length;
+      rows.push({ name: `${chart}, ${step}: mean`, value: mean, unit: 'ms' });
+      rows.push({ name: `${chart}, ${step}: p95`, value: percentile(samples, 95), unit: 'ms' });
     }
   }
-  return results;
+  printTable(`Charts: ${runs} renders each after ${WARM_UP} warm-up, 800x400`, rows);
+  await saveResults('charts', rows);
+  return rows;
 }
 
-const invokedDirectly = (() => {
-  const script = process.argv[1];
-  if (script === undefined) return false;
-  try {
-    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-})();
-
-if (invokedDirectly) {
+if (invokedDirectly(import.meta.url)) {
   const runs = Number(process.argv[2] ?? DEFAULT_RUNS);
-  main(Number.isInteger(runs) && runs > 0 ? runs : DEFAULT_RUNS);
+  await main(Number.isInteger(runs) && runs > 0 ? runs : DEFAULT_RUNS);
 }

@@ -13,7 +13,7 @@ import { main as weatherBulk } from './weather-bulk.js';
 const only = process.argv.slice(2);
 const benches: Record<string, () => Promise<unknown>> = {
   interactions,
-  charts: () => Promise.resolve(charts()),
+  charts: () => charts(),
   'weather-bulk': () => weatherBulk(),
   music,
   'schedule-slot': scheduleSlot,

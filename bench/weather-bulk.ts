@@ -7,10 +7,10 @@
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startWeatherEmulator } from '../emulators/weather/index.js';
 import { createWeatherClient } from '../src/services/weather/index.js';
+import { invokedDirectly, printTable, saveResults, type BenchRow } from './lib.js';
 
 const DEFAULT_RECORDS = 200_000;
 /** Growth from the first to the last quarter of a file below which memory counts as flat. */
@@ -125,6 +125,34 @@ export async function main(records = DEFAULT_RECORDS): Promise<Result[]> {
           `rss +${mb(Math.max(0, rssGrowth))} => memory ${growth < FLAT_MARGIN && rssGrowth < FLAT_MARGIN ? 'flat' : 'GROWING'}`,
       );
     }
+    const MB = 1_048_576;
+    const rows: BenchRow[] = results.flatMap((r) => {
+      const rssGrowth = Math.max(...r.rssByQuarter) - (r.rssByQuarter[0] ?? 0);
+      const heapGrowth = Math.max(...r.heapByQuarter) - (r.heapByQuarter[0] ?? 0);
+      return [
+        { name: `${r.file}: records streamed`, value: r.records, unit: 'records' },
+        { name: `${r.file}: records per second`, value: r.records / r.seconds, unit: '/s' },
+        { name: `${r.file}: peak RSS`, value: r.peakRss / MB, unit: 'MB', floor: baseline.rss / MB },
+        {
+          name: `${r.file}: peak heap used`,
+          value: r.peakHeap / MB,
+          unit: 'MB',
+          floor: baseline.heapUsed / MB,
+        },
+        {
+          name: `${r.file}: RSS growth from the first quarter to the end`,
+          value: Math.max(0, rssGrowth) / MB,
+          unit: 'MB',
+          target: `< ${FLAT_MARGIN / MB} MB (flat)`,
+          ok: rssGrowth < FLAT_MARGIN && heapGrowth < FLAT_MARGIN,
+        },
+      ];
+    });
+    printTable(
+      `Weather bulk files: ${records.toLocaleString('en')} records each (floor: before the first file)`,
+      rows,
+    );
+    await saveResults('weather-bulk', rows);
     return results;
   } finally {
     child.disconnect();
@@ -132,17 +160,7 @@ export async function main(records = DEFAULT_RECORDS): Promise<Result[]> {
   }
 }
 
-const invokedDirectly = (() => {
-  const script = process.argv[1];
-  if (script === undefined) return false;
-  try {
-    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-})();
-
-if (invokedDirectly) {
+if (invokedDirectly(import.meta.url)) {
   const flagAt = process.argv.indexOf(SERVE_FLAG);
   if (flagAt >= 0) {
     await serve(Number(process.argv[flagAt + 1] ?? DEFAULT_RECORDS));
