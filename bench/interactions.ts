@@ -7,7 +7,8 @@
  * reply, a deferred command, a button update and an autocomplete answer, and deferred completion
  * (sent → the edit of the original message received). Both bots answer with trivial handlers, so
  * what differs is the client set-up and the router. Times are read with `performance.now()` here,
- * where the emulators run.
+ * where the emulators run; each percentile is the median of its value in five blocks of
+ * alternating rounds (see `blockPercentile`).
  *
  *   npx tsx bench/interactions.ts
  */
@@ -152,8 +153,10 @@ interface Ack {
 }
 
 const WAIT_MS = 30_000;
-/** Rounds of 100 deferred commands for the completion p99 (2,000 samples). */
-const COMPLETION_ROUNDS = 20;
+/** Rounds of 100 in flight of each kind before anything is measured. */
+const WARM_UP_ROUNDS = 5;
+/** Each comparison: 5 blocks, of 1,000 samples at 1 in flight and of 6 rounds of 100 at 100. */
+const BLOCKS = 5;
 
 async function ackOnce(s: Setup, kind: Kind): Promise<Ack> {
   const where = { guildId: s.guildId, channelId: s.channelId, userId: s.userId };
@@ -199,6 +202,42 @@ async function ackLatencies(s: Setup, inFlight: number, rounds: number, kind: Ki
   return out;
 }
 
+/**
+ * Runs our bot and the bare bot in alternating rounds, so a change in the machine's load falls on
+ * both alike, in {@link BLOCKS} blocks of `rounds` rounds each; gives each bot's samples by block.
+ */
+async function alternate(
+  rounds: number,
+  ours: () => Promise<number[]>,
+  bare: () => Promise<number[]>,
+): Promise<{ ours: number[][]; bare: number[][] }> {
+  const out = { ours: [] as number[][], bare: [] as number[][] };
+  for (let block = 0; block < BLOCKS; block++) {
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let r = 0; r < rounds; r++) {
+      a.push(...(await ours()));
+      b.push(...(await bare()));
+    }
+    out.ours.push(a);
+    out.bare.push(b);
+  }
+  return out;
+}
+
+/**
+ * A percentile as the median of its value in each block. On a shared 2-core machine a tail is a
+ * few scheduling hiccups of several milliseconds: a p99 over all samples rests on whichever
+ * blocks caught one, and swung from 0.4x to 2.2x the bare bot's between two runs of the same code;
+ * the median of the blocks' p99s does not.
+ */
+function blockPercentile(blocks: readonly number[][], p: number): number {
+  return percentile(
+    blocks.map((samples) => percentile(samples, p)),
+    50,
+  );
+}
+
 async function completionLatencies(
   s: Setup,
   inFlight: number,
@@ -234,26 +273,22 @@ export async function main(): Promise<BenchRow[]> {
   const bare = await setup('bare');
   const rows: BenchRow[] = [];
   try {
-    // Warm-up: every kind, at 100 in flight, for both.
+    // Warm-up: every kind at 100 in flight, for both, until the JIT has compiled the paths (the first
+    // rounds of a path not yet run take two to three times as long).
     for (const kind of KINDS) {
-      await ackLatencies(ours, 100, 2, kind);
-      await ackLatencies(bare, 100, 2, kind);
+      await ackLatencies(ours, 100, WARM_UP_ROUNDS, kind);
+      await ackLatencies(bare, 100, WARM_UP_ROUNDS, kind);
     }
     for (const kind of KINDS) {
       for (const inFlight of [1, 100]) {
-        // A p99 needs many samples: its tail is a few scheduling hiccups of a few milliseconds, so
-        // with 1,000 samples it rests on the 10 worst and swings by a third from run to run.
-        const rounds = inFlight === 1 ? 5_000 : 20;
-        // Alternating, so a change in the machine's load falls on both bots alike.
-        const a: number[] = [];
-        const b: number[] = [];
-        for (let r = 0; r < rounds; r++) {
-          a.push(...(await ackLatencies(ours, inFlight, 1, kind)));
-          b.push(...(await ackLatencies(bare, inFlight, 1, kind)));
-        }
+        const { ours: a, bare: b } = await alternate(
+          inFlight === 1 ? 1_000 : 6,
+          () => ackLatencies(ours, inFlight, 1, kind),
+          () => ackLatencies(bare, inFlight, 1, kind),
+        );
         for (const p of [50, 90, 99]) {
-          const value = percentile(a, p);
-          const floor = percentile(b, p);
+          const value = blockPercentile(a, p);
+          const floor = blockPercentile(b, p);
           rows.push({
             name: `ack p${p}, ${kind}, ${inFlight} in flight`,
             value,
@@ -276,21 +311,20 @@ export async function main(): Promise<BenchRow[]> {
       unit: 'ms',
       floor: percentile(one.bare.all, 99),
     });
-    const completed: number[] = [];
-    const bareImmediate: number[] = [];
-    for (let r = 0; r < COMPLETION_ROUNDS; r++) {
-      completed.push(...(await completionLatencies(ours, 100, 1)).all);
-      bareImmediate.push(...(await ackLatencies(bare, 100, 1)));
-    }
+    const { ours: completed, bare: bareImmediate } = await alternate(
+      6,
+      async () => (await completionLatencies(ours, 100, 1)).all,
+      () => ackLatencies(bare, 100, 1),
+    );
     const bareDeferred = await completionLatencies(bare, 100, 3);
-    const value = percentile(completed, 99);
+    const value = blockPercentile(completed, 99);
     rows.push({
       name: 'deferred completion p99, 100 in flight (floor: bare bot deferred)',
       value,
       unit: 'ms',
       floor: percentile(bareDeferred.all, 99),
     });
-    const floor = percentile(bareImmediate, 99);
+    const floor = blockPercentile(bareImmediate, 99);
     rows.push({
       name: 'deferred completion p99, 100 in flight (floor: bare bot immediate reply)',
       value,
@@ -318,7 +352,10 @@ export async function main(): Promise<BenchRow[]> {
   } finally {
     await Promise.all([teardown(ours), teardown(bare)]);
   }
-  printTable('Interactions: our bot vs a bare discord.js bot (floor), same machine, same run', rows);
+  printTable(
+    'Interactions: our bot vs a bare discord.js bot (floor), same machine, same run; percentiles: median of 5 blocks',
+    rows,
+  );
   await saveResults('interactions', rows);
   return rows;
 }
