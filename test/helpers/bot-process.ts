@@ -26,7 +26,7 @@ export interface BotProcessOptions {
 }
 
 /** The Node flags of package.json's start script, but for `.env`: the caller gives the environment. */
-function startScriptFlags(): string[] {
+export function startScriptFlags(): string[] {
   const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
   return scripts.start.split(/\s+/).filter((word) => word.startsWith('--') && !word.startsWith('--env-file'));
 }
