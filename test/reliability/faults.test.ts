@@ -4,11 +4,19 @@
  * answering 500 and 429. Every interaction is still acknowledged within Discord's deadline and
  * settled with a message, other members are served while one waits on a stalled upstream, and the
  * bot serves normally afterwards. Each answer says what happened (not answering, unreadable, too
- * many requests); a stalled service costs one 10 s time limit per call, retries included.
+ * many requests); a stalled service costs one 10 s time limit per call, retries included. The
+ * bot runs with canary secrets, and the faults' error paths (which like to print URLs, request
+ * bodies and upstream answers) leave none of them in a log line or a message.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProxyFault } from '../helpers/reliability-proxy.js';
-import { settledText, startReliabilityWorld, type ReliabilityWorld } from '../helpers/reliability-world.js';
+import {
+  leaks,
+  secretsSeen,
+  settledText,
+  startReliabilityWorld,
+  type ReliabilityWorld,
+} from '../helpers/reliability-world.js';
 
 /** Time to a settled answer: the transport's 10 s limit per call, and the message's own round trips. */
 const SETTLE_MS = 11_500;
@@ -55,9 +63,18 @@ describe('the fault matrix', () => {
   const nextPlace = () =>
     `geo:${(10 + (place++ % 70)).toFixed(3)},${(place * 1.7).toFixed(3)}|Place ${place}, XX`;
   const results: string[] = [];
+  /** Every message the bot created or edited, ephemeral ones included, as members saw it. */
+  const messages: string[] = [];
 
   beforeAll(async () => {
     world = await startReliabilityWorld();
+    for (const event of ['message', 'messageUpdate'] as const) {
+      // The link prompt carries its own state in its button's URL by design (shown only to the
+      // member who asked); everything else in a message must hold no secret.
+      world.discord.events.on(event, (message) =>
+        messages.push(JSON.stringify({ ...message, components: undefined })),
+      );
+    }
     await world.linkMusic(world.alice.id, world.music.fixtures!.users.premium);
   });
   afterAll(async () => {
@@ -163,4 +180,13 @@ describe('the fault matrix', () => {
     const status = await settledText(world.slash('music', { subcommand: 'status' }), 5_000);
     expect(status.text.length).toBeGreaterThan(0);
   }, 30_000);
+
+  it('leaves no secret in a log line or a message after the whole matrix', () => {
+    const secrets = secretsSeen(world);
+    const kinds = new Set(secrets.values());
+    for (const kind of ['bot token', 'client secret', 'weather key', 'access token', 'refresh token'])
+      expect(kinds, kind).toContain(kind);
+    expect(messages.length).toBeGreaterThan(20);
+    expect(leaks(secrets, { logs: world.logs, 'Discord messages': messages })).toEqual([]);
+  });
 });
