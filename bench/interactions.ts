@@ -12,9 +12,8 @@
  *
  *   npx tsx bench/interactions.ts
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { Client, Events, GatewayIntentBits, Routes, type APIMessage, type Interaction } from 'discord.js';
 import { pino } from 'pino';
@@ -23,7 +22,14 @@ import { createDiscordClient } from '../src/bot/client.js';
 import { createInteractionRouter } from '../src/bot/router.js';
 import type { Command } from '../src/bot/types.js';
 import type { Storage } from '../src/storage/index.js';
-import { invokedDirectly, percentile, printTable, saveResults, type BenchRow } from './lib.js';
+import {
+  forkForMessage,
+  invokedDirectly,
+  percentile,
+  printTable,
+  saveResults,
+  type BenchRow,
+} from './lib.js';
 
 const TOKEN = 'bench-token';
 const BOT_FLAG = '--bench-bot';
@@ -125,16 +131,11 @@ async function setup(bot: Bot): Promise<Setup> {
   const guild = emu.createGuild({ name: bot });
   const channel = emu.createChannel(guild.id);
   const user = emu.createUser({ username: 'bench' });
-  const child = fork(fileURLToPath(import.meta.url), [BOT_FLAG, bot, emu.restUrl, guild.id, channel.id], {
-    execArgv: process.execArgv,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const [panel] = (await Promise.race([
-    once(child, 'message'),
-    once(child, 'exit').then(([code]) => {
-      throw new Error(`the ${bot} bot exited with ${String(code)} before it was ready`);
-    }),
-  ])) as [APIMessage];
+  const { child, message: panel } = await forkForMessage<APIMessage>(
+    import.meta.url,
+    [BOT_FLAG, bot, emu.restUrl, guild.id, channel.id],
+    `the ${bot} bot`,
+  );
   return { emu, child, guildId: guild.id, channelId: channel.id, userId: user.id, panel };
 }
 

@@ -1,4 +1,6 @@
-/** Small helpers shared by the benchmarks: percentiles, a result table, the results file. */
+/** Small helpers shared by the benchmarks: percentiles, a result table, the results file, child processes. */
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { realpathSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -66,4 +68,27 @@ export function invokedDirectly(moduleUrl: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Forks the module at `moduleUrl` again as a child process (with `args`, and this process's Node
+ * flags plus `extraFlags`), and waits for the first message it sends; fails if it exits first.
+ */
+export async function forkForMessage<T>(
+  moduleUrl: string,
+  args: string[],
+  what: string,
+  extraFlags: string[] = [],
+): Promise<{ child: ChildProcess; message: T }> {
+  const child = fork(fileURLToPath(moduleUrl), args, {
+    execArgv: [...process.execArgv, ...extraFlags],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const [message] = (await Promise.race([
+    once(child, 'message'),
+    once(child, 'exit').then(([code]) => {
+      throw new Error(`${what} exited with ${String(code)} before it reported`);
+    }),
+  ])) as [T];
+  return { child, message };
 }

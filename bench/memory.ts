@@ -15,10 +15,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startDiscordEmulator } from '../emulators/discord/index.js';
 import { startWeatherEmulator } from '../emulators/weather/index.js';
 import { freePort } from '../emulators/net.js';
@@ -27,7 +25,7 @@ import { commands } from '../src/commands/index.js';
 import { ScheduleStore } from '../src/services/schedules/store.js';
 import { createStorage } from '../src/storage/index.js';
 import { startBotProcess } from '../test/helpers/bot-process.js';
-import { printTable, saveResults, type BenchRow } from './lib.js';
+import { invokedDirectly, printTable, saveResults, type BenchRow } from './lib.js';
 
 const TOKEN = 'bench-memory-token';
 const KEY = 'bench-memory-key';
@@ -167,7 +165,7 @@ export async function main(): Promise<BenchRow[]> {
   return rows;
 }
 
-if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (invokedDirectly(import.meta.url)) {
   await main();
   process.exit(0);
 }

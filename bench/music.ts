@@ -6,10 +6,8 @@
  *
  *   npx tsx bench/music.ts
  */
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { settledText, startReliabilityWorld } from '../test/helpers/reliability-world.js';
-import { percentile, printTable, saveResults, type BenchRow } from './lib.js';
+import { invokedDirectly, percentile, printTable, saveResults, type BenchRow } from './lib.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -156,7 +154,7 @@ export async function main(): Promise<BenchRow[]> {
   return rows;
 }
 
-if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (invokedDirectly(import.meta.url)) {
   await main();
   process.exit(0);
 }

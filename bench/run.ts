@@ -13,8 +13,8 @@ import { main as weatherBulk } from './weather-bulk.js';
 const only = process.argv.slice(2);
 const benches: Record<string, () => Promise<unknown>> = {
   interactions,
-  charts: () => charts(),
-  'weather-bulk': () => weatherBulk(),
+  charts,
+  'weather-bulk': weatherBulk,
   music,
   'schedule-slot': scheduleSlot,
   memory,

@@ -6,10 +6,8 @@
  *   npx tsx bench/schedule-slot.ts
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { startDiscordEmulator } from '../emulators/discord/index.js';
 import { startWeatherEmulator } from '../emulators/weather/index.js';
@@ -17,7 +15,7 @@ import { loadConfig } from '../src/config.js';
 import { startApp } from '../src/index.js';
 import { ScheduleStore } from '../src/services/schedules/store.js';
 import { createStorage } from '../src/storage/index.js';
-import { printTable, saveResults, type BenchRow } from './lib.js';
+import { invokedDirectly, printTable, saveResults, type BenchRow } from './lib.js';
 import { dailyPost, weatherEnv } from '../test/helpers/fixtures-env.js';
 
 const TOKEN = 'bench-slot-token';
@@ -131,7 +129,7 @@ export async function main(): Promise<BenchRow[]> {
   return rows;
 }
 
-if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (invokedDirectly(import.meta.url)) {
   await main();
   process.exit(0);
 }

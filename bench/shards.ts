@@ -19,15 +19,14 @@
  *
  *   npx tsx bench/shards.ts
  */
-import { readFileSync, realpathSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { startDiscordEmulator, type DiscordEmulator } from '../emulators/discord/index.js';
 import { registerCommands } from '../src/bot/register.js';
 import { commands } from '../src/commands/index.js';
 import { startBotProcess, type BotProcess } from '../test/helpers/bot-process.js';
 import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../test/helpers/services.js';
-import { percentile, printTable, saveResults, type BenchRow } from './lib.js';
+import { invokedDirectly, percentile, printTable, saveResults, type BenchRow } from './lib.js';
 
 const TOKEN = 'bench-shards-token';
 const GUILDS = Number(process.env['SHARDS_GUILDS'] ?? 200);
@@ -247,7 +246,7 @@ export async function main(): Promise<BenchRow[]> {
   return rows;
 }
 
-if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (invokedDirectly(import.meta.url)) {
   await main();
   process.exit(0);
 }

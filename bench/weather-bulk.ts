@@ -7,13 +7,10 @@
  *
  *   npx tsx bench/weather-bulk.ts [records]     (default 200,000)
  */
-import { fork } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { startWeatherEmulator } from '../emulators/weather/index.js';
 import { createWeatherClient } from '../src/services/weather/index.js';
 import { startScriptFlags } from '../test/helpers/bot-process.js';
-import { invokedDirectly, printTable, saveResults, type BenchRow } from './lib.js';
+import { forkForMessage, invokedDirectly, printTable, saveResults, type BenchRow } from './lib.js';
 
 const DEFAULT_RECORDS = 200_000;
 const FILES = ['weather_16.json.gz', 'weather_16.csv.gz'] as const;
@@ -93,18 +90,17 @@ export async function main(records = DEFAULT_RECORDS): Promise<Result[]> {
     historyUrl: emulator.historyUrl,
     bulkUrl: emulator.bulkUrl,
   };
-  const child = fork(fileURLToPath(import.meta.url), [CLIENT_FLAG, JSON.stringify(urls), String(records)], {
-    // With `npm start`'s Node flags, as in the bot's process (a young generation of 4 MB a semi-space).
-    execArgv: [...process.execArgv, '--expose-gc', ...startScriptFlags()],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  // With `npm start`'s Node flags, as in the bot's process (a young generation of 4 MB a semi-space).
+  const {
+    child,
+    message: { baseline, results },
+  } = await forkForMessage<Report>(
+    import.meta.url,
+    [CLIENT_FLAG, JSON.stringify(urls), String(records)],
+    'the streaming client',
+    ['--expose-gc', ...startScriptFlags()],
+  );
   try {
-    const [{ baseline, results }] = (await Promise.race([
-      once(child, 'message'),
-      once(child, 'exit').then(([code]) => {
-        throw new Error(`the streaming client exited with ${String(code)}`);
-      }),
-    ])) as [Report];
     console.log(`weather bulk: ${records.toLocaleString('en')} records per file, client in pid ${child.pid}`);
     console.log(
       `client baseline after a collection: rss ${mb(baseline.rss)}, heap used ${mb(baseline.heapUsed)}`,
