@@ -226,6 +226,20 @@ export async function settledText(
  * and PKCE verifier that went over the wire.
  */
 export function secretsSeen(world: ReliabilityWorld): Map<string, string> {
+  return canarySecrets({
+    encryptionKey: world.config.music?.encryption?.current.toString('base64'),
+    transcripts: [...world.proxies.auth.transcript, ...world.proxies.music.transcript],
+  });
+}
+
+/**
+ * The canaries, the token encryption key, and every OAuth value found in the given transcripts of
+ * the music service's token and API traffic.
+ */
+export function canarySecrets(sources: {
+  encryptionKey?: string | undefined;
+  transcripts: readonly string[];
+}): Map<string, string> {
   const found = new Map<string, string>();
   const add = (kind: string, value: string | undefined) => {
     if (value && value.length >= 8) found.set(value, kind);
@@ -233,7 +247,7 @@ export function secretsSeen(world: ReliabilityWorld): Map<string, string> {
   add('bot token', CANARY.botToken);
   add('client secret', CANARY.clientSecret);
   add('weather key', CANARY.weatherKey);
-  add('token encryption key', world.config.music?.encryption?.current.toString('base64'));
+  add('token encryption key', sources.encryptionKey);
   const patterns: [string, RegExp][] = [
     ['access token', /"access_token"\s*:\s*"([^"]+)"/g],
     ['refresh token', /"refresh_token"\s*:\s*"([^"]+)"/g],
@@ -243,7 +257,7 @@ export function secretsSeen(world: ReliabilityWorld): Map<string, string> {
     ['PKCE verifier', /code_verifier=([^&\s"]+)/g],
     ['access token', /"authorization":"Bearer ([^"]+)"/gi],
   ];
-  for (const text of [...world.proxies.auth.transcript, ...world.proxies.music.transcript]) {
+  for (const text of sources.transcripts) {
     for (const [kind, pattern] of patterns) {
       for (const match of text.matchAll(pattern)) add(kind, decodeURIComponent(match[1]!));
     }

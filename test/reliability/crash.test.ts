@@ -2,6 +2,8 @@
  * Crash safety with real bot processes: SIGKILL at random moments during a scheduled slot and
  * during a music token refresh, a restart after each. No schedule lost, no post doubled, no link
  * broken. 50 trials of each (CRASH_POSTING_TRIALS, CRASH_REFRESH_TRIALS change the counts).
+ * The processes run with canary secrets; every process's output and every message are searched
+ * for them afterwards (a process killed mid-refresh must not have printed a token on its way out).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
@@ -24,6 +26,7 @@ import { linkButtonUrl } from '../helpers/bot.js';
 import { startBotProcess, type BotProcess } from '../helpers/bot-process.js';
 import { dailyPost, weatherEnv } from '../helpers/fixtures-env.js';
 import { startFaultProxy } from '../helpers/reliability-proxy.js';
+import { CANARY, canarySecrets, leaks } from '../helpers/reliability-world.js';
 import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
 
 const redisReady = await haveRedis();
@@ -34,12 +37,36 @@ const REFRESH_TRIALS = Number(process.env['CRASH_REFRESH_TRIALS'] ?? 50);
 const QUEUE_TRIALS = Number(process.env['CRASH_QUEUE_TRIALS'] ?? 10);
 /** Each trial starts a bot process (a few seconds under tsx) and kills it up to 2.5 s later. */
 const timeoutFor = (trials: number) => 90_000 + trials * 8_000;
-const TOKEN = 'crash-test-bot-token';
-const KEY = 'crash-test-weather-key';
+const TOKEN = CANARY.botToken;
+const KEY = CANARY.weatherKey;
 
 const running: BotProcess[] = [];
+/** Every bot process of the current test, killed ones included, for the search for secrets. */
+const started: BotProcess[] = [];
+const launch = (env: Record<string, string>) => {
+  const bot = startBotProcess(env);
+  running.push(bot);
+  started.push(bot);
+  return bot;
+};
+/** Secrets found in any process's output or in any message the bot created or edited. */
+function leaked(secrets: Map<string, string>, messages: readonly string[]): string[] {
+  return leaks(secrets, { 'process output': started.map((bot) => bot.logs()), 'Discord messages': messages });
+}
+function recordMessages(discord: Awaited<ReturnType<typeof startDiscordEmulator>>): string[] {
+  const messages: string[] = [];
+  for (const event of ['message', 'messageUpdate'] as const) {
+    // The link prompt carries its own state in its button's URL by design (shown only to the
+    // member who asked); everything else in a message must hold no secret.
+    discord.events.on(event, (message) =>
+      messages.push(JSON.stringify({ ...message, components: undefined })),
+    );
+  }
+  return messages;
+}
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
+  started.length = 0;
   await Promise.all(running.splice(0).map((bot) => bot.kill('SIGKILL')));
   await Promise.all(
     cleanups
@@ -77,6 +104,7 @@ async function killDuringSlot({
   recoveryMs = 0,
 }: SlotTrials) {
   const discord = await startDiscordEmulator({ botToken: TOKEN });
+  const messages = recordMessages(discord);
   const weather = await startWeatherEmulator({ apiKeys: [KEY] });
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-crash-'));
   cleanups.push(
@@ -134,8 +162,7 @@ async function killDuringSlot({
   const progress: number[] = [];
   for (const [trial, moment] of moments.entries()) {
     const before = posts().length;
-    const bot = startBotProcess(env);
-    running.push(bot);
+    const bot = launch(env);
     await bot.ready;
     if (trial % 2 === 1) {
       const waitUntil = Date.now() + 15_000;
@@ -146,8 +173,7 @@ async function killDuringSlot({
     running.splice(running.indexOf(bot), 1);
     progress.push(posts().length);
   }
-  const last = startBotProcess(env);
-  running.push(last);
+  const last = launch(env);
   await last.ready;
   await expect
     .poll(() => posts().length, { timeout: 90_000 + recoveryMs, interval: 200 })
@@ -157,6 +183,7 @@ async function killDuringSlot({
     .map((s) => `${s.channelId}|${nonceFor(s.id, slotKey(s, latestRun(s, now)!))}`)
     .sort();
   expect(posts().sort()).toEqual(expected);
+  expect(leaked(canarySecrets({ transcripts: [] }), messages)).toEqual([]);
   return { progress, count };
 }
 
@@ -195,9 +222,14 @@ describe('crash safety with SIGKILL and restart', () => {
     `keeps a member's link working through ${REFRESH_TRIALS} kills at random moments of a token refresh`,
     async () => {
       const discord = await startDiscordEmulator({ botToken: TOKEN });
+      const messages = recordMessages(discord);
       const httpPort = await freePort();
       const publicUrl = `http://127.0.0.1:${httpPort}`;
-      const music = await startMusicEmulator({ redirectUris: [`${publicUrl}/callback`] });
+      const music = await startMusicEmulator({
+        clientId: CANARY.clientId,
+        clientSecret: CANARY.clientSecret,
+        redirectUris: [`${publicUrl}/callback`],
+      });
       const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-crash-refresh-'));
       // Access tokens that the bot sees expire a second after they are issued (its skew is 60 s),
       // so every command past the first second refreshes.
@@ -221,6 +253,7 @@ describe('crash safety with SIGKILL and restart', () => {
         apiUrl: discord.restUrl,
         commands,
       });
+      const encryptionKey = randomBytes(32).toString('base64');
       const env = {
         DISCORD_TOKEN: TOKEN,
         DISCORD_APPLICATION_ID: discord.applicationId,
@@ -233,7 +266,7 @@ describe('crash safety with SIGKILL and restart', () => {
         MUSIC_API_URL: music.apiUrl,
         MUSIC_AUTH_URL: `${auth.origin}${new URL(music.authUrl).pathname}`,
         MUSIC_API_VARIANT: music.variant,
-        TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+        TOKEN_ENCRYPTION_KEY: encryptionKey,
         DATA_DIR: dataDir,
       };
       const slash = (subcommand: string) =>
@@ -245,8 +278,7 @@ describe('crash safety with SIGKILL and restart', () => {
           subcommand,
         });
       const start = async () => {
-        const bot = startBotProcess(env);
-        running.push(bot);
+        const bot = launch(env);
         await bot.ready;
         return bot;
       };
@@ -300,6 +332,17 @@ describe('crash safety with SIGKILL and restart', () => {
         `crash/refresh: ${inWindow} of ${REFRESH_TRIALS} kills broke the link (each inside a refresh round trip)`,
       );
       console.log(`crash/refresh:\n${outcomes.join('\n')}`);
+      const secrets = canarySecrets({ encryptionKey, transcripts: auth.transcript });
+      const kinds = new Set(secrets.values());
+      for (const kind of [
+        'bot token',
+        'client secret',
+        'access token',
+        'refresh token',
+        'authorization code',
+      ])
+        expect(kinds, kind).toContain(kind);
+      expect(leaked(secrets, messages)).toEqual([]);
     },
     timeoutFor(REFRESH_TRIALS),
   );
