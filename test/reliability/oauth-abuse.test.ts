@@ -5,19 +5,43 @@
  * music service, no link appears or changes.
  * An expired state needs the states' clock moved; that case is covered with an injected clock in
  * test/integration/linking.test.ts ("refuses an expired state on its own page and stores nothing").
+ * The bot runs with canary secrets; at the end every callback-server page, log line and message is
+ * searched for them and for every code, state and token that went over the wire.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { visit } from '../../emulators/music/walk.js';
 import { linkButtonUrl } from '../helpers/bot.js';
-import { settledText, startReliabilityWorld, type ReliabilityWorld } from '../helpers/reliability-world.js';
+import {
+  leaks,
+  secretsSeen,
+  settledText,
+  startReliabilityWorld,
+  type ReliabilityWorld,
+} from '../helpers/reliability-world.js';
 
 describe('OAuth abuse of the linking flow', () => {
   let world: ReliabilityWorld;
   let carol: { id: string };
+  /** Every page the callback server sent back, refusals included. */
+  const pages: string[] = [];
+  /** Every message the bot created or edited, as members saw it. */
+  const messages: string[] = [];
+  const browse = async (url: string, cookie?: string) => {
+    const page = await visit(url, cookie);
+    pages.push(page.body);
+    return page;
+  };
 
   beforeAll(async () => {
     world = await startReliabilityWorld();
     carol = world.discord.createUser({ username: 'carol' });
+    for (const event of ['message', 'messageUpdate'] as const) {
+      // The link prompt carries its own state in its button's URL by design (shown only to the
+      // member who asked); everything else in a message must hold no secret.
+      world.discord.events.on(event, (message) =>
+        messages.push(JSON.stringify({ ...message, components: undefined })),
+      );
+    }
   });
   afterAll(async () => {
     await world?.close();
@@ -27,7 +51,7 @@ describe('OAuth abuse of the linking flow', () => {
   async function consent(discordUserId: string, musicUserId: string) {
     const reply = await world.slash('music', { subcommand: 'link', userId: discordUserId }).reply();
     const startUrl = linkButtonUrl(reply);
-    const start = await visit(startUrl);
+    const start = await browse(startUrl);
     expect(start.status).toBe(302);
     const back = await world.music.approve(start.location!, musicUserId);
     return { startUrl, start, callbackUrl: back.toString(), cookie: start.cookie };
@@ -39,11 +63,11 @@ describe('OAuth abuse of the linking flow', () => {
 
   it('refuses a replayed callback and keeps the first link as it was', async () => {
     const { callbackUrl, cookie } = await consent(world.alice.id, world.music.fixtures!.users.premium);
-    const first = await visit(callbackUrl, cookie);
+    const first = await browse(callbackUrl, cookie);
     expect(first.status).toBe(200);
     const linked = await status(world.alice.id);
     const before = exchanges();
-    const replay = await visit(callbackUrl, cookie);
+    const replay = await browse(callbackUrl, cookie);
     expect(replay.status).not.toBe(200);
     expect(replay.body).not.toContain('You can close this tab');
     expect(exchanges()).toBe(before);
@@ -55,10 +79,10 @@ describe('OAuth abuse of the linking flow', () => {
     // Bob's consent, completed in Carol's browser (she opened her own start link).
     const bobs = await consent(world.bob.id, world.music.fixtures!.users.free);
     const carols = await consent(carol.id, world.music.fixtures!.users.free);
-    const foreign = await visit(bobs.callbackUrl, carols.cookie);
+    const foreign = await browse(bobs.callbackUrl, carols.cookie);
     expect(foreign.status).not.toBe(200);
     // And in a browser with no cookie at all.
-    const bare = await visit(bobs.callbackUrl);
+    const bare = await browse(bobs.callbackUrl);
     expect(bare.status).not.toBe(200);
     expect(exchanges()).toBe(before);
     expect(await status(world.bob.id)).toContain('/music link');
@@ -67,12 +91,12 @@ describe('OAuth abuse of the linking flow', () => {
 
   it('refuses a code used twice: a spent code under a fresh state links nothing', async () => {
     const { callbackUrl, cookie } = await consent(carol.id, world.music.fixtures!.users.free);
-    expect((await visit(callbackUrl, cookie)).status).toBe(200);
+    expect((await browse(callbackUrl, cookie)).status).toBe(200);
     const spentCode = new URL(callbackUrl).searchParams.get('code')!;
     const fresh = await consent(world.bob.id, world.music.fixtures!.users.free);
     const forged = new URL(fresh.callbackUrl);
     forged.searchParams.set('code', spentCode);
-    const page = await visit(forged.toString(), fresh.cookie);
+    const page = await browse(forged.toString(), fresh.cookie);
     expect(page.status).not.toBe(200);
     expect(page.body).not.toContain('You can close this tab');
     expect(await status(world.bob.id)).toContain('/music link');
@@ -90,7 +114,7 @@ describe('OAuth abuse of the linking flow', () => {
     ] as const) {
       const url = new URL(startUrl);
       url.searchParams.set(name, value);
-      const start = await visit(url.toString());
+      const start = await browse(url.toString());
       expect(start.status).toBe(302);
       const location = new URL(start.location!);
       expect(location.origin).toBe(authorizeOrigin);
@@ -106,7 +130,7 @@ describe('OAuth abuse of the linking flow', () => {
       '/link/start?state=../../evil.example',
       '/link/start/https://evil.example',
     ]) {
-      const page = await visit(`${world.publicUrl}${path}`);
+      const page = await browse(`${world.publicUrl}${path}`);
       expect(page.status === 302 ? page.location : '').not.toContain('evil');
       expect(page.status).not.toBe(200);
     }
@@ -127,7 +151,7 @@ describe('OAuth abuse of the linking flow', () => {
     for (const path of cases) {
       let statusCode: number;
       try {
-        statusCode = (await visit(`${world.publicUrl}${path}`)).status;
+        statusCode = (await browse(`${world.publicUrl}${path}`)).status;
       } catch {
         // The server may also drop a request line this long; that is a refusal too.
         statusCode = 431;
@@ -136,6 +160,17 @@ describe('OAuth abuse of the linking flow', () => {
     }
     expect(exchanges()).toBe(before);
     // Still healthy afterwards.
-    expect((await visit(`${world.publicUrl}/healthz`)).status).toBe(200);
+    expect((await browse(`${world.publicUrl}/healthz`)).status).toBe(200);
+  });
+
+  it('shows no secret on any page, in a log line or in a message after the abuse', () => {
+    const secrets = secretsSeen(world);
+    const kinds = new Set(secrets.values());
+    for (const kind of ['client secret', 'authorization code', 'state', 'PKCE verifier', 'access token'])
+      expect(kinds, kind).toContain(kind);
+    expect(pages.length).toBeGreaterThan(20);
+    expect(
+      leaks(secrets, { 'callback pages': pages, logs: world.logs, 'Discord messages': messages }),
+    ).toEqual([]);
   });
 });
