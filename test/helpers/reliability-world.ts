@@ -265,6 +265,22 @@ export function canarySecrets(sources: {
   return found;
 }
 
+/**
+ * Starts recording every message the bot creates or edits on `discord`, ephemeral ones included,
+ * as members see them, for the search for secrets. Buttons are left out: the link prompt carries
+ * its own state in its button's URL by design (shown only to the member who asked); everything
+ * else in a message must hold no secret.
+ */
+export function recordMessages(discord: Pick<DiscordEmulator, 'events'>): string[] {
+  const messages: string[] = [];
+  for (const event of ['message', 'messageUpdate'] as const) {
+    discord.events.on(event, (message) =>
+      messages.push(JSON.stringify({ ...message, components: undefined })),
+    );
+  }
+  return messages;
+}
+
 /** The places where a secret must never show up, with the secrets found in each. */
 export function leaks(secrets: Map<string, string>, places: Record<string, readonly string[]>): string[] {
   const hits: string[] = [];

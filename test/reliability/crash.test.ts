@@ -26,7 +26,7 @@ import { linkButtonUrl } from '../helpers/bot.js';
 import { startBotProcess, type BotProcess } from '../helpers/bot-process.js';
 import { dailyPost, weatherEnv } from '../helpers/fixtures-env.js';
 import { startFaultProxy } from '../helpers/reliability-proxy.js';
-import { CANARY, canarySecrets, leaks } from '../helpers/reliability-world.js';
+import { CANARY, canarySecrets, leaks, recordMessages } from '../helpers/reliability-world.js';
 import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
 
 const redisReady = await haveRedis();
@@ -52,17 +52,6 @@ const launch = (env: Record<string, string>) => {
 /** Secrets found in any process's output or in any message the bot created or edited. */
 function leaked(secrets: Map<string, string>, messages: readonly string[]): string[] {
   return leaks(secrets, { 'process output': started.map((bot) => bot.logs()), 'Discord messages': messages });
-}
-function recordMessages(discord: Awaited<ReturnType<typeof startDiscordEmulator>>): string[] {
-  const messages: string[] = [];
-  for (const event of ['message', 'messageUpdate'] as const) {
-    // The link prompt carries its own state in its button's URL by design (shown only to the
-    // member who asked); everything else in a message must hold no secret.
-    discord.events.on(event, (message) =>
-      messages.push(JSON.stringify({ ...message, components: undefined })),
-    );
-  }
-  return messages;
 }
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProxyFault } from '../helpers/reliability-proxy.js';
 import {
   leaks,
+  recordMessages,
   secretsSeen,
   settledText,
   startReliabilityWorld,
@@ -64,17 +65,11 @@ describe('the fault matrix', () => {
     `geo:${(10 + (place++ % 70)).toFixed(3)},${(place * 1.7).toFixed(3)}|Place ${place}, XX`;
   const results: string[] = [];
   /** Every message the bot created or edited, ephemeral ones included, as members saw it. */
-  const messages: string[] = [];
+  let messages: string[] = [];
 
   beforeAll(async () => {
     world = await startReliabilityWorld();
-    for (const event of ['message', 'messageUpdate'] as const) {
-      // The link prompt carries its own state in its button's URL by design (shown only to the
-      // member who asked); everything else in a message must hold no secret.
-      world.discord.events.on(event, (message) =>
-        messages.push(JSON.stringify({ ...message, components: undefined })),
-      );
-    }
+    messages = recordMessages(world.discord);
     await world.linkMusic(world.alice.id, world.music.fixtures!.users.premium);
   });
   afterAll(async () => {

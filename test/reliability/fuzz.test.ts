@@ -14,6 +14,7 @@ import { forgedCustomId, slashArbitrary, type GeneratedSlash, type Ids } from '.
 import {
   CANARY,
   leaks,
+  recordMessages,
   secretsSeen,
   startReliabilityWorld,
   type ReliabilityWorld,
@@ -49,19 +50,13 @@ describe('fuzzing the interaction router', () => {
   let ids: Ids;
   const realIds = new Set<string>();
   /** Every message the bot created or edited, as members saw it (buttons aside: see below). */
-  const messages: string[] = [];
+  let messages: string[] = [];
 
   beforeAll(async () => {
     process.on('unhandledRejection', onRejection);
     process.on('uncaughtException', onException);
     world = await startReliabilityWorld();
-    for (const event of ['message', 'messageUpdate'] as const) {
-      // The link prompt carries its own state in its button's URL by design (shown only to the
-      // member who asked); everything else in a message must hold no secret.
-      world.discord.events.on(event, (message) =>
-        messages.push(JSON.stringify({ ...message, components: undefined })),
-      );
-    }
+    messages = recordMessages(world.discord);
     await world.linkMusic(world.alice.id, world.music.fixtures!.users.premium);
     ids = {
       users: [world.alice.id, world.bob.id],

@@ -13,6 +13,7 @@ import { visit } from '../../emulators/music/walk.js';
 import { linkButtonUrl } from '../helpers/bot.js';
 import {
   leaks,
+  recordMessages,
   secretsSeen,
   settledText,
   startReliabilityWorld,
@@ -25,7 +26,7 @@ describe('OAuth abuse of the linking flow', () => {
   /** Every page the callback server sent back, refusals included. */
   const pages: string[] = [];
   /** Every message the bot created or edited, as members saw it. */
-  const messages: string[] = [];
+  let messages: string[] = [];
   const browse = async (url: string, cookie?: string) => {
     const page = await visit(url, cookie);
     pages.push(page.body);
@@ -35,13 +36,7 @@ describe('OAuth abuse of the linking flow', () => {
   beforeAll(async () => {
     world = await startReliabilityWorld();
     carol = world.discord.createUser({ username: 'carol' });
-    for (const event of ['message', 'messageUpdate'] as const) {
-      // The link prompt carries its own state in its button's URL by design (shown only to the
-      // member who asked); everything else in a message must hold no secret.
-      world.discord.events.on(event, (message) =>
-        messages.push(JSON.stringify({ ...message, components: undefined })),
-      );
-    }
+    messages = recordMessages(world.discord);
   });
   afterAll(async () => {
     await world?.close();
