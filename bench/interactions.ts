@@ -236,12 +236,7 @@ async function alternate(
   return out;
 }
 
-/**
- * A percentile as the median of its value in each block. On a shared 2-core machine a tail is a
- * few scheduling hiccups of several milliseconds: a p99 over all samples rests on whichever
- * blocks caught one, and swung from 0.4x to 2.2x the bare bot's between two runs of the same code;
- * the median of the blocks' p99s does not.
- */
+/** A percentile as the median of its value in each block (why blocks: see `BLOCKS`). */
 function blockPercentile(blocks: readonly number[][], p: number): number {
   return percentile(
     blocks.map((samples) => percentile(samples, p)),

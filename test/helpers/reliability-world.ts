@@ -281,6 +281,15 @@ export function recordMessages(discord: Pick<DiscordEmulator, 'events'>): string
   return messages;
 }
 
+/**
+ * The kinds among `wanted` of which no value was seen. A search for secrets proves nothing about a
+ * kind it had no value of, so each search first checks that this is empty.
+ */
+export function kindsNotSeen(secrets: Map<string, string>, wanted: readonly string[]): string[] {
+  const seen = new Set(secrets.values());
+  return wanted.filter((kind) => !seen.has(kind));
+}
+
 /** The places where a secret must never show up, with the secrets found in each. */
 export function leaks(secrets: Map<string, string>, places: Record<string, readonly string[]>): string[] {
   const hits: string[] = [];

@@ -13,6 +13,7 @@ import type { InteractionHandle } from '../../emulators/discord/index.js';
 import { forgedCustomId, slashArbitrary, type GeneratedSlash, type Ids } from '../helpers/reliability-gen.js';
 import {
   CANARY,
+  kindsNotSeen,
   leaks,
   recordMessages,
   secretsSeen,
@@ -253,9 +254,9 @@ describe('fuzzing the interaction router', () => {
 
   it('leaves no secret in a log line or a message after fuzzing', () => {
     const secrets = secretsSeen(world);
-    const kinds = new Set(secrets.values());
-    for (const kind of ['bot token', 'client secret', 'weather key', 'access token', 'refresh token'])
-      expect(kinds, kind).toContain(kind);
+    expect(
+      kindsNotSeen(secrets, ['bot token', 'client secret', 'weather key', 'access token', 'refresh token']),
+    ).toEqual([]);
     expect(messages.length).toBeGreaterThan(1_000);
     expect(leaks(secrets, { logs: world.logs, 'Discord messages': messages })).toEqual([]);
   });
