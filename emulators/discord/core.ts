@@ -137,9 +137,12 @@ export class EmulatorCore {
     return this.options.now();
   }
 
-  /** Wakes waiters and emits for listeners; call after every change tests may wait for. */
-  changed(): void {
-    this.signal.notify();
+  /**
+   * Wakes waiters; call after every change tests may wait for. A change to an interaction's state
+   * names the interaction, and only then are the waiters watching it woken (see `Signal`).
+   */
+  changed(interactionId?: Snowflake): void {
+    this.signal.notify(interactionId);
   }
 
   // ------------------------------------------------------------ lookups that answer like Discord
@@ -195,7 +198,8 @@ export class EmulatorCore {
   storeMessage(message: EmulatedMessage, inChannel: boolean): EmulatedMessage {
     const isNew = !this.world.messages.has(message.id);
     this.world.putMessage({ message, inChannel });
-    this.events.emit(isNew ? 'message' : 'messageUpdate', structuredClone(message));
+    const event = isNew ? 'message' : 'messageUpdate';
+    if (this.events.listenerCount(event) > 0) this.events.emit(event, structuredClone(message));
     this.changed();
     return message;
   }
@@ -239,6 +243,6 @@ export class EmulatorCore {
     };
     state.refusals.push(refused);
     this.events.emit('refused', refused);
-    this.changed();
+    this.changed(state.id);
   }
 }

@@ -265,6 +265,7 @@ export class DiscordEmulator {
       },
       timeoutMs,
       () => `the choices of ${state.describe(this.#core.now())}`,
+      state.id,
     );
   }
 

@@ -236,6 +236,7 @@ class Handle implements InteractionHandle {
       },
       timeoutMs,
       () => `${what} of ${this.state.describe(this.core.now())}`,
+      this.state.id,
     );
   }
 }
@@ -382,7 +383,8 @@ export class InteractionDriver {
       t: GatewayDispatchEvents.InteractionCreate,
       d: payload,
     });
-    this.core.events.emit('interaction', structuredClone(payload));
+    if (this.core.events.listenerCount('interaction') > 0)
+      this.core.events.emit('interaction', structuredClone(payload));
     return new Handle(this.core, state);
   }
 
@@ -815,7 +817,7 @@ export class InteractionRoutes {
     state.responseType = type;
     state.callbacks.push({ type, data, files: body.files, afterMs: core.now() - state.createdAt });
     core.events.emit('callback', { interactionId: state.id, type, data });
-    core.changed();
+    core.changed(state.id);
     if (!withResponse) return { status: 204 };
     const result: RESTPostAPIInteractionCallbackWithResponseResult = {
       interaction: {
@@ -938,7 +940,7 @@ export class InteractionRoutes {
       if (edited.id === state.originalMessageId) {
         state.originalReady = true;
         state.edits.push(structuredClone(edited));
-        this.core.changed();
+        this.core.changed(state.id);
       }
       return { status: 200, body: edited };
     });
@@ -998,7 +1000,7 @@ export class InteractionRoutes {
         core.storeMessage(message, !isEphemeral(message));
       }
       state.followUpIds.push(message.id);
-      core.changed();
+      core.changed(state.id);
       return wait ? { status: 200, body: message } : { status: 204 };
     });
   }

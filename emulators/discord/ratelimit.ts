@@ -32,6 +32,9 @@ const ROUTE_WINDOW_MS = 1_000;
 export class RateLimiter {
   #rule: ActiveRule | null = null;
   readonly #windows = new Map<string, { count: number; resetAt: number }>();
+  /** The bucket hash of each `method route` (a few dozen routes, each hashed once). */
+  readonly #buckets = new Map<string, string>();
+  #sweptAt = 0;
 
   set(rule: RateLimitRule | null): void {
     this.#rule = rule ? { ...rule, limit: Math.max(rule.remaining, 1), resetAt: null } : null;
@@ -43,7 +46,7 @@ export class RateLimiter {
    */
   check(method: string, path: string, routeTemplate: string, bucketKey: string): Record<string, string> {
     const now = Date.now();
-    const bucket = createHash('sha1').update(`${method} ${routeTemplate}`).digest('hex').slice(0, 32);
+    const bucket = this.#bucket(`${method} ${routeTemplate}`);
     let rule = this.#rule;
     if (rule && rule.resetAt !== null && now >= rule.resetAt) {
       this.#rule = null;
@@ -55,6 +58,7 @@ export class RateLimiter {
     const key = `${method} ${bucketKey}`;
     let window = this.#windows.get(key);
     if (!window || now >= window.resetAt) {
+      this.#sweep(now);
       window = { count: 0, resetAt: now + ROUTE_WINDOW_MS };
       this.#windows.set(key, window);
     }
@@ -66,6 +70,25 @@ export class RateLimiter {
       now,
       bucket,
     );
+  }
+
+  #bucket(route: string): string {
+    let bucket = this.#buckets.get(route);
+    if (bucket === undefined) {
+      bucket = createHash('sha1').update(route).digest('hex').slice(0, 32);
+      this.#buckets.set(route, bucket);
+    }
+    return bucket;
+  }
+
+  /**
+   * Drops windows that have ended, at most once a window: each interaction token is a bucket of its
+   * own, and an emulator that serves a long run would otherwise keep one window per interaction.
+   */
+  #sweep(now: number): void {
+    if (now - this.#sweptAt < ROUTE_WINDOW_MS) return;
+    this.#sweptAt = now;
+    for (const [key, window] of this.#windows) if (now >= window.resetAt) this.#windows.delete(key);
   }
 
   #checkRule(rule: ActiveRule, now: number, bucket: string): Record<string, string> {

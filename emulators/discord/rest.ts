@@ -139,7 +139,7 @@ export class RestApi {
       }
     }
     this.core.requests.push(record);
-    this.core.events.emit('request', { ...record });
+    if (this.core.events.listenerCount('request') > 0) this.core.events.emit('request', { ...record });
     if (record.status === 429) this.core.events.emit('rateLimited', { ...record });
   }
 
