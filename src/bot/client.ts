@@ -87,34 +87,80 @@ function exemptInteractionWebhooks(client: Client, apiUrl: string): void {
   });
   const bot = client.rest;
   const queue = bot.queueRequest.bind(bot);
-  const acksInFlight = new Set<Promise<void>>();
+  const acks = new AcksFirst(ACKS_FIRST_MAX_WAIT_MS);
   bot.queueRequest = (request) => {
-    if (request.fullRoute.startsWith('/interactions/')) {
-      const sent = queue(request);
-      const answered = sent.then(
-        () => void acksInFlight.delete(answered),
-        () => void acksInFlight.delete(answered),
-      );
-      acksInFlight.add(answered);
-      return sent;
-    }
+    if (request.fullRoute.startsWith('/interactions/')) return acks.track(queue(request));
     if (request.auth !== false || !request.fullRoute.startsWith('/webhooks/')) return queue(request);
-    if (acksInFlight.size === 0) return interactions.queueRequest(request);
-    return settledWithin([...acksInFlight], ACKS_FIRST_MAX_WAIT_MS).then(() =>
-      interactions.queueRequest(request),
-    );
+    const turn = acks.turn();
+    return turn ? turn.then(() => interactions.queueRequest(request)) : interactions.queueRequest(request);
   };
 }
 
-/** Resolves when all of `promises` (which never reject) have settled, or after `ms`, whichever is first. */
-function settledWithin(promises: Promise<void>[], ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    void Promise.all(promises).then(() => {
-      clearTimeout(timer);
-      resolve();
+/**
+ * Orders interaction responses behind the acknowledgements sent before them. Each acknowledgement
+ * gets the next number; a response that waits notes the last number given out, and goes once every
+ * acknowledgement up to it is answered or its wait is over. Numbers are given out in order, so the
+ * oldest unanswered one decides who goes, and the waiting responses form a queue in the order
+ * they came: a burst of a hundred deferred commands costs one check per answer, not a hundred.
+ */
+class AcksFirst {
+  #given = 0;
+  /** Numbers of the acknowledgements not yet answered, oldest first (a Set keeps insertion order). */
+  readonly #unanswered = new Set<number>();
+  readonly #waiting: { after: number; until: number; go: () => void }[] = [];
+  #next = 0;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly maxWaitMs: number) {}
+
+  track<T>(acknowledgement: Promise<T>): Promise<T> {
+    const number = ++this.#given;
+    this.#unanswered.add(number);
+    const answered = () => {
+      this.#unanswered.delete(number);
+      this.#release(Date.now());
+    };
+    acknowledgement.then(answered, answered);
+    return acknowledgement;
+  }
+
+  /** Undefined when nothing is in flight; else resolves when the response may go. */
+  turn(): Promise<void> | undefined {
+    if (this.#unanswered.size === 0) return undefined;
+    return new Promise((go) => {
+      this.#waiting.push({ after: this.#given, until: Date.now() + this.maxWaitMs, go });
+      this.#timer ??= this.#arm();
     });
-  });
+  }
+
+  #release(now: number): void {
+    const oldest = this.#unanswered.values().next().value ?? Infinity;
+    while (this.#next < this.#waiting.length) {
+      const head = this.#waiting[this.#next]!;
+      if (head.after >= oldest && head.until > now) break;
+      this.#next++;
+      head.go();
+    }
+    if (this.#next === this.#waiting.length) {
+      this.#waiting.length = 0;
+      this.#next = 0;
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+  }
+
+  /** One timer, for the response at the head of the queue (later ones wait no less). */
+  #arm(): NodeJS.Timeout {
+    const head = this.#waiting[this.#next]!;
+    return setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.#release(Date.now());
+        if (this.#next < this.#waiting.length) this.#timer = this.#arm();
+      },
+      Math.max(head.until - Date.now(), 0),
+    ).unref();
+  }
 }
 
 /** Discord REST without a gateway, as the bot: what the web process uses to edit `/music link` replies. */
