@@ -6,7 +6,8 @@
  * acknowledgement latency (INTERACTION_CREATE sent → first callback received) for an immediate
  * reply, a deferred command, a button update and an autocomplete answer, and deferred completion
  * (sent → the edit of the original message received). Both bots answer with trivial handlers, so
- * what differs is the client set-up and the router. Our bot's process gets the Node flags of
+ * what differs is the client set-up and the router (`bench/interaction-bots.ts`). Both run compiled,
+ * with plain Node (this builds them first), and our bot's process gets the Node flags of
  * `npm start`, as a server owner runs it. Times are read with `performance.now()` here, where the
  * emulators run; each percentile is the median of its value in blocks of alternating rounds (see
  * `BLOCKS`). The emulators and the clock run in a harness process of their own, so what ran before
@@ -17,17 +18,13 @@
  *   npx tsx bench/interactions.ts
  */
 import type { ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { getHeapSpaceStatistics } from 'node:v8';
-import { SlashCommandBuilder } from '@discordjs/builders';
-import { Client, Events, GatewayIntentBits, Routes, type APIMessage, type Interaction } from 'discord.js';
-import { pino } from 'pino';
+import type { APIMessage } from 'discord.js';
 import { startDiscordEmulator, type DiscordEmulator } from '../emulators/discord/index.js';
-import { createDiscordClient } from '../src/bot/client.js';
-import { createInteractionRouter } from '../src/bot/router.js';
-import type { Command } from '../src/bot/types.js';
-import type { Storage } from '../src/storage/index.js';
 import { startScriptFlags } from '../test/helpers/bot-process.js';
+import { BENCH_TOKEN, PANEL_BUTTON_ID, type Bot } from './interaction-bots.js';
 import {
   forkForMessage,
   invokedDirectly,
@@ -37,94 +34,11 @@ import {
   type BenchRow,
 } from './lib.js';
 
-const TOKEN = 'bench-token';
-const BOT_FLAG = '--bench-bot';
 const HARNESS_FLAG = '--bench-harness';
 /** The harness collects its own young generation between rounds (`settle`), which needs `gc`. */
 const HARNESS_NODE_FLAGS = ['--expose-gc'];
-const definitions = [
-  new SlashCommandBuilder().setName('ping').setDescription('pong'),
-  new SlashCommandBuilder().setName('slow').setDescription('defer, then edit'),
-  new SlashCommandBuilder()
-    .setName('find')
-    .setDescription('autocomplete')
-    .addStringOption((option) => option.setName('q').setDescription('query').setAutocomplete(true)),
-];
-const CHOICES = [{ name: 'Springfield', value: 'springfield' }];
-const PANEL = {
-  content: 'panel',
-  components: [{ type: 1, components: [{ type: 2, style: 1, label: 'Press', custom_id: 'bench:1' }] }],
-};
-
-type Bot = 'ours' | 'bare';
-
-/** Our client and router, with handlers as trivial as the bare bot's. */
-function ourBot(apiUrl: string): Client {
-  const client = createDiscordClient({ apiUrl });
-  const commands: Command[] = [
-    { data: definitions[0]!, execute: async (i) => void (await i.reply({ content: 'pong' })) },
-    {
-      data: definitions[1]!,
-      execute: async (i) => {
-        await i.deferReply();
-        await i.editReply({ content: 'done' });
-      },
-    },
-    {
-      data: definitions[2]!,
-      execute: async (i) => void (await i.reply({ content: 'found' })),
-      autocomplete: (i) => i.respond(CHOICES),
-    },
-  ];
-  const route = createInteractionRouter({
-    commands,
-    buttons: [{ prefix: 'bench', handle: (i) => i.update({ content: 'pressed' }).then(() => undefined) }],
-    ctx: {
-      logger: pino({ level: 'silent' }),
-      storage: undefined as unknown as Storage,
-      features: { music: false, weather: false },
-      commands,
-      now: Date.now,
-    },
-  });
-  client.on(Events.InteractionCreate, (interaction) => void route(interaction));
-  return client;
-}
-
-/** discord.js as it comes, answering "pong". */
-function bareBot(apiUrl: string): Client {
-  const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: apiUrl } });
-  client.on(Events.InteractionCreate, (interaction: Interaction) => {
-    let answer: Promise<unknown>;
-    if (interaction.isAutocomplete()) answer = interaction.respond(CHOICES);
-    else if (interaction.isButton()) answer = interaction.update({ content: 'pressed' });
-    else if (!interaction.isChatInputCommand()) return;
-    else if (interaction.commandName === 'slow')
-      answer = interaction.deferReply().then(() => interaction.editReply({ content: 'done' }));
-    else answer = interaction.reply({ content: interaction.commandName === 'ping' ? 'pong' : 'found' });
-    answer.catch((error: unknown) => console.error(`bare bot: ${(error as Error).message}`));
-  });
-  return client;
-}
-
-/** Child mode: log in, register the commands, post the panel, hand it to the parent, then serve. */
-async function serveBot(bot: Bot, apiUrl: string, guildId: string, channelId: string): Promise<void> {
-  const client = bot === 'ours' ? ourBot(apiUrl) : bareBot(apiUrl);
-  const ready = once(client, Events.ClientReady);
-  await client.login(TOKEN);
-  await ready;
-  await client.application!.commands.set(
-    definitions.map((d) => d.toJSON()),
-    guildId,
-  );
-  const panel = (await client.rest.post(Routes.channelMessages(channelId), { body: PANEL })) as APIMessage;
-  process.send?.(panel);
-  // Answers "settle" once everything already queued on its event loop has run.
-  process.on('message', (message) => {
-    if (message === 'settle') setImmediate(() => process.send?.('settled'));
-  });
-  process.once('disconnect', () => void client.destroy().finally(() => process.exit(0)));
-}
+/** The bots, compiled by `npm run build` (see `bench/interaction-bots.ts`). */
+const BOTS_URL = new URL('../dist/bench/interaction-bots.js', import.meta.url).href;
 
 type Kind = 'immediate reply' | 'deferred command' | 'button update' | 'autocomplete';
 const KINDS: readonly Kind[] = ['immediate reply', 'deferred command', 'button update', 'autocomplete'];
@@ -140,13 +54,13 @@ interface Setup {
 }
 
 async function setup(bot: Bot): Promise<Setup> {
-  const emu = await startDiscordEmulator({ botToken: TOKEN });
+  const emu = await startDiscordEmulator({ botToken: BENCH_TOKEN });
   const guild = emu.createGuild({ name: bot });
   const channel = emu.createChannel(guild.id);
   const user = emu.createUser({ username: 'bench' });
   const { child, message: panel } = await forkForMessage<APIMessage>(
-    import.meta.url,
-    [BOT_FLAG, bot, emu.restUrl, guild.id, channel.id],
+    BOTS_URL,
+    [bot, emu.restUrl, guild.id, channel.id],
     `the ${bot} bot`,
     bot === 'ours' ? startScriptFlags() : [],
   );
@@ -226,7 +140,9 @@ async function ackOnce(s: Setup, kind: Kind): Promise<Ack> {
       return { ms: since(), done: handle.waitForEdit(1, 60_000) };
     }
     case 'button update':
-      await s.emu.clickButton({ ...where, message: s.panel, customId: 'bench:1' }).waitForCallback(WAIT_MS);
+      await s.emu
+        .clickButton({ ...where, message: s.panel, customId: PANEL_BUTTON_ID })
+        .waitForCallback(WAIT_MS);
       return { ms: since(), done: Promise.resolve() };
     case 'autocomplete':
       // The driver hands back the choices only, once the bot's answer is in.
@@ -322,11 +238,12 @@ async function completionLatencies(
 }
 
 export async function main(): Promise<BenchRow[]> {
+  execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
   const { child, message: rows } = await forkForMessage<BenchRow[]>(
     import.meta.url,
     [HARNESS_FLAG],
     'the interaction harness',
-    HARNESS_NODE_FLAGS,
+    [...process.execArgv, ...HARNESS_NODE_FLAGS],
   );
   await once(child, 'exit');
   printTable(
@@ -425,10 +342,7 @@ async function measure(): Promise<BenchRow[]> {
   return rows;
 }
 
-if (process.argv[2] === BOT_FLAG) {
-  const [bot, apiUrl, guildId, channelId] = process.argv.slice(3) as [Bot, string, string, string];
-  await serveBot(bot, apiUrl, guildId, channelId);
-} else if (process.argv[2] === HARNESS_FLAG) {
+if (process.argv[2] === HARNESS_FLAG) {
   const rows = await measure();
   process.send!(rows, () => process.disconnect());
 } else if (invokedDirectly(import.meta.url)) {

@@ -71,17 +71,18 @@ export function invokedDirectly(moduleUrl: string): boolean {
 }
 
 /**
- * Forks the module at `moduleUrl` again as a child process (with `args`, and this process's Node
- * flags plus `extraFlags`), and waits for the first message it sends; fails if it exits first.
+ * Forks the module at `moduleUrl` as a child process (with `args` and the Node flags `execArgv`, by
+ * default this process's, tsx's loader included), and waits for the first message it sends; fails if
+ * it exits first.
  */
 export async function forkForMessage<T>(
   moduleUrl: string,
   args: string[],
   what: string,
-  extraFlags: string[] = [],
+  execArgv: string[] = process.execArgv,
 ): Promise<{ child: ChildProcess; message: T }> {
   const child = fork(fileURLToPath(moduleUrl), args, {
-    execArgv: [...process.execArgv, ...extraFlags],
+    execArgv,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const [message] = (await Promise.race([

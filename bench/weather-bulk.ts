@@ -90,7 +90,7 @@ export async function main(records = DEFAULT_RECORDS): Promise<Result[]> {
     historyUrl: emulator.historyUrl,
     bulkUrl: emulator.bulkUrl,
   };
-  // With `npm start`'s Node flags, as in the bot's process (a young generation of 4 MB a semi-space).
+  // With `npm start`'s Node flags, as in the bot's process (a young generation of 8 MB a semi-space).
   const {
     child,
     message: { baseline, results },
@@ -98,7 +98,7 @@ export async function main(records = DEFAULT_RECORDS): Promise<Result[]> {
     import.meta.url,
     [CLIENT_FLAG, JSON.stringify(urls), String(records)],
     'the streaming client',
-    ['--expose-gc', ...startScriptFlags()],
+    [...process.execArgv, '--expose-gc', ...startScriptFlags()],
   );
   try {
     console.log(`weather bulk: ${records.toLocaleString('en')} records per file, client in pid ${child.pid}`);
