@@ -1,7 +1,7 @@
 /**
  * The two bots of the interaction benchmark (`bench/interactions.ts`), each run as a process of its
- * own: our client and router, and a bare discord.js bot. Built to `dist/` with the bot and run with
- * plain Node, as a server owner runs `npm start`: under tsx, every `require` that discord.js makes
+ * own: our client and router, and a bare discord.js bot. Built to `dist/` (`tsconfig.bench.json`,
+ * apart from the bot's own build) and run with plain Node, as a server owner runs `npm start`: under tsx, every `require` that discord.js makes
  * inside a hot path (it loads some modules lazily, per message payload) goes through tsx's resolver,
  * about 30 µs each, which the compiled bot never pays.
  *

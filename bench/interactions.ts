@@ -37,7 +37,7 @@ import {
 const HARNESS_FLAG = '--bench-harness';
 /** The harness collects its own young generation between rounds (`settle`), which needs `gc`. */
 const HARNESS_NODE_FLAGS = ['--expose-gc'];
-/** The bots, compiled by `npm run build` (see `bench/interaction-bots.ts`). */
+/** The bots, compiled to dist/ with what they import by `tsconfig.bench.json` (see `bench/interaction-bots.ts`). */
 const BOTS_URL = new URL('../dist/bench/interaction-bots.js', import.meta.url).href;
 
 type Kind = 'immediate reply' | 'deferred command' | 'button update' | 'autocomplete';
@@ -238,7 +238,7 @@ async function completionLatencies(
 }
 
 export async function main(): Promise<BenchRow[]> {
-  execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
+  execFileSync('npx', ['tsc', '-p', 'tsconfig.bench.json'], { stdio: 'inherit' });
   const { child, message: rows } = await forkForMessage<BenchRow[]>(
     import.meta.url,
     [HARNESS_FLAG],
