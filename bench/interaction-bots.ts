@@ -1,9 +1,10 @@
 /**
  * The two bots of the interaction benchmark (`bench/interactions.ts`), each run as a process of its
- * own: our client and router, and a bare discord.js bot. Built to `dist/` (`tsconfig.bench.json`,
- * apart from the bot's own build) and run with plain Node, as a server owner runs `npm start`: under tsx, every `require` that discord.js makes
- * inside a hot path (it loads some modules lazily, per message payload) goes through tsx's resolver,
- * about 30 µs each, which the compiled bot never pays.
+ * own: our client and router, and a bare discord.js bot. Built to `dist/` by `tsconfig.bench.json`
+ * (apart from the bot's own build) and run with plain Node, as a server owner runs `npm start`:
+ * under tsx, every `require` that discord.js makes inside a hot path (it loads some modules lazily,
+ * per message payload) goes through tsx's resolver, about 30 µs each, which the compiled bot never
+ * pays.
  *
  *   node dist/bench/interaction-bots.js <ours|bare> <api url> <guild id> <channel id>
  */
@@ -19,7 +20,7 @@ import type { Storage } from '../src/storage/index.js';
 export type Bot = 'ours' | 'bare';
 
 export const BENCH_TOKEN = 'bench-token';
-/** What the bots' handlers answer with; the harness clicks the panel's button. */
+/** The `custom_id` of the button on the panel each bot posts; the harness clicks it. */
 export const PANEL_BUTTON_ID = 'bench:1';
 const definitions = [
   new SlashCommandBuilder().setName('ping').setDescription('pong'),

@@ -17,8 +17,7 @@
  *
  *   npx tsx bench/interactions.ts
  */
-import type { ChildProcess } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { getHeapSpaceStatistics } from 'node:v8';
 import type { APIMessage } from 'discord.js';
@@ -37,7 +36,7 @@ import {
 const HARNESS_FLAG = '--bench-harness';
 /** The harness collects its own young generation between rounds (`settle`), which needs `gc`. */
 const HARNESS_NODE_FLAGS = ['--expose-gc'];
-/** The bots, compiled to dist/ with what they import by `tsconfig.bench.json` (see `bench/interaction-bots.ts`). */
+/** The bots, compiled to dist/ by `tsconfig.bench.json` (see `bench/interaction-bots.ts`). */
 const BOTS_URL = new URL('../dist/bench/interaction-bots.js', import.meta.url).href;
 
 type Kind = 'immediate reply' | 'deferred command' | 'button update' | 'autocomplete';

@@ -146,6 +146,10 @@ class AcksFirst {
       this.#next = 0;
       clearTimeout(this.#timer);
       this.#timer = undefined;
+    } else if (this.#next > 1024 && this.#next * 2 > this.#waiting.length) {
+      // Under steady load the queue may never run dry: drop what has gone, now and then.
+      this.#waiting.splice(0, this.#next);
+      this.#next = 0;
     }
   }
 
