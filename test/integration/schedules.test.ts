@@ -160,6 +160,32 @@ describe('scheduled posts, on a controllable clock', () => {
     expect(w.posts).toHaveLength(1);
   });
 
+  it('post at the new time when a schedule whose post was missed is moved to later that day', async () => {
+    const w = await world('2026-11-23T05:00:00Z');
+    const schedule = await w.add({ time: '07:00' }); // 06:00Z
+    w.clock.now = Date.parse('2026-11-23T07:00:00Z'); // an hour late: missed
+    expect((await w.runner.tick()).missed).toBe(1);
+    expect((await w.runner.tick()).missed).toBe(0); // logged once
+    await w.store.change(schedule.guildId, schedule.id, (s) => ({ ...s, time: '09:00' })); // 08:00Z
+    await w.runUntil('2026-11-23T12:00:00Z');
+    expect(w.posts.map((p) => p.at)).toEqual(['2026-11-23T08:00:00.000Z']);
+  });
+
+  it('keep separate times for schedules that differ only in weekdays or time zone', async () => {
+    const w = await world('2026-11-22T00:00:00Z'); // a Sunday
+    await w.add({ channelId: '201', days: [1] });
+    await w.add({ channelId: '202', days: [2] });
+    await w.add({ channelId: '203', timezone: 'Asia/Tokyo' });
+    await w.runUntil('2026-11-25T00:00:00Z');
+    expect(w.posts.map((p) => `${p.channelId} ${p.at}`).sort()).toEqual([
+      '201 2026-11-23T06:00:00.000Z',
+      '202 2026-11-24T06:00:00.000Z',
+      '203 2026-11-22T22:00:00.000Z', // 07:00 in Tokyo
+      '203 2026-11-23T22:00:00.000Z',
+      '203 2026-11-24T22:00:00.000Z',
+    ]);
+  });
+
   it('fetch the weather once per distinct place and language due in a slot, whatever the units', async () => {
     const w = await world('2026-11-23T05:00:00Z');
     for (let i = 0; i < 4; i++) await w.add({ channelId: `20${i}` });

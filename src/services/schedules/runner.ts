@@ -10,7 +10,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Storage } from '../../storage/index.js';
 import type { ScheduleStore } from './store.js';
-import { latestRun, nextRun, nonceFor, slotKey } from './timing.js';
+import { nonceFor, runsAt } from './timing.js';
 import type { Schedule, ScheduleKind } from './types.js';
 
 /**
@@ -222,6 +222,14 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
   /** Bumped by `refresh`, so an older loop does not set a second timer. */
   let generation = 0;
 
+  /**
+   * What this process already knows is settled, by schedule: the slot it posted (or saw posted), or
+   * the run it found too late, as `slot@time` (a later run in the same slot, after the schedule's
+   * time is changed, may still post). Saves asking storage again about every schedule every minute;
+   * rebuilt at each tick with the schedules that still exist.
+   */
+  let settled = new Map<string, string>();
+
   async function tickOnce(): Promise<TickReport> {
     const at = now();
     const report: TickReport = { posted: 0, alreadyDone: 0, missed: 0, failed: 0, busy: 0, weatherCalls: 0 };
@@ -229,18 +237,28 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
       string,
       { request: WeatherRequest; due: { schedule: Schedule; slot: string }[] }
     >();
+    const runs = runsAt(new Date(at));
+    const known = new Map<string, string>();
     const candidates: { schedule: Schedule; run: Date; slot: string }[] = [];
     for (const schedule of await options.store.all()) {
       if (schedule.paused) continue;
-      const run = latestRun(schedule, new Date(at));
-      if (!run || run.getTime() < schedule.createdAt) continue;
-      candidates.push({ schedule, run, slot: slotKey(schedule, run) });
+      const latest = runs.latest(schedule);
+      if (!latest || latest.run.getTime() < schedule.createdAt) continue;
+      const { run, slot } = latest;
+      const before = settled.get(schedule.id);
+      if (before === slot || before === `${slot}@${run.getTime()}`) known.set(schedule.id, before);
+      else candidates.push({ schedule, run, slot });
     }
+    settled = known;
     const done = await slots.doneOf(candidates.map((c) => ({ scheduleId: c.schedule.id, slot: c.slot })));
     for (const [index, { schedule, run, slot }] of candidates.entries()) {
-      if (done[index]) continue;
+      if (done[index]) {
+        known.set(schedule.id, slot);
+        continue;
+      }
       if (at - run.getTime() > options.graceMs) {
         if (await slots.markMissed(schedule.id, slot, at - run.getTime())) report.missed++;
+        known.set(schedule.id, `${slot}@${run.getTime()}`);
         continue;
       }
       const request = weatherRequestOf(schedule);
@@ -270,7 +288,9 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
       for (const post of due) ready.push({ ...post, weather });
     });
     await forEachLimited(interleaveByChannel(ready), POSTS_IN_FLIGHT, async ({ schedule, slot, weather }) => {
-      report[await slots.postOne(schedule, slot, weather)]++;
+      const outcome = await slots.postOne(schedule, slot, weather);
+      report[outcome]++;
+      if (outcome === 'posted' || outcome === 'alreadyDone') known.set(schedule.id, slot);
     });
     return report;
   }
@@ -285,9 +305,10 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
   async function nextWake(): Promise<number> {
     const at = now();
     let wake = at + pollMs;
+    const runs = runsAt(new Date(at));
     for (const schedule of await options.store.all()) {
       if (schedule.paused) continue;
-      const next = nextRun(schedule, new Date(at));
+      const next = runs.next(schedule);
       if (next && next.getTime() < wake) wake = next.getTime();
     }
     return wake;

@@ -7,6 +7,9 @@ import { createHash } from 'node:crypto';
 import { Cron } from 'croner';
 import type { Schedule } from './types.js';
 
+/** What decides when a schedule runs. */
+type Timed = Pick<Schedule, 'time' | 'days' | 'timezone'>;
+
 /** Whether `zone` is an IANA time zone this runtime knows. */
 export function isTimeZone(zone: string): boolean {
   try {
@@ -28,13 +31,13 @@ export function cronPattern(schedule: Pick<Schedule, 'time' | 'days'>): string {
   return `${minute} ${hour} * * ${days}`;
 }
 
-function cronOf(schedule: Pick<Schedule, 'time' | 'days' | 'timezone'>): Cron {
+function cronOf(schedule: Timed): Cron {
   return new Cron(cronPattern(schedule), { timezone: schedule.timezone, paused: true });
 }
 
 /** The first run strictly after `after`. */
 export function nextRun(
-  schedule: Pick<Schedule, 'time' | 'days' | 'timezone'>,
+  schedule: Timed,
   after: Date,
 ): Date | undefined {
   return cronOf(schedule).nextRun(after) ?? undefined;
@@ -42,7 +45,7 @@ export function nextRun(
 
 /** The latest run at or before `at`. */
 export function latestRun(
-  schedule: Pick<Schedule, 'time' | 'days' | 'timezone'>,
+  schedule: Timed,
   at: Date,
 ): Date | undefined {
   return cronOf(schedule).previousRuns(1, new Date(at.getTime() + 1))[0];
@@ -53,12 +56,49 @@ export function latestRun(
  * schedule per local day, so a wall-clock time that happens twice still posts once.
  */
 export function slotKey(schedule: Pick<Schedule, 'timezone'>, run: Date): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: schedule.timezone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(run);
+  let format = dateFormats.get(schedule.timezone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone: schedule.timezone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    dateFormats.set(schedule.timezone, format);
+  }
+  return format.format(run);
+}
+
+/** One formatter per time zone (a few hundred at most): building one costs more than using it. */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * `latestRun` (with its slot) and `nextRun` of many schedules at one instant, each distinct
+ * (time, days, time zone) computed once: croner builds date formatters on every call, and a pass
+ * over 10,000 schedules one by one took 0.4 s and 250 MB of garbage, every minute. Schedules mostly
+ * share a few times, so a pass costs a few calls.
+ */
+export function runsAt(at: Date) {
+  const latest = new Map<string, { run: Date; slot: string } | undefined>();
+  const next = new Map<string, Date | undefined>();
+  const keyOf = (schedule: Timed) => `${cronPattern(schedule)}|${schedule.timezone}`;
+  return {
+    latest(schedule: Timed): { run: Date; slot: string } | undefined {
+      const key = keyOf(schedule);
+      if (latest.has(key)) return latest.get(key);
+      const run = latestRun(schedule, at);
+      const found = run && { run, slot: slotKey(schedule, run) };
+      latest.set(key, found);
+      return found;
+    },
+    next(schedule: Timed): Date | undefined {
+      const key = keyOf(schedule);
+      if (next.has(key)) return next.get(key);
+      const run = nextRun(schedule, at);
+      next.set(key, run);
+      return run;
+    },
+  };
 }
 
 /** A Discord message nonce (at most 25 characters) that is the same for every try of one slot. */
