@@ -55,7 +55,7 @@ async function memory(port: number): Promise<{ rss: number; heap: number }> {
 /** One reading a second until `ms` have passed. */
 async function readingsUntil(port: number, ms: number): Promise<{ rss: number; heap: number }[]> {
   const out: { rss: number; heap: number }[] = [];
-  for (const end = Date.now() + ms; Date.now() < end; ) {
+  for (const end = Date.now() + ms; Date.now() < end;) {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     out.push(await memory(port));
   }
@@ -67,8 +67,14 @@ async function atRest(port: number, waitedMs = 0): Promise<{ rss: number; heap: 
   await readingsUntil(port, 20_000 - waitedMs);
   const readings = await readingsUntil(port, 30_000);
   return {
-    rss: percentile(readings.map((r) => r.rss), 50),
-    heap: percentile(readings.map((r) => r.heap), 50),
+    rss: percentile(
+      readings.map((r) => r.rss),
+      50,
+    ),
+    heap: percentile(
+      readings.map((r) => r.heap),
+      50,
+    ),
     highest: Math.max(...readings.map((r) => r.rss)),
   };
 }
@@ -146,7 +152,10 @@ export async function main(): Promise<BenchRow[]> {
     let answered = 0;
     let loadPeak = 0;
     const sampling = setInterval(() => {
-      void memory(port).then((m) => (loadPeak = Math.max(loadPeak, m.rss)), () => undefined);
+      void memory(port).then(
+        (m) => (loadPeak = Math.max(loadPeak, m.rss)),
+        () => undefined,
+      );
     }, 500);
     const worker = async () => {
       while (sent < INTERACTIONS) {

@@ -36,18 +36,12 @@ function cronOf(schedule: Timed): Cron {
 }
 
 /** The first run strictly after `after`. */
-export function nextRun(
-  schedule: Timed,
-  after: Date,
-): Date | undefined {
+export function nextRun(schedule: Timed, after: Date): Date | undefined {
   return cronOf(schedule).nextRun(after) ?? undefined;
 }
 
 /** The latest run at or before `at`. */
-export function latestRun(
-  schedule: Timed,
-  at: Date,
-): Date | undefined {
+export function latestRun(schedule: Timed, at: Date): Date | undefined {
   return cronOf(schedule).previousRuns(1, new Date(at.getTime() + 1))[0];
 }
 
