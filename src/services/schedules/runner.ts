@@ -231,11 +231,10 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
   let settled = new Map<string, string>();
   /**
    * The schedules the last tick read, for the wake-up after it: reading them all (10,000 from storage,
-   * validated) costs more than the rest of a pass, so a pass reads them once. Dropped when a
-   * schedule changes meanwhile (`refresh`): the wake-up then reads them again.
+   * validated) costs more than the rest of a pass, so a pass reads them once. Used only if no
+   * schedule changed since (`refresh` bumps `generation`); otherwise the wake-up reads them again.
    */
-  let lastRead: Schedule[] | undefined;
-  let changes = 0;
+  let lastRead: { schedules: Schedule[]; generation: number } | undefined;
 
   async function tickOnce(): Promise<TickReport> {
     const at = now();
@@ -248,9 +247,9 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     const known = new Map<string, string>();
     const candidates: { schedule: Schedule; run: Date; slot: string }[] = [];
     lastRead = undefined;
-    const changesBefore = changes;
+    const readIn = generation;
     const schedules = await options.store.all();
-    if (changes === changesBefore) lastRead = schedules;
+    lastRead = { schedules, generation: readIn };
     for (const schedule of schedules) {
       if (schedule.paused) continue;
       const latest = runs.latest(schedule);
@@ -344,7 +343,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     if (stopped || mine !== generation) return;
     let wake: number;
     try {
-      wake = lastRead ? wakeOf(lastRead) : await nextWake();
+      wake = lastRead?.generation === generation ? wakeOf(lastRead.schedules) : await nextWake();
     } catch {
       wake = now() + 5_000;
     }
@@ -365,8 +364,6 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     },
     /** A schedule changed: look again now so the timer fits the new set. */
     refresh() {
-      changes++;
-      lastRead = undefined;
       if (stopped) return;
       clearTimeout(timer);
       void loop(++generation);

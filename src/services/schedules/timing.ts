@@ -73,25 +73,22 @@ const dateFormats = new Map<string, Intl.DateTimeFormat>();
  * share a few times, so a pass costs a few calls.
  */
 export function runsAt(at: Date) {
-  const latest = new Map<string, { run: Date; slot: string } | undefined>();
-  const next = new Map<string, Date | undefined>();
-  const keyOf = (schedule: Timed) => `${cronPattern(schedule)}|${schedule.timezone}`;
+  const perTime = <T>(compute: (schedule: Timed) => T) => {
+    const known = new Map<string, T>();
+    return (schedule: Timed): T => {
+      const key = `${cronPattern(schedule)}|${schedule.timezone}`;
+      if (known.has(key)) return known.get(key)!;
+      const value = compute(schedule);
+      known.set(key, value);
+      return value;
+    };
+  };
   return {
-    latest(schedule: Timed): { run: Date; slot: string } | undefined {
-      const key = keyOf(schedule);
-      if (latest.has(key)) return latest.get(key);
+    latest: perTime((schedule): { run: Date; slot: string } | undefined => {
       const run = latestRun(schedule, at);
-      const found = run && { run, slot: slotKey(schedule, run) };
-      latest.set(key, found);
-      return found;
-    },
-    next(schedule: Timed): Date | undefined {
-      const key = keyOf(schedule);
-      if (next.has(key)) return next.get(key);
-      const run = nextRun(schedule, at);
-      next.set(key, run);
-      return run;
-    },
+      return run && { run, slot: slotKey(schedule, run) };
+    }),
+    next: perTime((schedule) => nextRun(schedule, at)),
   };
 }
 
