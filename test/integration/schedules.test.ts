@@ -7,7 +7,7 @@ import {
   PostRejectedError,
   type WeatherRequest,
 } from '../../src/services/schedules/runner.js';
-import { ScheduleStore } from '../../src/services/schedules/store.js';
+import { ALL_MAX_AGE_MS, ScheduleStore } from '../../src/services/schedules/store.js';
 import type { Schedule } from '../../src/services/schedules/types.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
 
@@ -28,7 +28,7 @@ async function world(
     await rm(dataDir, { recursive: true, force: true });
   });
   const clock = { now: Date.parse(startIso) };
-  const store = new ScheduleStore(storage, options.limit ?? 25);
+  const store = new ScheduleStore(storage, options.limit ?? 25, () => clock.now);
   const posts: { scheduleId: string; at: string; nonce: string; channelId: string; sentAt: number }[] = [];
   const fetches: WeatherRequest[] = [];
   const rejected = new Set<string>();
@@ -86,6 +86,7 @@ async function world(
   }
   return {
     clock,
+    storage,
     store,
     runner,
     posts,
@@ -252,5 +253,43 @@ describe('scheduled posts, on a controllable clock', () => {
     await w.add();
     await w.add();
     await expect(w.add()).rejects.toThrow(/already has 2 scheduled posts/);
+  });
+});
+
+describe('schedules changed by another process on the same storage', () => {
+  it('post, pause and stop as another process adds, pauses and removes them', async () => {
+    const w = await world('2026-11-23T05:58:00Z');
+    const first = await w.add(); // 07:00 Berlin, 06:00Z
+    const other = new ScheduleStore(w.storage, 25);
+    // Each change falls a few minutes before the posts, while this process has just read the
+    // schedules: it must read them again because of the change, not because its last read is old.
+    await w.runner.nextWake();
+    const { id: _id, ...fields } = first;
+    const second = await other.add({ ...fields, time: '07:01' });
+    await w.runUntil('2026-11-23T06:02:00Z');
+    expect(w.posts.map((p) => [p.scheduleId, p.at])).toEqual([
+      [first.id, '2026-11-23T06:00:00.000Z'],
+      [second.id, '2026-11-23T06:01:00.000Z'],
+    ]);
+    await w.runUntil('2026-11-24T05:58:00Z');
+    await w.runner.nextWake();
+    await other.pause(first.guildId, first.id, 'paused by alice', true, w.clock.now);
+    await w.runUntil('2026-11-24T06:02:00Z');
+    expect(w.posts.slice(2).map((p) => p.scheduleId)).toEqual([second.id]);
+    await w.runUntil('2026-11-25T05:58:00Z');
+    await w.runner.nextWake();
+    await other.remove(second.guildId, second.id);
+    await w.runUntil('2026-11-25T06:02:00Z');
+    expect(w.posts).toHaveLength(3);
+  });
+
+  it('see a change within five minutes when its writer died before telling the other processes', async () => {
+    const w = await world('2026-11-23T05:00:00Z');
+    const first = await w.add();
+    expect((await w.store.all()).map((s) => s.time)).toEqual(['07:00']);
+    // The list as a process leaves it when killed after writing it, before the version.
+    await w.storage.ns('schedules').set(`guild:${first.guildId}`, [{ ...first, time: '07:30' }]);
+    w.clock.now += ALL_MAX_AGE_MS;
+    expect((await w.store.all()).map((s) => s.time)).toEqual(['07:30']);
   });
 });

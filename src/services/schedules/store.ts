@@ -1,6 +1,14 @@
 /**
  * Schedules in Keyv: one list per guild and an index of guilds that have any. Every change to a
  * guild's list is made under a claim, so two processes editing one guild never lose a change.
+ *
+ * Every change also writes a new value to a version key, once the lists and the index are written.
+ * `all()` reads the version first and keeps what it read for as long as the version stays the same:
+ * the schedule runner reads every schedule every minute, and with 10,000 schedules over 1,000
+ * servers that was 1,000 reads and 25 MB of garbage a minute for nothing most minutes. A process
+ * that dies between writing a list and writing the version leaves a change the others do not see;
+ * they read everything again at least every {@link ALL_MAX_AGE_MS} anyway, well within the grace
+ * window of a scheduled post.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -8,7 +16,10 @@ import type { Storage } from '../../storage/index.js';
 import { scheduleSchema, type Schedule } from './types.js';
 
 const INDEX = 'guilds';
+const VERSION = 'version';
 const guildKey = (guildId: string) => `guild:${guildId}`;
+/** The longest `all()` keeps its last read while the version key says nothing changed. */
+export const ALL_MAX_AGE_MS = 5 * 60_000;
 
 /** A change the caller asked for is not allowed (limit reached, unknown schedule). */
 export class ScheduleLimitError extends Error {
@@ -20,10 +31,13 @@ export class ScheduleLimitError extends Error {
 
 export class ScheduleStore {
   private readonly keyv;
+  /** What `all()` read last, under which version, and when. */
+  private lastRead: { version: unknown; at: number; schedules: readonly Schedule[] } | undefined;
 
   constructor(
     private readonly storage: Storage,
     private readonly perGuildLimit: number,
+    private readonly now: () => number = Date.now,
   ) {
     this.keyv = storage.ns<unknown>('schedules');
   }
@@ -37,11 +51,21 @@ export class ScheduleStore {
     });
   }
 
-  /** Every schedule of every guild. */
+  /**
+   * Every schedule of every guild: read again only when the version key changed since the last
+   * read, or that read is {@link ALL_MAX_AGE_MS} old (see the module comment). The schedules are
+   * shared with later calls: read them, do not change them.
+   */
   async all(): Promise<Schedule[]> {
+    const version = await this.keyv.get(VERSION);
+    const at = this.now();
+    const last = this.lastRead;
+    if (last && last.version === version && at - last.at < ALL_MAX_AGE_MS) return [...last.schedules];
     const guilds = await this.guilds();
     const lists = await Promise.all(guilds.map((guildId) => this.list(guildId)));
-    return lists.flat();
+    const schedules = lists.flat();
+    this.lastRead = { version, at, schedules };
+    return [...schedules];
   }
 
   async add(schedule: Omit<Schedule, 'id'>): Promise<Schedule> {
@@ -58,6 +82,7 @@ export class ScheduleStore {
       const guilds = await this.guilds();
       if (!guilds.includes(schedule.guildId)) await this.keyv.set(INDEX, [...guilds, schedule.guildId]);
     });
+    await this.changed();
     return created;
   }
 
@@ -68,13 +93,16 @@ export class ScheduleStore {
     change: (schedule: Schedule) => Schedule | undefined,
   ): Promise<Schedule | undefined> {
     let result: Schedule | undefined;
+    let found = false;
     await this.update(guildId, (list) =>
       list.flatMap((schedule) => {
         if (schedule.id !== id) return [schedule];
+        found = true;
         result = change(schedule);
         return result ? [result] : [];
       }),
     );
+    if (found) await this.changed();
     return result;
   }
 
@@ -99,6 +127,11 @@ export class ScheduleStore {
 
   async resume(guildId: string, id: string): Promise<Schedule | undefined> {
     return this.change(guildId, id, ({ paused: _paused, ...schedule }) => schedule);
+  }
+
+  /** Tells every process's `all()` that a list changed: called once the lists and index are written. */
+  private async changed(): Promise<void> {
+    await this.keyv.set(VERSION, randomUUID());
   }
 
   private async guilds(): Promise<string[]> {
