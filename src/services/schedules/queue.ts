@@ -15,7 +15,7 @@ import {
   type ScheduleRunnerOptions,
   type Scheduler,
 } from './runner.js';
-import { cronPattern, latestRun, slotKey } from './timing.js';
+import { cronPattern, runsAt, slotKey } from './timing.js';
 import type { Schedule } from './types.js';
 
 export interface QueueSchedulerOptions extends Pick<
@@ -120,10 +120,12 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
    */
   async function catchUp(schedules: Schedule[]): Promise<void> {
     const at = now();
+    const runs = runsAt(new Date(at));
     for (const schedule of schedules) {
-      const run = latestRun(schedule, new Date(at));
-      if (!run || run.getTime() < schedule.createdAt || at - run.getTime() > options.graceMs) continue;
-      const slot = slotKey(schedule, run);
+      const latest = runs.latest(schedule);
+      if (!latest) continue;
+      const { run, slot } = latest;
+      if (run.getTime() < schedule.createdAt || at - run.getTime() > options.graceMs) continue;
       if (await slots.isDone(schedule.id, slot)) continue;
       await queue.add(
         'post',
