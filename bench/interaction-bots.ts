@@ -97,9 +97,10 @@ async function serveBot(bot: Bot, apiUrl: string, guildId: string, channelId: st
   );
   const panel = (await client.rest.post(Routes.channelMessages(channelId), { body: PANEL })) as APIMessage;
   process.send?.(panel);
-  // Answers "settle" once everything already queued on its event loop has run.
+  // Answers "settle" once everything already queued on its event loop has run, with the CPU time
+  // this process has used so far.
   process.on('message', (message) => {
-    if (message === 'settle') setImmediate(() => process.send?.('settled'));
+    if (message === 'settle') setImmediate(() => process.send?.({ cpu: process.cpuUsage() }));
   });
   process.once('disconnect', () => void client.destroy().finally(() => process.exit(0)));
 }

@@ -13,7 +13,9 @@
  * `BLOCKS`). The emulators and the clock run in a harness process of their own, so what ran before
  * in `npm run bench` does not shape its heap, and before each round the harness settles (see
  * `settle`): what is measured is the bot's time, not the harness's collections or the other bot's
- * leftovers.
+ * leftovers. Beside the completion figures it reports the CPU that each side (the bot, the emulators)
+ * spent on a round of 100 in flight: on this machine the two share two cores, so a round takes
+ * about as long as the busier of them.
  *
  *   npx tsx bench/interactions.ts
  */
@@ -71,11 +73,37 @@ async function setup(bot: Bot): Promise<Setup> {
 /** Both bots, once started: `settle` waits for each. */
 const running: Setup[] = [];
 
-/** Resolves once the bot's process has run everything already queued on its event loop. */
-async function idle(s: Setup): Promise<void> {
-  const settled = once(s.child, 'message');
+/**
+ * Resolves once the bot's process has run everything already queued on its event loop, with the
+ * milliseconds of CPU it has used so far (all its threads: the collector's too).
+ */
+async function idle(s: Setup): Promise<number> {
+  const settled = once(s.child, 'message') as Promise<[{ cpu: NodeJS.CpuUsage }]>;
   s.child.send('settle');
-  await settled;
+  const [{ cpu }] = await settled;
+  return cpuMs(cpu);
+}
+
+const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
+
+/**
+ * CPU per round, of the bot and of this process (the emulators and the clock; the other bot's
+ * emulator is idle meanwhile). Each round's share runs from just before it is sent until the bot
+ * has nothing left to do from it.
+ */
+interface CpuLog {
+  bot: number[];
+  emulators: number[];
+}
+
+async function withCpu<T>(s: Setup, log: CpuLog | undefined, round: () => Promise<T>): Promise<T> {
+  if (!log) return round();
+  const bot = await idle(s);
+  const emulators = cpuMs(process.cpuUsage());
+  const out = await round();
+  log.bot.push((await idle(s)) - bot);
+  log.emulators.push(cpuMs(process.cpuUsage()) - emulators);
+  return out;
 }
 
 /**
@@ -161,13 +189,21 @@ async function ackOnce(s: Setup, kind: Kind): Promise<Ack> {
  * ends when the bot is done with all of them, so what a round leaves behind (the bare bot's edits
  * queue behind its global limit for seconds) never falls on the next one, nor on the other bot.
  */
-async function ackLatencies(s: Setup, inFlight: number, rounds: number, kind: Kind = 'immediate reply') {
+async function ackLatencies(
+  s: Setup,
+  inFlight: number,
+  rounds: number,
+  kind: Kind = 'immediate reply',
+  cpu?: CpuLog,
+) {
   const out: number[] = [];
   for (let r = 0; r < rounds; r++) {
     await settle();
-    const acks = await Promise.all(Array.from({ length: inFlight }, () => ackOnce(s, kind)));
-    await Promise.all(acks.map((ack) => ack.done));
-    out.push(...acks.map((ack) => ack.ms));
+    await withCpu(s, cpu, async () => {
+      const acks = await Promise.all(Array.from({ length: inFlight }, () => ackOnce(s, kind)));
+      await Promise.all(acks.map((ack) => ack.done));
+      out.push(...acks.map((ack) => ack.ms));
+    });
   }
   return out;
 }
@@ -207,31 +243,34 @@ async function completionLatencies(
   s: Setup,
   inFlight: number,
   rounds: number,
+  cpu?: CpuLog,
 ): Promise<{ all: number[]; wallMs: number; failed: number }> {
   const all: number[] = [];
   let failed = 0;
   let wallMs = 0;
   for (let r = 0; r < rounds; r++) {
     await settle();
-    const started = performance.now();
-    const batch = Array.from({ length: inFlight }, async () => {
-      const t0 = performance.now();
-      const handle = s.emu.slash({
-        guildId: s.guildId,
-        channelId: s.channelId,
-        userId: s.userId,
-        name: 'slow',
+    await withCpu(s, cpu, async () => {
+      const started = performance.now();
+      const batch = Array.from({ length: inFlight }, async () => {
+        const t0 = performance.now();
+        const handle = s.emu.slash({
+          guildId: s.guildId,
+          channelId: s.channelId,
+          userId: s.userId,
+          name: 'slow',
+        });
+        try {
+          await handle.waitForEdit(1, 60_000);
+        } catch {
+          failed++;
+          return Number.NaN;
+        }
+        return performance.now() - t0;
       });
-      try {
-        await handle.waitForEdit(1, 60_000);
-      } catch {
-        failed++;
-        return Number.NaN;
-      }
-      return performance.now() - t0;
+      all.push(...(await Promise.all(batch)).filter((ms) => !Number.isNaN(ms)));
+      wallMs += performance.now() - started;
     });
-    all.push(...(await Promise.all(batch)).filter((ms) => !Number.isNaN(ms)));
-    wallMs += performance.now() - started;
   }
   return { all, wallMs, failed };
 }
@@ -297,10 +336,11 @@ async function measure(): Promise<BenchRow[]> {
       unit: 'ms',
       floor: percentile(one.bare.all, 99),
     });
+    const cpu = { ours: { bot: [], emulators: [] } as CpuLog, bare: { bot: [], emulators: [] } as CpuLog };
     const { ours: completed, bare: bareImmediate } = await alternate(
       BLOCKS[100],
-      async () => (await completionLatencies(ours, 100, 1)).all,
-      () => ackLatencies(bare, 100, 1),
+      async () => (await completionLatencies(ours, 100, 1, cpu.ours)).all,
+      () => ackLatencies(bare, 100, 1, 'immediate reply', cpu.bare),
     );
     const bareDeferred = await completionLatencies(bare, 100, 3);
     const value = blockPercentile(completed, 99);
@@ -318,6 +358,19 @@ async function measure(): Promise<BenchRow[]> {
       floor,
       target: '≤ 2x floor',
       ok: value <= 2 * floor,
+    });
+    // Where the time of those rounds goes: the CPU each side spent on a round, median over rounds.
+    rows.push({
+      name: 'CPU of a round of 100 in flight: our bot, deferred (floor: bare bot, immediate reply)',
+      value: percentile(cpu.ours.bot, 50),
+      unit: 'ms',
+      floor: percentile(cpu.bare.bot, 50),
+    });
+    rows.push({
+      name: 'CPU of a round of 100 in flight: emulator and clock, our deferred (floor: bare immediate reply)',
+      value: percentile(cpu.ours.emulators, 50),
+      unit: 'ms',
+      floor: percentile(cpu.bare.emulators, 50),
     });
     const burstOurs = await completionLatencies(ours, 500, 1);
     const burstBare = await completionLatencies(bare, 500, 1);
