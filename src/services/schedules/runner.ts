@@ -229,12 +229,6 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
    * rebuilt at each tick with the schedules that still exist.
    */
   let settled = new Map<string, string>();
-  /**
-   * The schedules the last tick read, for the wake-up after it: reading them all (10,000 from storage,
-   * validated) costs more than the rest of a pass, so a pass reads them once. Used only if no
-   * schedule changed since (`refresh` bumps `generation`); otherwise the wake-up reads them again.
-   */
-  let lastRead: { schedules: Schedule[]; generation: number } | undefined;
 
   async function tickOnce(): Promise<TickReport> {
     const at = now();
@@ -246,10 +240,8 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     const runs = runsAt(new Date(at));
     const known = new Map<string, string>();
     const candidates: { schedule: Schedule; run: Date; slot: string }[] = [];
-    lastRead = undefined;
-    const readIn = generation;
+    // Cheap when nothing changed since the last read: the store keeps it (see `ScheduleStore.all`).
     const schedules = await options.store.all();
-    lastRead = { schedules, generation: readIn };
     for (const schedule of schedules) {
       if (schedule.paused) continue;
       const latest = runs.latest(schedule);
@@ -313,10 +305,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
 
   /** When the runner should next look: the earliest next run, or the poll interval, whichever is first. */
   async function nextWake(): Promise<number> {
-    return wakeOf(await options.store.all());
-  }
-
-  function wakeOf(schedules: readonly Schedule[]): number {
+    const schedules = await options.store.all();
     const at = now();
     let wake = at + pollMs;
     const runs = runsAt(new Date(at));
@@ -343,7 +332,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     if (stopped || mine !== generation) return;
     let wake: number;
     try {
-      wake = lastRead?.generation === generation ? wakeOf(lastRead.schedules) : await nextWake();
+      wake = await nextWake();
     } catch {
       wake = now() + 5_000;
     }
