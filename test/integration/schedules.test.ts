@@ -12,6 +12,8 @@ import type { Schedule } from '../../src/services/schedules/types.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
 
 const silent = { info() {}, warn() {}, error() {}, debug() {} };
+/** What the world's runner did, in order: a post made, or a run recorded as missed. */
+type Event = 'post' | 'missed';
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((c) => c()));
@@ -30,13 +32,19 @@ async function world(
   const clock = { now: Date.parse(startIso) };
   const store = new ScheduleStore(storage, options.limit ?? 25, () => clock.now);
   const posts: { scheduleId: string; at: string; nonce: string; channelId: string; sentAt: number }[] = [];
+  const events: Event[] = [];
   const fetches: WeatherRequest[] = [];
   const rejected = new Set<string>();
   let weatherDown = false;
   const runner = createScheduleRunner({
     store,
     storage,
-    logger: silent,
+    logger: {
+      ...silent,
+      warn: (_fields: unknown, message?: string) => {
+        if (message?.startsWith('scheduled post missed')) events.push('missed');
+      },
+    },
     graceMs: options.graceMs ?? 30 * 60_000,
     now: () => clock.now,
     pollMs: 24 * 3600_000,
@@ -48,6 +56,7 @@ async function world(
     post: (schedule, _weather, nonce) => {
       if (rejected.has(schedule.channelId))
         return Promise.reject(new PostRejectedError('Unknown Channel: the channel was deleted'));
+      events.push('post');
       posts.push({
         scheduleId: schedule.id,
         at: new Date(clock.now).toISOString(),
@@ -90,6 +99,7 @@ async function world(
     store,
     runner,
     posts,
+    events,
     fetches,
     rejected,
     add,
@@ -159,6 +169,16 @@ describe('scheduled posts, on a controllable clock', () => {
     expect(report.posted).toBe(0);
     expect(report.missed).toBe(1);
     expect(w.posts).toHaveLength(1);
+  });
+
+  it('make the posts still due before recording the runs missed during a long downtime', async () => {
+    const w = await world('2026-11-23T05:00:00Z', { limit: 1_000 });
+    for (let i = 0; i < 200; i++) await w.add({ time: '07:00' }); // 06:00Z
+    await w.add({ time: '08:50' }); // 07:50Z
+    w.clock.now = Date.parse('2026-11-23T08:00:00Z'); // down from 05:00 to 08:00
+    const report = await w.runner.tick();
+    expect(report).toMatchObject({ posted: 1, missed: 200 });
+    expect(w.events[0]).toBe('post');
   });
 
   it('post at the new time when a schedule whose post was missed is moved to later that day', async () => {

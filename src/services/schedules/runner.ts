@@ -74,6 +74,8 @@ export const DEFAULT_POSTS_PER_SECOND = 47;
 const POSTS_IN_FLIGHT = 8;
 /** Weather calls of one slot in flight at once. */
 const FETCHES_IN_FLIGHT = 4;
+/** Missed runs recorded at once (a storage claim each). */
+const MARKS_IN_FLIGHT = 16;
 /** "Done" markers read in one storage round trip. */
 const DONE_BATCH = 500;
 
@@ -252,6 +254,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
       else candidates.push({ schedule, run, slot });
     }
     settled = known;
+    const missed: typeof candidates = [];
     const done = await slots.doneOf(candidates.map((c) => ({ scheduleId: c.schedule.id, slot: c.slot })));
     for (const [index, { schedule, run, slot }] of candidates.entries()) {
       if (done[index]) {
@@ -259,8 +262,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
         continue;
       }
       if (at - run.getTime() > options.graceMs) {
-        if (await slots.markMissed(schedule.id, slot, at - run.getTime())) report.missed++;
-        known.set(schedule.id, `${slot}@${run.getTime()}`);
+        missed.push({ schedule, run, slot });
         continue;
       }
       const request = weatherRequestOf(schedule);
@@ -293,6 +295,12 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
       const outcome = await slots.postOne(schedule, slot, weather);
       report[outcome]++;
       if (outcome === 'posted' || outcome === 'alreadyDone') known.set(schedule.id, slot);
+    });
+    // Runs found too late, recorded last and a few at a time: after a long downtime there may be
+    // thousands (one storage claim each), and the posts still due should not wait behind them.
+    await forEachLimited(missed, MARKS_IN_FLIGHT, async ({ schedule, run, slot }) => {
+      if (await slots.markMissed(schedule.id, slot, at - run.getTime())) report.missed++;
+      known.set(schedule.id, `${slot}@${run.getTime()}`);
     });
     return report;
   }
