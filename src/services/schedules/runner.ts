@@ -243,8 +243,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     const known = new Map<string, string>();
     const candidates: { schedule: Schedule; run: Date; slot: string }[] = [];
     // Cheap when nothing changed since the last read: the store keeps it (see `ScheduleStore.all`).
-    const schedules = await options.store.all();
-    for (const schedule of schedules) {
+    for (const schedule of await options.store.all()) {
       if (schedule.paused) continue;
       const latest = runs.latest(schedule);
       if (!latest || latest.run.getTime() < schedule.createdAt) continue;
