@@ -1,9 +1,11 @@
 /**
  * Structured logs with pino. pino's own redaction works on object paths; secrets inside strings
- * (URLs, error messages) are removed here too, with the same rules as the upstream transport.
+ * (URLs, error messages) are removed here too, with the same rules as the upstream transport, at
+ * any depth: a failed discord.js request carries its URL (with the interaction token in the path)
+ * and the body it sent (a link prompt's button holds its `state`) as fields of the error.
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { redactText } from './services/http/redact.js';
+import { REDACTED, SECRET_PARAMS, redactText } from './services/http/redact.js';
 
 export type { Logger } from 'pino';
 
@@ -42,6 +44,46 @@ const REDACT_PATHS = [
   'req.headers.cookie',
 ];
 
+/** Field names whose values are secrets wherever they sit in a log line (compared in lower case). */
+const SECRET_FIELDS: ReadonlySet<string> = new Set([
+  ...SECRET_PARAMS,
+  ...REDACT_PATHS.filter((path) => !path.includes('.')).map((path) => path.toLowerCase()),
+]);
+
+/**
+ * A `code` that is an error code stays readable: Discord's numbers (10062, 50035), Node's and
+ * undici's names (`ECONNRESET`, `UND_ERR_CONNECT_TIMEOUT`). An OAuth authorization code is a long
+ * mixed-case string and never looks like that.
+ */
+const ERROR_CODE = /^[A-Z][A-Z0-9_]{1,63}$/;
+const isErrorCode = (value: unknown) =>
+  typeof value === 'number' || (typeof value === 'string' && ERROR_CODE.test(value));
+
+const hidden = (name: string, value: unknown) =>
+  value !== null &&
+  value !== undefined &&
+  SECRET_FIELDS.has(name.toLowerCase()) &&
+  !(name === 'code' && isErrorCode(value));
+
+/**
+ * A copy of a log line's value with every string scrubbed and every secret-named field censored.
+ * Errors are left to the `err` serializer, which hands its plain result back through here; binary
+ * data is left as it is; anything with `toJSON` (a URL) is scrubbed as what it will print as.
+ */
+function scrubDeep(value: unknown, scrub: (text: string) => string, depth = 0): unknown {
+  if (typeof value === 'string') return scrub(value);
+  if (typeof value !== 'object' || value === null || depth > 16) return value;
+  if (value instanceof Error || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return value;
+  if (Array.isArray(value)) return value.map((item: unknown) => scrubDeep(item, scrub, depth + 1));
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function') return scrubDeep(toJSON.call(value), scrub, depth + 1);
+  const out: Record<string, unknown> = {};
+  for (const [name, item] of Object.entries(value)) {
+    out[name] = hidden(name, item) ? REDACTED : scrubDeep(item, scrub, depth + 1);
+  }
+  return out;
+}
+
 /** Creates the process logger. Every string that reaches the output passes through {@link redactText}. */
 export function createLogger(options: LoggerOptions): Logger {
   const known = () => [...(options.secrets?.() ?? [])];
@@ -49,16 +91,17 @@ export function createLogger(options: LoggerOptions): Logger {
   return pino(
     {
       level: options.level,
-      redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
+      redact: {
+        paths: REDACT_PATHS,
+        censor: (value: unknown, path: string[]) => (hidden(path.at(-1) ?? '', value) ? REDACTED : value),
+      },
+      formatters: { log: (line) => scrubDeep(line, scrub) as Record<string, unknown> },
       serializers: {
-        err: (error: unknown) => {
-          const serialized = pino.stdSerializers.err(error as Error);
-          return {
-            ...serialized,
-            message: scrub(serialized.message),
-            stack: serialized.stack ? scrub(serialized.stack) : serialized.stack,
-          };
-        },
+        // Every field of the error, not just its message and stack: see the top of this file.
+        err: (error: unknown) =>
+          error instanceof Error
+            ? scrubDeep({ ...pino.stdSerializers.err(error) }, scrub)
+            : scrubDeep(error, scrub),
         url: (url: unknown) => (typeof url === 'string' ? scrub(url) : url),
       },
       hooks: {

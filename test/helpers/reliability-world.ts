@@ -222,19 +222,24 @@ export async function settledText(
 
 /**
  * Every secret value the world has seen: the canaries and encryption key from the configuration,
- * and, from the proxies' transcripts, every access token, refresh token, authorization code, state
- * and PKCE verifier that went over the wire.
+ * and, from the proxies' transcripts, every access token, refresh token, authorization code, state,
+ * PKCE verifier and interaction token that went over the wire (Discord's traffic holds interaction
+ * tokens, in the paths of responses, and states, in the link prompts' buttons).
  */
 export function secretsSeen(world: ReliabilityWorld): Map<string, string> {
   return canarySecrets({
     encryptionKey: world.config.music?.encryption?.current.toString('base64'),
-    transcripts: [...world.proxies.auth.transcript, ...world.proxies.music.transcript],
+    transcripts: [
+      ...world.proxies.auth.transcript,
+      ...world.proxies.music.transcript,
+      ...world.proxies.discord.transcript,
+    ],
   });
 }
 
 /**
- * The canaries, the token encryption key, and every OAuth value found in the given transcripts of
- * the music service's token and API traffic.
+ * The canaries, the token encryption key, and every OAuth value and interaction token found in the
+ * given transcripts (the music service's token and API traffic, Discord's).
  */
 export function canarySecrets(sources: {
   encryptionKey?: string | undefined;
@@ -256,6 +261,7 @@ export function canarySecrets(sources: {
     ['state', /[?&]state=([^&\s"]+)/g],
     ['PKCE verifier', /code_verifier=([^&\s"]+)/g],
     ['access token', /"authorization":"Bearer ([^"]+)"/gi],
+    ['interaction token', /\/(?:webhooks|interactions)\/\d+\/([^/\s?]+)/g],
   ];
   for (const text of sources.transcripts) {
     for (const [kind, pattern] of patterns) {

@@ -20,6 +20,16 @@ import {
   type ReliabilityWorld,
 } from '../helpers/reliability-world.js';
 
+/** Waits until a log line names the interaction (the bot logs a failed answer with its id). */
+async function waitForLog(world: ReliabilityWorld, interactionId: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!world.logs.some((line) => line.includes(interactionId))) {
+    if (Date.now() > deadline)
+      throw new Error(`no log line names interaction ${interactionId}:\n${world.logs.slice(-4).join('\n')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 describe('no secret reaches a log, a message or a page', () => {
   let world: ReliabilityWorld;
   const handles: InteractionHandle[] = [];
@@ -133,6 +143,15 @@ describe('no secret reaches a log, a message or a page', () => {
     const denied = await world.music.deny(start2.location!, world.music.fixtures!.users.free);
     pages.push((await visit(denied.toString(), start2.cookie)).body);
     pages.push((await visit(`${world.publicUrl}/metrics`)).body);
+
+    // Discord refuses the answer itself: a link prompt (its button holds a fresh state) whose reply
+    // fails. discord.js's error carries the request's URL, with the interaction token in its path,
+    // and the body it sent; the bot logs the error. (The fault matrix does the same to an edit.)
+    const dave = world.discord.createUser({ username: 'dave' });
+    world.proxies.discord.fail({ match: /POST .*\/callback/, status: 500, times: 8, body: '{"code":0}' });
+    const refused = world.slash('music', { subcommand: 'devices', userId: dave.id });
+    handles.push(refused);
+    await waitForLog(world, refused.id);
     await run('help');
 
     // Now search.
@@ -151,6 +170,7 @@ describe('no secret reaches a log, a message or a page', () => {
         'authorization code',
         'state',
         'PKCE verifier',
+        'interaction token',
       ]),
     ).toEqual([]);
     const messages = [

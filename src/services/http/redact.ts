@@ -57,14 +57,22 @@ export function redactHeaders(headers: Record<string, unknown>): Record<string, 
 
 const secretAssignment = new RegExp(`\\b(${[...SECRET_PARAMS].join('|')})=([^&\\s"']+)`, 'gi');
 const bearer = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
+/**
+ * Discord's webhook and interaction tokens travel in the path, not the query:
+ * `/webhooks/{id}/{token}/…` and `/interactions/{id}/{token}/callback`. Either lets whoever holds it
+ * post as the app (an interaction token for 15 minutes), so the segment after the id is removed.
+ */
+const pathToken = /(\/(?:webhooks|interactions)\/\d{1,20}\/)([^/?#\s"']+)/g;
 
 /**
  * Removes secrets from free text: `name=value` pairs with a secret name, `Bearer`/`Basic`
- * credentials, and every literal secret in `known` (tokens the caller holds).
+ * credentials, webhook and interaction tokens in Discord paths, and every literal secret in `known`
+ * (tokens the caller holds).
  */
 export function redactText(text: string, known: Iterable<string> = []): string {
   let out = text.replace(secretAssignment, (_m, name: string) => `${name}=${REDACTED}`);
   out = out.replace(bearer, (_m, scheme: string) => `${scheme} ${REDACTED}`);
+  out = out.replace(pathToken, (_m, prefix: string) => `${prefix}${REDACTED}`);
   for (const secret of known) {
     // Short strings would redact ordinary words; real secrets are long.
     if (secret.length >= 8) out = out.split(secret).join(REDACTED);
