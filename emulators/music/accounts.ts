@@ -56,13 +56,14 @@ export interface Accounts {
 export function createAccounts(options: AccountsOptions): Accounts {
   const { state, prefix } = options;
 
-  function issueAccessToken(userId: string | null, scopes: readonly string[]): IssuedToken {
+  function issueAccessToken(userId: string | null, scopes: readonly string[], code?: string): IssuedToken {
     const value = secret('BQ');
     state.accessTokens.set(value, {
       value,
       userId,
       scopes: new Set(scopes),
       expiresAt: state.now() + TOKEN_LIFETIME_S * 1000,
+      ...(code === undefined ? {} : { code }),
     });
     return { access_token: value, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_S };
   }
@@ -72,18 +73,44 @@ export function createAccounts(options: AccountsOptions): Accounts {
     scopes: readonly string[],
     pkce: boolean,
     consentAt: number,
+    code: string | undefined,
   ): string {
     const value = secret('AQ');
-    state.refreshTokens.set(value, { value, userId, scopes: [...scopes], pkce, consentAt, used: false });
+    state.refreshTokens.set(value, {
+      value,
+      userId,
+      scopes: [...scopes],
+      pkce,
+      consentAt,
+      used: false,
+      ...(code === undefined ? {} : { code }),
+    });
     return value;
   }
 
-  function issueUserTokens(userId: string, scopes: readonly string[], pkce: boolean): IssuedToken {
+  function issueUserTokens(
+    userId: string,
+    scopes: readonly string[],
+    pkce: boolean,
+    code?: string,
+  ): IssuedToken {
     return {
-      ...issueAccessToken(userId, scopes),
+      ...issueAccessToken(userId, scopes, code),
       scope: scopes.join(' '),
-      refresh_token: issueRefreshToken(userId, scopes, pkce, state.now()),
+      refresh_token: issueRefreshToken(userId, scopes, pkce, state.now(), code),
     };
+  }
+
+  /**
+   * RFC 6749 §4.1.2: a code presented twice should make the server revoke every token issued on
+   * it. Here that is the access and refresh tokens of its first redemption and all that refreshing
+   * those gave; they become unknown (401 `Invalid access token`, `invalid_grant`).
+   */
+  function revokeTokensOf(code: string): void {
+    for (const [value, record] of state.accessTokens)
+      if (record.code === code) state.accessTokens.delete(value);
+    for (const [value, record] of state.refreshTokens)
+      if (record.code === code) state.refreshTokens.delete(value);
   }
 
   // ---- Authorization endpoint ----------------------------------------------------------------
@@ -186,6 +213,14 @@ export function createAccounts(options: AccountsOptions): Accounts {
 
   // ---- Token endpoint ------------------------------------------------------------------------
 
+  /**
+   * RFC 6749 §5.1: an answer carrying tokens has `Cache-Control: no-store` and `Pragma: no-cache`.
+   * The token endpoint's error answers (§5.2) carry them too, so no answer of it is ever cached.
+   */
+  function uncacheable(reply: Reply): Reply {
+    return { ...reply, headers: { ...reply.headers, 'cache-control': 'no-store', pragma: 'no-cache' } };
+  }
+
   /** RFC 6749 §2.3.1: HTTP Basic with the secret, or (PKCE) just `client_id` in the body. */
   function authenticateClient(req: EmulatorRequest, form: URLSearchParams): { confidential: boolean } {
     const header = req.headers.authorization;
@@ -233,6 +268,8 @@ export function createAccounts(options: AccountsOptions): Accounts {
 
     if (grant === 'authorization_code') {
       const code = state.codes.get(form.get('code') ?? '');
+      // A replay (RFC 6749 §4.1.2): the code may be in other hands, so what it gave stops working.
+      if (code?.used) revokeTokensOf(code.value);
       if (code === undefined || code.used || state.now() >= code.expiresAt) {
         throw new OAuthFailure('invalid_grant', 'Invalid authorization code');
       }
@@ -250,7 +287,7 @@ export function createAccounts(options: AccountsOptions): Accounts {
           throw new OAuthFailure('invalid_grant', 'code_verifier was incorrect');
         }
       }
-      return { status: 200, body: issueUserTokens(code.userId, code.scopes, !confidential) };
+      return { status: 200, body: issueUserTokens(code.userId, code.scopes, !confidential, code.value) };
     }
 
     const refresh = state.refreshTokens.get(form.get('refresh_token') ?? '');
@@ -259,13 +296,19 @@ export function createAccounts(options: AccountsOptions): Accounts {
     }
     if (!refresh.pkce && !confidential) throw new OAuthFailure('invalid_client', 'Invalid client');
     const body: IssuedToken = {
-      ...issueAccessToken(refresh.userId, refresh.scopes),
+      ...issueAccessToken(refresh.userId, refresh.scopes, refresh.code),
       scope: refresh.scopes.join(' '),
     };
     if (refresh.pkce || options.refreshTokenRotation === 'always') {
       // Rotated refresh tokens work once; the answer carries the next one, with the same consent date.
       refresh.used = true;
-      body.refresh_token = issueRefreshToken(refresh.userId, refresh.scopes, refresh.pkce, refresh.consentAt);
+      body.refresh_token = issueRefreshToken(
+        refresh.userId,
+        refresh.scopes,
+        refresh.pkce,
+        refresh.consentAt,
+        refresh.code,
+      );
     }
     return { status: 200, body };
   }
@@ -278,10 +321,11 @@ export function createAccounts(options: AccountsOptions): Accounts {
       try {
         if (path === '/authorize' && req.method === 'GET') return authorize(req);
         if (path === '/authorize' && req.method === 'POST') return decide(req);
-        if (path === '/api/token' && req.method === 'POST') return token(req);
+        if (path === '/api/token' && req.method === 'POST') return uncacheable(token(req));
       } catch (error) {
-        if (error instanceof OAuthFailure) return error.toReply();
-        throw error;
+        if (!(error instanceof OAuthFailure)) throw error;
+        const reply = error.toReply();
+        return path === '/api/token' ? uncacheable(reply) : reply;
       }
       return page(404, 'Not found', '<p>Not found</p>');
     },

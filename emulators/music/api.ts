@@ -13,8 +13,9 @@
  * - removal by URI without positions removes every occurrence in the named version; removals and
  *   moves name entries of that version and apply to the current one (entries have identity);
  * - a player command to an idle (not active) device is `NO_ACTIVE_DEVICE`, to a restricted one
- *   `DEVICE_NOT_CONTROLLABLE`; pause while paused is `ALREADY_PAUSED` (the former official table;
- *   upstream-facts.md saw `UNKNOWN` lately); `next` at the end of the queue is `NO_NEXT_TRACK`;
+ *   `DEVICE_NOT_CONTROLLABLE`; pause while paused is `UNKNOWN`, the reason upstream-facts.md
+ *   records for it (`ALREADY_PAUSED` is only in copies of the former official table of reasons);
+ *   `next` at the end of the queue is `NO_NEXT_TRACK`;
  *   listing devices also needs premium (the spec marks the whole player section premium only);
  * - an application token on a user endpoint gets 403 `This request requires user authentication.`
  *   (issue 4 asks for 403; the spec's "authenticated but lacking permission" is 403 too; the wording
@@ -174,6 +175,15 @@ export function createApi(options: ApiOptions): Api {
 
   function validId(id: string): string {
     return ID.test(id) ? id : fail(400, 'invalid id');
+  }
+
+  /** A path segment is an id: a broken percent-escape (`%E0%A4%A`) is a bad id, not a server fault. */
+  function decodePathParam(segment: string): string {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return fail(400, 'invalid id');
+    }
   }
 
   // ---- Catalog -------------------------------------------------------------------------------
@@ -361,7 +371,7 @@ export function createApi(options: ApiOptions): Api {
 
   const pause: Route['handle'] = (req, auth) => {
     const { player } = commandTarget(req, auth);
-    if (!player.isPlaying) fail(403, 'Player command failed: Restriction violated', 'ALREADY_PAUSED');
+    if (!player.isPlaying) fail(403, 'Player command failed: Restriction violated', 'UNKNOWN');
     player.isPlaying = false;
     return { status: 204 };
   };
@@ -768,7 +778,7 @@ export function createApi(options: ApiOptions): Api {
     if (route.removedIn2026 && variant === '2026') fail(403, 'Forbidden');
     if (route.user) requireUser(auth);
     requireScope(auth, route.scopes ?? []);
-    const params = (route.pattern.exec(req.path) ?? []).slice(1).map((p) => decodeURIComponent(p));
+    const params = (route.pattern.exec(req.path) ?? []).slice(1).map(decodePathParam);
     return route.handle(req, auth, params);
   }
 }

@@ -47,6 +47,16 @@ export interface MusicEmulatorOptions {
   refreshTokenRotation?: RefreshTokenRotation;
 }
 
+export interface FailNextOptions {
+  message?: string;
+  reason?: string;
+  /** Only for a 429: the `Retry-After` it carries, in seconds. */
+  retryAfterSeconds?: number;
+}
+
+/** An injected 429 without a `retryAfterSeconds` asks for this short wait. */
+export const DEFAULT_INJECTED_RETRY_AFTER_SECONDS = 1;
+
 export interface RollingRateLimit {
   requests: number;
   windowMs: number;
@@ -140,8 +150,11 @@ export interface MusicEmulator {
   setRateLimit(options: { retryAfterSeconds: number; count: number; path?: PathMatcher }): void;
   /** Sets (or with `null` lifts) the rolling-window rate limit; see `MusicEmulatorOptions.rateLimit`. */
   setRollingRateLimit(limit: RollingRateLimit | null): void;
-  /** The next request matching `path` answers `status` with the API's error body. */
-  failNext(path: PathMatcher, status: number, options?: { message?: string; reason?: string }): void;
+  /**
+   * The next request matching `path` answers `status` with the API's error body. A 429 carries
+   * `Retry-After` (spec §7): `retryAfterSeconds`, 1 by default; other statuses take none.
+   */
+  failNext(path: PathMatcher, status: number, options?: FailNextOptions): void;
   /**
    * The next request matching `path` is held for `ms` (real time) before it is answered: before
    * anything is sent (`headers`, the default), or after the headers and half the body (`body`). For
@@ -250,6 +263,7 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
     status: number;
     message: string | undefined;
     reason: string | undefined;
+    headers: Record<string, string>;
   }[] = [];
 
   function injected(path: string): Reply | undefined {
@@ -270,7 +284,12 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
     if (index === -1) return undefined;
     const [rule] = failures.splice(index, 1);
     if (rule === undefined) return undefined;
-    return new ApiFailure(rule.status, rule.message ?? defaultMessage(rule.status), rule.reason).toReply();
+    return new ApiFailure(
+      rule.status,
+      rule.message ?? defaultMessage(rule.status),
+      rule.reason,
+      rule.headers,
+    ).toReply();
   }
 
   const server: Server = createServer((req, res) => {
@@ -412,7 +431,16 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
       stalls.push({ path, ms, phase: stallOptions.phase ?? 'headers' });
     },
     failNext(path, status, failOptions = {}) {
-      failures.push({ path, status, message: failOptions.message, reason: failOptions.reason });
+      const { retryAfterSeconds } = failOptions;
+      if (retryAfterSeconds !== undefined && status !== 429)
+        throw new Error(`failNext: retryAfterSeconds is for a 429, not a ${status}`);
+      if (retryAfterSeconds !== undefined && !(Number.isInteger(retryAfterSeconds) && retryAfterSeconds >= 0))
+        throw new Error(`failNext: Retry-After is whole seconds, not ${retryAfterSeconds}`);
+      const headers: Record<string, string> =
+        status === 429
+          ? { 'retry-after': String(retryAfterSeconds ?? DEFAULT_INJECTED_RETRY_AFTER_SECONDS) }
+          : {};
+      failures.push({ path, status, message: failOptions.message, reason: failOptions.reason, headers });
     },
     requestCount: (filter) => filterLog(filter).length,
     requestCounts(filter) {

@@ -134,6 +134,8 @@ export interface AccessTokenRecord {
   userId: string | null;
   scopes: Set<string>;
   expiresAt: number;
+  /** The authorization code this token descends from (directly or through refreshes), if any. */
+  code?: string;
 }
 
 export interface RefreshTokenRecord {
@@ -144,6 +146,8 @@ export interface RefreshTokenRecord {
   pkce: boolean;
   consentAt: number;
   used: boolean;
+  /** The authorization code this token descends from (directly or through refreshes), if any. */
+  code?: string;
 }
 
 export interface CodeRecord {

@@ -30,6 +30,19 @@ const CASES: Case[] = [
     message: 'too many ids requested',
   },
   {
+    name: 'a malformed percent-escape in an album id',
+    method: 'GET',
+    path: () => '/v1/albums/%E0%A4%A',
+    message: 'invalid id',
+  },
+  {
+    name: 'a malformed percent-escape in a playlist id',
+    method: 'POST',
+    path: () => '/v1/playlists/%ZZ/tracks',
+    body: (f) => ({ uris: uris(f, 1) }),
+    message: 'invalid id',
+  },
+  {
     name: 'a malformed artist id',
     method: 'GET',
     path: () => '/v1/artists?ids=not-an-id',

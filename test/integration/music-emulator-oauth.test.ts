@@ -85,6 +85,104 @@ describe('music emulator: accounts', () => {
     });
   });
 
+  it('revokes the tokens a code gave when the code comes back (RFC 6749 §4.1.2)', async () => {
+    const code =
+      (await emulator.approve(authorizeUrl({ scope: 'user-read-private' }), 'alice')).searchParams.get(
+        'code',
+      ) ?? '';
+    const first = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, true);
+    const accessToken = String(first.body['access_token']);
+    const refreshToken = String(first.body['refresh_token']);
+    expect((await api('/v1/me', accessToken)).status).toBe(200);
+
+    const replay = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, true);
+    expect(replay.body).toEqual({ error: 'invalid_grant', error_description: 'Invalid authorization code' });
+    expect(await api('/v1/me', accessToken)).toEqual({
+      status: 401,
+      body: { error: { status: 401, message: 'Invalid access token' } },
+    });
+    expect(await token({ grant_type: 'refresh_token', refresh_token: refreshToken }, true)).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'Invalid refresh token' },
+    });
+  });
+
+  it('revokes what the refresh tokens of a replayed PKCE code gave too', async () => {
+    const { verifier, challenge } = pkcePair();
+    const url = authorizeUrl({ code_challenge_method: 'S256', code_challenge: challenge });
+    const code = (await emulator.approve(url, 'alice')).searchParams.get('code') ?? '';
+    const redeem = {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: emulator.clientId,
+      code_verifier: verifier,
+    };
+    const first = await token(redeem);
+    const renewed = await token({
+      grant_type: 'refresh_token',
+      refresh_token: String(first.body['refresh_token']),
+      client_id: emulator.clientId,
+    });
+    expect(renewed.status).toBe(200);
+
+    expect((await token(redeem)).body).toMatchObject({ error: 'invalid_grant' });
+    expect((await api('/v1/me', String(renewed.body['access_token']))).status).toBe(401);
+    expect(
+      await token({
+        grant_type: 'refresh_token',
+        refresh_token: String(renewed.body['refresh_token']),
+        client_id: emulator.clientId,
+      }),
+    ).toEqual({ status: 400, body: { error: 'invalid_grant', error_description: 'Invalid refresh token' } });
+  });
+
+  it('revokes nothing else when a code comes back', async () => {
+    const other = emulator.issueUserToken('alice', ['user-read-private']);
+    const code = (await emulator.approve(authorizeUrl({}), 'alice')).searchParams.get('code') ?? '';
+    await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, true);
+    await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, true);
+    expect((await api('/v1/me', other.access_token)).status).toBe(200);
+  });
+
+  it('tells caches not to keep any token endpoint answer (RFC 6749 §5.1)', async () => {
+    const basic = `Basic ${Buffer.from(`${emulator.clientId}:${emulator.clientSecret}`).toString('base64')}`;
+    const post = (body: Record<string, string>, withSecret = true) =>
+      fetch(`${emulator.authUrl}/api/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(withSecret ? { authorization: basic } : {}),
+        },
+        body: new URLSearchParams(body),
+      });
+    const code = (await emulator.approve(authorizeUrl({}), 'alice')).searchParams.get('code') ?? '';
+    const issued = await post({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT });
+    const refreshToken = String(((await issued.clone().json()) as Record<string, unknown>)['refresh_token']);
+    const answers = {
+      'client credentials': await post({ grant_type: 'client_credentials' }),
+      'authorization code': issued,
+      refresh: await post({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+      invalid_grant: await post({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }),
+      invalid_client: await post({ grant_type: 'client_credentials' }, false),
+      unsupported_grant_type: await post({ grant_type: 'password' }),
+    };
+    const seen = Object.entries(answers).map(([name, response]) => [
+      name,
+      response.status,
+      response.headers.get('cache-control'),
+      response.headers.get('pragma'),
+    ]);
+    expect(seen).toEqual([
+      ['client credentials', 200, 'no-store', 'no-cache'],
+      ['authorization code', 200, 'no-store', 'no-cache'],
+      ['refresh', 200, 'no-store', 'no-cache'],
+      ['invalid_grant', 400, 'no-store', 'no-cache'],
+      ['invalid_client', 400, 'no-store', 'no-cache'],
+      ['unsupported_grant_type', 400, 'no-store', 'no-cache'],
+    ]);
+  });
+
   it('refuses a code after 10 minutes', async () => {
     const code = (await emulator.approve(authorizeUrl({}), 'alice')).searchParams.get('code') ?? '';
     clock.advance(10 * 60_000 + 1);

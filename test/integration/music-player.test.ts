@@ -38,7 +38,8 @@ describe('player', () => {
     await world.music.player.pause('alice');
     const error = await world.music.player.pause('alice').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlayerRestrictionError);
-    expect(error).toMatchObject({ status: 403, reason: 'ALREADY_PAUSED' });
+    expect(error).toMatchObject({ status: 403, reason: 'UNKNOWN' });
+    expect((error as PlayerRestrictionError).userMessage).toMatch(/paused already/);
   });
 
   it('skips to the next track', async () => {

@@ -112,7 +112,7 @@ export class NoActiveDeviceError extends PlayerError {
 export class PlayerRestrictionError extends PlayerError {
   override readonly name: string = 'PlayerRestrictionError';
   constructor(source: HttpError) {
-    super(source, playerRestrictionMessage(readErrorInfo(source.body).reason));
+    super(source, playerRestrictionMessage(readErrorInfo(source.body).reason, source.url));
   }
 }
 
@@ -188,10 +188,21 @@ export class InvalidMusicRefError extends Error {
   }
 }
 
-function playerRestrictionMessage(reason: string | undefined): string {
+/**
+ * A pause while paused is refused as `Restriction violated` with reason `UNKNOWN` (upstream-facts;
+ * the former table of reasons had `ALREADY_PAUSED`). The player has no state endpoint in the
+ * contract to check against, so a pause refused for no stated reason says what it most likely means.
+ */
+function playerRestrictionMessage(reason: string | undefined, url: string): string {
+  const pause = /\/me\/player\/pause(?:\?|$)/.test(url);
   switch (reason) {
     case 'ALREADY_PAUSED':
       return 'Playback is already paused.';
+    case 'UNKNOWN':
+    case undefined:
+      return pause
+        ? 'The player refused to pause: playback is most likely paused already.'
+        : 'The player refused that command right now.';
     case 'NO_NEXT_TRACK':
       return 'There is no next track.';
     case 'DEVICE_NOT_CONTROLLABLE':
