@@ -13,9 +13,22 @@ import {
   type DailyReport,
   type HourlyReport,
 } from '../domain/weather/reports.js';
-import { PostRejectedError, type WeatherRequest } from '../services/schedules/runner.js';
+import {
+  ProductNotInPlanError,
+  WeatherKeyRejectedError,
+  type WeatherProduct,
+} from '../domain/weather/errors.js';
+import { PostRejectedError, WeatherRefusedError, type WeatherRequest } from '../services/schedules/runner.js';
 import type { Schedule } from '../services/schedules/types.js';
-import type { WeatherClient, WeatherLang } from '../services/weather/index.js';
+import {
+  WeatherBadRequestError,
+  WeatherForbiddenError,
+  WeatherInvalidKeyError,
+  WeatherNotFoundError,
+  WeatherParameterError,
+  type WeatherClient,
+  type WeatherLang,
+} from '../services/weather/index.js';
 import {
   renderCurrentWeather,
   renderDailyForecast,
@@ -28,8 +41,50 @@ type Report =
   | { kind: 'today'; report: HourlyReport }
   | { kind: 'week'; report: DailyReport };
 
-/** Fetches what one group of due posts shows (in standard units; each post converts). */
+/**
+ * Fetches what one group of due posts shows (in standard units; each post converts). A refusal that
+ * retrying cannot mend comes out as a `WeatherRefusedError` (see there); anything else is passed on
+ * and tried again within the grace window.
+ */
 export async function fetchScheduledWeather(client: WeatherClient, request: WeatherRequest): Promise<Report> {
+  try {
+    return await fetchReport(client, request);
+  } catch (error) {
+    throw refusal(error) ?? error;
+  }
+}
+
+const PRODUCT_NAMES: Partial<Record<WeatherProduct, string>> = {
+  current: 'current weather',
+  hourly: 'the hourly forecast',
+  daily: 'the daily forecast',
+};
+
+/** The reason a schedule is paused with (shown in the schedule list), or the key's refusal. */
+function refusal(error: unknown): WeatherRefusedError | undefined {
+  const cause = { cause: error };
+  if (error instanceof ProductNotInPlanError) {
+    const product = PRODUCT_NAMES[error.product] ?? error.product;
+    return new WeatherRefusedError(`the bot's weather plan does not include ${product}`, 'schedule', cause);
+  }
+  if (
+    error instanceof WeatherKeyRejectedError ||
+    error instanceof WeatherInvalidKeyError ||
+    error instanceof WeatherForbiddenError
+  ) {
+    return new WeatherRefusedError('the weather service refuses the configured key', 'all', cause);
+  }
+  if (
+    error instanceof WeatherBadRequestError ||
+    error instanceof WeatherNotFoundError ||
+    error instanceof WeatherParameterError
+  ) {
+    return new WeatherRefusedError('the weather service refuses this place', 'schedule', cause);
+  }
+  return undefined;
+}
+
+async function fetchReport(client: WeatherClient, request: WeatherRequest): Promise<Report> {
   const place: Place = { lat: request.lat, lon: request.lon, label: '' };
   const lang = request.lang as WeatherLang;
   switch (request.kind) {

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createQueueScheduler, type QueueScheduler } from '../../src/services/schedules/queue.js';
-import type { WeatherRequest } from '../../src/services/schedules/runner.js';
+import { WeatherRefusedError, type WeatherRequest } from '../../src/services/schedules/runner.js';
 import { ScheduleStore } from '../../src/services/schedules/store.js';
 import { cronPattern, nonceFor, slotKey } from '../../src/services/schedules/timing.js';
 import type { Schedule } from '../../src/services/schedules/types.js';
@@ -24,7 +24,9 @@ function utcTime(ms: number): string {
   return `${String(at.getUTCHours()).padStart(2, '0')}:${String(at.getUTCMinutes()).padStart(2, '0')}`;
 }
 
-async function world() {
+async function world(
+  options: { retryDelayMs?: number; fetch?: (request: WeatherRequest) => Promise<unknown> } = {},
+) {
   const prefix = uniquePrefix('queue');
   cleanups.push(() => cleanRedisPrefix(prefix));
   const storage = await createStorage({ dataDir: 'unused', redisUrl: REDIS_URL, redisPrefix: prefix });
@@ -39,10 +41,10 @@ async function world() {
     graceMs: 30 * 60_000,
     redisUrl: REDIS_URL,
     prefix,
-    retryDelayMs: 100,
+    retryDelayMs: options.retryDelayMs ?? 100,
     fetch: (request) => {
       fetches.push(request);
-      return Promise.resolve({ temp: 1 });
+      return options.fetch ? options.fetch(request) : Promise.resolve({ temp: 1 });
     },
     post: (schedule, _weather, nonce) => {
       posts.push({ scheduleId: schedule.id, nonce });
@@ -149,5 +151,39 @@ describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
     expect(w.posts).toEqual([
       { scheduleId: schedule.id, nonce: nonceFor(schedule.id, slotKey(schedule, past)) },
     ]);
+  });
+
+  it('keeps trying through a weather outage longer than a handful of tries, within the grace window', async () => {
+    let failures = 7;
+    const w = await world({
+      retryDelayMs: 10,
+      fetch: () =>
+        failures-- > 0 ? Promise.reject(new Error('weather service down')) : Promise.resolve({ temp: 1 }),
+    });
+    const past = new Date(Date.now() - 60_000);
+    const schedule = await w.add({ timezone: 'UTC', time: utcTime(past.getTime()) });
+    await w.scheduler.start();
+    await expect.poll(() => w.posts.length, { timeout: 20_000, interval: 100 }).toBe(1);
+    expect(w.posts[0]?.scheduleId).toBe(schedule.id);
+    expect(w.fetches).toHaveLength(8);
+  }, 30_000);
+
+  it('pauses the schedules of a group the weather service refuses, after one call for the group', async () => {
+    const reason = "the bot's weather plan does not include the hourly forecast";
+    const w = await world({ fetch: () => Promise.reject(new WeatherRefusedError(reason, 'schedule')) });
+    const past = new Date(Date.now() - 60_000);
+    const time = utcTime(past.getTime());
+    const first = await w.add({ timezone: 'UTC', time, kind: 'today' });
+    const second = await w.add({ timezone: 'UTC', time, kind: 'today', channelId: '2001' });
+    await w.scheduler.start();
+    const paused = async () =>
+      (await w.store.list('1000'))
+        .filter((s) => s.paused?.reason === reason)
+        .map((s) => s.id)
+        .sort();
+    await expect.poll(paused, { timeout: 10_000 }).toEqual([first.id, second.id].sort());
+    await expect.poll(() => w.schedulers(), { timeout: 10_000 }).toEqual([]);
+    expect(w.fetches).toHaveLength(1);
+    expect(w.posts).toEqual([]);
   });
 });

@@ -2,6 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startWeatherEmulator } from '../../emulators/weather/index.js';
+import { fetchScheduledWeather } from '../../src/bot/scheduled-post.js';
 import {
   createScheduleRunner,
   PostRejectedError,
@@ -10,6 +12,7 @@ import {
 import { ALL_MAX_AGE_MS, ScheduleStore } from '../../src/services/schedules/store.js';
 import type { Schedule } from '../../src/services/schedules/types.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
+import { instantTransport, weatherClientFor } from '../fixtures/weather.js';
 
 const silent = { info() {}, warn() {}, error() {}, debug() {} };
 /** What the world's runner did, in order: a post made, or a run recorded as missed. */
@@ -21,7 +24,13 @@ afterEach(async () => {
 
 async function world(
   startIso: string,
-  options: { graceMs?: number; limit?: number; postsPerSecond?: number } = {},
+  options: {
+    graceMs?: number;
+    limit?: number;
+    postsPerSecond?: number;
+    /** The weather as the bot fetches it (default: a stand-in that the test can take down). */
+    fetch?: (request: WeatherRequest) => Promise<unknown>;
+  } = {},
 ) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-sched-'));
   const storage: Storage = await createStorage({ dataDir });
@@ -51,6 +60,7 @@ async function world(
     postsPerSecond: options.postsPerSecond ?? 10_000,
     fetch: (request) => {
       fetches.push(request);
+      if (options.fetch) return options.fetch(request);
       return weatherDown ? Promise.reject(new Error('weather down')) : Promise.resolve({ temp: 1 });
     },
     post: (schedule, _weather, nonce) => {
@@ -257,6 +267,48 @@ describe('scheduled posts, on a controllable clock', () => {
     w.setWeatherDown(false);
     w.clock.now = Date.parse('2026-11-23T06:05:00Z');
     expect((await w.runner.tick()).posted).toBe(1);
+  });
+
+  it('pause a schedule of a product the weather plan lacks, with the reason, after one call', async () => {
+    const weather = await startWeatherEmulator({ apiKeys: [], freeApiKeys: ['free-plan-key'] });
+    cleanups.push(() => weather.close());
+    const client = weatherClientFor(weather, { apiKey: 'free-plan-key', transport: instantTransport() });
+    const w = await world('2026-11-23T05:59:00Z', {
+      fetch: (request) => fetchScheduledWeather(client, request),
+    });
+    const today = await w.add({ kind: 'today' });
+    const now = await w.add({ kind: 'current', channelId: '2001' });
+    await w.runUntil('2026-11-23T06:30:00Z');
+
+    const stored = await w.store.list('1000');
+    expect(stored.find((s) => s.id === today.id)?.paused?.reason).toBe(
+      "the bot's weather plan does not include the hourly forecast",
+    );
+    expect(stored.find((s) => s.id === now.id)?.paused).toBeUndefined();
+    expect(w.posts.map((p) => p.scheduleId)).toEqual([now.id]);
+    expect(weather.requestCount({ host: 'pro' })).toBe(1);
+  });
+
+  it('skip a slot the weather service refuses the key for, without retrying or pausing', async () => {
+    const weather = await startWeatherEmulator({ apiKeys: ['the-right-key'] });
+    cleanups.push(() => weather.close());
+    let apiKey = 'a-wrong-key';
+    const w = await world('2026-11-23T05:59:00Z', {
+      fetch: (request) =>
+        fetchScheduledWeather(weatherClientFor(weather, { apiKey, transport: instantTransport() }), request),
+    });
+    const schedule = await w.add();
+    w.clock.now = Date.parse('2026-11-23T06:00:00Z');
+    expect(await w.runner.tick()).toMatchObject({ refused: 1, failed: 0, posted: 0 });
+    w.clock.now = Date.parse('2026-11-23T06:05:00Z');
+    expect(await w.runner.tick()).toMatchObject({ refused: 0, weatherCalls: 0 });
+    expect(weather.requestCount()).toBe(1);
+    expect((await w.store.list('1000'))[0]?.paused).toBeUndefined();
+
+    // The owner mends the key: the next day's post goes out.
+    apiKey = 'the-right-key';
+    await w.runUntil('2026-11-24T06:10:00Z');
+    expect(w.posts.map((p) => [p.scheduleId, p.at])).toEqual([[schedule.id, '2026-11-24T06:00:00.000Z']]);
   });
 
   it('give every try of one slot the same nonce, and each slot its own', async () => {

@@ -9,6 +9,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
+  WeatherRefusedError,
   createSlotPoster,
   weatherGroupKey,
   weatherRequestOf,
@@ -27,10 +28,22 @@ export interface QueueSchedulerOptions extends Pick<
   prefix: string;
   /** Jobs one worker runs at once. */
   concurrency?: number;
-  /** Tries per job (a failed post, or one held by another process), within the grace window. */
+  /**
+   * Tries per job (a failed post, or one held by another process). By default enough to keep trying
+   * through the grace window, as the local runner does: the waits double from `retryDelayMs` up to
+   * {@link MAX_RETRY_DELAY_MS}, and a try past the window records the post missed.
+   */
   attempts?: number;
+  /** The first wait before trying a job again. */
   retryDelayMs?: number;
 }
+
+/** The longest wait between two tries of a job: about the local runner's look at the schedules. */
+const MAX_RETRY_DELAY_MS = 60_000;
+/** How long other jobs of the slot remember that the weather service refused their group. */
+const REFUSAL_TTL_MS = 60 * 60_000;
+/** A refused key is logged at most this often, not once per job. */
+const KEY_REFUSAL_LOG_MS = 60_000;
 
 export interface PostJobData {
   guildId: string;
@@ -66,8 +79,13 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
   connection.on('error', (error: unknown) => logger.error({ err: error }, 'queue redis error'));
   const queue = new Queue<PostJobData>(QUEUE_NAME, { connection, prefix: options.prefix });
   queue.on('error', (error) => logger.error({ err: error }, 'schedule queue error'));
-  const attempts = options.attempts ?? 6;
   const retryDelayMs = options.retryDelayMs ?? 5_000;
+  const attempts = options.attempts ?? Math.ceil(options.graceMs / MAX_RETRY_DELAY_MS) + 6;
+  const backoff = { type: 'custom' } as const;
+  const refusals = options.storage.ns<{ message: string; scope: WeatherRefusedError['scope'] }>(
+    'schedule-markers',
+  );
+  let keyRefusalLoggedAt = Number.NEGATIVE_INFINITY;
   let worker: Worker<PostJobData> | undefined;
 
   async function upsert(schedule: Schedule): Promise<void> {
@@ -79,7 +97,7 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
         data: { guildId: schedule.guildId, scheduleId: schedule.id },
         opts: {
           attempts,
-          backoff: { type: 'fixed', delay: retryDelayMs },
+          backoff,
           removeOnComplete: 1_000,
           removeOnFail: 1_000,
         },
@@ -134,7 +152,7 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
           jobId: `catch-up:${schedule.id}:${slot}`,
           prevMillis: run.getTime(),
           attempts,
-          backoff: { type: 'fixed', delay: retryDelayMs },
+          backoff,
           removeOnComplete: 1_000,
           removeOnFail: 1_000,
         },
@@ -150,12 +168,45 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
    */
   async function fetchFor(schedule: Schedule, slot: string): Promise<{ weather: unknown } | undefined> {
     const request = weatherRequestOf(schedule);
-    const key = `scheduled-weather:${weatherGroupKey(request)}@${slot}`;
-    if (!(await options.storage.claim('locks', key, 60_000))) {
+    const group = `${weatherGroupKey(request)}@${slot}`;
+    if (!(await options.storage.claim('locks', `scheduled-weather:${group}`, 60_000))) {
       await delay(1_000);
       if (await slots.isDone(schedule.id, slot)) return undefined;
     }
-    return { weather: await options.fetch(request) };
+    // A refusal for good is remembered for the group's other jobs of the slot: one call, not one each.
+    const refused = await refusals.get(`refused:${group}`);
+    if (refused) throw new WeatherRefusedError(refused.message, refused.scope);
+    try {
+      return { weather: await options.fetch(request) };
+    } catch (error) {
+      if (error instanceof WeatherRefusedError) {
+        await refusals.set(
+          `refused:${group}`,
+          { message: error.message, scope: error.scope },
+          REFUSAL_TTL_MS,
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** A post the weather service refused for good: not tried again; see `WeatherRefusedError`. */
+  async function refuse(schedule: Schedule, slot: string, error: WeatherRefusedError): Promise<string> {
+    if (error.scope === 'schedule') {
+      logger.warn(
+        { scheduleId: schedule.id, guildId: schedule.guildId, reason: error.message },
+        'schedule paused',
+      );
+      await store.pause(schedule.guildId, schedule.id, error.message, false, now());
+      await queue.removeJobScheduler(schedule.id);
+    } else if (now() - keyRefusalLoggedAt >= KEY_REFUSAL_LOG_MS) {
+      keyRefusalLoggedAt = now();
+      logger.error(
+        { err: error, scheduleId: schedule.id, slot },
+        'scheduled posts skipped: the weather service refuses the configured key',
+      );
+    }
+    return 'refused';
   }
 
   async function process(job: Job<PostJobData>): Promise<string> {
@@ -178,6 +229,7 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
     try {
       fetched = await fetchFor(schedule, slot);
     } catch (error) {
+      if (error instanceof WeatherRefusedError) return refuse(schedule, slot, error);
       logger.warn(
         { err: error, scheduleId, slot },
         'weather unavailable for a scheduled post; will try again',
@@ -201,6 +253,10 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
         connection,
         prefix: options.prefix,
         concurrency: options.concurrency ?? 10,
+        settings: {
+          backoffStrategy: (attemptsMade: number) =>
+            Math.min(retryDelayMs * 2 ** Math.max(0, attemptsMade - 1), MAX_RETRY_DELAY_MS),
+        },
       });
       worker.on('error', (error) => logger.error({ err: error }, 'schedule worker error'));
       worker.on('failed', (job, error) => {

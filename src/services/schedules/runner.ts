@@ -30,6 +30,24 @@ export class PostRejectedError extends Error {
   override readonly name = 'PostRejectedError';
 }
 
+/**
+ * The weather service refused a group's request for a reason retrying cannot mend (STYLE: never
+ * retry a 400, 401, 403 or 404). `schedule`: the request itself is refused (a product the bot's plan
+ * lacks, a place the service rejects): the schedules are paused with the message as their reason.
+ * `all`: the bot's key is refused, for every schedule alike: the slot is skipped, not retried, and
+ * the schedules stay as they are, so they post again once the owner has mended the key.
+ */
+export class WeatherRefusedError extends Error {
+  override readonly name = 'WeatherRefusedError';
+  constructor(
+    message: string,
+    readonly scope: 'schedule' | 'all',
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
 export interface ScheduleRunnerOptions {
   store: ScheduleStore;
   storage: Storage;
@@ -58,6 +76,8 @@ export interface TickReport {
   missed: number;
   /** Failed this time; tried again on a later tick within the grace window. */
   failed: number;
+  /** Not made: the weather service refused the request for good (see `WeatherRefusedError`). */
+  refused: number;
   /** Held by another process (or a crashed one whose lease has not run out yet). */
   busy: number;
   weatherCalls: number;
@@ -234,10 +254,18 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
 
   async function tickOnce(): Promise<TickReport> {
     const at = now();
-    const report: TickReport = { posted: 0, alreadyDone: 0, missed: 0, failed: 0, busy: 0, weatherCalls: 0 };
+    const report: TickReport = {
+      posted: 0,
+      alreadyDone: 0,
+      missed: 0,
+      failed: 0,
+      refused: 0,
+      busy: 0,
+      weatherCalls: 0,
+    };
     const groups = new Map<
       string,
-      { request: WeatherRequest; due: { schedule: Schedule; slot: string }[] }
+      { request: WeatherRequest; due: { schedule: Schedule; run: Date; slot: string }[] }
     >();
     const runs = runsAt(new Date(at));
     const known = new Map<string, string>();
@@ -267,18 +295,23 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
       const request = weatherRequestOf(schedule);
       const key = weatherGroupKey(request);
       const group = groups.get(key) ?? { request, due: [] };
-      group.due.push({ schedule, slot });
+      group.due.push({ schedule, run, slot });
       groups.set(key, group);
     }
 
     // Every group's weather first, then the posts at Discord's pace, a few in flight.
     const ready: { schedule: Schedule; slot: string; weather: unknown }[] = [];
+    const refused: { error: WeatherRefusedError; due: typeof candidates }[] = [];
     await forEachLimited([...groups.values()], FETCHES_IN_FLIGHT, async ({ request, due }) => {
       let weather: unknown;
       try {
         report.weatherCalls++;
         weather = await options.fetch(request);
       } catch (error) {
+        if (error instanceof WeatherRefusedError) {
+          refused.push({ error, due });
+          return;
+        }
         // Not marked done: a later tick within the grace window tries again; after it, the slot is
         // skipped and logged (no "weather unavailable" note is posted).
         report.failed += due.length;
@@ -288,8 +321,9 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
         );
         return;
       }
-      for (const post of due) ready.push({ ...post, weather });
+      for (const { schedule, slot } of due) ready.push({ schedule, slot, weather });
     });
+    await settleRefused(refused, report, known);
     await forEachLimited(interleaveByChannel(ready), POSTS_IN_FLIGHT, async ({ schedule, slot, weather }) => {
       const outcome = await slots.postOne(schedule, slot, weather);
       report[outcome]++;
@@ -302,6 +336,43 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
       known.set(schedule.id, `${slot}@${run.getTime()}`);
     });
     return report;
+  }
+
+  /**
+   * Groups the weather service refused for good: their schedules are settled for this slot in this
+   * process (not tried again until their next run), and paused with the reason when the refusal is
+   * theirs alone. A refused key is logged once per tick, however many groups it stopped.
+   */
+  async function settleRefused(
+    refused: readonly {
+      error: WeatherRefusedError;
+      due: readonly { schedule: Schedule; run: Date; slot: string }[];
+    }[],
+    report: TickReport,
+    known: Map<string, string>,
+  ): Promise<void> {
+    let keyRefused: { error: WeatherRefusedError; posts: number } | undefined;
+    for (const { error, due } of refused) {
+      report.refused += due.length;
+      for (const { schedule, run, slot } of due) known.set(schedule.id, `${slot}@${run.getTime()}`);
+      if (error.scope === 'all') {
+        keyRefused = { error, posts: (keyRefused?.posts ?? 0) + due.length };
+        continue;
+      }
+      for (const { schedule } of due) {
+        logger.warn(
+          { scheduleId: schedule.id, guildId: schedule.guildId, reason: error.message },
+          'schedule paused',
+        );
+        await options.store.pause(schedule.guildId, schedule.id, error.message, false, now());
+      }
+    }
+    if (keyRefused) {
+      logger.error(
+        { err: keyRefused.error, posts: keyRefused.posts },
+        'scheduled posts skipped: the weather service refuses the configured key',
+      );
+    }
   }
 
   /** Looks at every schedule once and makes the posts that are due. Overlapping calls share one run. */
@@ -329,7 +400,8 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     let again = false;
     try {
       const report = await tick();
-      if (report.posted + report.failed + report.missed > 0) logger.info(report, 'scheduled posts');
+      if (report.posted + report.failed + report.missed + report.refused > 0)
+        logger.info(report, 'scheduled posts');
       // Failed posts, or posts held by a process that may have crashed: look again soon.
       again = report.failed + report.busy > 0;
     } catch (error) {
