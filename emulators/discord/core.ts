@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { PermissionFlagsBits } from 'discord-api-types/v10';
+import { ApplicationFlags, GatewayIntentBits, PermissionFlagsBits } from 'discord-api-types/v10';
 import type {
   APIApplicationCommand,
   APIGuild,
@@ -90,8 +90,24 @@ export interface GatewayLink {
   sessionCountForGuild(guildId: Snowflake): number;
 }
 
+/** The intents an application must enable in the developer portal before it may ask for them. */
+export const PRIVILEGED_INTENTS =
+  GatewayIntentBits.GuildMembers | GatewayIntentBits.GuildPresences | GatewayIntentBits.MessageContent;
+
+/**
+ * The application flag each privileged intent sets once enabled. An unverified application (under
+ * 100 servers) gets the `…Limited` flags, which is what a bot under development has.
+ */
+const PRIVILEGED_INTENT_FLAGS: readonly [intent: number, flag: number][] = [
+  [GatewayIntentBits.GuildPresences, ApplicationFlags.GatewayPresenceLimited],
+  [GatewayIntentBits.GuildMembers, ApplicationFlags.GatewayGuildMembersLimited],
+  [GatewayIntentBits.MessageContent, ApplicationFlags.GatewayMessageContentLimited],
+];
+
 export interface CoreOptions {
   applicationId: Snowflake;
+  /** A bitfield of the privileged intents the application has enabled. */
+  privilegedIntents: number;
   botToken: string | undefined;
   interactionDeadlineMs: number;
   interactionTokenTtlMs: number;
@@ -135,6 +151,15 @@ export class EmulatorCore {
 
   now(): number {
     return this.options.now();
+  }
+
+  /** The application's flags: those of the privileged intents it has enabled. */
+  applicationFlags(): ApplicationFlags {
+    let flags = 0;
+    for (const [intent, flag] of PRIVILEGED_INTENT_FLAGS) {
+      if ((this.options.privilegedIntents & intent) !== 0) flags |= flag;
+    }
+    return flags;
   }
 
   /**

@@ -43,6 +43,11 @@ export interface DiscordEmulatorOptions {
   applicationId?: string;
   /** When set, REST calls needing auth with another token get 401, and IDENTIFY closes with 4004. */
   botToken?: string;
+  /**
+   * The privileged intents the application has enabled in the developer portal (none by default).
+   * IDENTIFY asking for another one closes with 4014 "Disallowed intent(s)".
+   */
+  privilegedIntents?: readonly PrivilegedIntent[];
   /** A first callback later than this answers 404 / 10062 "Unknown interaction". */
   interactionDeadlineMs?: number;
   /**
@@ -64,10 +69,14 @@ export interface DiscordEmulatorOptions {
   nonceWindowMs?: number;
 }
 
+export type PrivilegedIntent =
+  GatewayIntentBits.GuildMembers | GatewayIntentBits.GuildPresences | GatewayIntentBits.MessageContent;
+
 const DEFAULT_OPTIONS = {
   port: 0,
   host: '127.0.0.1',
   applicationId: '1146016474561220608',
+  privilegedIntents: [],
   interactionDeadlineMs: 3_000,
   interactionTokenTtlMs: 15 * 60_000,
   now: Date.now,
@@ -366,6 +375,7 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
   const settings = { ...DEFAULT_OPTIONS, ...options };
   const core = new EmulatorCore({
     applicationId: settings.applicationId,
+    privilegedIntents: settings.privilegedIntents.reduce<number>((all, intent) => all | intent, 0),
     botToken: options.botToken,
     interactionDeadlineMs: settings.interactionDeadlineMs,
     interactionTokenTtlMs: settings.interactionTokenTtlMs,

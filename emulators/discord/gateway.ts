@@ -9,12 +9,12 @@ import {
   GatewayOpcodes,
 } from 'discord-api-types/v10';
 import type {
-  ApplicationFlags,
   GatewayDispatchPayload,
   GatewayGuildCreateDispatchData,
   GatewayReceivePayload,
   Snowflake,
 } from 'discord-api-types/v10';
+import { PRIVILEGED_INTENTS } from './core.js';
 import type { EmulatorCore, GatewayLink, UnsequencedDispatch } from './core.js';
 import { shardIdForGuild } from './snowflake.js';
 
@@ -36,8 +36,10 @@ export interface ConnectedShard {
 }
 
 const BACKLOG_LIMIT = 1_000;
-// The enum has no member for "none"; Discord sends 0.
-const NO_APPLICATION_FLAGS = 0 as ApplicationFlags;
+/** Every bit that names an intent; IDENTIFY with any other bit closes with 4013. */
+const VALID_INTENTS = Object.values(GatewayIntentBits)
+  .filter((value) => typeof value === 'number')
+  .reduce((all, bit) => all | BigInt(bit), 0n);
 
 const payloadSchema = z.object({ op: z.number().int(), d: z.unknown() });
 const identifySchema = z.object({
@@ -60,7 +62,8 @@ const requestMembersSchema = z.object({
 
 /**
  * The gateway: HELLO, IDENTIFY → READY + GUILD_CREATE per guild of the shard, heartbeat ACKs,
- * RESUME with replay of missed dispatches, and dispatches to every session holding a guild.
+ * RESUME with replay of missed dispatches (INVALID_SESSION once they are no longer all kept), and
+ * dispatches to every session holding a guild.
  */
 export class Gateway implements GatewayLink {
   readonly #wss: WebSocketServer;
@@ -202,6 +205,15 @@ export class Gateway implements GatewayLink {
       socket.close(GatewayCloseCodes.AuthenticationFailed, 'Authentication failed.');
       return;
     }
+    const { intents } = identify.data;
+    if ((BigInt(intents) & ~VALID_INTENTS) !== 0n) {
+      socket.close(GatewayCloseCodes.InvalidIntents, 'Invalid intent(s).');
+      return;
+    }
+    if ((intents & PRIVILEGED_INTENTS & ~this.core.options.privilegedIntents) !== 0) {
+      socket.close(GatewayCloseCodes.DisallowedIntents, 'Disallowed intent(s).');
+      return;
+    }
     const [shardId, shardCount] = identify.data.shard ?? [0, 1];
     if (shardCount < 1 || shardId < 0 || shardId >= shardCount) {
       socket.close(GatewayCloseCodes.InvalidShard, 'Invalid shard.');
@@ -210,7 +222,7 @@ export class Gateway implements GatewayLink {
     const session: Session = {
       id: randomBytes(16).toString('hex'),
       shard: [shardId, shardCount],
-      intents: identify.data.intents,
+      intents,
       seq: 0,
       socket,
       backlog: [],
@@ -232,7 +244,11 @@ export class Gateway implements GatewayLink {
         session_id: session.id,
         resume_gateway_url: this.publicUrl(),
         shard: [shardId, shardCount],
-        application: { id: this.core.options.applicationId, flags: NO_APPLICATION_FLAGS, flags_new: '0' },
+        application: {
+          id: this.core.options.applicationId,
+          flags: this.core.applicationFlags(),
+          flags_new: String(this.core.applicationFlags()),
+        },
       },
     });
     // Without the Guilds intent Discord lists the guilds in READY but sends no GUILD_CREATE.
@@ -258,9 +274,17 @@ export class Gateway implements GatewayLink {
       this.#socketSessions.set(session.socket, null);
       session.socket.close(GatewayCloseCodes.SessionTimedOut, 'Session resumed elsewhere.');
     }
+    const after = resume.data.seq ?? 0;
+    const oldestKept = session.backlog[0]?.s;
+    if (oldestKept !== undefined && after < oldestKept - 1) {
+      // Dispatches after `seq` are no longer kept: Discord cannot replay them and ends the session.
+      this.#sessions.delete(session.id);
+      session.socket = null;
+      this.#send(socket, { op: GatewayOpcodes.InvalidSession, d: false, s: null, t: null });
+      return;
+    }
     session.socket = socket;
     this.#socketSessions.set(socket, session);
-    const after = resume.data.seq ?? 0;
     for (const payload of session.backlog) {
       if (payload.s > after) this.#send(socket, payload);
     }

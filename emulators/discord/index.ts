@@ -1,5 +1,5 @@
 export { DiscordEmulator, startDiscordEmulator } from './emulator.js';
-export type { DiscordEmulatorOptions, RequestFilter } from './emulator.js';
+export type { DiscordEmulatorOptions, PrivilegedIntent, RequestFilter } from './emulator.js';
 export type { CallbackEvent, DiscordEmulatorEvents, RefusedRequest, RequestRecord } from './core.js';
 export type { ConnectedShard } from './gateway.js';
 export type {

@@ -42,7 +42,8 @@ export class RateLimiter {
 
   /**
    * Headers for a request that may proceed, or throws the 429. `bucketKey` is the route template
-   * with its major parameter (channel, guild or webhook) filled in, as Discord buckets requests.
+   * with its major parameter (channel, guild, interaction, or webhook id and token) filled in, as
+   * Discord buckets requests.
    */
   check(method: string, path: string, routeTemplate: string, bucketKey: string): Record<string, string> {
     const now = Date.now();

@@ -5,7 +5,6 @@ import type {
   APIApplication,
   APIApplicationCommand,
   APIApplicationCommandOption,
-  ApplicationFlags,
   RESTGetAPIGatewayBotResult,
   RESTGetAPIGatewayResult,
   Snowflake,
@@ -39,8 +38,22 @@ interface Route {
   handler: (context: RequestContext) => Promise<RouteResult> | RouteResult;
 }
 
-/** Discord buckets rate limits per route and per one "major" parameter. */
-const MAJOR_PARAMS = ['channelId', 'guildId', 'webhookId', 'interactionId'] as const;
+/**
+ * Discord buckets rate limits per route and per "major" parameter: a channel, a guild, an
+ * interaction, or a webhook's id and token together (each interaction token is a bucket of its own,
+ * as @discordjs/rest keys its queues by `webhooks/{id}/{token}`).
+ */
+const MAJOR_PARAMS: readonly (readonly string[])[] = [
+  ['channelId'],
+  ['guildId'],
+  ['webhookId', 'token'],
+  ['interactionId'],
+];
+
+function bucketKey(template: string, params: Readonly<Record<string, string>>): string {
+  const major = MAJOR_PARAMS.find((keys) => keys.every((key) => key in params)) ?? [];
+  return major.reduce((key, param) => key.replace(`:${param}`, params[param] ?? ''), template);
+}
 
 function compile(method: string, template: string, auth: boolean, handler: Route['handler']): Route {
   const keys: string[] = [];
@@ -61,7 +74,6 @@ export interface RestSettings {
   maxConcurrency: number;
 }
 
-const NO_APPLICATION_FLAGS = 0 as ApplicationFlags;
 const COMMAND_LIMITS: Readonly<Record<number, number>> = {
   [ApplicationCommandType.ChatInput]: 100,
   [ApplicationCommandType.User]: 15,
@@ -109,11 +121,7 @@ export class RestApi {
       record.route = route.template;
       if (route.auth) this.#authorize(request.headers.authorization);
       const params = this.#params(route, path);
-      const majorKey = MAJOR_PARAMS.find((key) => key in params);
-      const bucketKey = majorKey
-        ? route.template.replace(`:${majorKey}`, params[majorKey] ?? '')
-        : route.template;
-      headers = this.core.rateLimiter.check(method, path, route.template, bucketKey);
+      headers = this.core.rateLimiter.check(method, path, route.template, bucketKey(route.template, params));
       let parsed: Promise<ParsedBody> | undefined;
       const contentType = request.headers['content-type'];
       const result = await route.handler({
@@ -341,8 +349,8 @@ export class RestApi {
       summary: '',
       verify_key: '0'.repeat(64),
       team: null,
-      flags: NO_APPLICATION_FLAGS,
-      flags_new: '0',
+      flags: core.applicationFlags(),
+      flags_new: String(core.applicationFlags()),
       approximate_guild_count: core.world.guilds.size,
       interactions_endpoint_url: null,
     };
@@ -356,12 +364,10 @@ export class RestApi {
   }
 
   #listMessages(channelId: Snowflake, query: URLSearchParams): RouteResult {
+    const { limit, before, after } = listMessagesQuery(query);
     this.core.channelOrThrow(channelId);
     const permissions = this.core.requireVisible(channelId);
     if ((permissions & PermissionFlagsBits.ReadMessageHistory) === 0n) return { status: 200, body: [] };
-    const limit = Math.min(Math.max(Number(query.get('limit') ?? 50) || 50, 1), 100);
-    const before = query.get('before');
-    const after = query.get('after');
     let messages = this.core.world.channelMessages(channelId);
     if (before) messages = messages.filter((message) => BigInt(message.id) < BigInt(before));
     if (after) messages = messages.filter((message) => BigInt(message.id) > BigInt(after));
@@ -551,6 +557,53 @@ export class RestApi {
     });
     this.core.changed();
   }
+}
+
+/**
+ * The query of `GET /channels/{id}/messages`: `limit` 1–100 (50 when absent) and snowflake
+ * `before` / `after`, or 400 / 50035 with an entry per bad parameter, as Discord answers.
+ */
+function listMessagesQuery(query: URLSearchParams): {
+  limit: number;
+  before: string | null;
+  after: string | null;
+} {
+  const errors: FieldError[] = [];
+  const rawLimit = query.get('limit');
+  let limit = 50;
+  if (rawLimit !== null) {
+    limit = Number(rawLimit);
+    if (!/^[-+]?\d+$/.test(rawLimit.trim())) {
+      errors.push({
+        path: ['limit'],
+        code: 'NUMBER_TYPE_COERCE',
+        message: `Value "${rawLimit}" is not int.`,
+      });
+    } else if (limit < 1) {
+      errors.push({
+        path: ['limit'],
+        code: 'NUMBER_TYPE_MIN',
+        message: 'int value should be greater than or equal to 1.',
+      });
+    } else if (limit > 100) {
+      errors.push({
+        path: ['limit'],
+        code: 'NUMBER_TYPE_MAX',
+        message: 'int value should be less than or equal to 100.',
+      });
+    }
+  }
+  const snowflake = (key: 'before' | 'after') => {
+    const value = query.get(key);
+    if (value !== null && !/^\d{1,20}$/.test(value)) {
+      errors.push({ path: [key], code: 'NUMBER_TYPE_COERCE', message: `Value "${value}" is not snowflake.` });
+    }
+    return value;
+  };
+  const before = snowflake('before');
+  const after = snowflake('after');
+  throwFieldErrors(errors);
+  return { limit, before, after };
 }
 
 async function readAll(request: IncomingMessage): Promise<Buffer> {

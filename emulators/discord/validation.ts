@@ -27,21 +27,58 @@ const upTo = (max: number) => z.string().max(max, maxLength(max));
 const between = (min: number, max: number) =>
   z.string().min(min, lengthBetween(min, max)).max(max, lengthBetween(min, max));
 
+// ---------------------------------------------------------------- urls
+
+/** Link targets: embed and author urls. */
+const WEB_SCHEMES = ['http', 'https'] as const;
+/** Media an embed shows, which may also name a file uploaded with the message. */
+const MEDIA_SCHEMES = ['http', 'https', 'attachment'] as const;
+/** Link buttons, which may also open a place inside the Discord client. */
+const LINK_BUTTON_SCHEMES = ['http', 'https', 'discord'] as const;
+const LINK_BUTTON_URL_MAX = 512;
+
+/**
+ * Discord's URL check: a well-formed absolute URL whose scheme is one of `schemes`. Returns the
+ * field error's code and message, or `undefined` when the URL is acceptable.
+ */
+function urlProblem(value: string, schemes: readonly string[]): Omit<FieldError, 'path'> | undefined {
+  const scheme = /^([a-z][a-z\d+.-]*):/i.exec(value)?.[1]?.toLowerCase();
+  if (scheme !== undefined && !schemes.includes(scheme)) {
+    return {
+      code: 'URL_TYPE_INVALID_SCHEME',
+      message: `Scheme "${scheme}" is not supported. Scheme must be one of (${schemes.map((name) => `'${name}'`).join(', ')}).`,
+    };
+  }
+  if (scheme === undefined || !URL.canParse(value)) {
+    return { code: 'URL_TYPE_INVALID_URL', message: 'Not a well formed URL.' };
+  }
+  return undefined;
+}
+
+/** A string field holding a URL with one of `schemes`. */
+const urlField = (schemes: readonly string[]) =>
+  z.string().superRefine((value, context) => {
+    const problem = urlProblem(value, schemes);
+    if (problem) {
+      context.addIssue({ code: 'custom', message: problem.message, params: { discordCode: problem.code } });
+    }
+  });
+
 // ---------------------------------------------------------------- embeds
 
 const embedFooterSchema = z.object({
   text: z.string().min(1, REQUIRED).max(2048, maxLength(2048)),
-  icon_url: z.string().exactOptional(),
+  icon_url: urlField(MEDIA_SCHEMES).exactOptional(),
 });
 const embedMediaSchema = z.object({
-  url: z.string(),
+  url: urlField(MEDIA_SCHEMES),
   width: z.number().int().exactOptional(),
   height: z.number().int().exactOptional(),
 });
 const embedAuthorSchema = z.object({
   name: z.string().min(1, REQUIRED).max(256, maxLength(256)),
-  url: z.string().exactOptional(),
-  icon_url: z.string().exactOptional(),
+  url: urlField(WEB_SCHEMES).exactOptional(),
+  icon_url: urlField(MEDIA_SCHEMES).exactOptional(),
 });
 const embedFieldSchema = z.object({
   name: z.string().min(1, REQUIRED).max(256, maxLength(256)),
@@ -52,7 +89,7 @@ const embedFieldSchema = z.object({
 export const embedSchema = z.object({
   title: upTo(256).exactOptional(),
   description: upTo(4096).exactOptional(),
-  url: z.string().exactOptional(),
+  url: urlField(WEB_SCHEMES).exactOptional(),
   timestamp: z.string().exactOptional(),
   color: z.number().int().min(0).max(0xffffff).exactOptional(),
   footer: embedFooterSchema.exactOptional(),
@@ -142,8 +179,9 @@ function isRecord(value: unknown): value is RawComponent {
 
 /**
  * Discord's rules for classic components: at most 5 action rows, 1–5 buttons or exactly one select
- * menu per row, custom ids of 1–100 characters unique within the message, link buttons with a url
- * and no custom id, other buttons with a custom id, labels up to 80 characters.
+ * menu per row, custom ids of 1–100 characters unique within the message, link buttons with an
+ * http(s) or discord url of at most 512 characters and no custom id, other buttons with a custom
+ * id, labels up to 80 characters.
  */
 export function componentErrors(components: readonly unknown[], isComponentsV2: boolean): FieldError[] {
   const errors: FieldError[] = [];
@@ -182,8 +220,14 @@ export function componentErrors(components: readonly unknown[], isComponentsV2: 
       add([...path, 'label'], 'BASE_TYPE_MAX_LENGTH', maxLength(80));
     }
     if (style === LINK_STYLE) {
-      if (typeof button['url'] !== 'string' || button['url'].length === 0) {
+      const url = button['url'];
+      if (typeof url !== 'string' || url.length === 0) {
         add([...path, 'url'], 'BASE_TYPE_REQUIRED', REQUIRED);
+      } else if (url.length > LINK_BUTTON_URL_MAX) {
+        add([...path, 'url'], 'BASE_TYPE_MAX_LENGTH', maxLength(LINK_BUTTON_URL_MAX));
+      } else {
+        const problem = urlProblem(url, LINK_BUTTON_SCHEMES);
+        if (problem) add([...path, 'url'], problem.code, problem.message);
       }
       if (button['custom_id'] !== undefined) {
         add([...path, 'custom_id'], 'COMPONENT_INVALID_FIELD', 'Link buttons cannot have a custom id');

@@ -1,0 +1,525 @@
+import { once } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { DiscordAPIError, GatewayIntentBits } from 'discord.js';
+import type { Interaction } from 'discord.js';
+import {
+  ApplicationFlags,
+  ButtonStyle,
+  ComponentType,
+  GatewayDispatchEvents,
+  GatewayOpcodes,
+  InteractionResponseType,
+} from 'discord-api-types/v10';
+import type { APIGuild, APIUser, GatewayReceivePayload } from 'discord-api-types/v10';
+import { startDiscordEmulator } from '../../emulators/discord/index.js';
+import type { DiscordEmulator, EmulatorChannel } from '../../emulators/discord/index.js';
+import { loginToEmulator } from '../helpers/discord-client.js';
+import type { EmulatedClient } from '../helpers/discord-client.js';
+
+const TOKEN = 'emulator-bot-token';
+
+/** A raw gateway connection that queues what Discord sends, for tests at the opcode level. */
+class RawGateway {
+  readonly #socket: WebSocket;
+  readonly #received: GatewayReceivePayload[] = [];
+  readonly #waiting: (() => void)[] = [];
+  readonly closed: Promise<{ code: number; reason: string }>;
+
+  constructor(url: string) {
+    this.#socket = new WebSocket(`${url}/?v=10&encoding=json`);
+    this.#socket.on('message', (data) => {
+      const bytes = Array.isArray(data)
+        ? Buffer.concat(data)
+        : data instanceof ArrayBuffer
+          ? Buffer.from(data)
+          : data;
+      const text = bytes.toString('utf8');
+      this.#received.push(JSON.parse(text) as GatewayReceivePayload);
+      for (const wake of this.#waiting.splice(0)) wake();
+    });
+    this.closed = new Promise((resolve) => {
+      this.#socket.on('close', (code, reason) => resolve({ code, reason: reason.toString('utf8') }));
+    });
+  }
+
+  /** How Discord closed the connection, or rejects when it stays open. */
+  closedWithin(timeoutMs = 5_000): Promise<{ code: number; reason: string }> {
+    return Promise.race([
+      this.closed,
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`Still open after ${timeoutMs} ms`)), timeoutMs).unref(),
+      ),
+    ]);
+  }
+
+  send(op: GatewayOpcodes, d: unknown): void {
+    this.#socket.send(JSON.stringify({ op, d }));
+  }
+
+  identify(intents: number): void {
+    this.send(GatewayOpcodes.Identify, {
+      token: TOKEN,
+      intents,
+      properties: { os: 'linux', browser: 'test', device: 'test' },
+    });
+  }
+
+  /** The next payload Discord sent, or rejects when none arrives in time. */
+  async next(timeoutMs = 5_000): Promise<GatewayReceivePayload> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const payload = this.#received.shift();
+      if (payload) return payload;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error('No gateway payload in time');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.#waiting.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Takes payloads until one matches, returning it and everything before it. */
+  async until(
+    predicate: (payload: GatewayReceivePayload) => boolean,
+  ): Promise<{ match: GatewayReceivePayload; before: GatewayReceivePayload[] }> {
+    const before: GatewayReceivePayload[] = [];
+    for (;;) {
+      const payload = await this.next();
+      if (predicate(payload)) return { match: payload, before };
+      before.push(payload);
+    }
+  }
+
+  async close(code = 1000): Promise<void> {
+    if (this.#socket.readyState === WebSocket.CLOSED) return;
+    this.#socket.close(code);
+    await this.closed;
+  }
+}
+
+async function connect(emu: DiscordEmulator): Promise<RawGateway> {
+  const gateway = new RawGateway(emu.gatewayUrl);
+  expect((await gateway.next()).op).toBe(GatewayOpcodes.Hello);
+  return gateway;
+}
+
+/** Identifies with the Guilds intent and reads up to the last GUILD_CREATE; returns the session. */
+async function identified(emu: DiscordEmulator, guildCount: number) {
+  const gateway = await connect(emu);
+  gateway.identify(GatewayIntentBits.Guilds);
+  const ready = await gateway.next();
+  if (ready.op !== GatewayOpcodes.Dispatch || ready.t !== GatewayDispatchEvents.Ready)
+    throw new Error('Expected READY');
+  let seq = ready.s;
+  for (let index = 0; index < guildCount; index += 1) seq = (await gateway.next()).s ?? seq;
+  return { gateway, sessionId: ready.d.session_id, seq };
+}
+
+function post(emu: DiscordEmulator, path: string, body: unknown, auth = true): Promise<Response> {
+  return fetch(`${emu.restUrl}/v10${path}`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      ...(auth ? { Authorization: `Bot ${TOKEN}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+function invalidFormBody(errors: unknown) {
+  return { code: 50035, message: 'Invalid Form Body', errors };
+}
+
+function fieldError(code: string, message: string) {
+  return { _errors: [{ code, message }] };
+}
+
+describe('Discord emulator protocol details, against a real discord.js client', () => {
+  let emu: DiscordEmulator;
+  let bot: EmulatedClient;
+  let guild: APIGuild;
+  let channel: EmulatorChannel;
+  let user: APIUser;
+
+  const slash = async () => {
+    const handle = emu.slash({ guildId: guild.id, channelId: channel.id, userId: user.id, name: 'ping' });
+    const interaction: Interaction = await bot.nextInteraction();
+    if (!interaction.isChatInputCommand()) throw new Error('Expected a slash command');
+    return { handle, interaction };
+  };
+
+  beforeAll(async () => {
+    emu = await startDiscordEmulator();
+    guild = emu.createGuild({ name: 'Protocol HQ' });
+    channel = emu.createChannel(guild.id, { name: 'general' });
+    user = emu.createUser({ username: 'grace' });
+    bot = await loginToEmulator(emu, { token: TOKEN });
+    await bot.client.application.commands.set([{ name: 'ping', description: 'Ping' }], guild.id);
+  });
+
+  afterAll(async () => {
+    await bot.client.destroy();
+    await emu.close();
+  });
+
+  describe('rate-limit buckets', () => {
+    it('gives each interaction token a webhook bucket of its own', async () => {
+      const handles = [];
+      for (let index = 0; index < 3; index += 1) {
+        const { handle, interaction } = await slash();
+        await interaction.reply(`reply ${index}`);
+        handles.push(handle);
+      }
+      const remaining: string[][] = [];
+      for (const handle of handles) {
+        const seen: string[] = [];
+        for (const content of ['first edit', 'second edit']) {
+          const response = await fetch(
+            `${emu.restUrl}/v10/webhooks/${emu.applicationId}/${handle.token}/messages/%40original`,
+            {
+              method: 'PATCH',
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify({ content }),
+            },
+          );
+          expect(response.status).toBe(200);
+          seen.push(response.headers.get('x-ratelimit-remaining') ?? 'missing');
+        }
+        remaining.push(seen);
+      }
+      expect(remaining).toEqual([
+        ['49', '48'],
+        ['49', '48'],
+        ['49', '48'],
+      ]);
+    });
+
+    it('gives each interaction a callback bucket of its own', async () => {
+      const remaining: (string | null)[] = [];
+      for (let index = 0; index < 2; index += 1) {
+        const { handle } = await slash();
+        const path = `/interactions/${handle.id}/${handle.token}/callback`;
+        const body = { type: InteractionResponseType.ChannelMessageWithSource, data: { content: 'hi' } };
+        const first = await post(emu, path, body, false);
+        const second = await post(emu, path, body, false);
+        expect([first.status, second.status]).toEqual([204, 400]);
+        remaining.push(
+          first.headers.get('x-ratelimit-remaining'),
+          second.headers.get('x-ratelimit-remaining'),
+        );
+      }
+      expect(remaining).toEqual(['49', '48', '49', '48']);
+    });
+  });
+
+  describe('listing channel messages', () => {
+    const list = (query: string) =>
+      fetch(`${emu.restUrl}/v10/channels/${channel.id}/messages?${query}`, {
+        headers: { Authorization: `Bot ${TOKEN}` },
+      });
+
+    it('refuses a limit outside 1–100 with 50035 on limit, as Discord does', async () => {
+      const cases = [
+        ['limit=0', 'NUMBER_TYPE_MIN', 'int value should be greater than or equal to 1.'],
+        ['limit=101', 'NUMBER_TYPE_MAX', 'int value should be less than or equal to 100.'],
+        ['limit=many', 'NUMBER_TYPE_COERCE', 'Value "many" is not int.'],
+      ] as const;
+      for (const [query, code, message] of cases) {
+        const response = await list(query);
+        expect(response.status, query).toBe(400);
+        expect(await response.json()).toEqual(invalidFormBody({ limit: fieldError(code, message) }));
+      }
+      expect((await list('limit=100')).status).toBe(200);
+      expect((await list('limit=1')).status).toBe(200);
+    });
+
+    it('refuses a before that is not a snowflake instead of failing', async () => {
+      const response = await list('before=yesterday');
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual(
+        invalidFormBody({ before: fieldError('NUMBER_TYPE_COERCE', 'Value "yesterday" is not snowflake.') }),
+      );
+    });
+
+    it('reaches discord.js as a DiscordAPIError for messages.fetch with limit 101', async () => {
+      const cached = bot.client.channels.cache.get(channel.id);
+      if (!cached?.isTextBased()) throw new Error('No text channel in the cache');
+      const error: unknown = await cached.messages.fetch({ limit: 101 }).then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+      expect(error).toBeInstanceOf(DiscordAPIError);
+      expect((error as DiscordAPIError).code).toBe(50035);
+    });
+  });
+
+  describe('URLs in messages', () => {
+    const send = (body: unknown) => post(emu, `/channels/${channel.id}/messages`, body);
+    const linkButton = (url: string) => ({
+      components: [
+        {
+          type: ComponentType.ActionRow,
+          components: [{ type: ComponentType.Button, style: ButtonStyle.Link, label: 'Open', url }],
+        },
+      ],
+    });
+    const buttonUrlError = (error: object) =>
+      invalidFormBody({ components: { 0: { components: { 0: { url: error } } } } });
+
+    it('accepts link buttons to http, https and discord urls', async () => {
+      for (const url of ['http://example.com/', 'https://example.com/a?b=c', 'discord://-/channels/1/2']) {
+        expect((await send(linkButton(url))).status, url).toBe(200);
+      }
+    });
+
+    it('refuses a link button with another scheme, a malformed url or more than 512 characters', async () => {
+      const ftp = await send(linkButton('ftp://example.com/file'));
+      expect(ftp.status).toBe(400);
+      expect(await ftp.json()).toEqual(
+        buttonUrlError(
+          fieldError(
+            'URL_TYPE_INVALID_SCHEME',
+            `Scheme "ftp" is not supported. Scheme must be one of ('http', 'https', 'discord').`,
+          ),
+        ),
+      );
+      const bare = await send(linkButton('example.com'));
+      expect(await bare.json()).toEqual(
+        buttonUrlError(fieldError('URL_TYPE_INVALID_URL', 'Not a well formed URL.')),
+      );
+      const long = await send(linkButton(`https://example.com/${'a'.repeat(493)}`));
+      expect(await long.json()).toEqual(
+        buttonUrlError(fieldError('BASE_TYPE_MAX_LENGTH', 'Must be 512 or fewer in length.')),
+      );
+      expect((await send(linkButton(`https://example.com/${'a'.repeat(492)}`))).status).toBe(200);
+    });
+
+    it('accepts http(s) embed links and http(s) or attachment:// media', async () => {
+      const response = await send({
+        embeds: [
+          {
+            title: 'Forecast',
+            url: 'https://example.com/forecast',
+            thumbnail: { url: 'https://example.com/icon.png' },
+            image: { url: 'attachment://chart.png' },
+            author: { name: 'Weather', url: 'http://example.com/', icon_url: 'attachment://logo.png' },
+            footer: { text: 'Updated', icon_url: 'https://example.com/footer.png' },
+          },
+        ],
+      });
+      expect(response.status).toBe(200);
+    });
+
+    it('refuses embed urls with the wrong scheme, each at its path', async () => {
+      const web = `Scheme must be one of ('http', 'https').`;
+      const media = `Scheme must be one of ('http', 'https', 'attachment').`;
+      const response = await send({
+        embeds: [
+          { title: 'fine', url: 'https://example.com/' },
+          {
+            title: 'broken',
+            url: 'attachment://chart.png',
+            thumbnail: { url: 'ftp://example.com/a.png' },
+            image: { url: 'not a url' },
+            author: { name: 'A', url: 'javascript:alert(1)', icon_url: 'data:image/png;base64,AAAA' },
+            footer: { text: 'F', icon_url: 'file:///etc/passwd' },
+          },
+        ],
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual(
+        invalidFormBody({
+          embeds: {
+            1: {
+              url: fieldError('URL_TYPE_INVALID_SCHEME', `Scheme "attachment" is not supported. ${web}`),
+              thumbnail: {
+                url: fieldError('URL_TYPE_INVALID_SCHEME', `Scheme "ftp" is not supported. ${media}`),
+              },
+              image: { url: fieldError('URL_TYPE_INVALID_URL', 'Not a well formed URL.') },
+              author: {
+                url: fieldError('URL_TYPE_INVALID_SCHEME', `Scheme "javascript" is not supported. ${web}`),
+                icon_url: fieldError('URL_TYPE_INVALID_SCHEME', `Scheme "data" is not supported. ${media}`),
+              },
+              footer: {
+                icon_url: fieldError('URL_TYPE_INVALID_SCHEME', `Scheme "file" is not supported. ${media}`),
+              },
+            },
+          },
+        }),
+      );
+    });
+
+    it('places the error under data for an interaction reply with a bad link button', async () => {
+      const { handle, interaction } = await slash();
+      const error: unknown = await interaction
+        .reply({
+          content: 'open',
+          components: [
+            {
+              type: ComponentType.ActionRow,
+              components: [
+                { type: ComponentType.Button, style: ButtonStyle.Link, label: 'Open', url: 'steam://run/1' },
+              ],
+            },
+          ],
+        })
+        .then(
+          () => undefined,
+          (reason: unknown) => reason,
+        );
+      expect(error).toBeInstanceOf(DiscordAPIError);
+      expect((error as DiscordAPIError).rawError).toEqual(
+        invalidFormBody({
+          data: {
+            components: {
+              0: {
+                components: {
+                  0: {
+                    url: fieldError(
+                      'URL_TYPE_INVALID_SCHEME',
+                      `Scheme "steam" is not supported. Scheme must be one of ('http', 'https', 'discord').`,
+                    ),
+                  },
+                },
+              },
+            },
+          },
+        }),
+      );
+      expect(handle.callbacks).toEqual([]);
+    });
+  });
+});
+
+describe('Discord emulator gateway: intents', () => {
+  it('closes with 4013 for bits that are not intents', async () => {
+    const emu = await startDiscordEmulator();
+    try {
+      const gateway = await connect(emu);
+      gateway.identify(GatewayIntentBits.Guilds | (1 << 17));
+      expect(await gateway.closedWithin()).toEqual({ code: 4013, reason: 'Invalid intent(s).' });
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('closes with 4014 for privileged intents the application has not enabled', async () => {
+    const emu = await startDiscordEmulator();
+    try {
+      for (const privileged of [
+        GatewayIntentBits.GuildMembers,
+        GatewayIntentBits.GuildPresences,
+        GatewayIntentBits.MessageContent,
+      ]) {
+        const gateway = await connect(emu);
+        gateway.identify(GatewayIntentBits.Guilds | privileged);
+        expect(await gateway.closedWithin(), `intent ${privileged}`).toEqual({
+          code: 4014,
+          reason: 'Disallowed intent(s).',
+        });
+      }
+      const gateway = await connect(emu);
+      gateway.identify(GatewayIntentBits.Guilds | GatewayIntentBits.GuildMessages);
+      expect(await gateway.next()).toMatchObject({ op: GatewayOpcodes.Dispatch, t: 'READY' });
+      await gateway.close();
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('accepts the privileged intents the application enabled, and reports them in its flags', async () => {
+    const emu = await startDiscordEmulator({ privilegedIntents: [GatewayIntentBits.MessageContent] });
+    try {
+      const gateway = await connect(emu);
+      gateway.identify(GatewayIntentBits.Guilds | GatewayIntentBits.MessageContent);
+      const ready = await gateway.next();
+      expect(ready).toMatchObject({ op: GatewayOpcodes.Dispatch, t: 'READY' });
+      if (ready.op !== GatewayOpcodes.Dispatch || ready.t !== GatewayDispatchEvents.Ready)
+        throw new Error('Expected READY');
+      expect(ready.d.application.flags).toBe(ApplicationFlags.GatewayMessageContentLimited);
+      await gateway.close();
+
+      const refused = await connect(emu);
+      refused.identify(GatewayIntentBits.Guilds | GatewayIntentBits.GuildMembers);
+      expect((await refused.closedWithin()).code).toBe(4014);
+
+      const bot = await loginToEmulator(emu, {
+        token: TOKEN,
+        intents: [GatewayIntentBits.Guilds, GatewayIntentBits.MessageContent],
+      });
+      try {
+        expect(bot.client.application.flags.has('GatewayMessageContentLimited')).toBe(true);
+      } finally {
+        await bot.client.destroy();
+      }
+    } finally {
+      await emu.close();
+    }
+  });
+});
+
+describe('Discord emulator gateway: resuming', () => {
+  let emu: DiscordEmulator;
+  let guild: APIGuild;
+
+  beforeAll(async () => {
+    emu = await startDiscordEmulator();
+    guild = emu.createGuild({ name: 'Resume HQ' });
+  });
+  afterAll(async () => {
+    await emu.close();
+  });
+
+  /** Connects, drops the connection with 4000, and lets `missed` dispatches happen meanwhile. */
+  async function dropAndMiss(missed: number) {
+    const { gateway, sessionId, seq } = await identified(emu, 1);
+    await gateway.close(4000);
+    for (let index = 0; index < missed; index += 1) emu.createChannel(guild.id, { name: `c${index}` });
+    const next = await connect(emu);
+    next.send(GatewayOpcodes.Resume, { token: TOKEN, session_id: sessionId, seq });
+    return { gateway: next, seq };
+  }
+
+  it('replays everything missed when the backlog still holds it all', async () => {
+    const { gateway, seq } = await dropAndMiss(1_000);
+    const { match, before } = await gateway.until(
+      (payload) => payload.op !== GatewayOpcodes.Dispatch || payload.t === GatewayDispatchEvents.Resumed,
+    );
+    expect(match).toMatchObject({ op: GatewayOpcodes.Dispatch, t: 'RESUMED' });
+    expect(before).toHaveLength(1_000);
+    expect(before[0]).toMatchObject({ t: 'CHANNEL_CREATE', s: (seq ?? 0) + 1 });
+    await gateway.close();
+  });
+
+  it('answers INVALID_SESSION (not resumable) once a missed dispatch is no longer kept', async () => {
+    const { gateway } = await dropAndMiss(1_001);
+    expect(await gateway.next()).toEqual({ op: GatewayOpcodes.InvalidSession, d: false, s: null, t: null });
+    gateway.identify(GatewayIntentBits.Guilds);
+    expect(await gateway.next()).toMatchObject({ op: GatewayOpcodes.Dispatch, t: 'READY', s: 1 });
+    await gateway.close();
+  });
+
+  it('makes discord.js identify again, with every channel in its cache', async () => {
+    const bot = await loginToEmulator(emu, { token: TOKEN });
+    try {
+      const identifiedAgain = once(emu.events, 'identify', { signal: AbortSignal.timeout(10_000) });
+      emu.disconnectAll();
+      const channels = Array.from({ length: 1_001 }, (_, index) =>
+        emu.createChannel(guild.id, { name: `late-${index}` }),
+      );
+      await identifiedAgain;
+      await expect
+        .poll(() => channels.every((created) => bot.client.channels.cache.has(created.id)), {
+          timeout: 10_000,
+        })
+        .toBe(true);
+    } finally {
+      await bot.client.destroy();
+    }
+  }, 20_000);
+});
