@@ -9,6 +9,7 @@ import { pipeline } from 'node:stream';
 import { createGzip, constants as zlib } from 'node:zlib';
 import { bulkContent } from './bulk.js';
 import { LANGS } from './conditions.js';
+import { currentWeatherHtml, currentWeatherXml, dailyForecastXml, forecastXml } from './formats.js';
 import type { Units } from './model.js';
 import { findPlaces, nearbyPlaces, PLACES, type Place } from './places.js';
 import {
@@ -20,6 +21,7 @@ import {
   hourlyForecast,
   hourlyHistory,
   locate,
+  locatePlace,
   threeHourForecast,
   yearlyStatistics,
   type Location,
@@ -134,13 +136,25 @@ const LIMITS = {
   accumulatedDays: 366,
 } as const;
 
+type Format = 'json' | 'xml' | 'html';
+
+const CONTENT_TYPES: Readonly<Record<Format, string>> = {
+  json: 'application/json; charset=utf-8',
+  xml: 'application/xml; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+};
+
 class Reply {
   constructor(
     readonly status: number,
+    /** A value to serialise as JSON, or the text of an XML or HTML answer. */
     readonly body: unknown,
     readonly headers: Record<string, string> = {},
+    readonly format: Format = 'json',
   ) {}
 }
+
+const markup = (format: 'xml' | 'html', text: string) => new Reply(200, text, {}, format);
 
 const bad = (message: string) => new Reply(400, { cod: '400', message });
 
@@ -160,6 +174,7 @@ interface Context {
   query: URLSearchParams;
   nowSec: number;
   seed: number;
+  siteUrl: string;
   /** Yearly statistics, memoised per emulator: they cost ~88,000 samples each. */
   yearly: (where: Location) => ReturnType<typeof yearlyStatistics>;
 }
@@ -202,7 +217,7 @@ function location(query: URLSearchParams): Location | Reply {
     if (q.trim() === '') return bad('Nothing to geocode');
     const place = findPlaces(q)[0];
     if (!place) return new Reply(404, { cod: '404', message: 'city not found' });
-    return { lat: place.lat, lon: place.lon, place };
+    return locatePlace(place);
   }
   return coordinates(query);
 }
@@ -215,11 +230,13 @@ function count(query: URLSearchParams, fallback: number, max: number): number | 
   return Math.min(value, max);
 }
 
-/** JSON is the only format the emulator speaks; `mode=xml`/`html` are refused with a clear 400. */
-function jsonOnly(query: URLSearchParams): Reply | undefined {
-  const mode = query.get('mode');
-  if (mode === null || mode === 'json') return undefined;
-  return bad(`mode=${mode} is not supported by the emulator; omit mode for JSON`);
+/**
+ * `mode`: one of the formats the endpoint lists, else JSON. Like an unknown `units` or `lang`, an
+ * unknown `mode` (or one the endpoint does not list) falls back to the default rather than failing.
+ */
+function mode<F extends Format>(query: URLSearchParams, listed: readonly F[]): F | 'json' {
+  const value = query.get('mode');
+  return listed.find((format) => format === value) ?? 'json';
 }
 
 type Handler = (ctx: Context) => Reply;
@@ -228,30 +245,41 @@ const view = (ctx: Context) => ({ seed: ctx.seed, units: units(ctx.query), lang:
 
 const ROUTES: Readonly<Record<WeatherHost, Readonly<Record<string, Handler>>>> = {
   api: {
+    // The spec lists `xml` and `html` for current weather, `xml` and `json` for the hourly and daily
+    // forecasts; upstream-facts lists `xml` for the 5-day forecast.
     '/data/2.5/weather': (ctx) => {
-      const refused = jsonOnly(ctx.query);
-      if (refused) return refused;
       const where = location(ctx.query);
       if (where instanceof Reply) return where;
-      return new Reply(200, currentWeather(where, ctx.nowSec, view(ctx)));
+      const v = view(ctx);
+      const body = currentWeather(where, ctx.nowSec, v);
+      switch (mode(ctx.query, ['xml', 'html'])) {
+        case 'xml':
+          return markup('xml', currentWeatherXml(body, v));
+        case 'html':
+          return markup('html', currentWeatherHtml(body, v, ctx.siteUrl));
+        case 'json':
+          return new Reply(200, body);
+      }
     },
     '/data/2.5/forecast': (ctx) => {
-      const refused = jsonOnly(ctx.query);
-      if (refused) return refused;
       const where = location(ctx.query);
       if (where instanceof Reply) return where;
       const cnt = count(ctx.query, LIMITS.threeHourCnt, LIMITS.threeHourCnt);
       if (cnt instanceof Reply) return cnt;
-      return new Reply(200, threeHourForecast(where, ctx.nowSec, cnt, view(ctx)));
+      const v = view(ctx);
+      const body = threeHourForecast(where, ctx.nowSec, cnt, v);
+      if (mode(ctx.query, ['xml']) === 'xml') return markup('xml', forecastXml(body, where, v, '3h'));
+      return new Reply(200, body);
     },
     '/data/2.5/forecast/daily': (ctx) => {
-      const refused = jsonOnly(ctx.query);
-      if (refused) return refused;
       const where = coordinates(ctx.query);
       if (where instanceof Reply) return where;
       const cnt = count(ctx.query, LIMITS.dailyDefault, LIMITS.dailyCnt);
       if (cnt instanceof Reply) return cnt;
-      return new Reply(200, dailyForecast(where, ctx.nowSec, cnt, view(ctx)));
+      const v = view(ctx);
+      const body = dailyForecast(where, ctx.nowSec, cnt, v);
+      if (mode(ctx.query, ['xml']) === 'xml') return markup('xml', dailyForecastXml(body, where, v));
+      return new Reply(200, body);
     },
     '/geo/1.0/direct': (ctx) => {
       const q = ctx.query.get('q') ?? '';
@@ -267,13 +295,14 @@ const ROUTES: Readonly<Record<WeatherHost, Readonly<Record<string, Handler>>>> =
   },
   pro: {
     '/data/2.5/forecast/hourly': (ctx) => {
-      const refused = jsonOnly(ctx.query);
-      if (refused) return refused;
       const where = coordinates(ctx.query);
       if (where instanceof Reply) return where;
       const cnt = count(ctx.query, LIMITS.hourlyCnt, LIMITS.hourlyCnt);
       if (cnt instanceof Reply) return cnt;
-      return new Reply(200, hourlyForecast(where, ctx.nowSec, cnt, view(ctx)));
+      const v = view(ctx);
+      const body = hourlyForecast(where, ctx.nowSec, cnt, v);
+      if (mode(ctx.query, ['xml']) === 'xml') return markup('xml', forecastXml(body, where, v, '1h'));
+      return new Reply(200, body);
     },
   },
   history: {
@@ -448,10 +477,10 @@ export async function startWeatherEmulator(options: WeatherEmulatorOptions = {})
     return undefined;
   }
 
-  function sendJson(res: ServerResponse, reply: Reply): void {
-    const text = JSON.stringify(reply.body);
+  function send(res: ServerResponse, reply: Reply): void {
+    const text = reply.format === 'json' ? JSON.stringify(reply.body) : String(reply.body);
     res.writeHead(reply.status, {
-      'content-type': 'application/json; charset=utf-8',
+      'content-type': CONTENT_TYPES[reply.format],
       'content-length': Buffer.byteLength(text),
       ...reply.headers,
     });
@@ -500,7 +529,7 @@ export async function startWeatherEmulator(options: WeatherEmulatorOptions = {})
   ): void {
     const answer = (reply: Reply) => {
       entry.status = reply.status;
-      sendJson(res, reply);
+      send(res, reply);
     };
 
     if (req.method !== 'GET') return answer(new Reply(405, { cod: '405', message: 'Method Not Allowed' }));
@@ -528,11 +557,11 @@ export async function startWeatherEmulator(options: WeatherEmulatorOptions = {})
     }
     const handler = host ? ROUTES[host][path] : undefined;
     if (!handler) return answer(new Reply(404, { cod: '404', message: 'Not found' }));
-    answer(handler({ query, nowSec: Math.floor(now() / 1000), seed, yearly }));
+    answer(handler({ query, nowSec: Math.floor(now() / 1000), seed, siteUrl, yearly }));
   }
 
   function fail(res: ServerResponse, error: unknown): void {
-    if (!res.headersSent) sendJson(res, new Reply(500, { cod: '500', message: 'Internal error' }));
+    if (!res.headersSent) send(res, new Reply(500, { cod: '500', message: 'Internal error' }));
     else res.destroy(error as Error);
   }
 

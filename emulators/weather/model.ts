@@ -325,8 +325,3 @@ export function temperature(kelvin: number, units: Units): number {
 export function speed(metresPerSecond: number, units: Units): number {
   return units === 'imperial' ? round2(metresPerSecond / MPH) : metresPerSecond;
 }
-
-/** The time-zone shift (seconds from UTC) the emulator uses: whole hours by longitude. */
-export function timezoneOffset(lon: number): number {
-  return Math.round(lon / 15) * 3600;
-}

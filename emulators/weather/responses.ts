@@ -12,17 +12,27 @@ import {
   speed,
   sunTimes,
   temperature,
-  timezoneOffset,
   type Sample,
   type Units,
 } from './model.js';
 import { nearbyPlaces, type Place } from './places.js';
+import {
+  localDateTimeText,
+  localDay,
+  localToUnix,
+  timeZoneFor,
+  utcDateTimeText,
+  utcOffset,
+  type Clock,
+} from './timezones.js';
 
-export interface Location {
+export interface Location extends Clock {
   lat: number;
   lon: number;
   /** The gazetteer place the request named or that lies nearest (within 50 km). */
   place: Place | undefined;
+  /** The IANA zone of the place, or of the nearest place within `ZONE_RADIUS_KM`; else none. */
+  timeZone: string | undefined;
 }
 
 export interface View {
@@ -35,11 +45,12 @@ const HOUR = 3600;
 const DAY = 86_400;
 
 export function locate(lat: number, lon: number): Location {
-  return { lat, lon, place: nearbyPlaces(lat, lon, 50)[0] };
+  return { lat, lon, place: nearbyPlaces(lat, lon, 50)[0], timeZone: timeZoneFor(lat, lon) };
 }
 
-function dtText(t: number): string {
-  return new Date(t * 1000).toISOString().slice(0, 19).replace('T', ' ');
+/** The location of a place the request named (`q`). */
+export function locatePlace(place: Place): Location {
+  return { lat: place.lat, lon: place.lon, place, timeZone: place.timeZone };
 }
 
 function mainBlock(s: Sample, units: Units) {
@@ -99,7 +110,8 @@ function cityBlock(location: Location, t: number) {
     coord: { lat: location.lat, lon: location.lon },
     country: location.place?.country ?? '',
     population: location.place?.population ?? 0,
-    timezone: timezoneOffset(location.lon),
+    // The shift at the time of the request, as upstream: one number for the whole forecast.
+    timezone: utcOffset(location, t),
     sunrise: sun?.sunrise ?? 0,
     sunset: sun?.sunset ?? 0,
   };
@@ -127,7 +139,8 @@ export function currentWeather(location: Location, now: number, view: View) {
       ...(location.place ? { country: location.place.country } : {}),
       ...(sun ? { sunrise: sun.sunrise, sunset: sun.sunset } : {}),
     },
-    timezone: timezoneOffset(location.lon),
+    // The shift now (the emulator's clock), daylight saving included.
+    timezone: utcOffset(location, now),
     id: location.place?.id ?? 0,
     name: location.place?.name ?? '',
     cod: 200,
@@ -146,7 +159,9 @@ function forecastEntry(location: Location, dt: number, view: View, step: '1h' | 
     pop: s.pop,
     ...precipitation(step === '1h' ? { '1h': [s] } : { '3h': threeHours(view.seed, location, s) }),
     sys: { pod: s.isDay ? 'd' : 'n' },
-    dt_txt: dtText(dt),
+    // The spec's hourly forecast table says "local date/time text"; upstream-facts' "UTC" is about the
+    // 5-day/3-hour forecast's field list, a different product, which keeps UTC.
+    dt_txt: step === '1h' ? localDateTimeText(location, dt) : utcDateTimeText(dt),
   };
 }
 
@@ -166,19 +181,29 @@ export function threeHourForecast(location: Location, t: number, cnt: number, vi
   return { cod: '200', message: 0, cnt, list, city: cityBlock(location, t) };
 }
 
-/** The UTC instant of local midnight starting the local date that contains `t`. */
-function localMidnight(t: number, lon: number): number {
-  const tz = timezoneOffset(lon);
-  return Math.floor((t + tz) / DAY) * DAY - tz;
+/**
+ * The hourly observations of local day `day` (days since 1970-01-01, local): every whole UTC hour
+ * from local midnight to the next, so 23 or 25 of them when the clocks change and 00:30 to 23:30 in
+ * a half-hour zone, exactly the entries the hourly forecast lists for that day. `at(h)` is the
+ * observation at local `h`:00, or the first one after it when that is not a whole UTC hour.
+ */
+function localDayHours(seed: number, location: Location, day: number) {
+  const start = Math.ceil(localToUnix(location, day * DAY) / HOUR) * HOUR;
+  const end = localToUnix(location, (day + 1) * DAY);
+  const hours: Sample[] = [];
+  for (let t = start; t < end; t += HOUR) hours.push(sample(seed, location.lat, location.lon, t));
+  const at = (h: number): Sample => {
+    const t = Math.ceil(localToUnix(location, day * DAY + h * HOUR) / HOUR) * HOUR;
+    return hours[(t - start) / HOUR] ?? hours[0]!;
+  };
+  return { hours, at };
 }
 
 /** `GET /data/2.5/forecast/daily`: from the local date of `t` on. */
 export function dailyForecast(location: Location, t: number, cnt: number, view: View) {
-  const first = localMidnight(t, location.lon);
+  const today = localDay(location, t);
   const list = Array.from({ length: cnt }, (_, d) => {
-    const midnight = first + d * DAY;
-    const hours = dayObservations(view.seed, location.lat, location.lon, midnight);
-    const at = (h: number) => hours[h] ?? hours[0]!;
+    const { hours, at } = localDayHours(view.seed, location, today + d);
     const noon = at(12);
     const wettest = hours.reduce((a, b) => (b.rain1h + b.snow1h > a.rain1h + a.snow1h ? b : a));
     const rain = round2(hours.reduce((sum, s) => sum + s.rain1h, 0));

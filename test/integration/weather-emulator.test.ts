@@ -146,13 +146,6 @@ describe('the weather emulator speaks like the service', () => {
     expect(one.body).toHaveLength(1);
   });
 
-  it('refuses mode=xml with a clear 400 and accepts mode=json', async () => {
-    const xml = await get(`${emulator.apiUrl}/data/2.5/weather?lat=1&lon=1&mode=xml&${KEY}`);
-    expect(xml.status).toBe(400);
-    expect((xml.body as { message: string }).message).toContain('mode=xml');
-    expect((await get(`${emulator.apiUrl}/data/2.5/weather?lat=1&lon=1&mode=json&${KEY}`)).status).toBe(200);
-  });
-
   it('limits history to 168 hours per call and to the past', async () => {
     const now = NOW / 1000;
     const week = await get(
