@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
+import { AppCredentialsError } from '../services/music/errors.js';
 import type { Storage } from '../storage/index.js';
 import { OAuthError, type MusicOAuth } from './oauth.js';
 import type { MusicLink, TokenVault } from './vault.js';
@@ -100,6 +101,10 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
         throw new RelinkRequiredError({ cause: error });
       }
       options.onRefresh?.('error');
+      // The bot's own credentials are refused: the link may be fine, so it is kept.
+      if (error instanceof OAuthError && error.oauthError === 'invalid_client') {
+        throw new AppCredentialsError(error.message, { cause: error });
+      }
       throw error;
     }
     const at = now();

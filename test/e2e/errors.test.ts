@@ -36,3 +36,28 @@ describe('an unexpected error after a public defer', () => {
     expect(handle.original()).toBeUndefined();
   });
 });
+
+describe('the music app’s own credentials refused by the service', () => {
+  let world: BotWorld;
+  beforeAll(async () => {
+    world = await startBotWorld({ music: true, env: { MUSIC_CLIENT_SECRET: 'not-the-app-secret-0001' } });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('tells the member to reach the owner, with no link button, and tells the owner what to check', async () => {
+    const album = `service:album:${world.music!.fixtures!.catalog.longAlbumId}`;
+    const handle = world.slash('music', { subcommand: 'album', options: { album } });
+    const reply = await handle.waitForFollowUp();
+    expect(reply.flags! & 64).toBe(64);
+    expect(handle.original()).toBeUndefined();
+    expect(reply.content).toBe(
+      'This bot’s music app is not set up right: the music service refuses its credentials. Please tell the bot’s owner.',
+    );
+    expect(reply.components ?? []).toEqual([]);
+    const logged = world.logs.find((line) => line.includes('"level":50') && line.includes(handle.id));
+    expect(logged).toContain('check MUSIC_CLIENT_ID and MUSIC_CLIENT_SECRET');
+    expect(logged).not.toContain('not-the-app-secret-0001');
+  });
+});

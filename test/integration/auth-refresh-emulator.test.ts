@@ -10,7 +10,7 @@ import { MusicOAuth } from '../../src/auth/oauth.js';
 import { MUSIC_SCOPES } from '../../src/auth/oauth.js';
 import { createTokenSource, RelinkRequiredError, type TokenSource } from '../../src/auth/tokens.js';
 import { TokenVault, type MusicLink } from '../../src/auth/vault.js';
-import { createMusicClient } from '../../src/services/music/index.js';
+import { AppCredentialsError, createMusicClient } from '../../src/services/music/index.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
 import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
 
@@ -100,6 +100,22 @@ describe('token refresh against the music emulator', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('keeps the link and blames the app, not the member, when the service refuses the bot’s client id', async () => {
+    const vault = new TokenVault(storage, new Keyring(randomBytes(32)));
+    const link = expiredLink(music.fixtures!.users.premium);
+    await vault.put('discord-4', link);
+    const wrongApp = new MusicOAuth({
+      authUrl: music.authUrl,
+      clientId: 'no-such-app',
+      redirectUri: REDIRECT,
+    });
+    const source = createTokenSource({ vault, oauth: wrongApp, storage });
+    const error = await source.getAccessToken('discord-4').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppCredentialsError);
+    expect((error as AppCredentialsError).userMessage).toMatch(/tell the bot’s owner/);
+    expect(await vault.get('discord-4')).toEqual(link);
   });
 
   it('still works after 50 refreshes with rotation, and a spent refresh token is never stored again', async () => {

@@ -6,6 +6,7 @@ import {
   DEFAULT_MUSIC_OPTIONS,
   ForbiddenError,
   InsufficientScopeError,
+  AppCredentialsError,
   MusicAuthError,
   NoActiveDeviceError,
   NotFoundError,
@@ -201,14 +202,17 @@ describe('music client (mocked HTTP)', () => {
     expect(DEFAULT_MUSIC_OPTIONS.maxRateLimitWaitMs).toBe(5_000);
   });
 
-  it('reports refused client credentials as MusicAuthError', async () => {
+  it('reports refused client credentials as the owner’s problem, not the member’s link', async () => {
     agent
       .get(ACCOUNTS)
       .intercept({ path: '/api/token', method: 'POST' })
       .reply(400, { error: 'invalid_client', error_description: 'Invalid client secret' }, JSON_HEADERS);
     const error = await music.albums.get(ALBUM).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(MusicAuthError);
+    expect(error).toBeInstanceOf(AppCredentialsError);
+    expect(error).not.toBeInstanceOf(MusicAuthError);
     expect(String(error)).toContain('invalid_client: Invalid client secret');
+    expect(String(error)).toContain('MUSIC_CLIENT_SECRET');
+    expect((error as AppCredentialsError).userMessage).toMatch(/tell the bot’s owner/);
   });
 
   describe('maps service errors to their own types', () => {

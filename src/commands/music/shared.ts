@@ -21,7 +21,12 @@ import type { ButtonHandler } from '../../bot/types.js';
 import type { MusicDeps } from '../../domain/music/deps.js';
 import { listDevices } from '../../domain/music/player.js';
 import { UpstreamError } from '../../services/http/errors.js';
-import { InsufficientScopeError, MusicAuthError, NoActiveDeviceError } from '../../services/music/index.js';
+import {
+  AppCredentialsError,
+  InsufficientScopeError,
+  MusicAuthError,
+  NoActiveDeviceError,
+} from '../../services/music/index.js';
 
 /** Autocomplete cannot be deferred: an upstream call gets this long, then the cache or nothing answers. */
 export const AUTOCOMPLETE_TIMEOUT_MS = 1_500;
@@ -111,7 +116,9 @@ export async function answerProblem(
     if (devices !== undefined) message = { ...renderDevices(devices), content: text };
   }
   const context = { userId: interaction.user.id, interactionId: interaction.id, message: text };
-  if (error instanceof UpstreamError) ctx.logger.warn({ err: error, ...context }, 'music service trouble');
+  if (error instanceof AppCredentialsError) ctx.logger.error({ err: error, ...context }, error.message);
+  else if (error instanceof UpstreamError)
+    ctx.logger.warn({ err: error, ...context }, 'music service trouble');
   else ctx.logger.debug(context, 'music user error');
   await sendPrivately(interaction, message);
   return true;

@@ -4,7 +4,7 @@
  */
 import { HttpError } from '../http/errors.js';
 import type { Transport } from '../http/transport.js';
-import { MusicAuthError } from './errors.js';
+import { AppCredentialsError } from './errors.js';
 import { tokenResponseSchema } from './schemas.js';
 
 export interface AppTokenOptions {
@@ -70,7 +70,7 @@ export class AppTokenSource {
     } catch (error) {
       // §5.2: the token endpoint answers 400/401 with an OAuth error when our credentials are wrong.
       if (error instanceof HttpError && (error.status === 400 || error.status === 401))
-        throw new MusicAuthError(error);
+        throw new AppCredentialsError(error.detail, { cause: error });
       throw error;
     }
   }

@@ -66,6 +66,28 @@ export class MusicAuthError extends MusicHttpError {
   }
 }
 
+/**
+ * The token endpoint refused the bot's own client credentials (RFC 6749 §5.2 `invalid_client`, or
+ * a 400/401 to the client-credentials grant): the owner's `MUSIC_CLIENT_ID` / `MUSIC_CLIENT_SECRET`
+ * are wrong or the app was removed. Nothing a member can mend, so no link prompt: they are told to
+ * reach the owner, and the log says what to check.
+ */
+export class AppCredentialsError extends UpstreamError {
+  override readonly name: string = 'AppCredentialsError';
+  readonly userMessage =
+    'This bot’s music app is not set up right: the music service refuses its credentials. Please tell the bot’s owner.';
+  /** `detail`: what the service said, already redacted. */
+  constructor(detail: string | undefined, options?: ErrorOptions) {
+    super(
+      'The music service refuses the app’s client credentials' +
+        (detail ? ` (${detail})` : '') +
+        ': check MUSIC_CLIENT_ID and MUSIC_CLIENT_SECRET',
+      'music',
+      options,
+    );
+  }
+}
+
 /** 403 with no more specific meaning: authenticated, but not allowed to do this. */
 export class ForbiddenError extends MusicHttpError {
   override readonly name: string = 'ForbiddenError';
