@@ -93,9 +93,10 @@ describe('scheduled weather posts, managed from Discord', () => {
     const [first] = (await world.app.storage.ns('schedules').get(`guild:${world.guildId}`)) as {
       id: string;
     }[];
-    expect((await schedule('pause', { id: first!.id }).reply()).embeds[0]?.description).toContain(
-      'paused by alice',
-    );
+    const pausing = schedule('pause', { id: first!.id });
+    // Acknowledged privately before the storage work, which may wait on locks or Redis.
+    expect(await pausing.waitForCallback()).toMatchObject({ type: 5, data: { flags: 64 } });
+    expect((await pausing.reply()).embeds[0]?.description).toContain('paused by alice');
     expect((await schedule('resume', { id: first!.id }).reply()).embeds[0]?.description).toMatch(/next <t:/);
     await schedule('remove', { id: first!.id }).reply();
     expect((await schedule('list').reply()).embeds[0]?.description).toContain('None yet');

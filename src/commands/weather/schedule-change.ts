@@ -48,13 +48,14 @@ function scheduleVerb(verb: Verb): Subcommand<WeatherServices> {
     autocomplete: (interaction, weather) => scheduleIdAutocomplete(interaction, weather),
     async execute(interaction, weather, ctx) {
       const { guildId } = requireManager(interaction);
+      // Storage locks and (with SCHEDULER=queue) Redis come next: acknowledge first, privately.
+      await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       const schedule = await findSchedule(weather, guildId, interaction.options.getString('id', true));
       const changed =
         (await changeSchedule(verb, weather, schedule, interaction.user.username, ctx.now())) ?? schedule;
       await weather.schedules.scheduler.changed(changed, verb === 'remove');
-      await interaction.reply({
+      await interaction.editReply({
         embeds: [renderScheduleSaved(changed, new Date(ctx.now()), TITLES[verb])],
-        flags: MessageFlags.Ephemeral,
       });
     },
   };
