@@ -36,7 +36,8 @@ describe('/weather products end to end', () => {
     expect(values['Humidity']).toMatch(/%$/);
     expect(values['Pressure']).toMatch(/hPa$/);
     expect(values['Visibility']).toMatch(/mi$/);
-    expect(values['Local time']).toMatch(/UTC\+1\)$/);
+    // The offset itself depends on the season: see the fixed clocks below.
+    expect(values['Local time']).toMatch(/^\w{3} \d\d:\d\d \(UTC\+[12]\)$/);
     expect(reply.flags ?? 0).not.toBe(64);
   });
 
@@ -74,21 +75,6 @@ describe('/weather products end to end', () => {
     expect(reply.attachments.map((file) => file.filename)).toContain('history.png');
   });
 
-  it('reads a typed history range in the place’s local time', async () => {
-    const reply = await world
-      .slash('weather', {
-        subcommand: 'history',
-        options: { place: BERLIN, start: '2025-01-10 00:00', hours: 12 },
-      })
-      .reply(15_000);
-    expect(reply.embeds[0]?.title).toBe('Berlin, Berlin, DE: 12 hours of history');
-    expect(reply.embeds[0]?.description).toBe('From Fri 00:00 to Fri 11:00, local time.');
-    expect(world.weather!.requests({ path: '/data/2.5/history/city' }).at(-1)?.query).toMatchObject({
-      start: String(Date.UTC(2025, 0, 9, 23) / 1000),
-      end: String(Date.UTC(2025, 0, 10, 10) / 1000),
-    });
-  });
-
   it('shows the yearly statistics of a calendar day, converted from Kelvin', async () => {
     const reply = await world
       .slash('weather', { subcommand: 'stats', options: { place: BERLIN, month: 7, day: 20 } })
@@ -113,5 +99,63 @@ describe('/weather products end to end', () => {
     expect(values['Period']).toContain('(91 days)');
     expect(values['Warmth above 50 °F']).toMatch(/°F·d over \d+ days/);
     expect(values['Precipitation']).toMatch(/mm over 91 days$/);
+  });
+});
+
+/**
+ * The service gives Berlin's offset of the moment (UTC+1 in winter, UTC+2 in summer): with its clock
+ * fixed in each season, what the bot shows and asks for must not depend on when the tests run.
+ */
+describe.each([
+  { season: 'winter', now: Date.UTC(2026, 0, 15, 12), localTime: 'Thu 13:00 (UTC+1)' },
+  { season: 'summer', now: Date.UTC(2026, 6, 15, 12), localTime: 'Wed 14:00 (UTC+2)' },
+])('/weather in Berlin with the service’s clock in $season', ({ now, localTime }) => {
+  let world: BotWorld;
+  beforeAll(async () => {
+    world = await startBotWorld({ weather: { now: () => now } });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  const history = async (options: Record<string, string | number>) => {
+    const reply = await world
+      .slash('weather', { subcommand: 'history', options: { place: BERLIN, ...options } })
+      .reply(15_000);
+    return { reply, query: world.weather!.requests({ path: '/data/2.5/history/city' }).at(-1)?.query };
+  };
+
+  it('shows the local time with the offset of the moment', async () => {
+    const reply = await world.slash('weather', { subcommand: 'now', options: { place: BERLIN } }).reply();
+    expect(fields(reply.embeds[0])['Local time']).toBe(localTime);
+  });
+
+  it('reads a typed January range in winter time (UTC+1)', async () => {
+    const { reply, query } = await history({ start: '2025-01-10 00:00', hours: 12 });
+    expect(reply.embeds[0]?.title).toBe('Berlin, Berlin, DE: 12 hours of history');
+    expect(reply.embeds[0]?.description).toBe('From Fri 00:00 to Fri 11:00 (UTC+1), local time.');
+    expect(query).toMatchObject({
+      start: String(Date.UTC(2025, 0, 9, 23) / 1000),
+      end: String(Date.UTC(2025, 0, 10, 10) / 1000),
+    });
+  });
+
+  it('reads a typed July range in summer time (UTC+2)', async () => {
+    const { reply, query } = await history({ start: '2025-07-10 00:00', hours: 12 });
+    expect(reply.embeds[0]?.description).toBe('From Thu 00:00 to Thu 11:00 (UTC+2), local time.');
+    expect(query).toMatchObject({
+      start: String(Date.UTC(2025, 6, 9, 22) / 1000),
+      end: String(Date.UTC(2025, 6, 10, 9) / 1000),
+    });
+  });
+
+  it('reads a range across the spring change with the offset of each end, and says both', async () => {
+    const { reply, query } = await history({ start: '2025-03-30 00:00', end: '2025-03-30 06:00' });
+    expect(reply.embeds[0]?.title).toBe('Berlin, Berlin, DE: 6 hours of history');
+    expect(reply.embeds[0]?.description).toBe('From Sun 00:00 (UTC+1) to Sun 06:00 (UTC+2), local time.');
+    expect(query).toMatchObject({
+      start: String(Date.UTC(2025, 2, 29, 23) / 1000),
+      end: String(Date.UTC(2025, 2, 30, 4) / 1000),
+    });
   });
 });

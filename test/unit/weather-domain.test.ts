@@ -82,7 +82,7 @@ describe('typed dates', () => {
 });
 
 describe('history ranges', () => {
-  const where = { nowSec: NOW, tzSeconds: HOUR };
+  const where = { nowSec: NOW, clock: { timezone: HOUR } };
 
   it('are the last 24 hours by default, or as many hours as asked', () => {
     expect(resolveHistoryRange({}, where)).toEqual({ start: NOW - 23 * HOUR, end: NOW });

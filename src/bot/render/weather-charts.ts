@@ -4,6 +4,7 @@
  */
 import type { DailyReport, HistoryReport, HourlyReport } from '../../domain/weather/reports.js';
 import { fromKelvin, temperatureSymbol } from '../../domain/weather/units.js';
+import { offsetAt } from '../../domain/weather/zones.js';
 import { weatherMessages, type WeatherMessages } from '../i18n/weather.js';
 import {
   dailyChartSpec,
@@ -43,9 +44,9 @@ export function localizeChartSpec(spec: ChartSpec, t: WeatherMessages): ChartSpe
   };
 }
 
-/** Hour labels: `14:00` within a day, `Tue 14:00` beyond. */
-function hourLabels(times: readonly number[], tz: number, f: WeatherFormat): string[] {
-  return times.map((dt) => (times.length > 24 ? f.weekdayTime(dt, tz) : f.time(dt, tz)));
+/** Hour labels: `14:00` within a day, `Tue 14:00` beyond, each with the place's offset at that hour. */
+function hourLabels(times: readonly number[], tzAt: (unix: number) => number, f: WeatherFormat): string[] {
+  return times.map((dt) => (times.length > 24 ? f.weekdayTime(dt, tzAt(dt)) : f.time(dt, tzAt(dt))));
 }
 
 /** Rain and snow of an hour, in mm. */
@@ -60,7 +61,7 @@ export function hourlyChart(report: HourlyReport, title: string, f: WeatherForma
   const { list } = report.forecast;
   const labels = hourLabels(
     list.map((entry) => entry.dt),
-    report.timezone,
+    () => report.timezone,
     f,
   );
   const spec = hourlyChartSpec({
@@ -95,7 +96,7 @@ export function historyChart(report: HistoryReport, title: string, f: WeatherFor
   const { list } = report.history;
   const labels = hourLabels(
     list.map((entry) => entry.dt),
-    report.timezone,
+    (dt) => offsetAt(report, dt),
     f,
   );
   const spec = historyChartSpec({

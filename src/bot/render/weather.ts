@@ -6,6 +6,7 @@
  */
 import { EmbedBuilder } from '@discordjs/builders';
 import type { APIEmbedField } from 'discord-api-types/v10';
+import type { UnixRange } from '../../domain/weather/dates.js';
 import type { MemberWeatherPrefs, ServerWeatherPrefs } from '../../domain/weather/prefs.js';
 import type {
   AccumulatedReport,
@@ -16,6 +17,7 @@ import type {
   StatisticsReport,
 } from '../../domain/weather/reports.js';
 import type { WeatherUnits } from '../../domain/weather/units.js';
+import { offsetAt, type PlaceClock } from '../../domain/weather/zones.js';
 import type { Condition } from '../../services/weather/index.js';
 import { EMBED_LIMITS } from './text.js';
 import {
@@ -311,14 +313,26 @@ export function renderDailyForecast(report: DailyReport, options: WeatherRenderO
   };
 }
 
+/**
+ * `Fri 00:00`, `Fri 11:00 (UTC+1)`: each end in the place's time of its own date, with the offset
+ * applied, which may be only the place's present one (see `domain/weather/zones.ts`); shown once
+ * when both ends share it, at each end when the range crosses a change.
+ */
+function rangeEnds(f: WeatherFormat, clock: PlaceClock, range: UnixRange): [string, string] {
+  const from = offsetAt(clock, range.start);
+  const to = offsetAt(clock, range.end);
+  const start = f.weekdayTime(range.start, from);
+  const end = `${f.weekdayTime(range.end, to)} (${f.utcOffset(to)})`;
+  return [from === to ? start : `${start} (${f.utcOffset(from)})`, end];
+}
+
 /** Past hours: temperatures, precipitation, wind, humidity, conditions, and a chart. */
 export function renderWeatherHistory(report: HistoryReport, options: WeatherRenderOptions): WeatherMessage {
   const f = weatherFormat(options);
   const { t } = f;
-  const tz = report.timezone;
   const list = report.history.list.slice(0, 168);
   const title = t.historyTitle(report.place.label, list.length);
-  const range = t.historyRange(f.weekdayTime(report.range.start, tz), f.weekdayTime(report.range.end, tz));
+  const range = t.historyRange(...rangeEnds(f, report, report.range));
   if (list.length === 0) {
     return {
       embeds: [weatherEmbed({ title, description: `${range}\n${t.historyEmpty}`, footer: unitsFooter(f) })],

@@ -32,8 +32,8 @@ export default {
     if (range.start && range.end && range.hours !== undefined) throw new InvalidRangeError('end-and-hours');
     const request = await weatherRequest(interaction, weather, ctx);
     const place = await deferWithPlace(interaction, weather, request);
-    const report = await getWeatherHistory(weather.client, place, (tzSeconds) =>
-      resolveHistoryRange(range, { nowSec: Math.floor(ctx.now() / 1000), tzSeconds }),
+    const report = await getWeatherHistory(weather.client, place, (clock) =>
+      resolveHistoryRange(range, { nowSec: Math.floor(ctx.now() / 1000), clock }),
     );
     await interaction.editReply(renderWeatherHistory(report, request.render));
   },

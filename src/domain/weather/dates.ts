@@ -4,6 +4,7 @@
  * the service does.
  */
 import { InvalidDateError, InvalidRangeError, type DateField } from './errors.js';
+import { wallToUnix, type PlaceClock } from './zones.js';
 
 export interface LocalDateTime {
   year: number;
@@ -57,9 +58,9 @@ export function parseDateTime(field: DateField, text: string): LocalDateTime {
   return value;
 }
 
-/** The Unix time of a local date and time at a place `tzSeconds` east of UTC. */
-export function localToUnix(value: LocalDateTime, tzSeconds: number): number {
-  return Date.UTC(value.year, value.month - 1, value.day, value.hour, value.minute) / 1000 - tzSeconds;
+/** The Unix time of a local date and time at a place, with the offset its clock had then. */
+export function localToUnix(value: LocalDateTime, clock: PlaceClock): number {
+  return wallToUnix(clock, Date.UTC(value.year, value.month - 1, value.day, value.hour, value.minute) / 1000);
 }
 
 export interface UnixRange {
@@ -81,14 +82,14 @@ export interface HistoryRequest {
  */
 export function resolveHistoryRange(
   request: HistoryRequest,
-  where: { nowSec: number; tzSeconds: number },
+  where: { nowSec: number; clock: PlaceClock },
 ): UnixRange {
   const { start, end, hours } = request;
   if (start && end && hours !== undefined) throw new InvalidRangeError('end-and-hours');
   const span = ((hours ?? HISTORY_DEFAULT_HOURS) - 1) * HOUR;
-  const startSec = start ? localToUnix(start, where.tzSeconds) : undefined;
+  const startSec = start ? localToUnix(start, where.clock) : undefined;
   const endSec = end
-    ? localToUnix(end.hasTime ? end : { ...end, hour: 23, minute: 0 }, where.tzSeconds)
+    ? localToUnix(end.hasTime ? end : { ...end, hour: 23, minute: 0 }, where.clock)
     : undefined;
   let range: UnixRange;
   if (startSec !== undefined && endSec !== undefined) range = { start: startSec, end: endSec };

@@ -18,6 +18,7 @@ import {
 import { ProductNotInPlanError, WeatherKeyRejectedError, type WeatherProduct } from './errors.js';
 import type { Place } from './places.js';
 import type { UnixRange } from './dates.js';
+import { countryOfLabel, placeClock, type PlaceClock } from './zones.js';
 
 export interface CurrentReport {
   place: Place;
@@ -37,10 +38,11 @@ export interface DailyReport {
   timezone: number;
 }
 
-export interface HistoryReport {
+export interface HistoryReport extends PlaceClock {
   place: Place;
   range: UnixRange;
   history: HourlyHistory;
+  /** The place's shift from UTC now, in seconds; `zones` (when known) give it at other times. */
   timezone: number;
 }
 
@@ -132,20 +134,30 @@ export async function getDailyForecast(
 }
 
 /**
- * Hourly history for a range that `resolveRange` works out from the place's time zone (typed dates
- * are local to the place).
+ * The place's clock, for dates in other seasons than now: the service gives only today's offset,
+ * so the zones of the place's country that show it stand in for the zone (see `zones.ts`).
+ */
+export async function getPlaceClock(client: WeatherClient, place: Place): Promise<PlaceClock> {
+  const { weather } = await getCurrentWeather(client, place, { lang: 'en' });
+  const country = weather.sys?.country ?? countryOfLabel(place.label);
+  return placeClock(weather.timezone ?? 0, weather.dt, country);
+}
+
+/**
+ * Hourly history for a range that `resolveRange` works out with the place's clock (typed dates are
+ * local to the place, with the offset of their own date, not of today).
  */
 export async function getWeatherHistory(
   client: WeatherClient,
   place: Place,
-  resolveRange: (tzSeconds: number) => UnixRange,
+  resolveRange: (clock: PlaceClock) => UnixRange,
 ): Promise<HistoryReport> {
-  const timezone = await getTimezone(client, place);
-  const range = resolveRange(timezone);
+  const clock = await getPlaceClock(client, place);
+  const range = resolveRange(clock);
   const history = await asProduct('history', () =>
     client.history.hourly({ lat: place.lat, lon: place.lon, start: range.start, end: range.end }),
   );
-  return { place, range, history, timezone };
+  return { ...clock, place, range, history };
 }
 
 export async function getDayStatistics(

@@ -1,0 +1,122 @@
+/**
+ * A place's wall clock at other times than now. The service tells a place's shift from UTC only as
+ * `timezone`, valid when it answers: Berlin says 7200 in July, and a January date read with it is an
+ * hour off. The history answer carries UTC timestamps and no zone at all, and the bot has no
+ * time-zone lookup by coordinates.
+ *
+ * What it does have is the country (`sys.country` of current weather, else the `DE` that ends a
+ * place's label) and the runtime's CLDR data, which lists each country's IANA zones. The zones of
+ * that country that show the service's present offset are the ones the place can be in; where they
+ * all agree on the offset at an instant, that is the place's offset then, daylight saving included
+ * (every zone of Germany, of India, of mainland Spain in winter). Where they disagree (UTC−7 in July
+ * is Los Angeles and Phoenix alike, an hour apart in January) the present offset is all there is,
+ * and the renderers show which offset was applied, so a member is not misled.
+ *
+ * Schedules store an IANA zone, but it is the zone of the time a member wants posts at, not
+ * necessarily that of the place reported on, so it is not used here.
+ */
+
+const HOUR = 3600;
+const DAY = 86_400;
+
+/** How a place's wall clock relates to UTC. */
+export interface PlaceClock {
+  /** The shift from UTC (seconds) the service gave: the place's now, and the fallback. */
+  timezone: number;
+  /** IANA zones the place may be in; their common offset at an instant is the place's. */
+  zones?: readonly string[] | undefined;
+}
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+const offsets = new Map<string, number>();
+
+function formatFor(zone: string): Intl.DateTimeFormat {
+  let format = formats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formats.set(zone, format);
+  }
+  return format;
+}
+
+/** The shift from UTC, in seconds, of IANA zone `zone` at Unix time `unix`. */
+export function zoneOffset(zone: string, unix: number): number {
+  // Offsets change only at transitions, all on a quarter hour (UTC): a week of hours, checked
+  // against a country's zones, then formats a few hundred dates rather than thousands.
+  const key = `${zone}|${Math.floor(unix / 900)}`;
+  const known = offsets.get(key);
+  if (known !== undefined) return known;
+  const parts: Record<string, number> = {};
+  for (const part of formatFor(zone).formatToParts(new Date(unix * 1000))) {
+    if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  }
+  const wall = Date.UTC(
+    parts['year'] ?? 1970,
+    (parts['month'] ?? 1) - 1,
+    parts['day'] ?? 1,
+    parts['hour'] ?? 0,
+    parts['minute'] ?? 0,
+    parts['second'] ?? 0,
+  );
+  const offset = wall / 1000 - Math.floor(unix);
+  if (offsets.size >= 10_000) offsets.clear();
+  offsets.set(key, offset);
+  return offset;
+}
+
+/** The IANA zones of a country (`DE`), from the runtime's CLDR data; none for an unknown code. */
+export function countryZones(country: string): string[] {
+  if (!/^[A-Z]{2}$/.test(country)) return [];
+  // Node 20 has the `timeZones` getter; newer engines replace it with `getTimeZones()`.
+  const locale = new Intl.Locale('und', { region: country }) as Intl.Locale & {
+    timeZones?: string[] | undefined;
+    getTimeZones?: () => string[] | undefined;
+  };
+  return locale.getTimeZones?.() ?? locale.timeZones ?? [];
+}
+
+/** `DE` from `Berlin, Berlin, DE`: the country code `placeLabel` ends a label with, if it is there. */
+export function countryOfLabel(label: string): string | undefined {
+  return /(?:^|,\s*)([A-Z]{2})$/.exec(label.trim())?.[1];
+}
+
+/**
+ * The clock of a place whose shift from UTC was `timezone` when the service answered about the hour
+ * starting at `at` (current weather's `dt`), in `country`.
+ */
+export function placeClock(timezone: number, at: number, country: string | undefined): PlaceClock {
+  // The answer came during the hour after `at`: a zone changing within it may show either offset.
+  const zones = countryZones(country ?? '').filter(
+    (zone) => zoneOffset(zone, at) === timezone || zoneOffset(zone, at + HOUR) === timezone,
+  );
+  return zones.length === 0 ? { timezone } : { timezone, zones };
+}
+
+/** The place's shift from UTC (seconds) at Unix time `unix`. */
+export function offsetAt(clock: PlaceClock, unix: number): number {
+  const [first, ...rest] = clock.zones ?? [];
+  if (first === undefined) return clock.timezone;
+  const offset = zoneOffset(first, unix);
+  return rest.every((zone) => zoneOffset(zone, unix) === offset) ? offset : clock.timezone;
+}
+
+/**
+ * The Unix time at which the place's wall clock shows `wall` (seconds since the epoch as if local
+ * time were UTC). A repeated wall time (autumn) is its first occurrence; one skipped by a change
+ * (spring) is read with the offset before it, so it lands just after the gap.
+ */
+export function wallToUnix(clock: PlaceClock, wall: number): number {
+  const before = offsetAt(clock, wall - DAY);
+  const after = offsetAt(clock, wall + DAY);
+  const valid = [wall - before, wall - after].filter((t) => offsetAt(clock, t) === wall - t);
+  return valid.length > 0 ? Math.min(...valid) : wall - before;
+}

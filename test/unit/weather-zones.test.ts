@@ -1,0 +1,77 @@
+/** A place's wall clock in other seasons, when the service tells only today's offset. */
+import { describe, expect, it } from 'vitest';
+import { parseDateTime, resolveHistoryRange } from '../../src/domain/weather/dates.js';
+import {
+  countryOfLabel,
+  offsetAt,
+  placeClock,
+  wallToUnix,
+  zoneOffset,
+} from '../../src/domain/weather/zones.js';
+
+const HOUR = 3600;
+const unix = (...parts: [number, number, number, number?, number?]) =>
+  Date.UTC(parts[0], parts[1] - 1, parts[2], parts[3] ?? 0, parts[4] ?? 0) / 1000;
+/** Wall-clock time as if local time were UTC. */
+const wall = unix;
+
+/** What current weather says in Berlin on 15 July 2026 at noon UTC. */
+const BERLIN_IN_JULY = placeClock(2 * HOUR, unix(2026, 7, 15, 12), 'DE');
+
+describe('a place’s clock', () => {
+  it('reads IANA offsets, daylight saving and half hours included', () => {
+    expect(zoneOffset('Europe/Berlin', unix(2026, 1, 15, 12))).toBe(HOUR);
+    expect(zoneOffset('Europe/Berlin', unix(2026, 7, 15, 12))).toBe(2 * HOUR);
+    expect(zoneOffset('Asia/Kolkata', unix(2026, 7, 15, 12))).toBe(5.5 * HOUR);
+    expect(zoneOffset('America/St_Johns', unix(2026, 1, 15, 12))).toBe(-3.5 * HOUR);
+  });
+
+  it('gives Berlin, seen in July, its winter offset in January', () => {
+    expect(offsetAt(BERLIN_IN_JULY, unix(2026, 1, 15, 7))).toBe(HOUR);
+    expect(offsetAt(BERLIN_IN_JULY, unix(2026, 7, 20, 7))).toBe(2 * HOUR);
+  });
+
+  it('reads a January morning in Berlin as UTC+1, asked in July', () => {
+    const range = resolveHistoryRange(
+      { start: parseDateTime('start', '2026-01-15 08:00'), hours: 3 },
+      { nowSec: unix(2026, 7, 15, 12), clock: BERLIN_IN_JULY },
+    );
+    expect(range).toEqual({ start: unix(2026, 1, 15, 7), end: unix(2026, 1, 15, 9) });
+  });
+
+  it('takes the first of a repeated hour and reads a skipped one just after the gap', () => {
+    // 26 October 2025, 02:30 happens twice in Berlin (00:30 and 01:30 UTC).
+    expect(wallToUnix(BERLIN_IN_JULY, wall(2025, 10, 26, 2, 30))).toBe(unix(2025, 10, 26, 0, 30));
+    // 30 March 2025, 02:30 does not happen: 03:30 CEST, 01:30 UTC.
+    expect(wallToUnix(BERLIN_IN_JULY, wall(2025, 3, 30, 2, 30))).toBe(unix(2025, 3, 30, 1, 30));
+    expect(wallToUnix(BERLIN_IN_JULY, wall(2025, 3, 30, 4))).toBe(unix(2025, 3, 30, 2));
+  });
+
+  it('keeps the present offset where the country’s zones that show it disagree at the date', () => {
+    // UTC−7 in July is Los Angeles (PDT) and Phoenix (MST, no daylight saving) alike; in January
+    // they differ by an hour.
+    const west = placeClock(-7 * HOUR, unix(2026, 7, 15, 12), 'US');
+    expect(west.zones).toEqual(expect.arrayContaining(['America/Los_Angeles', 'America/Phoenix']));
+    expect(offsetAt(west, unix(2026, 7, 20, 12))).toBe(-7 * HOUR);
+    expect(offsetAt(west, unix(2026, 1, 15, 12))).toBe(-7 * HOUR);
+    // UTC−5 in July is the Central zones only, which agree in January too.
+    const central = placeClock(-5 * HOUR, unix(2026, 7, 15, 12), 'US');
+    expect(central.zones).toContain('America/Chicago');
+    expect(offsetAt(central, unix(2026, 1, 15, 12))).toBe(-6 * HOUR);
+  });
+
+  it('keeps the present offset without a known country or a zone showing it', () => {
+    expect(placeClock(HOUR, unix(2026, 7, 15, 12), undefined)).toEqual({ timezone: HOUR });
+    expect(placeClock(HOUR, unix(2026, 7, 15, 12), 'ZZ')).toEqual({ timezone: HOUR });
+    // Berlin never says UTC+3.
+    const odd = placeClock(3 * HOUR, unix(2026, 7, 15, 12), 'DE');
+    expect(offsetAt(odd, unix(2026, 1, 15, 12))).toBe(3 * HOUR);
+  });
+
+  it('finds the country at the end of a place’s label only', () => {
+    expect(countryOfLabel('Berlin, Berlin, DE')).toBe('DE');
+    expect(countryOfLabel('Mumbai, IN')).toBe('IN');
+    expect(countryOfLabel('Somewhere, Very Long Na…')).toBeUndefined();
+    expect(countryOfLabel('My place')).toBeUndefined();
+  });
+});
