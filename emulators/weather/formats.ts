@@ -214,6 +214,19 @@ export function currentWeatherHtml(body: CurrentWeather, view: View, siteUrl: st
   ].join('\n');
 }
 
+/** A forecast's `<weatherdata>`: `<location>`, `<credit/>`, `<meta>`, `<sun>`, then its `<time>`s. */
+function weatherdata(
+  city: { id: number; name: string; country: string; timezone: number },
+  location: Location,
+  sun: Record<string, string>,
+  times: readonly string[],
+): string {
+  return (
+    XML_DECLARATION +
+    el('weatherdata', {}, ...weatherdataHead(city, location), el('sun', sun), el('forecast', {}, ...times))
+  );
+}
+
 /** `<location>`, `<credit/>` and `<meta>` of a `<weatherdata>` answer. */
 function weatherdataHead(
   city: { id: number; name: string; country: string; timezone: number },
@@ -285,16 +298,7 @@ export function forecastXml(body: Forecast, location: Location, view: View, step
       el('visibility', { value: entry.visibility }),
     );
   });
-  return (
-    XML_DECLARATION +
-    el(
-      'weatherdata',
-      {},
-      ...weatherdataHead(body.city, location),
-      el('sun', sun),
-      el('forecast', {}, ...times),
-    )
-  );
+  return weatherdata(body.city, location, sun, times);
 }
 
 /**
@@ -331,14 +335,5 @@ export function dailyForecastXml(body: DailyForecast, location: Location, view: 
       el('clouds', { value: cloudName(day.clouds, view.lang), all: day.clouds, unit: '%' }),
     );
   });
-  return (
-    XML_DECLARATION +
-    el(
-      'weatherdata',
-      {},
-      ...weatherdataHead(body.city, location),
-      el('sun', sun),
-      el('forecast', {}, ...days),
-    )
-  );
+  return weatherdata(body.city, location, sun, days);
 }
