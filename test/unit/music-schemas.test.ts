@@ -175,6 +175,21 @@ describe('music schemas tolerate what real lists hold', () => {
 
   it('accepts a 2026 playlist with no items at all', () => {
     expect(playlistSchema.parse(playlist()).tracks).toBeUndefined();
+    expect(playlistSchema.parse(playlist({ items: null, tracks: null })).tracks).toBeUndefined();
+  });
+
+  it('reads the 2026 names when the deprecated ones come beside them, in their old shape', () => {
+    const parsed = playlistSchema.parse(
+      playlist({
+        tracks: { href: 'h', total: 1 },
+        items: page([{ added_at: null, added_by: null, is_local: false, track: null, item: track('new') }]),
+      }),
+    );
+    expect(parsed.tracks?.items.map((e) => [e.kind, e.track?.id])).toEqual([['track', 'new']]);
+    const simplified = myPlaylistsSchema.parse(
+      page([playlist({ tracks: null, items: { href: 'h', total: 3 } })]),
+    );
+    expect(simplified.items[0]?.tracks?.total).toBe(3);
   });
 
   it('accepts a profile without country, product and email', () => {

@@ -189,13 +189,17 @@ function entryKind(item: z.output<typeof playlistItemSchema> | null, isLocal: bo
   return 'unsupported';
 }
 
-/** Renames a 2026 key to the spec's one when only the new one is present (or the old one is null). */
+/**
+ * Reads a 2026 key under the spec's name. The new name wins when it has a value: the OAS keeps the
+ * old names beside the new ones, deprecated (upstream-facts), and an answer carrying both may shape
+ * the old one differently (a playlist's `tracks` as a bare `{href, total}` reference beside the full
+ * `items` page). The old name is read only when the new one is absent or null.
+ */
 function renameKey(from: string, to: string) {
   return (raw: unknown): unknown => {
     if (typeof raw !== 'object' || raw === null || !(from in raw)) return raw;
-    const record = raw as Record<string, unknown>;
-    if (record[to] !== undefined && record[to] !== null) return raw;
-    const { [from]: value, ...rest } = record;
+    const { [from]: value, ...rest } = raw as Record<string, unknown>;
+    if (value === undefined || value === null) return rest;
     return { ...rest, [to]: value };
   };
 }
@@ -244,8 +248,8 @@ export const playlistSchema = z.preprocess(
     owner: playlistOwnerSchema,
     public: z.boolean().nullable(),
     snapshot_id: z.string(),
-    /** Absent since 2026 for playlists the user neither owns nor collaborates on. */
-    tracks: playlistItemsSchema.optional(),
+    /** Absent (or null) since 2026 for playlists the user neither owns nor collaborates on. */
+    tracks: playlistItemsSchema.nullish().transform((page) => page ?? undefined),
     type: z.string(),
     uri: z.string(),
   }),
@@ -264,7 +268,10 @@ export const simplifiedPlaylistSchema = z.preprocess(
     owner: playlistOwnerSchema,
     public: z.boolean().nullable(),
     snapshot_id: z.string(),
-    tracks: z.object({ href: z.string(), total: z.number().int() }).optional(),
+    tracks: z
+      .object({ href: z.string(), total: z.number().int() })
+      .nullish()
+      .transform((ref) => ref ?? undefined),
     type: z.string(),
     uri: z.string(),
   }),
