@@ -62,6 +62,19 @@ describe('the shared pause after a 429', () => {
     expect(waits).toEqual([]);
   });
 
+  it('holds back other calls for its own backoff after a 429 without Retry-After', async () => {
+    const gate = createMemoryRateGate(clock.now);
+    const http = transport(gate, { rateLimit: { maxWaitMs: 5_000, maxAttempts: 1 } });
+    agent.get(ORIGIN).intercept({ path: '/a' }).reply(429, '');
+    const first = await http.empty({ url: `${ORIGIN}/a` }).catch((e: unknown) => e);
+    expect(first).toMatchObject({ name: 'RateLimitError', retryAfterMs: undefined });
+
+    // Full jitter at 0.5 of the 500 ms base: the other call waits the 250 ms out before it is sent.
+    agent.get(ORIGIN).intercept({ path: '/b' }).reply(200, {});
+    await http.json({ url: `${ORIGIN}/b` }, z.object({}));
+    expect(waits).toEqual([250]);
+  });
+
   it('waits out a pause within the bound, then sends', async () => {
     const gate = createMemoryRateGate(clock.now);
     await gate.block(clock.now() + 3_000);

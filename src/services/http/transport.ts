@@ -298,16 +298,18 @@ export class Transport {
       if (status === 429) {
         limited++;
         const retryAfterMs = parseRetryAfter(headers['retry-after']);
-        // `Retry-After: 0` (or none) asks for no pause; any other wait holds back everyone sharing
-        // the gate too, whether or not this call waits it out.
-        const until = retryAfterMs ? this.now() + retryAfterMs : undefined;
+        const wait =
+          retryAfterMs ??
+          this.jitter(Math.min(this.policy.backoffMaxMs, this.policy.backoffBaseMs * 2 ** (limited - 1)));
+        // The wait holds back everyone sharing the gate too, whether or not this call waits it out:
+        // the service's `Retry-After`, or without one (the weather service's usual 429, and often the
+        // music service's) this call's own backoff, so the others do not keep hitting a blocked key.
+        // `Retry-After: 0` asks for no pause.
+        const until = wait ? this.now() + wait : undefined;
         if (until !== undefined) await this.closeGate(until);
         if (retryAfterMs !== undefined && retryAfterMs > Math.min(this.policy.maxWaitMs, left())) {
           throw new RateLimitError(this.service, method, shownUrl, retryAfterMs);
         }
-        const wait =
-          retryAfterMs ??
-          this.jitter(Math.min(this.policy.backoffMaxMs, this.policy.backoffBaseMs * 2 ** (limited - 1)));
         if (limited >= this.policy.maxAttempts || wait >= left()) {
           throw new RateLimitError(this.service, method, shownUrl, retryAfterMs);
         }
