@@ -1,7 +1,7 @@
 import type { EmbedBuilder } from '@discordjs/builders';
 import { describe, expect, it } from 'vitest';
 import { messagePayloadErrors, messagePayloadSchema } from '../../emulators/discord/validation.js';
-import { localizeChartSpec } from '../../src/bot/render/weather-charts.js';
+import { dailyChart, hourlyChart, localizeChartSpec } from '../../src/bot/render/weather-charts.js';
 import {
   fit,
   renderAccumulated,
@@ -15,6 +15,8 @@ import {
 } from '../../src/bot/render/weather.js';
 import { weatherMessages } from '../../src/bot/i18n/weather.js';
 import { dailyChartSpec, hourlyChartSpec } from '../../src/bot/render/charts.js';
+import { weatherFormat } from '../../src/bot/render/weather-format.js';
+import { placeClock } from '../../src/domain/weather/zones.js';
 import {
   accumulatedReportFixture,
   currentReportFixture,
@@ -148,6 +150,96 @@ describe('renderDailyForecast', () => {
     );
     expect(message.embeds[0]?.data.fields).toHaveLength(16);
     expectSendable(message.embeds);
+  });
+});
+
+describe('forecasts across a daylight-saving change', () => {
+  const HOUR = 3600;
+  const GB = { units: 'metric', locale: 'en-GB' } as const;
+  const unix = (month: number, day: number, hour: number) => Date.UTC(2026, month - 1, day, hour) / 1000;
+
+  /**
+   * 48 hours in Berlin from Saturday 24 October 2026, 14:00 CEST, asked then (UTC+2). The clocks go
+   * back at 01:00 UTC on Sunday, which has 25 hours: 10 °C all Saturday, 15 °C all Sunday, 20 °C on
+   * Monday.
+   */
+  function berlinAutumnHours() {
+    const start = unix(10, 24, 12);
+    const fixture = hourlyReportFixture({ hours: 48 });
+    const list = fixture.forecast.list.map((entry, i) => {
+      const day = i < 10 ? 0 : i < 35 ? 1 : 2;
+      return { ...entry, dt: start + i * HOUR, main: { ...entry.main, temp: 283.15 + 5 * day } };
+    });
+    return {
+      ...fixture,
+      ...placeClock(2 * HOUR, start, 'DE'),
+      forecast: { ...fixture.forecast, list },
+    };
+  }
+
+  it('groups hours into the local days they fall in after the clocks go back', () => {
+    const byDay = fields(renderHourlyForecast(berlinAutumnHours(), GB).embeds[0])['Day by day'];
+    const lines = byDay?.split('\n') ?? [];
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^\*\*Sat 24 Oct\*\* \S+ 10 °C – 10 °C · /);
+    expect(lines[1]).toMatch(/^\*\*Sun 25 Oct\*\* \S+ 15 °C – 15 °C · /);
+    expect(lines[2]).toMatch(/^\*\*Mon 26 Oct\*\* \S+ 20 °C – 20 °C · /);
+  });
+
+  it('labels the hours after the change an hour earlier, the repeated 02:00 twice', () => {
+    const spec = hourlyChart(berlinAutumnHours(), 'Berlin', weatherFormat(GB));
+    const labels = spec.x.labels;
+    expect(labels.slice(11, 15)).toEqual(['Sun 01:00', 'Sun 02:00', 'Sun 02:00', 'Sun 03:00']);
+    expect(labels.slice(33, 36)).toEqual(['Sun 22:00', 'Sun 23:00', 'Mon 00:00']);
+    expect(labels.at(-1)).toBe('Mon 12:00');
+  });
+
+  it('dates each day of a daily forecast by its own offset after the clocks go forward', () => {
+    // Days dated at local midnight from Friday 27 March 2026, asked then (UTC+1); from Monday on,
+    // midnight is 22:00 UTC.
+    const fixture = dailyReportFixture({ days: 6 });
+    const midnights = [
+      unix(3, 26, 23),
+      unix(3, 27, 23),
+      unix(3, 28, 23),
+      unix(3, 29, 22),
+      unix(3, 30, 22),
+      unix(3, 31, 22),
+    ];
+    const report = {
+      ...fixture,
+      ...placeClock(HOUR, unix(3, 27, 9), 'DE'),
+      forecast: {
+        ...fixture.forecast,
+        list: fixture.forecast.list.map((day, i) => ({ ...day, dt: midnights[i] ?? day.dt })),
+      },
+    };
+    const message = renderDailyForecast(report, US);
+    expect(message.embeds[0]?.data.fields?.map((field) => field.name)).toEqual([
+      'Fri, Mar 27',
+      'Sat, Mar 28',
+      'Sun, Mar 29',
+      'Mon, Mar 30',
+      'Tue, Mar 31',
+      'Wed, Apr 1',
+    ]);
+    const spec = dailyChart(report, 'Berlin', weatherFormat(US));
+    expect(spec.x.labels.slice(2, 4)).toEqual(['Sun 29', 'Mon 30']);
+  });
+
+  it('shows the same as with one offset when no change falls in the forecast', () => {
+    const fixture = hourlyReportFixture({ hours: 96 });
+    const clocked = { ...fixture, ...placeClock(HOUR, fixture.forecast.list[0]!.dt, 'DE') };
+    expect(clocked.zones).toContain('Europe/Berlin');
+    const plain = renderHourlyForecast(fixture, US);
+    const zoned = renderHourlyForecast(clocked, US);
+    expect(zoned.embeds[0]?.toJSON()).toEqual(plain.embeds[0]?.toJSON());
+    expect(zoned.files[0]?.attachment.equals(plain.files[0]!.attachment)).toBe(true);
+    const days = dailyReportFixture({ days: 16 });
+    const zonedDays = { ...days, ...placeClock(HOUR, days.forecast.list[0]!.dt, 'DE') };
+    expect(renderDailyForecast(zonedDays, US).embeds[0]?.toJSON()).toEqual(
+      renderDailyForecast(days, US).embeds[0]?.toJSON(),
+    );
   });
 });
 

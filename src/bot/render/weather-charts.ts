@@ -61,7 +61,7 @@ export function hourlyChart(report: HourlyReport, title: string, f: WeatherForma
   const { list } = report.forecast;
   const labels = hourLabels(
     list.map((entry) => entry.dt),
-    () => report.timezone,
+    (dt) => offsetAt(report, dt),
     f,
   );
   const spec = hourlyChartSpec({
@@ -83,7 +83,7 @@ export function dailyChart(report: DailyReport, title: string, f: WeatherFormat)
     title,
     tempUnit: temperatureSymbol(f.units),
     days: report.forecast.list.map((day) => ({
-      label: f.dayLabel(day.dt, report.timezone),
+      label: f.dayLabel(day.dt, offsetAt(report, day.dt)),
       min: fromKelvin(day.temp.min, f.units),
       max: fromKelvin(day.temp.max, f.units),
       precipMm: (day.rain ?? 0) + (day.snow ?? 0),

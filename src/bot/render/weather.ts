@@ -201,12 +201,12 @@ export function renderCurrentWeather(report: CurrentReport, options: WeatherRend
   });
 }
 
-/** Entries grouped by the local date of the place, in order. */
-function byLocalDay<T extends { dt: number }>(entries: readonly T[], tz: number): T[][] {
+/** Entries grouped by the place's local date of each, in order. */
+function byLocalDay<T extends { dt: number }>(entries: readonly T[], clock: PlaceClock): T[][] {
   const groups: T[][] = [];
   let key: number | undefined;
   for (const entry of entries) {
-    const day = Math.floor((entry.dt + tz) / 86_400);
+    const day = Math.floor((entry.dt + offsetAt(clock, entry.dt)) / 86_400);
     if (day !== key) {
       groups.push([]);
       key = day;
@@ -220,7 +220,7 @@ function byLocalDay<T extends { dt: number }>(entries: readonly T[], tz: number)
 export function renderHourlyForecast(report: HourlyReport, options: WeatherRenderOptions): WeatherMessage {
   const f = weatherFormat(options);
   const { t } = f;
-  const tz = report.timezone;
+  const tzAt = (unix: number) => offsetAt(report, unix);
   const list = report.forecast.list.slice(0, RENDER_LIMITS.hours);
   const title = t.hourlyTitle(report.place.label, list.length);
   if (list.length === 0) {
@@ -234,7 +234,7 @@ export function renderHourlyForecast(report: HourlyReport, options: WeatherRende
     f.probability(Math.max(...list.map((entry) => entry.pop ?? 0))),
     f.millimetres(sum(list.map(precipitationOf))),
   );
-  const days = byLocalDay(list, tz)
+  const days = byLocalDay(list, report)
     .slice(0, RENDER_LIMITS.summaryDays)
     .map((hours) => {
       const first = hours[0]!;
@@ -244,7 +244,7 @@ export function renderHourlyForecast(report: HourlyReport, options: WeatherRende
         (c) => String(c?.id),
       );
       return (
-        `**${f.dayHeading(first.dt, tz)}** ${conditionEmoji(typical)} ` +
+        `**${f.dayHeading(first.dt, tzAt(first.dt))}** ${conditionEmoji(typical)} ` +
         `${f.temperature(Math.min(...dayTemps), 0)} – ${f.temperature(Math.max(...dayTemps), 0)} · ` +
         `${f.probability(Math.max(...hours.map((entry) => entry.pop ?? 0)))} · ` +
         `${f.millimetres(sum(hours.map(precipitationOf)))} · ${f.describe(typical)}`
@@ -256,7 +256,7 @@ export function renderHourlyForecast(report: HourlyReport, options: WeatherRende
     .slice(0, RENDER_LIMITS.comingHours)
     .map(
       (entry) =>
-        `\`${f.time(entry.dt, tz)}\` ${conditionEmoji(entry.weather[0])} ${f.temperature(entry.main.temp, 0)} · ` +
+        `\`${f.time(entry.dt, tzAt(entry.dt))}\` ${conditionEmoji(entry.weather[0])} ${f.temperature(entry.main.temp, 0)} · ` +
         `${f.probability(entry.pop ?? 0)} · ${f.describe(entry.weather[0])}`,
     );
   const chartTitle = fit(title, CHART_TITLE_MAX);
@@ -283,14 +283,13 @@ export function renderHourlyForecast(report: HourlyReport, options: WeatherRende
 export function renderDailyForecast(report: DailyReport, options: WeatherRenderOptions): WeatherMessage {
   const f = weatherFormat(options);
   const { t } = f;
-  const tz = report.timezone;
   const list = report.forecast.list.slice(0, RENDER_LIMITS.days);
   const title = t.dailyTitle(report.place.label, list.length);
   const fields = list.map((day) => {
     const condition = day.weather[0];
     const precipitation = (day.rain ?? 0) + (day.snow ?? 0);
     return field(
-      f.dayHeading(day.dt, tz),
+      f.dayHeading(day.dt, offsetAt(report, day.dt)),
       [
         `${conditionEmoji(condition)} ${f.describe(condition)}`,
         `↑ ${f.temperature(day.temp.max, 0)} · ↓ ${f.temperature(day.temp.min, 0)}`,

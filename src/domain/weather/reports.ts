@@ -25,16 +25,17 @@ export interface CurrentReport {
   weather: CurrentWeather;
 }
 
-export interface HourlyReport {
+export interface HourlyReport extends PlaceClock {
   place: Place;
   forecast: HourlyForecast;
-  /** Shift of the place from UTC, in seconds. */
+  /** The place's shift from UTC when the service answered; `zones` (when known) give it later on. */
   timezone: number;
 }
 
-export interface DailyReport {
+export interface DailyReport extends PlaceClock {
   place: Place;
   forecast: DailyForecast;
+  /** The place's shift from UTC when the service answered; `zones` (when known) give it later on. */
   timezone: number;
 }
 
@@ -91,10 +92,28 @@ export async function getCurrentWeather(
   return { place, weather };
 }
 
-/** The place's shift from UTC, from current weather (cached for ten minutes by the client). */
-export async function getTimezone(client: WeatherClient, place: Place): Promise<number> {
-  const { weather } = await getCurrentWeather(client, place, { lang: 'en' });
-  return weather.timezone ?? 0;
+/**
+ * The place's clock over a forecast, which may cross a daylight-saving change: from the answer's
+ * own `city` block when it has the offset, else from current weather (see `getPlaceClock`).
+ */
+async function forecastClock(
+  client: WeatherClient,
+  place: Place,
+  forecast: HourlyForecast | DailyForecast,
+): Promise<PlaceClock> {
+  const timezone = forecast.city?.timezone;
+  if (timezone === undefined) return getPlaceClock(client, place);
+  // The offset is that of the moment of the answer, which the answer does not give: an hourly
+  // forecast starts with the hour it was given in, a daily one with its day, dated about midday (a
+  // daily answer given in the small hours before a change matches no zone and keeps one offset).
+  const at = forecast.list[0]?.dt;
+  if (at === undefined) return { timezone };
+  const country = forecast.city?.country;
+  return placeClock(
+    timezone,
+    at,
+    country === undefined || country === '' ? countryOfLabel(place.label) : country,
+  );
 }
 
 export async function getHourlyForecast(
@@ -111,8 +130,8 @@ export async function getHourlyForecast(
       lang: options.lang,
     }),
   );
-  const timezone = forecast.city?.timezone ?? (await getTimezone(client, place));
-  return { place, forecast: { ...forecast, list: forecast.list.slice(0, options.hours) }, timezone };
+  const clock = await forecastClock(client, place, forecast);
+  return { ...clock, place, forecast: { ...forecast, list: forecast.list.slice(0, options.hours) } };
 }
 
 export async function getDailyForecast(
@@ -129,8 +148,8 @@ export async function getDailyForecast(
       lang: options.lang,
     }),
   );
-  const timezone = forecast.city?.timezone ?? (await getTimezone(client, place));
-  return { place, forecast: { ...forecast, list: forecast.list.slice(0, options.days) }, timezone };
+  const clock = await forecastClock(client, place, forecast);
+  return { ...clock, place, forecast: { ...forecast, list: forecast.list.slice(0, options.days) } };
 }
 
 /**
