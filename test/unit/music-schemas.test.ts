@@ -163,6 +163,21 @@ describe('music schemas tolerate what real lists hold', () => {
     expect(parsed.items[5]?.track).toBeNull();
   });
 
+  it('reads an entry whose fields come as null now and then, keeping its URI', () => {
+    const parsed = playlistItemsSchema.parse(
+      page([
+        entry(
+          { ...track('n'), explicit: null, popularity: null, is_playable: null, external_urls: null },
+          { is_local: null },
+        ),
+      ]),
+    );
+    const [read] = parsed.items;
+    expect(read?.kind).toBe('track');
+    expect(read?.track?.uri).toBe('service:track:n');
+    expect(read?.is_local).toBe(false);
+  });
+
   it('normalises the 2026 names: items for tracks, item for track', () => {
     const parsed = playlistSchema.parse(
       playlist({ items: page([{ added_at: null, added_by: null, is_local: false, item: track('new') }]) }),

@@ -147,10 +147,26 @@ const looseRefSchema = z.object({
 });
 
 /**
+ * Drops the keys of an object whose value is null, but for `keep` (where null means something).
+ * The service sends null for fields the contract gives as plain values now and then (a track's
+ * `explicit` or `popularity`, an entry's `is_local`); read as absent, they take their defaults
+ * instead of making the whole entry unreadable, which would lose its URI (and with it removal by
+ * URI and the confirmation's fingerprint).
+ */
+function withoutNulls(keep: readonly string[]) {
+  return (raw: unknown): unknown => {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+    return Object.fromEntries(
+      Object.entries(raw).filter(([key, value]) => value !== null || keep.includes(key)),
+    );
+  };
+}
+
+/**
  * What a playlist holds: a track, an episode, or a local file (null `id` and `uri`). One tolerant
  * shape for all three; `PlaylistEntry.kind` says which it is.
  */
-export const playlistItemSchema = z.object({
+const playlistItemObjectSchema = z.object({
   type: z.string(),
   id: z.string().nullable(),
   uri: z.string().nullable(),
@@ -173,6 +189,7 @@ export const playlistItemSchema = z.object({
   release_date: z.string().optional(),
   description: z.string().optional(),
 });
+export const playlistItemSchema = z.preprocess(withoutNulls(['id', 'uri']), playlistItemObjectSchema);
 
 /**
  * `track` — a catalog track; `episode` — a podcast episode; `local` — a file on the owner's device
@@ -224,7 +241,10 @@ export interface PlaylistEntry {
 
 /** One playlist entry; an entry that cannot be read becomes `kind: 'unsupported'` instead of failing the page. */
 export const playlistEntrySchema: z.ZodType<PlaylistEntry, unknown> = z
-  .preprocess(renameKey('item', 'track'), playlistEntryObjectSchema)
+  .preprocess(
+    (raw) => withoutNulls(['track', 'item', 'added_at', 'added_by'])(renameKey('item', 'track')(raw)),
+    playlistEntryObjectSchema,
+  )
   .catch(() => ({
     added_at: null,
     added_by: null,
