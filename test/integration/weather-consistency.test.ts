@@ -130,11 +130,11 @@ describe('one weather, told the same way by every product', () => {
         mean(days.map((d) => Math.min(...d.map((h) => h.main.temp)))),
         1,
       );
-      expect(stats.humidity.max).toBe(Math.max(...hours.map((h) => h.main.humidity)));
-      expect(stats.pressure.min).toBe(Math.min(...hours.map((h) => h.main.pressure)));
-      expect(stats.wind.max).toBe(Math.max(...hours.map((h) => h.wind?.speed ?? 0)));
-      expect(stats.precipitation.max).toBeCloseTo(Math.max(...hours.map(wetness)), 6);
-      expect(stats.precipitation.mean).toBeCloseTo(mean(hours.map(wetness)), 1);
+      expect(stats.humidity!.max).toBe(Math.max(...hours.map((h) => h.main.humidity)));
+      expect(stats.pressure!.min).toBe(Math.min(...hours.map((h) => h.main.pressure)));
+      expect(stats.wind!.max).toBe(Math.max(...hours.map((h) => h.wind?.speed ?? 0)));
+      expect(stats.precipitation!.max).toBeCloseTo(Math.max(...hours.map(wetness)), 6);
+      expect(stats.precipitation!.mean).toBeCloseTo(mean(hours.map(wetness)), 1);
     }
     // And so the seasons show: July is warmer than January in Berlin.
     const july = result.find((d) => d.month === 7 && d.day === 15);

@@ -20,6 +20,7 @@ import { placeClock } from '../../src/domain/weather/zones.js';
 import {
   accumulatedReportFixture,
   currentReportFixture,
+  dayStatisticsFixture,
   dailyReportFixture,
   historyReportFixture,
   hourlyReportFixture,
@@ -276,6 +277,15 @@ describe('renderDayStatistics', () => {
     expect(values['Middle half (25th–75th percentile)']).toBe('60.8 °F – 71.6 °F');
     expect(values['Wind']).toBe('mean 7.6 mph, at most 30 mph');
     expectSendable([embed]);
+  });
+
+  it('leaves out a quantity the service left out for the day, and shows the rest', () => {
+    const statistics = { ...dayStatisticsFixture(), clouds: undefined, wind: undefined };
+    const values = fields(renderDayStatistics(statisticsReportFixture({ statistics }), US));
+    expect(values['Clouds']).toBeUndefined();
+    expect(values['Wind']).toBeUndefined();
+    expect(values['Records']).toBe('lowest 44.6 °F, highest 95 °F');
+    expect(values['Humidity']).toBeDefined();
   });
 
   it('says so when the day has no statistics', () => {

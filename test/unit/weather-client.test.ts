@@ -165,6 +165,36 @@ describe('weather client requests', () => {
   });
 });
 
+describe('yearly statistics as the service may send them', () => {
+  const stat = { min: 1, max: 3, median: 2, mean: 2, p25: 1.5, p75: 2.5, st_dev: 0.5, num: 10 };
+  const day = (month: number, dayOfMonth: number, extra: Record<string, unknown> = {}) => ({
+    month,
+    day: dayOfMonth,
+    temp: { record_min: 260, record_max: 300, average_min: 270, average_max: 290, ...stat },
+    pressure: stat,
+    humidity: stat,
+    wind: stat,
+    precipitation: stat,
+    clouds: stat,
+    ...extra,
+  });
+
+  it('keeps every day it can read: one without clouds, and none of a malformed one', async () => {
+    stub(MOCK_URLS.historyUrl, '/data/2.5/aggregated/year', 200, {
+      cod: 200,
+      city_id: 1,
+      calctime: 0.1,
+      result: [day(1, 1), day(1, 2, { clouds: undefined }), { month: 1, day: 3, temp: 'n/a' }, day(1, 4)],
+    });
+    const yearly = await client.history.yearly({ lat: 52.52, lon: 13.4 });
+    expect(yearly.result.map((d) => [d.day, d.clouds === undefined])).toEqual([
+      [1, false],
+      [2, true],
+      [4, false],
+    ]);
+  });
+});
+
 describe('weather client errors', () => {
   it('turns 401 into WeatherInvalidKeyError carrying the service message, not the key', async () => {
     stub(MOCK_URLS.apiUrl, '/data/2.5/weather', 401, invalidKeyBody());

@@ -213,11 +213,13 @@ export const dayStatisticsSchema = z.object({
     st_dev: z.number(),
     num: z.number(),
   }),
-  pressure: statisticsSchema,
-  humidity: statisticsSchema,
-  wind: statisticsSchema,
-  precipitation: statisticsSchema,
-  clouds: statisticsSchema,
+  // Optional: the spec leaves some of their units "not shown", and one quantity missing on a day
+  // should cost that line of the answer, not the answer.
+  pressure: statisticsSchema.optional(),
+  humidity: statisticsSchema.optional(),
+  wind: statisticsSchema.optional(),
+  precipitation: statisticsSchema.optional(),
+  clouds: statisticsSchema.optional(),
 });
 
 /** `GET {history_url}/data/2.5/aggregated/year`. */
@@ -225,7 +227,13 @@ export const yearlyStatisticsSchema = z.object({
   cod: codSchema.optional(),
   city_id: z.number().optional(),
   calctime: z.number().optional(),
-  result: z.array(dayStatisticsSchema),
+  /** The days that could be read: one malformed day of 366 leaves the others usable. */
+  result: z.array(z.unknown()).transform((days) =>
+    days.flatMap((day) => {
+      const read = dayStatisticsSchema.safeParse(day);
+      return read.success ? [read.data] : [];
+    }),
+  ),
 });
 
 /**
