@@ -220,11 +220,19 @@ export class EmulatorCore {
     return { ...payload, embeds: [] };
   }
 
-  storeMessage(message: EmulatedMessage, inChannel: boolean): EmulatedMessage {
-    const isNew = !this.world.messages.has(message.id);
-    this.world.putMessage({ message, inChannel });
-    const event = isNew ? 'message' : 'messageUpdate';
-    if (this.events.listenerCount(event) > 0) this.events.emit(event, structuredClone(message));
+  /**
+   * Keeps a message (new or edited) and tells listeners. `nonce`, for a new message, is the one it
+   * was created with: the event carries it, as MESSAGE_CREATE does; an edit keeps the stored one.
+   */
+  storeMessage(message: EmulatedMessage, inChannel: boolean, nonce?: string | number): EmulatedMessage {
+    const stored = this.world.messages.get(message.id);
+    const kept = stored ? stored.nonce : nonce;
+    this.world.putMessage({ message, inChannel, ...(kept === undefined ? {} : { nonce: kept }) });
+    const event = stored ? 'messageUpdate' : 'message';
+    if (this.events.listenerCount(event) > 0) {
+      const copy = structuredClone(message);
+      this.events.emit(event, stored || kept === undefined ? copy : { ...copy, nonce: kept });
+    }
     this.changed();
     return message;
   }

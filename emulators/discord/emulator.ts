@@ -280,9 +280,17 @@ export class DiscordEmulator {
 
   // ------------------------------------------------------------ messages
 
-  /** Messages visible in a channel (not ephemeral ones), oldest first, as they are now. */
+  /**
+   * Messages visible in a channel (not ephemeral ones), oldest first, as they are now, each with the
+   * nonce it was created with (which Discord's own reads of a message leave out).
+   */
   messages(channelId: Snowflake): EmulatedMessage[] {
-    return structuredClone(this.#core.world.channelMessages(channelId));
+    const { world } = this.#core;
+    return world.channelMessages(channelId).map((message) => {
+      const nonce = world.messages.get(message.id)?.nonce;
+      const copy = structuredClone(message);
+      return nonce === undefined ? copy : { ...copy, nonce };
+    });
   }
 
   /** Any message the emulator holds, ephemeral ones included. */

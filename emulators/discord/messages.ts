@@ -103,7 +103,6 @@ export class MessageFactory {
       embeds: (payload.embeds ?? []).map(toApiEmbed),
       components: toComponents(payload.components),
       ...this.mentions(content, payload, channel.guild_id),
-      ...(payload.nonce === undefined || payload.nonce === null ? {} : { nonce: payload.nonce }),
       ...(origin.webhookId === undefined ? {} : { webhook_id: origin.webhookId }),
       ...(origin.applicationId === undefined ? {} : { application_id: origin.applicationId }),
       ...(origin.interactionMetadata === undefined

@@ -364,11 +364,20 @@ export class RestApi {
   }
 
   #listMessages(channelId: Snowflake, query: URLSearchParams): RouteResult {
-    const { limit, before, after } = listMessagesQuery(query);
+    const { limit, around, before, after } = listMessagesQuery(query);
     this.core.channelOrThrow(channelId);
     const permissions = this.core.requireVisible(channelId);
     if ((permissions & PermissionFlagsBits.ReadMessageHistory) === 0n) return { status: 200, body: [] };
     let messages = this.core.world.channelMessages(channelId);
+    if (around) {
+      // Discord documents around, before and after as exclusive; around wins here. The page holds
+      // the message itself (limit=1 is the old way to fetch one message) and the newer half first.
+      const split = messages.findIndex((message) => BigInt(message.id) >= BigInt(around));
+      const at = split === -1 ? messages.length : split;
+      const newer = messages.slice(at, at + Math.ceil(limit / 2));
+      const older = messages.slice(Math.max(0, at - (limit - newer.length)), at);
+      return { status: 200, body: [...older, ...newer].reverse() };
+    }
     if (before) messages = messages.filter((message) => BigInt(message.id) < BigInt(before));
     if (after) messages = messages.filter((message) => BigInt(message.id) > BigInt(after));
     const page = after ? messages.slice(0, limit) : messages.slice(-limit);
@@ -397,7 +406,8 @@ export class RestApi {
       const seen = core.world.nonces.get(nonceKey);
       const original = seen ? core.world.messages.get(seen.messageId) : undefined;
       if (seen && original && core.now() - seen.at <= core.options.nonceWindowMs) {
-        return { status: 200, body: original.message };
+        // The message made by the first send comes back, with the nonce it was sent with.
+        return { status: 200, body: { ...original.message, nonce: payload.nonce } };
       }
     }
     const message = core.messages.create(channel, payload, body.files, {
@@ -406,9 +416,12 @@ export class RestApi {
       allowEphemeral: false,
     });
     if (isEmptyMessage(message)) throw DiscordErrors.emptyMessage();
+    const nonce = payload.nonce ?? undefined;
     if (nonceKey !== undefined) core.world.nonces.set(nonceKey, { messageId: message.id, at: core.now() });
-    core.storeMessage(message, true);
-    return { status: 200, body: message };
+    core.storeMessage(message, true, nonce);
+    // The nonce is in this answer only: Discord does not keep it with the message, so reading the
+    // message back (one or a list) leaves it out.
+    return { status: 200, body: nonce === undefined ? message : { ...message, nonce } };
   }
 
   // ---------------------------------------------------------------- application commands
@@ -565,6 +578,7 @@ export class RestApi {
  */
 function listMessagesQuery(query: URLSearchParams): {
   limit: number;
+  around: string | null;
   before: string | null;
   after: string | null;
 } {
@@ -593,17 +607,18 @@ function listMessagesQuery(query: URLSearchParams): {
       });
     }
   }
-  const snowflake = (key: 'before' | 'after') => {
+  const snowflake = (key: 'around' | 'before' | 'after') => {
     const value = query.get(key);
     if (value !== null && !/^\d{1,20}$/.test(value)) {
       errors.push({ path: [key], code: 'NUMBER_TYPE_COERCE', message: `Value "${value}" is not snowflake.` });
     }
     return value;
   };
+  const around = snowflake('around');
   const before = snowflake('before');
   const after = snowflake('after');
   throwFieldErrors(errors);
-  return { limit, before, after };
+  return { limit, around, before, after };
 }
 
 async function readAll(request: IncomingMessage): Promise<Buffer> {

@@ -62,6 +62,11 @@ export interface StoredMessage {
   message: EmulatedMessage;
   /** False for ephemeral messages: only the interaction's user sees them, not the channel. */
   inChannel: boolean;
+  /**
+   * The nonce it was created with. Discord does not keep it with the message: only the create
+   * answer (and the gateway's MESSAGE_CREATE) carries it, so reads of the message leave it out.
+   */
+  nonce?: string | number;
 }
 
 export interface StoredAttachment {

@@ -256,6 +256,53 @@ describe('Discord emulator protocol details, against a real discord.js client', 
       expect(error).toBeInstanceOf(DiscordAPIError);
       expect((error as DiscordAPIError).code).toBe(50035);
     });
+
+    it('gives the page around a message, the message itself included', async () => {
+      const target = bot.client.channels.cache.get(channel.id);
+      if (!target?.isTextBased() || !('send' in target)) throw new Error('No text channel in the cache');
+      const sent = [];
+      for (let index = 0; index < 7; index += 1) sent.push(await target.send(`around ${index}`));
+      const middle = sent[3]!;
+
+      const one = await target.messages.fetch({ around: middle.id, limit: 1 });
+      expect([...one.values()].map((message) => message.content)).toEqual(['around 3']);
+
+      const response = await list(`around=${middle.id}&limit=4`);
+      expect(response.status).toBe(200);
+      const page = (await response.json()) as { content: string }[];
+      expect(page.map((message) => message.content)).toEqual([
+        'around 4',
+        'around 3',
+        'around 2',
+        'around 1',
+      ]);
+    });
+
+    it('answers a send with its nonce, but reading the message back leaves the nonce out', async () => {
+      const send = (nonce: string) =>
+        fetch(`${emu.restUrl}/v10/channels/${channel.id}/messages`, {
+          method: 'POST',
+          headers: { Authorization: `Bot ${TOKEN}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ content: 'Morning forecast', nonce, enforce_nonce: true }),
+        });
+      const created = (await (await send('slot-7')).json()) as { id: string; nonce?: string };
+      expect(created.nonce).toBe('slot-7');
+
+      // A repeat inside the window is the first message again, not a second one.
+      const repeated = (await (await send('slot-7')).json()) as { id: string; nonce?: string };
+      expect(repeated.id).toBe(created.id);
+      expect(emu.messages(channel.id).filter((message) => message.nonce === 'slot-7')).toHaveLength(1);
+
+      const read = await fetch(`${emu.restUrl}/v10/channels/${channel.id}/messages/${created.id}`, {
+        headers: { Authorization: `Bot ${TOKEN}` },
+      });
+      expect(read.status).toBe(200);
+      expect(await read.json()).not.toHaveProperty('nonce');
+      const listed = (await (await list('limit=5')).json()) as { id: string }[];
+      const mine = listed.find((message) => message.id === created.id);
+      expect(mine).toBeDefined();
+      expect(mine).not.toHaveProperty('nonce');
+    });
   });
 
   describe('URLs in messages', () => {
