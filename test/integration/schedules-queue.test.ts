@@ -109,6 +109,27 @@ describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
     expect(await w.schedulers()).toEqual([`${kept.id} ${cronPattern(kept)} Europe/Berlin`]);
   });
 
+  it('gives a job scheduler from an older version (six tries, 5 s apart) the retry policy that lasts the grace window', async () => {
+    const w = await world();
+    const schedule = await w.add({ timezone: 'UTC', time: utcTime(Date.now() + 6 * 3_600_000) });
+    await w.scheduler.queue.upsertJobScheduler(
+      schedule.id,
+      { pattern: cronPattern(schedule), tz: 'UTC' },
+      {
+        name: 'post',
+        data: { guildId: schedule.guildId, scheduleId: schedule.id },
+        opts: { attempts: 6, backoff: { type: 'fixed', delay: 5_000 } },
+      },
+    );
+    await w.scheduler.start();
+    const [next, ...others] = await w.scheduler.queue.getDelayed();
+    expect(others).toHaveLength(0);
+    // 30 minutes of grace at waits of at most a minute take at least 30 tries.
+    expect(next!.opts.attempts).toBeGreaterThanOrEqual(30);
+    expect(next!.opts.backoff).not.toMatchObject({ type: 'fixed' });
+    expect(await w.schedulers()).toEqual([`${schedule.id} ${cronPattern(schedule)} UTC`]);
+  });
+
   it('posts a tick once however often its job runs, and skips a tick past the grace window', async () => {
     const w = await world();
     // Due six hours from now, so start finds no missed tick to catch up on.

@@ -6,7 +6,7 @@
  * posts once.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { Queue, Worker, type Job } from 'bullmq';
+import { Queue, Worker, type Job, type JobSchedulerJson } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
   WeatherRefusedError,
@@ -106,9 +106,21 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
   }
 
   /**
+   * Whether a job scheduler's template makes jobs with this version's retry policy. One written by
+   * an older version (six tries five seconds apart) would give up on a failing post long before the
+   * grace window ends.
+   */
+  function templateIsCurrent(scheduler: JobSchedulerJson): boolean {
+    const opts = scheduler.template?.opts;
+    const kind = typeof opts?.backoff === 'object' ? opts.backoff.type : undefined;
+    return opts?.attempts === attempts && kind === backoff.type;
+  }
+
+  /**
    * Makes the job schedulers match the stored schedules. An existing scheduler with the right
-   * pattern is left alone: upserting it again would replace a tick that is due but not yet run
-   * (every process down), and that post is still owed within the grace window.
+   * pattern and template is left alone: upserting it again would replace a tick that is due but not
+   * yet run (every process down). When one must be upserted all the same, `catchUp` queues that
+   * tick again while it is still owed within the grace window.
    */
   async function reconcile(): Promise<void> {
     const active = new Map<string, Schedule>();
@@ -125,8 +137,8 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
         continue;
       }
       seen.add(scheduler.key);
-      if (scheduler.pattern !== cronPattern(schedule) || scheduler.tz !== schedule.timezone)
-        await upsert(schedule);
+      const changed = scheduler.pattern !== cronPattern(schedule) || scheduler.tz !== schedule.timezone;
+      if (changed || !templateIsCurrent(scheduler)) await upsert(schedule);
     }
     for (const schedule of active.values()) if (!seen.has(schedule.id)) await upsert(schedule);
     await catchUp([...active.values()]);
