@@ -156,6 +156,21 @@ describe('weather client requests', () => {
     }
   });
 
+  it('reads accumulated records whose date is a Unix time instead of text', async () => {
+    const body = [
+      { date: 1_586_822_400, rain: 0.4, count: 1 },
+      { date: 1_586_908_800, rain: 2.9, count: 2 },
+    ];
+    stub(MOCK_URLS.historyUrl, '/data/2.5/history/accumulated_precipitation', 200, body);
+    const records = await client.history.accumulatedPrecipitation({
+      lat: 51.51,
+      lon: -0.13,
+      start: 1_586_822_400,
+      end: 1_586_995_200,
+    });
+    expect(records.at(-1)).toMatchObject({ rain: 2.9, count: 2 });
+  });
+
   it('asks for 5 places by default when geocoding a name', async () => {
     const seen = stub(MOCK_URLS.apiUrl, '/geo/1.0/direct', 200, geocodingBody());
     const places = await client.geocoding.direct({ q: ' Springfield , US ' });

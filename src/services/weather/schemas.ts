@@ -248,9 +248,15 @@ function accumulated<T extends z.ZodType>(record: T) {
     );
 }
 
+/**
+ * The day of a running total: `2020-4-17` in the official sample; a Unix time is read too, since the
+ * format is shown once only and the bot never reads it (the last record is the period's total).
+ */
+const accumulatedDateSchema = z.union([z.string(), z.number()]);
+
 /** A running total up to `date` (`2020-4-17`): Kelvin degrees summed over `count` measurements. */
 export const accumulatedTemperatureRecordSchema = z.object({
-  date: z.string(),
+  date: accumulatedDateSchema,
   temp: z.number(),
   count: z.number().int(),
 });
@@ -258,7 +264,7 @@ export const accumulatedTemperatureSchema = accumulated(accumulatedTemperatureRe
 
 /** A running total up to `date`: mm of precipitation over `count` measurements. */
 export const accumulatedPrecipitationRecordSchema = z.object({
-  date: z.string(),
+  date: accumulatedDateSchema,
   rain: z.number(),
   count: z.number().int(),
 });
