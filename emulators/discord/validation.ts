@@ -6,6 +6,7 @@ import {
   ChannelType,
   ComponentType,
   InteractionResponseType,
+  Locale,
 } from 'discord-api-types/v10';
 import { DiscordErrors } from './errors.js';
 import type { FieldError } from './errors.js';
@@ -484,6 +485,7 @@ function optionListErrors(options: readonly CommandOptionInput[], path: Path, de
       });
     }
     names.add(option.name);
+    errors.push(...optionLocalizationErrors(option, at));
     const isSub = SUBCOMMAND_TYPES.has(option.type);
     if (hasSubcommands && !isSub) {
       errors.push({
@@ -529,6 +531,97 @@ function optionListErrors(options: readonly CommandOptionInput[], path: Path, de
   return errors;
 }
 
+const LOCALES: ReadonlySet<string> = new Set(Object.values(Locale));
+const UNKNOWN_LOCALE = `Value must be one of (${[...LOCALES].map((locale) => `'${locale}'`).join(', ')}).`;
+type Localizations = Readonly<Record<string, string>> | null | undefined;
+
+/**
+ * A localization map's keys are Discord locales (`de`, `pt-BR`, not `pt_BR`), each refused at its
+ * own path as Discord does; `valueErrors` checks each translation under a known locale.
+ */
+function localizationErrors(
+  map: Localizations,
+  path: Path,
+  valueErrors: (value: string, at: Path) => FieldError[],
+): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const [locale, value] of Object.entries(map ?? {})) {
+    const at = [...path, locale];
+    if (!LOCALES.has(locale)) errors.push({ path: at, code: 'BASE_TYPE_CHOICES', message: UNKNOWN_LOCALE });
+    else errors.push(...valueErrors(value, at));
+  }
+  return errors;
+}
+
+/** A translated option name follows the option name's rules, refused at its locale. */
+function localizedOptionName(value: string, at: Path): FieldError[] {
+  if (!NAME_PATTERN.test(value)) {
+    return [{ path: at, code: 'STRING_TYPE_REGEX', message: 'String value did not match validation regex.' }];
+  }
+  if (value !== value.toLowerCase()) {
+    return [{ path: at, code: 'APPLICATION_COMMAND_INVALID_NAME', message: 'Command name is invalid' }];
+  }
+  return [];
+}
+
+/** A translated description or choice name: 1 to 100 characters. */
+const localizedText =
+  (max: number) =>
+  (value: string, at: Path): FieldError[] =>
+    value.length < 1 || value.length > max
+      ? [{ path: at, code: 'BASE_TYPE_BAD_LENGTH', message: lengthBetween(1, max) }]
+      : [];
+
+/** The translations of an option (or subcommand) and of its choices. */
+function optionLocalizationErrors(option: CommandOptionInput, at: Path): FieldError[] {
+  return [
+    ...localizationErrors(option.name_localizations, [...at, 'name_localizations'], localizedOptionName),
+    ...localizationErrors(
+      option.description_localizations,
+      [...at, 'description_localizations'],
+      localizedText(100),
+    ),
+    ...(option.choices ?? []).flatMap((choice, index) =>
+      localizationErrors(
+        choice.name_localizations,
+        [...at, 'choices', index, 'name_localizations'],
+        localizedText(100),
+      ),
+    ),
+  ];
+}
+
+/**
+ * A command's translated names: a bad locale is refused at its key, but a bad translated command
+ * name is one error on the whole map, as Discord answers it (it does not say which locale).
+ */
+function commandLocalizationErrors(command: CommandInput, path: Path, isChatInput: boolean): FieldError[] {
+  const namePath = [...path, 'name_localizations'];
+  const pattern = isChatInput ? NAME_PATTERN : CONTEXT_MENU_NAME_PATTERN;
+  let badName = false;
+  const errors = localizationErrors(command.name_localizations, namePath, (value) => {
+    if (!pattern.test(value) || (isChatInput && value !== value.toLowerCase())) badName = true;
+    return [];
+  });
+  if (badName) {
+    errors.push({
+      path: namePath,
+      code: 'APPLICATION_COMMAND_INVALID_NAME',
+      message: 'Command name is invalid',
+    });
+  }
+  if (isChatInput) {
+    errors.push(
+      ...localizationErrors(
+        command.description_localizations,
+        [...path, 'description_localizations'],
+        localizedText(100),
+      ),
+    );
+  }
+  return errors;
+}
+
 /** Rules on a command that depend on its type or span several options. */
 export function commandErrors(command: CommandInput, path: Path = []): FieldError[] {
   const errors: FieldError[] = [];
@@ -558,6 +651,7 @@ export function commandErrors(command: CommandInput, path: Path = []): FieldErro
       message: 'Command name is invalid',
     });
   }
+  errors.push(...commandLocalizationErrors(command, path, type === ApplicationCommandType.ChatInput));
   return errors;
 }
 

@@ -305,6 +305,101 @@ describe('Discord emulator protocol details, against a real discord.js client', 
     });
   });
 
+  describe('command localizations', () => {
+    const register = async (commands: unknown[]) => {
+      const other = emu.createGuild({ name: 'Localized HQ' });
+      return fetch(`${emu.restUrl}/v10/applications/${emu.applicationId}/guilds/${other.id}/commands`, {
+        method: 'PUT',
+        headers: { Authorization: `Bot ${TOKEN}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(commands),
+      });
+    };
+    const weather = (extra: Record<string, unknown>, option: Record<string, unknown> = {}) => ({
+      name: 'weather',
+      description: 'Weather now',
+      ...extra,
+      options: [{ type: 3, name: 'place', description: 'A city', ...option }],
+    });
+
+    it('accepts translations under Discord locales', async () => {
+      const response = await register([
+        weather(
+          {
+            name_localizations: { de: 'wetter', 'pt-BR': 'clima' },
+            description_localizations: { de: 'Wetter jetzt' },
+          },
+          {
+            name_localizations: { de: 'ort' },
+            choices: [{ name: 'Berlin', name_localizations: { de: 'Berlin' }, value: 'b' }],
+          },
+        ),
+      ]);
+      expect(response.status).toBe(200);
+      const [command] = (await response.json()) as { name_localizations: Record<string, string> }[];
+      expect(command?.name_localizations).toEqual({ de: 'wetter', 'pt-BR': 'clima' });
+    });
+
+    it('refuses a locale Discord does not have, at its key', async () => {
+      const response = await register([weather({ description_localizations: { pt_BR: 'Clima agora' } })]);
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { errors: Record<string, Record<string, unknown>> };
+      const error = (body.errors['0']?.['description_localizations'] as Record<string, unknown>)['pt_BR'] as {
+        _errors: { code: string; message: string }[];
+      };
+      expect(error._errors[0]?.code).toBe('BASE_TYPE_CHOICES');
+      expect(error._errors[0]?.message).toContain("'pt-BR'");
+    });
+
+    it('refuses a translated command name that breaks the name rules on the whole map', async () => {
+      const response = await register([weather({ name_localizations: { de: 'Wetter Jetzt' } })]);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual(
+        invalidFormBody({
+          0: {
+            name_localizations: fieldError('APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid'),
+          },
+        }),
+      );
+    });
+
+    it('refuses bad option translations at their locale', async () => {
+      const response = await register([
+        weather(
+          {},
+          {
+            name_localizations: { de: 'Ort' },
+            description_localizations: { fr: '' },
+            choices: [{ name: 'Berlin', name_localizations: { de: 'x'.repeat(101) }, value: 'b' }],
+          },
+        ),
+      ]);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual(
+        invalidFormBody({
+          0: {
+            options: {
+              0: {
+                name_localizations: {
+                  de: fieldError('APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid'),
+                },
+                description_localizations: {
+                  fr: fieldError('BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.'),
+                },
+                choices: {
+                  0: {
+                    name_localizations: {
+                      de: fieldError('BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.'),
+                    },
+                  },
+                },
+              },
+            },
+          },
+        }),
+      );
+    });
+  });
+
   describe('URLs in messages', () => {
     const send = (body: unknown) => post(emu, `/channels/${channel.id}/messages`, body);
     const linkButton = (url: string) => ({
