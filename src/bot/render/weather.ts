@@ -400,33 +400,24 @@ export function renderDayStatistics(report: StatisticsReport, options: WeatherRe
       field(t.middleHalf, range(f.temperature(temp.p25), f.temperature(temp.p75))),
       field(t.spread, `± ${f.temperatureDifference(temp.st_dev)}`),
       // A quantity the service left out for this day is left out here too.
-      ...(stats.precipitation
-        ? [
-            field(
-              `${t.precipitation} (${t.perMeasurement})`,
-              t.meanAndMax(f.millimetres(stats.precipitation.mean), f.millimetres(stats.precipitation.max)),
-            ),
-          ]
-        : []),
-      ...(stats.wind ? [field(t.wind, t.meanAndMax(f.speed(stats.wind.mean), f.speed(stats.wind.max)))] : []),
-      ...(stats.humidity
-        ? [
-            field(
-              t.humidity,
-              `${f.percent(stats.humidity.mean)} (${range(f.percent(stats.humidity.p25), f.percent(stats.humidity.p75))})`,
-            ),
-          ]
-        : []),
-      ...(stats.pressure
-        ? [
-            field(
-              t.pressure,
-              `${f.pressure(stats.pressure.mean)} (${range(f.pressure(stats.pressure.min), f.pressure(stats.pressure.max))})`,
-            ),
-          ]
-        : []),
-      ...(stats.clouds ? [field(t.clouds, f.percent(stats.clouds.mean))] : []),
-    ],
+      stats.precipitation &&
+        field(
+          `${t.precipitation} (${t.perMeasurement})`,
+          t.meanAndMax(f.millimetres(stats.precipitation.mean), f.millimetres(stats.precipitation.max)),
+        ),
+      stats.wind && field(t.wind, t.meanAndMax(f.speed(stats.wind.mean), f.speed(stats.wind.max))),
+      stats.humidity &&
+        field(
+          t.humidity,
+          `${f.percent(stats.humidity.mean)} (${range(f.percent(stats.humidity.p25), f.percent(stats.humidity.p75))})`,
+        ),
+      stats.pressure &&
+        field(
+          t.pressure,
+          `${f.pressure(stats.pressure.mean)} (${range(f.pressure(stats.pressure.min), f.pressure(stats.pressure.max))})`,
+        ),
+      stats.clouds && field(t.clouds, f.percent(stats.clouds.mean)),
+    ].filter((entry) => entry !== undefined),
     footer: unitsFooter(f),
   });
 }

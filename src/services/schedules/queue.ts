@@ -9,6 +9,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Queue, Worker, type Job, type JobSchedulerJson } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
+  KEY_REFUSED_LOG,
   WeatherRefusedError,
   createSlotPoster,
   weatherGroupKey,
@@ -205,18 +206,11 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
   /** A post the weather service refused for good: not tried again; see `WeatherRefusedError`. */
   async function refuse(schedule: Schedule, slot: string, error: WeatherRefusedError): Promise<string> {
     if (error.scope === 'schedule') {
-      logger.warn(
-        { scheduleId: schedule.id, guildId: schedule.guildId, reason: error.message },
-        'schedule paused',
-      );
-      await store.pause(schedule.guildId, schedule.id, error.message, false, now());
+      await slots.pause(schedule, error.message);
       await queue.removeJobScheduler(schedule.id);
     } else if (now() - keyRefusalLoggedAt >= KEY_REFUSAL_LOG_MS) {
       keyRefusalLoggedAt = now();
-      logger.error(
-        { err: error, scheduleId: schedule.id, slot },
-        'scheduled posts skipped: the weather service refuses the configured key',
-      );
+      logger.error({ err: error, scheduleId: schedule.id, slot }, KEY_REFUSED_LOG);
     }
     return 'refused';
   }

@@ -25,6 +25,16 @@ export interface WeatherRequest {
   kind: ScheduleKind;
 }
 
+/** One schedule's post that is due: the run it belongs to, and that run's slot key. */
+interface DuePost {
+  schedule: Schedule;
+  run: Date;
+  slot: string;
+}
+
+/** Logged (at error level) when the weather service refuses the bot's key for a scheduled post. */
+export const KEY_REFUSED_LOG = 'scheduled posts skipped: the weather service refuses the configured key';
+
 /** The channel is gone or closed to the bot: the schedule is paused with this reason, no retries. */
 export class PostRejectedError extends Error {
   override readonly name = 'PostRejectedError';
@@ -174,6 +184,12 @@ export function createSlotPoster(options: SlotPosterOptions) {
     if (wait > 0) await delay(wait);
   }
 
+  /** Pauses a schedule that cannot post (its channel, or the weather service, refuses it), logged. */
+  async function pause(schedule: Schedule, reason: string): Promise<void> {
+    logger.warn({ scheduleId: schedule.id, guildId: schedule.guildId, reason }, 'schedule paused');
+    await options.store.pause(schedule.guildId, schedule.id, reason, false, now());
+  }
+
   return {
     /** Whether the post of this slot was made (by any process). */
     async isDone(scheduleId: string, slot: string): Promise<boolean> {
@@ -200,6 +216,8 @@ export function createSlotPoster(options: SlotPosterOptions) {
       return true;
     },
 
+    pause,
+
     async postOne(schedule: Schedule, slot: string, weather: unknown): Promise<PostOutcome> {
       const id = `${schedule.id}:${slot}`;
       const owner = randomUUID();
@@ -211,11 +229,7 @@ export function createSlotPoster(options: SlotPosterOptions) {
           await options.post(schedule, weather, nonceFor(schedule.id, slot));
         } catch (error) {
           if (!(error instanceof PostRejectedError)) throw error;
-          logger.warn(
-            { scheduleId: schedule.id, guildId: schedule.guildId, reason: error.message },
-            'schedule paused',
-          );
-          await options.store.pause(schedule.guildId, schedule.id, error.message, false, now());
+          await pause(schedule, error.message);
         }
         await markers.set(`done:${id}`, true, DONE_TTL_MS);
         return 'posted';
@@ -263,13 +277,10 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
       busy: 0,
       weatherCalls: 0,
     };
-    const groups = new Map<
-      string,
-      { request: WeatherRequest; due: { schedule: Schedule; run: Date; slot: string }[] }
-    >();
+    const groups = new Map<string, { request: WeatherRequest; due: DuePost[] }>();
     const runs = runsAt(new Date(at));
     const known = new Map<string, string>();
-    const candidates: { schedule: Schedule; run: Date; slot: string }[] = [];
+    const candidates: DuePost[] = [];
     // Cheap when nothing changed since the last read: the store keeps it (see `ScheduleStore.all`).
     for (const schedule of await options.store.all()) {
       if (schedule.paused) continue;
@@ -281,7 +292,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
       else candidates.push({ schedule, run, slot });
     }
     settled = known;
-    const missed: typeof candidates = [];
+    const missed: DuePost[] = [];
     const done = await slots.doneOf(candidates.map((c) => ({ scheduleId: c.schedule.id, slot: c.slot })));
     for (const [index, { schedule, run, slot }] of candidates.entries()) {
       if (done[index]) {
@@ -301,7 +312,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
 
     // Every group's weather first, then the posts at Discord's pace, a few in flight.
     const ready: { schedule: Schedule; slot: string; weather: unknown }[] = [];
-    const refused: { error: WeatherRefusedError; due: typeof candidates }[] = [];
+    const refused: { error: WeatherRefusedError; due: DuePost[] }[] = [];
     await forEachLimited([...groups.values()], FETCHES_IN_FLIGHT, async ({ request, due }) => {
       let weather: unknown;
       try {
@@ -344,10 +355,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
    * theirs alone. A refused key is logged once per tick, however many groups it stopped.
    */
   async function settleRefused(
-    refused: readonly {
-      error: WeatherRefusedError;
-      due: readonly { schedule: Schedule; run: Date; slot: string }[];
-    }[],
+    refused: readonly { error: WeatherRefusedError; due: readonly DuePost[] }[],
     report: TickReport,
     known: Map<string, string>,
   ): Promise<void> {
@@ -359,19 +367,10 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
         keyRefused = { error, posts: (keyRefused?.posts ?? 0) + due.length };
         continue;
       }
-      for (const { schedule } of due) {
-        logger.warn(
-          { scheduleId: schedule.id, guildId: schedule.guildId, reason: error.message },
-          'schedule paused',
-        );
-        await options.store.pause(schedule.guildId, schedule.id, error.message, false, now());
-      }
+      for (const { schedule } of due) await slots.pause(schedule, error.message);
     }
     if (keyRefused) {
-      logger.error(
-        { err: keyRefused.error, posts: keyRefused.posts },
-        'scheduled posts skipped: the weather service refuses the configured key',
-      );
+      logger.error({ err: keyRefused.error, posts: keyRefused.posts }, KEY_REFUSED_LOG);
     }
   }
 
