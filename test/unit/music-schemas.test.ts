@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   albumSchema,
+  artistSchema,
+  topTracksSchema,
+  trackSchema,
   apiErrorBodySchema,
   currentUserSchema,
   describeMusicError,
@@ -205,6 +208,65 @@ describe('music schemas tolerate what real lists hold', () => {
       page([playlist({ tracks: null, items: { href: 'h', total: 3 } })]),
     );
     expect(simplified.items[0]?.tracks?.total).toBe(3);
+  });
+
+  it('reads catalog answers that carry null where the contract has a value or nothing', () => {
+    // Seen in real answers: an album's label (jpochyla/psst #112), a relinked track's
+    // linked_from.id (Peter-Schorn/SpotifyAPI #62); and genres, popularity, followers.
+    const relinked = track('t', {
+      linked_from: { id: null, type: 'track', uri: null, href: null, external_urls: { service: 'x' } },
+      preview_url: null,
+      popularity: null,
+    });
+    const parsed = albumSchema.parse(
+      album({ label: null, popularity: null, genres: null, tracks: page([relinked]) }),
+    );
+    expect(parsed.label).toBeUndefined();
+    expect(parsed.genres).toEqual([]);
+    expect(parsed.tracks.items[0]?.linked_from?.id).toBeUndefined();
+    expect(parsed.tracks.items[0]?.preview_url).toBeNull();
+    const full = trackSchema.parse({ ...relinked, album: album({ label: null }) });
+    expect(full.popularity).toBeUndefined();
+    const artistRead = artistSchema.parse({
+      ...artist('a'),
+      genres: null,
+      popularity: null,
+      followers: null,
+    });
+    expect([artistRead.genres, artistRead.popularity, artistRead.followers]).toEqual([
+      [],
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it('leaves an unreadable top track out instead of failing the list', () => {
+    const good = { ...track('good'), album: album() };
+    const parsed = topTracksSchema.parse({ tracks: [good, { id: 'broken' }] });
+    expect(parsed.tracks.map((t) => t.id)).toEqual(['good']);
+  });
+
+  it('lists the member’s playlists past null entries and playlists the service describes only in part', () => {
+    const parsed = myPlaylistsSchema.parse(
+      page([
+        playlist({ id: 'good', tracks: { href: 'h', total: 4 } }),
+        // Since December 2024, playlists the service owns come as null.
+        null,
+        // Generated playlists: no track count; some have neither name nor snapshot.
+        playlist({ id: 'mix', tracks: { href: 'h', total: null } }),
+        {
+          ...playlist({ id: 'bare', tracks: { href: 'h', total: 2 } }),
+          name: undefined,
+          snapshot_id: undefined,
+        },
+        { id: 'unreadable' },
+      ]),
+    );
+    expect(parsed.items.map((p) => [p.id, p.name === '', p.tracks?.total])).toEqual([
+      ['good', false, 4],
+      ['mix', false, null],
+      ['bare', true, 2],
+    ]);
   });
 
   it('accepts a profile without country, product and email', () => {

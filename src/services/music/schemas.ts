@@ -17,7 +17,17 @@ export const imageSchema = z.object({
 /** `reason` is `market`, `product`, `explicit` or a value added later. */
 export const restrictionsSchema = z.object({ reason: z.string() });
 
-export const simplifiedArtistSchema = z.object({
+/**
+ * Reads `schema` with null values taken as absent (see `withoutNulls`), but for the keys in `keep`:
+ * real catalog answers carry null for fields the contract gives as plain values or leaves out (an
+ * album's `label`, a relinked track's `linked_from.id`, an artist's `genres` or `popularity`), and
+ * one of them would otherwise make a whole album or artist view fail.
+ */
+function nullsAsAbsent<T extends z.ZodType>(schema: T, keep: readonly string[] = []) {
+  return z.preprocess(withoutNulls(keep), schema);
+}
+
+const simplifiedArtistObject = z.object({
   external_urls: externalUrlsSchema.optional(),
   href: z.string().optional(),
   id: z.string(),
@@ -25,14 +35,16 @@ export const simplifiedArtistSchema = z.object({
   type: z.string(),
   uri: z.string(),
 });
+export const simplifiedArtistSchema = nullsAsAbsent(simplifiedArtistObject);
 
-export const artistSchema = simplifiedArtistSchema.extend({
+const artistObject = simplifiedArtistObject.extend({
   // followers and popularity are gone for development-mode apps since 2026.
   followers: z.object({ href: z.string().nullable(), total: z.number().int() }).optional(),
   genres: z.array(z.string()).default([]),
   images: z.array(imageSchema).default([]),
   popularity: z.number().int().optional(),
 });
+export const artistSchema = nullsAsAbsent(artistObject);
 
 export const severalArtistsSchema = z.object({ artists: z.array(artistSchema.nullable()) });
 
@@ -58,7 +70,7 @@ const albumBase = z.object({
 });
 
 /** An album without `tracks`, `copyrights`, `external_ids`, `genres`, `label`, `popularity` (inside a full track). */
-export const simplifiedAlbumSchema = albumBase;
+export const simplifiedAlbumSchema = nullsAsAbsent(albumBase);
 
 const externalIdsSchema = z.object({
   isrc: z.string().optional(),
@@ -66,15 +78,17 @@ const externalIdsSchema = z.object({
   upc: z.string().optional(),
 });
 
-const linkedFromSchema = z.object({
-  external_urls: externalUrlsSchema.optional(),
-  href: z.string().optional(),
-  id: z.string().optional(),
-  type: z.string().optional(),
-  uri: z.string().optional(),
-});
+const linkedFromSchema = nullsAsAbsent(
+  z.object({
+    external_urls: externalUrlsSchema.optional(),
+    href: z.string().optional(),
+    id: z.string().optional(),
+    type: z.string().optional(),
+    uri: z.string().optional(),
+  }),
+);
 
-export const simplifiedTrackSchema = z.object({
+const simplifiedTrackObject = z.object({
   artists: z.array(simplifiedArtistSchema),
   available_markets: z.array(z.string()).optional(),
   disc_number: z.number().int(),
@@ -94,14 +108,24 @@ export const simplifiedTrackSchema = z.object({
   uri: z.string(),
   is_local: z.boolean().default(false),
 });
+/** A null `preview_url` says there is no preview; kept as it is. */
+export const simplifiedTrackSchema = nullsAsAbsent(simplifiedTrackObject, ['preview_url']);
 
-export const trackSchema = simplifiedTrackSchema.extend({
-  album: simplifiedAlbumSchema,
-  external_ids: externalIdsSchema.optional(),
-  popularity: z.number().int().optional(),
+export const trackSchema = nullsAsAbsent(
+  simplifiedTrackObject.extend({
+    album: simplifiedAlbumSchema,
+    external_ids: externalIdsSchema.optional(),
+    popularity: z.number().int().optional(),
+  }),
+  ['preview_url'],
+);
+
+/** An artist's top tracks; a track that cannot be read is left out rather than failing the list. */
+export const topTracksSchema = z.object({
+  tracks: z
+    .array(trackSchema.nullable().catch(null))
+    .transform((tracks) => tracks.filter((track) => track !== null)),
 });
-
-export const topTracksSchema = z.object({ tracks: z.array(trackSchema) });
 
 /** A paging object whose `items` are validated by `item`. */
 export function pagingSchema<T extends z.ZodType>(item: T) {
@@ -116,14 +140,16 @@ export function pagingSchema<T extends z.ZodType>(item: T) {
   });
 }
 
-export const albumSchema = albumBase.extend({
-  tracks: pagingSchema(simplifiedTrackSchema),
-  copyrights: z.array(z.object({ text: z.string(), type: z.string() })).default([]),
-  external_ids: externalIdsSchema.optional(),
-  genres: z.array(z.string()).default([]),
-  label: z.string().optional(),
-  popularity: z.number().int().optional(),
-});
+export const albumSchema = nullsAsAbsent(
+  albumBase.extend({
+    tracks: pagingSchema(simplifiedTrackSchema),
+    copyrights: z.array(z.object({ text: z.string(), type: z.string() })).default([]),
+    external_ids: externalIdsSchema.optional(),
+    genres: z.array(z.string()).default([]),
+    label: z.string().optional(),
+    popularity: z.number().int().optional(),
+  }),
+);
 
 export const albumTracksSchema = pagingSchema(simplifiedTrackSchema);
 
@@ -284,12 +310,18 @@ export const simplifiedPlaylistSchema = z.preprocess(
     href: z.string(),
     id: z.string(),
     images: z.array(imageSchema).nullable().default([]),
-    name: z.string(),
+    /** Missing or null on some playlists the service generates (spotify/web-api #828); shown as "Untitled". */
+    name: z
+      .string()
+      .nullish()
+      .transform((name) => name ?? ''),
     owner: playlistOwnerSchema,
     public: z.boolean().nullable(),
-    snapshot_id: z.string(),
+    /** Missing on the same playlists; the bot reads the snapshot from the full playlist only. */
+    snapshot_id: z.string().optional(),
+    /** `total` is null for generated playlists (aome510/spotify-player #398). */
     tracks: z
-      .object({ href: z.string(), total: z.number().int() })
+      .object({ href: z.string(), total: z.number().int().nullable() })
       .nullish()
       .transform((ref) => ref ?? undefined),
     type: z.string(),
@@ -297,7 +329,14 @@ export const simplifiedPlaylistSchema = z.preprocess(
   }),
 );
 
-export const myPlaylistsSchema = pagingSchema(simplifiedPlaylistSchema);
+/**
+ * The member's playlists. Since December 2024 the service answers null in place of the playlists it
+ * owns itself (editorial and algorithmic ones a member follows), and one playlist it cannot describe
+ * must not hide the others: both are left out of `items` (`total` still counts them).
+ */
+export const myPlaylistsSchema = pagingSchema(simplifiedPlaylistSchema.nullable().catch(null)).transform(
+  (page) => ({ ...page, items: page.items.filter((playlist) => playlist !== null) }),
+);
 
 export const snapshotSchema = z.object({ snapshot_id: z.string() });
 
