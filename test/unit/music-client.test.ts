@@ -215,6 +215,47 @@ describe('music client (mocked HTTP)', () => {
     expect((error as AppCredentialsError).userMessage).toMatch(/tell the bot’s owner/);
   });
 
+  it('reports a catalog call refused with a token the service has just issued as the owner’s problem', async () => {
+    appToken('app-token-0123456789', 2);
+    agent
+      .get(API)
+      .intercept({ path: (path) => path.startsWith(`/v1/albums/${ALBUM}`), method: 'GET' })
+      .reply(401, { error: { status: 401, message: 'Invalid access token' } }, JSON_HEADERS)
+      .times(2);
+    const error = await music.albums.get(ALBUM).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppCredentialsError);
+    // No link prompt: linking again cannot mend the app's own token.
+    expect((error as AppCredentialsError).userMessage).not.toMatch(/link/i);
+  });
+
+  it('never sends a playlist move twice after a 503, while other PUTs are retried', async () => {
+    const retrying = createMusicClient({
+      apiUrl: API,
+      authUrl: ACCOUNTS,
+      clientId: 'client-id',
+      clientSecret: 'client-secret-abcdef',
+      variant: 'classic',
+      getAccessToken: (userId) => Promise.resolve(tokens[userId] ?? ''),
+      transport: { dispatcher: agent, sleep: recordingSleep().sleep, retries: 2 },
+    });
+    const playlist = '37i9dQZF1DXcBWIGoYBM5M';
+    const items = agent.get(API);
+    let moves = 0;
+    // The service may have applied the move before failing: a second one would move the items again.
+    items
+      .intercept({ path: `/v1/playlists/${playlist}/tracks`, method: 'PUT' })
+      .reply(() => ({ statusCode: 503, data: (moves++, '') }));
+    const move = retrying.playlists.reorder('alice', playlist, { rangeStart: 0, insertBefore: 5 });
+    await expect(move).rejects.toMatchObject({ status: 503 });
+    expect(moves).toBe(1);
+    items.intercept({ path: `/v1/playlists/${playlist}/tracks`, method: 'PUT' }).reply(503, '');
+    items
+      .intercept({ path: `/v1/playlists/${playlist}/tracks`, method: 'PUT' })
+      .reply(200, { snapshot_id: 's2' }, JSON_HEADERS);
+    await expect(retrying.playlists.replaceItems('alice', playlist, [])).resolves.toBe('s2');
+    await retrying.close();
+  });
+
   describe('maps service errors to their own types', () => {
     it.each([
       [

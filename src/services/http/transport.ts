@@ -111,6 +111,12 @@ export interface RequestSpec {
   signal?: AbortSignal;
   /** Overrides the transport's timeout for this call. */
   timeoutMs?: number;
+  /**
+   * `false` for a PUT or DELETE that must not be sent twice (a playlist reorder moves its items
+   * again): no retry after a 5xx, a network fault or a try that ran out of time, since the
+   * service may have applied it. A 429 is still retried (nothing was applied).
+   */
+  idempotent?: boolean;
 }
 
 export interface RawResponse {
@@ -250,7 +256,10 @@ export class Transport {
     const method = spec.method ?? 'GET';
     const url = buildUrl(spec);
     const shownUrl = redactUrl(url);
-    const retries = IDEMPOTENT.has(method) ? (this.options.retries ?? DEFAULT_TRANSPORT_OPTIONS.retries) : 0;
+    const retries =
+      IDEMPOTENT.has(method) && spec.idempotent !== false
+        ? (this.options.retries ?? DEFAULT_TRANSPORT_OPTIONS.retries)
+        : 0;
     const timeoutMs = spec.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TRANSPORT_OPTIONS.timeoutMs;
     const retryBaseMs = this.options.retryBaseMs ?? DEFAULT_TRANSPORT_OPTIONS.retryBaseMs;
 

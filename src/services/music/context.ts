@@ -5,7 +5,13 @@
 import type { z } from 'zod';
 import type { QueryValue, RequestSpec, Transport } from '../http/transport.js';
 import type { AppTokenSource } from './app-token.js';
-import { endpointRemovedError, InvalidMusicRefError, MusicAuthError, toMusicError } from './errors.js';
+import {
+  AppCredentialsError,
+  endpointRemovedError,
+  InvalidMusicRefError,
+  MusicAuthError,
+  toMusicError,
+} from './errors.js';
 import type { Page, PageRequest, PagingRegistry } from './paging.js';
 import { parseMusicRef, type MusicRefType } from './refs.js';
 
@@ -85,7 +91,17 @@ export function createContext(options: ContextOptions): MusicContext {
         if (!(typed instanceof MusicAuthError)) throw typed;
         // The app token was revoked or expired early: one fresh token, one more try.
         appToken.invalidate(token);
-        return await send(withToken(await appToken.get()));
+        try {
+          return await send(withToken(await appToken.get()));
+        } catch (retryError) {
+          const retyped = toMusicError(retryError);
+          // A token the service has just issued, refused as well: the app itself is not allowed
+          // (removed, or its credentials no longer good). Linking again cannot mend that, so this
+          // is not the member's link problem but the owner's.
+          if (retyped instanceof MusicAuthError)
+            throw new AppCredentialsError('it refuses a token it has just issued', { cause: retyped });
+          throw retyped;
+        }
       }
     } catch (error) {
       throw retype(error, spec);

@@ -167,7 +167,8 @@ export function createPlaylistsApi(ctx: MusicContext): PlaylistsApi {
       if (options.snapshotId !== undefined) body['snapshot_id'] = options.snapshotId;
       const result = await ctx.json(
         { userId },
-        { method: 'PUT', url: itemsPath(id), json: body },
+        // A move sent twice moves twice: never retried (see `RequestSpec.idempotent`).
+        { method: 'PUT', url: itemsPath(id), json: body, idempotent: false },
         snapshotSchema,
       );
       return result.snapshot_id;
