@@ -145,7 +145,7 @@ export type { PlayerApi } from './player.js';
 export type { PlaylistsApi, PlaylistItemToRemove, ReorderOptions } from './playlists.js';
 export type { UsersApi } from './users.js';
 export { MAX_ARTIST_IDS } from './artists.js';
-export { MAX_LIBRARY_BODY_IDS, MAX_LIBRARY_QUERY_IDS, MAX_LIBRARY_URIS } from './library.js';
+export { MAX_LIBRARY_QUERY_IDS, MAX_LIBRARY_URIS } from './library.js';
 export { MAX_PLAYLIST_ITEMS_PER_REQUEST } from './playlists.js';
 export { chunk, chunkPositions } from './batch.js';
 export {

@@ -1,8 +1,11 @@
 /**
  * The member's saved albums.
  *
- * `classic`: `PUT`/`DELETE /v1/me/albums`, ids in the JSON body (at most 50 a request; the query
- * form allows only 20 and would override the body, so it is never used).
+ * `classic`: `PUT`/`DELETE /v1/me/albums?ids=…`, at most 20 ids a request. The spec gives the
+ * query `ids` as required and the body's `ids` (up to 50) as optional and ignored beside it; the
+ * real service takes either, but a service that keeps to the contract refuses a request without
+ * the query, so the query is what is sent. (A save from the bot is one album, so the smaller
+ * chunks cost nothing in practice.)
  * `2026`: `PUT`/`DELETE /v1/me/library?uris=…`, at most 40 `service:album:<id>` URIs a request.
  */
 import { chunk } from './batch.js';
@@ -10,9 +13,7 @@ import type { MusicContext } from './context.js';
 import { requireId } from './context.js';
 import { toMusicUri } from './refs.js';
 
-/** Body `ids` per save/remove request (spec §8). */
-export const MAX_LIBRARY_BODY_IDS = 50;
-/** Query `ids` per save/remove request (spec §8); not used, see above. */
+/** Query `ids` per save/remove request (spec §8). */
 export const MAX_LIBRARY_QUERY_IDS = 20;
 /** `uris` per `/v1/me/library` request (2026). */
 export const MAX_LIBRARY_URIS = 40;
@@ -35,8 +36,8 @@ export function createLibraryApi(ctx: MusicContext): LibraryApi {
       }
       return;
     }
-    for (const ids50 of chunk(ids, MAX_LIBRARY_BODY_IDS)) {
-      await ctx.empty(caller, { method, url: '/v1/me/albums', json: { ids: ids50 } });
+    for (const ids20 of chunk(ids, MAX_LIBRARY_QUERY_IDS)) {
+      await ctx.empty(caller, { method, url: '/v1/me/albums', query: { ids: ids20.join(',') } });
     }
   }
 
