@@ -183,6 +183,22 @@ describe('playlists: pages, autocomplete and edits', () => {
     expect(world.music!.playlist(roadTrip)!.length).toBe(length);
   });
 
+  it('after removing every item of the last page, shows the new last page, not an empty one past the end', async () => {
+    const length = world.music!.playlist(roadTrip)!.length;
+    expect(length).toBeGreaterThan(10);
+    const lastPageStart = Math.floor((length - 1) / 10) * 10 + 1;
+    const count = length - lastPageStart + 1;
+    const prompt = await playlist('remove', { playlist: roadTrip, position: lastPageStart, count }).reply();
+    const done = await click(prompt, `Remove ${count} item`).waitForEdit();
+    const pages = (lastPageStart - 1) / 10;
+    expect(done.embeds[0]?.description).toContain(`Removed ${count} item`);
+    expect(done.embeds[0]?.footer?.text).toBe(
+      `Page ${pages} of ${pages} · items ${lastPageStart - 10}–${lastPageStart - 1} of ${lastPageStart - 1}`,
+    );
+    expect(itemLines(done)).toHaveLength(10);
+    if (pages > 1) expect(button(done, 'Previous').disabled).toBeUndefined();
+  });
+
   it('cancels a confirmation without changing anything', async () => {
     const length = world.music!.playlist(roadTrip)!.length;
     const prompt = await playlist('remove', { playlist: roadTrip, position: 1 }).reply();

@@ -129,7 +129,7 @@ export function renderPlaylistPage(page: PlaylistPage, options: PlaylistPageOpti
     url: page.head.url,
     thumbnail: page.head.image,
     description: `${top}\n\n${body}`,
-    footer: `Page ${formatCount(page.page + 1)} of ${formatCount(page.pageCount)}${range}`,
+    footer: `Page ${formatCount(Math.min(page.page, page.pageCount - 1) + 1)} of ${formatCount(page.pageCount)}${range}`,
   });
   return { embeds: [embed], components: buttonRows([pageButtons(page, options.ownerId)]) };
 }

@@ -144,7 +144,9 @@ export async function openPlaylist(
 
 /**
  * A page turn: exactly one request (the page's items) while the playlist's name and owner are
- * cached, two when they must be fetched again.
+ * cached, two when they must be fetched again. A page past the end (the playlist shrank since the
+ * button was drawn, or an edit removed the last page's items) becomes the last page, one request
+ * more, as `openPlaylist` clamps.
  */
 export async function getPlaylistPage(
   deps: MusicDeps,
@@ -152,15 +154,23 @@ export async function getPlaylistPage(
   playlistId: string,
   page: number,
 ): Promise<PlaylistPage> {
-  const items = await deps.client.playlists.items(
-    playlistId,
-    { offset: page * PLAYLIST_PAGE_SIZE, limit: PLAYLIST_PAGE_SIZE },
-    { userId },
-  );
+  const itemsAt = (at: number) =>
+    deps.client.playlists.items(
+      playlistId,
+      { offset: at * PLAYLIST_PAGE_SIZE, limit: PLAYLIST_PAGE_SIZE },
+      { userId },
+    );
+  let at = page;
+  let items = await itemsAt(at);
+  const last = pageCount(items.total, PLAYLIST_PAGE_SIZE) - 1;
+  if (at > last) {
+    at = last;
+    if (items.total > 0) items = await itemsAt(at);
+  }
   const head =
     (await readCached(deps.cache, headKey(userId, playlistId), playlistHeadSchema)) ??
     (await keepHead(deps, userId, await deps.client.playlists.get(playlistId, { userId })));
-  return pageView(head, page, items.total, items.items);
+  return pageView(head, at, items.total, items.items);
 }
 
 const mineSchema = z.object({
