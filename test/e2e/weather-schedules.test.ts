@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { encodePlace } from '../../src/domain/weather/places.js';
 import { startBotWorld, type BotWorld } from '../helpers/bot.js';
 
@@ -87,6 +88,23 @@ describe('scheduled weather posts, managed from Discord', () => {
     const posted = world.discord.messages(world.channelId).slice(before);
     expect(posted).toHaveLength(1);
     expect(posted[0]?.embeds[0]?.title).toContain('Berlin');
+  });
+
+  it('says why test could not post, privately, when the bot lost its permission in the channel', async () => {
+    const channel = world.discord.createChannel(world.guildId, { name: 'closed-later' });
+    await schedule('add', { place: BERLIN, time: '07:00', timezone: 'UTC', channel: channel.id }).reply();
+    const list = (await world.app.storage.ns('schedules').get(`guild:${world.guildId}`)) as {
+      id: string;
+      channelId: string;
+    }[];
+    const added = list.find((entry) => entry.channelId === channel.id)!;
+    world.discord.setBotPermissions(channel.id, { deny: PermissionFlagsBits.SendMessages });
+    const reply = await schedule('test', { id: added.id }).reply();
+    expect(reply.flags! & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
+    expect(reply.content).toBe(
+      `Could not post in <#${channel.id}>: the bot lost a permission it needs in the channel.`,
+    );
+    await schedule('remove', { id: added.id }).reply();
   });
 
   it('pauses, resumes and removes a schedule', async () => {

@@ -1,8 +1,9 @@
 import { MessageFlags } from 'discord.js';
 import type { WeatherServices } from '../../bot/context.js';
-import { localize } from '../../bot/i18n/index.js';
+import { langOf, localize } from '../../bot/i18n/index.js';
 import { SCHEDULE_TEXT } from '../../bot/i18n/schedules.js';
 import type { Subcommand } from '../../bot/subcommands.js';
+import { PostRejectedError, WeatherRefusedError } from '../../services/schedules/runner.js';
 import {
   findSchedule,
   idOption,
@@ -10,6 +11,7 @@ import {
   SCHEDULE_GROUP,
   scheduleIdAutocomplete,
 } from './schedule-shared.js';
+import { describeWeatherProblem } from './shared.js';
 
 export default {
   group: SCHEDULE_GROUP,
@@ -20,7 +22,21 @@ export default {
     const { guildId } = requireManager(interaction);
     const schedule = await findSchedule(weather, guildId, interaction.options.getString('id', true));
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-    await weather.schedules.postNow(schedule);
+    try {
+      await weather.schedules.postNow(schedule);
+    } catch (error) {
+      // What this command is for: the reason a scheduled post would fail, in the words the
+      // schedule list uses when it pauses one (the weather refusal as `/weather` says it).
+      const reason =
+        error instanceof PostRejectedError
+          ? `${error.message}.`
+          : error instanceof WeatherRefusedError
+            ? (describeWeatherProblem(error.cause, langOf(interaction.locale)) ?? error.message)
+            : undefined;
+      if (reason === undefined) throw error;
+      await interaction.editReply({ content: `Could not post in <#${schedule.channelId}>: ${reason}` });
+      return;
+    }
     await interaction.editReply({ content: `Posted it in <#${schedule.channelId}>.` });
   },
 } satisfies Subcommand<WeatherServices>;
