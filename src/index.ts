@@ -74,7 +74,12 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
   if (config.weather && core.weather) {
     const weatherClient = core.weather;
     const siteUrl = config.weather.siteUrl;
-    const store = new ScheduleStore(storage, config.schedules.perGuildLimit);
+    const store = new ScheduleStore(storage, config.schedules.perGuildLimit, Date.now, (guildId, error) =>
+      logger.error(
+        { err: error, guildId },
+        'could not read a server’s scheduled posts: they are skipped until it can',
+      ),
+    );
     const poster = createScheduledPoster(client, siteUrl);
     const parts = {
       store,

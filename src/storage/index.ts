@@ -23,6 +23,21 @@ export const NAMESPACES = [
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
+/**
+ * Namespaces whose reads and writes throw when the backend fails (a lost Redis connection, a busy
+ * SQLite file) instead of Keyv's default of reading "nothing" and writing nothing without a word:
+ * what they hold is read, changed and written back (a guild's schedules, the guild index, a link
+ * being refreshed), and a failed read taken for "nothing" would be written back over what is
+ * there, and a failed write reported as done. Caches stay lenient: a failed read there is a miss.
+ */
+const STRICT: ReadonlySet<string> = new Set<Namespace>([
+  'links',
+  'oauth-states',
+  'prefs',
+  'schedules',
+  'schedule-markers',
+]);
+
 export interface StorageOptions {
   /** Directory for the SQLite file when no Redis URL is given. */
   dataDir: string;
@@ -93,8 +108,9 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
         if (!keyv) {
           // Keyv hands its namespace to the adapter, which prefixes keys in Redis itself; with
           // Keyv's own prefixing on as well, keys would be prefixed twice (`a::a:key`).
-          const store = new KeyvRedis(client, { keyPrefixSeparator: ':' });
-          keyv = new Keyv({ store, namespace: `${prefix}:${namespace}`, useKeyPrefix: false });
+          const throwOnErrors = STRICT.has(namespace);
+          const store = new KeyvRedis(client, { keyPrefixSeparator: ':', throwOnErrors });
+          keyv = new Keyv({ store, namespace: `${prefix}:${namespace}`, useKeyPrefix: false, throwOnErrors });
           keyv.on('error', (error: unknown) => onError(error, namespace));
           stores.set(namespace, keyv);
         }
@@ -145,7 +161,7 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
       if (!keyv) {
         const store = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 10_000 });
         adapters.push(store);
-        keyv = new Keyv({ store, namespace });
+        keyv = new Keyv({ store, namespace, throwOnErrors: STRICT.has(namespace) });
         keyv.on('error', (error: unknown) => onError(error, namespace));
         stores.set(namespace, keyv);
       }

@@ -2,6 +2,7 @@
  * `SCHEDULER=queue` against a real Redis: job schedulers follow the schedules (add, pause, resume,
  * remove, reconcile at start), and the worker posts a tick once, whichever way it comes.
  */
+import { createClient } from '@keyv/redis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createQueueScheduler, type QueueScheduler } from '../../src/services/schedules/queue.js';
 import { WeatherRefusedError, type WeatherRequest } from '../../src/services/schedules/runner.js';
@@ -69,7 +70,7 @@ async function world(
     });
   const schedulers = async () =>
     (await scheduler.queue.getJobSchedulers(0, -1)).map((s) => `${s.key} ${s.pattern} ${s.tz}`).sort();
-  return { store, scheduler, posts, fetches, add, schedulers };
+  return { prefix, store, scheduler, posts, fetches, add, schedulers };
 }
 
 describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
@@ -107,6 +108,28 @@ describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
     await w.scheduler.queue.upsertJobScheduler('deleted-long-ago', { pattern: '0 6 * * *', tz: 'UTC' });
     await w.scheduler.start();
     expect(await w.schedulers()).toEqual([`${kept.id} ${cronPattern(kept)} Europe/Berlin`]);
+  });
+
+  it('starts, keeping a server’s job schedulers, when that server’s list cannot be read', async () => {
+    const w = await world();
+    const unreadable = await w.add({ guildId: '1000' });
+    const other = await w.add({ guildId: '1001' });
+    await w.scheduler.queue.upsertJobScheduler(
+      unreadable.id,
+      { pattern: cronPattern(unreadable), tz: unreadable.timezone },
+      { data: { guildId: unreadable.guildId, scheduleId: unreadable.id } },
+    );
+    const raw = createClient({ url: REDIS_URL });
+    await raw.connect();
+    await raw.set(`${w.prefix}:schedules:guild:1000`, '[{"id":"trunc');
+    await raw.close();
+    await w.scheduler.start();
+    expect(await w.schedulers()).toEqual(
+      [
+        `${unreadable.id} ${cronPattern(unreadable)} Europe/Berlin`,
+        `${other.id} ${cronPattern(other)} Europe/Berlin`,
+      ].sort(),
+    );
   });
 
   it('gives a job scheduler from an older version (six tries, 5 s apart) the retry policy that lasts the grace window', async () => {

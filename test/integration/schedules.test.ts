@@ -365,3 +365,80 @@ describe('schedules changed by another process on the same storage', () => {
     expect((await w.store.all()).map((s) => s.time)).toEqual(['07:30']);
   });
 });
+
+describe('schedules when storage fails or holds what this version cannot read', () => {
+  /** Makes the backend's next read of `key` in the schedules namespace fail, as a lost connection does. */
+  function failNextRead(storage: Storage, key: string) {
+    const adapter = storage.ns('schedules').store as { get(key: string): Promise<unknown> };
+    const read = adapter.get.bind(adapter);
+    let failed = false;
+    adapter.get = (stored: string) => {
+      if (!failed && stored.endsWith(key)) {
+        failed = true;
+        return Promise.reject(new Error('SQLITE_BUSY: database is locked'));
+      }
+      return read(stored);
+    };
+  }
+
+  it('refuse a change whose read failed, keeping every other server’s schedules', async () => {
+    const w = await world('2026-11-23T05:00:00Z');
+    const kept = [await w.add({ guildId: '1001' }), await w.add({ guildId: '1002' })];
+    failNextRead(w.storage, 'guilds');
+    await expect(w.add({ guildId: '1003' })).rejects.toThrow(/database is locked/);
+    failNextRead(w.storage, 'guild:1001');
+    await expect(w.store.pause('1001', kept[0]!.id, 'paused by alice', true, w.clock.now)).rejects.toThrow();
+    expect((await w.store.all()).map((s) => [s.guildId, s.paused])).toEqual([
+      ['1001', undefined],
+      ['1002', undefined],
+    ]);
+  });
+
+  it('keep posting for every other server when one server’s list cannot be read', async () => {
+    const unreadable: string[] = [];
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-sched-'));
+    const storage = await createStorage({ dataDir });
+    cleanups.push(async () => {
+      await storage.close();
+      await rm(dataDir, { recursive: true, force: true });
+    });
+    const store = new ScheduleStore(storage, 25, Date.now, (guildId) => unreadable.push(guildId));
+    const base = {
+      channelId: '2000',
+      place: { lat: 52.52, lon: 13.405, label: 'Berlin, DE' },
+      time: '07:00',
+      timezone: 'Europe/Berlin',
+      days: [],
+      kind: 'current' as const,
+      units: 'metric' as const,
+      lang: 'en',
+      createdBy: '3000',
+      createdAt: 0,
+    };
+    await store.add({ ...base, guildId: '1001' });
+    const healthy = await store.add({ ...base, guildId: '1002' });
+    // A row damaged on disk: not JSON at all.
+    const adapter = storage.ns('schedules').store as { set(key: string, value: string): Promise<unknown> };
+    await adapter.set('schedules:guild:1001', '[{"id":"trunc');
+    await storage.ns('schedules').set('version', 'after-damage');
+    expect((await store.all()).map((s) => s.id)).toEqual([healthy.id]);
+    expect(unreadable).toEqual(['1001']);
+    // Not kept as the last read: the server is tried again on the next call.
+    await store.all();
+    expect(unreadable).toEqual(['1001', '1001']);
+  });
+
+  it('keep a record this version cannot read through changes to its server’s other schedules', async () => {
+    const w = await world('2026-11-23T05:00:00Z');
+    const first = await w.add();
+    // A record written by a newer version, with a kind this one does not know.
+    const future = { ...first, id: 'f0f0f0f0', kind: 'pollen' };
+    await w.storage.ns('schedules').set(`guild:${first.guildId}`, [first, future]);
+    await w.store.pause(first.guildId, first.id, 'paused by alice', true, w.clock.now);
+    await w.add();
+    const stored = (await w.storage.ns('schedules').get(`guild:${first.guildId}`)) as { id: string }[];
+    expect(stored.map((s) => s.id)).toContain('f0f0f0f0');
+    expect(stored).toHaveLength(3);
+    expect((await w.store.list(first.guildId)).map((s) => s.id)).not.toContain('f0f0f0f0');
+  });
+});

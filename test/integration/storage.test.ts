@@ -4,6 +4,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStorage, type Storage, type StorageOptions } from '../../src/storage/index.js';
+import { createClient } from '@keyv/redis';
 import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
 
 const redisReady = await haveRedis();
@@ -114,6 +115,26 @@ describe.each(backends)('the storage contract on $name', ({ available, options }
       expect(await storage.claim('locks', 'brief', 60_000, 'fifth')).toBe(true);
     },
   );
+});
+
+describe('the Redis store when Redis refuses a command', () => {
+  it.runIf(redisReady)('fails loudly for kept data, and reads a miss for a cache', async () => {
+    const options = redisOptions();
+    const storage = await createStorage(options);
+    const raw = createClient({ url: REDIS_URL });
+    await raw.connect();
+    try {
+      // A key of another type makes GET fail in Redis itself (WRONGTYPE), as a failing server
+      // would: the adapter's default is to swallow that and answer "nothing".
+      await raw.hSet(`${options.redisPrefix}:schedules:guilds`, 'x', '1');
+      await raw.hSet(`${options.redisPrefix}:weather-cache:k`, 'x', '1');
+      await expect(storage.ns('schedules').get('guilds')).rejects.toThrow(/WRONGTYPE/);
+      expect(await storage.ns('weather-cache').get('k')).toBeUndefined();
+    } finally {
+      await raw.close();
+      await storage.close();
+    }
+  });
 });
 
 describe('the SQLite store', () => {

@@ -131,10 +131,17 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
     for (const scheduler of existing) {
       const schedule = active.get(scheduler.key);
       if (!schedule) {
-        // Look again: another process may have added it since `all()` was read.
+        // Look again: another process may have added it since `all()` was read. A server whose
+        // list cannot be read now (the store reports it) keeps its schedulers until it can.
         const guildId = (scheduler.template?.data as Partial<PostJobData> | undefined)?.guildId;
-        const current = guildId ? (await store.list(guildId)).find((s) => s.id === scheduler.key) : undefined;
-        if (!current || current.paused) await queue.removeJobScheduler(scheduler.key);
+        const current = guildId
+          ? await store.list(guildId).then(
+              (list) => list.find((s) => s.id === scheduler.key),
+              () => 'unreadable' as const,
+            )
+          : undefined;
+        if (current !== 'unreadable' && (!current || current.paused))
+          await queue.removeJobScheduler(scheduler.key);
         continue;
       }
       seen.add(scheduler.key);

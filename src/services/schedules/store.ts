@@ -38,17 +38,33 @@ export class ScheduleStore {
     private readonly storage: Storage,
     private readonly perGuildLimit: number,
     private readonly now: () => number = Date.now,
+    /** Told about a guild whose list `all()` could not read (its schedules are left out meanwhile). */
+    private readonly onUnreadable: (guildId: string, error: unknown) => void = () => {},
   ) {
     this.keyv = storage.ns<unknown>('schedules');
   }
 
+  /** A guild's schedules; a record that does not read as a schedule is left out (see `records`). */
   async list(guildId: string): Promise<Schedule[]> {
+    return (await this.records(guildId)).schedules;
+  }
+
+  /**
+   * A guild's list as stored: the records that read as schedules, and those that do not (written
+   * by a newer version, or damaged), which every write keeps as they are instead of dropping them.
+   * A list that cannot be read at all (the backend failed, the row is not JSON) throws: it must
+   * not be taken for an empty list and written back as one.
+   */
+  private async records(guildId: string): Promise<{ schedules: Schedule[]; unread: unknown[] }> {
     const raw = await this.keyv.get(guildKey(guildId));
-    if (!Array.isArray(raw)) return [];
-    return raw.flatMap((item) => {
+    const out = { schedules: [] as Schedule[], unread: [] as unknown[] };
+    if (!Array.isArray(raw)) return out;
+    for (const item of raw) {
       const parsed = scheduleSchema.safeParse(item);
-      return parsed.success ? [parsed.data] : [];
-    });
+      if (parsed.success) out.schedules.push(parsed.data);
+      else out.unread.push(item);
+    }
+    return out;
   }
 
   /**
@@ -62,9 +78,20 @@ export class ScheduleStore {
     const last = this.lastRead;
     if (last && last.version === version && at - last.at < ALL_MAX_AGE_MS) return [...last.schedules];
     const guilds = await this.guilds();
-    const lists = await Promise.all(guilds.map((guildId) => this.list(guildId)));
+    // One guild whose list cannot be read must not stop every other guild's posts.
+    let complete = true;
+    const lists = await Promise.all(
+      guilds.map((guildId) =>
+        this.list(guildId).catch((error: unknown) => {
+          complete = false;
+          this.onUnreadable(guildId, error);
+          return [];
+        }),
+      ),
+    );
     const schedules = lists.flat();
-    this.lastRead = { version, at, schedules };
+    // A read with a guild missing is not kept: the next call tries that guild again.
+    this.lastRead = complete ? { version, at, schedules } : undefined;
     return [...schedules];
   }
 
@@ -133,8 +160,8 @@ export class ScheduleStore {
   /** The one way a list is written: under the guild's lock, then a new version for every `all()`. */
   private async update(guildId: string, change: (list: Schedule[]) => Schedule[]): Promise<void> {
     await this.withLock(guildKey(guildId), async () => {
-      const next = change(await this.list(guildId));
-      await this.keyv.set(guildKey(guildId), next);
+      const { schedules, unread } = await this.records(guildId);
+      await this.keyv.set(guildKey(guildId), [...change(schedules), ...unread]);
     });
     await this.keyv.set(VERSION, randomUUID());
   }
