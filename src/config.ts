@@ -90,7 +90,11 @@ const envSchema = z.object({
 
   // Schedules
   SCHEDULES_PER_GUILD: integer(25, 1, 1_000),
-  SCHEDULE_GRACE_MINUTES: integer(30, 0, 24 * 60),
+  /**
+   * At least 1: the grace window is also how late an on-time post may start (the runner wakes a few
+   * milliseconds after the minute), so 0 would make every post "missed".
+   */
+  SCHEDULE_GRACE_MINUTES: integer(30, 1, 24 * 60),
   /** `local`: one runner per process over shared storage; `queue`: BullMQ job schedulers (needs REDIS_URL). */
   SCHEDULER: z.preprocess(blankToUndefined, z.enum(['local', 'queue']).default('local')),
 

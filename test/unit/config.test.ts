@@ -102,6 +102,12 @@ describe('configuration', () => {
     expect(loadConfig({ ...minimal, WEB: 'off' }).web).toBe(false);
   });
 
+  it('refuses a grace window of 0 minutes, which would count every post as missed', () => {
+    expect(problemsOf({ ...minimal, SCHEDULE_GRACE_MINUTES: '0' }).join('\n')).toMatch(
+      /SCHEDULE_GRACE_MINUTES must be at least 1/,
+    );
+  });
+
   it('reports SCHEDULER=queue without Redis and shard ids out of range in one error', () => {
     const problems = problemsOf({ ...minimal, SCHEDULER: 'queue', SHARD_COUNT: '2', SHARD_IDS: '1-2' });
     expect(problems).toHaveLength(2);
