@@ -96,7 +96,13 @@ export class ScheduleStore {
   }
 
   async add(schedule: Omit<Schedule, 'id'>): Promise<Schedule> {
-    const created: Schedule = { ...schedule, id: randomUUID().slice(0, 8) };
+    // Ids are short, for typing in `/weather schedule pause id:…`, and they key the slot markers,
+    // the nonce and the queue's job scheduler across every server: eight hex digits collide once
+    // in about a hundred stores of 10,000 schedules, so one already in use is drawn again.
+    const taken = new Set((await this.all()).map((existing) => existing.id));
+    let id = randomUUID().slice(0, 8);
+    while (taken.has(id)) id = randomUUID().slice(0, 8);
+    const created: Schedule = { ...schedule, id };
     await this.withLock(INDEX, async () => {
       const guilds = await this.guilds();
       if (!guilds.includes(schedule.guildId)) await this.keyv.set(INDEX, [...guilds, schedule.guildId]);
