@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createQueueScheduler, type QueueScheduler } from '../../src/services/schedules/queue.js';
 import { WeatherRefusedError, type WeatherRequest } from '../../src/services/schedules/runner.js';
 import { ScheduleStore } from '../../src/services/schedules/store.js';
-import { cronPattern, nonceFor, slotKey } from '../../src/services/schedules/timing.js';
+import { cronPattern, nextRun, nonceFor, slotKey } from '../../src/services/schedules/timing.js';
 import type { Schedule } from '../../src/services/schedules/types.js';
 import { createStorage } from '../../src/storage/index.js';
 import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
@@ -130,6 +130,23 @@ describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
         `${other.id} ${cronPattern(other)} Europe/Berlin`,
       ].sort(),
     );
+  });
+
+  it('ticks on the local runner’s days where a daylight-saving gap starts at midnight', async () => {
+    const w = await world();
+    // Santiago springs forward from 00:00 to 01:00 on Sunday 5 September 2027: a post at 00:30
+    // falls in the gap that day, and the local runner makes it at the end of the gap. (A tick
+    // still to come, so BullMQ computes the next one from it rather than from now.)
+    const schedule = { time: '00:30', days: [], timezone: 'America/Santiago' };
+    const previous = Date.parse('2027-09-04T04:30:00Z'); // 00:30 on the 4th, UTC-4
+    await w.scheduler.queue.upsertJobScheduler(
+      'gap',
+      { pattern: cronPattern(schedule), tz: schedule.timezone },
+      { name: 'post', data: { guildId: '1000', scheduleId: 'gap' }, opts: { prevMillis: previous } },
+    );
+    const next = (await w.scheduler.queue.getJobScheduler('gap'))?.next;
+    expect(next).toBe(nextRun(schedule, new Date(previous))?.getTime());
+    expect(slotKey(schedule, new Date(next!))).toBe('2027-09-05');
   });
 
   it('gives a job scheduler from an older version (six tries, 5 s apart) the retry policy that lasts the grace window', async () => {

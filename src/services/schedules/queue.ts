@@ -17,7 +17,7 @@ import {
   type ScheduleRunnerOptions,
   type Scheduler,
 } from './runner.js';
-import { cronPattern, runsAt, slotKey } from './timing.js';
+import { cronPattern, nextRunOfPattern, runsAt, slotKey } from './timing.js';
 import type { Schedule } from './types.js';
 
 export interface QueueSchedulerOptions extends Pick<
@@ -78,7 +78,15 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
   // BullMQ requires `maxRetriesPerRequest: null` on its connections (the worker blocks on Redis).
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   connection.on('error', (error: unknown) => logger.error({ err: error }, 'queue redis error'));
-  const queue = new Queue<PostJobData>(QUEUE_NAME, { connection, prefix: options.prefix });
+  // The next tick of a job scheduler as the local runner computes it (see `nextRunOfPattern`); the
+  // queue computes the first tick, the worker every later one, so both need it.
+  const repeatStrategy = (millis: number, repeat: { pattern?: string; tz?: string }) =>
+    repeat.pattern === undefined ? undefined : nextRunOfPattern(repeat.pattern, repeat.tz, millis);
+  const queue = new Queue<PostJobData>(QUEUE_NAME, {
+    connection,
+    prefix: options.prefix,
+    settings: { repeatStrategy },
+  });
   queue.on('error', (error) => logger.error({ err: error }, 'schedule queue error'));
   const retryDelayMs = options.retryDelayMs ?? 5_000;
   const attempts = options.attempts ?? Math.ceil(options.graceMs / MAX_RETRY_DELAY_MS) + 6;
@@ -267,6 +275,7 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
         prefix: options.prefix,
         concurrency: options.concurrency ?? 10,
         settings: {
+          repeatStrategy,
           backoffStrategy: (attemptsMade: number) =>
             Math.min(retryDelayMs * 2 ** Math.max(0, attemptsMade - 1), MAX_RETRY_DELAY_MS),
         },

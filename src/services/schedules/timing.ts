@@ -40,6 +40,27 @@ export function nextRun(schedule: Timed, after: Date): Date | undefined {
   return cronOf(schedule).nextRun(after) ?? undefined;
 }
 
+/** Croner jobs by pattern and zone, for `nextRunOfPattern`: one per distinct schedule time. */
+const patternCrons = new Map<string, Cron>();
+
+/**
+ * The first run of a cron `pattern` in `timezone` strictly after `afterMs`, as `nextRun` computes
+ * it: for the queue scheduler, so BullMQ's job schedulers tick when the local runner would.
+ * BullMQ's own strategy (cron-parser) loses the day's tick where a daylight-saving gap starts at
+ * midnight or lasts half an hour (America/Santiago in September, Africa/Cairo in April,
+ * Australia/Lord_Howe in October) and puts a time inside a gap at its end plus the gap, where
+ * croner posts at the end of the gap.
+ */
+export function nextRunOfPattern(pattern: string, timezone: string | undefined, afterMs: number) {
+  const key = `${pattern}|${timezone ?? ''}`;
+  let cron = patternCrons.get(key);
+  if (!cron) {
+    cron = new Cron(pattern, { paused: true, ...(timezone ? { timezone } : {}) });
+    patternCrons.set(key, cron);
+  }
+  return cron.nextRun(new Date(afterMs))?.getTime();
+}
+
 /** The latest run at or before `at`. */
 export function latestRun(schedule: Timed, at: Date): Date | undefined {
   return cronOf(schedule).previousRuns(1, new Date(at.getTime() + 1))[0];
