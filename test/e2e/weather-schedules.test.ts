@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MessageFlags, PermissionFlagsBits } from 'discord.js';
+import { ChannelType, MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { encodePlace } from '../../src/domain/weather/places.js';
 import { startBotWorld, type BotWorld } from '../helpers/bot.js';
 
@@ -15,12 +15,18 @@ describe('scheduled weather posts, managed from Discord', () => {
     await world?.close();
   });
 
-  const schedule = (subcommand: string, options: Record<string, string> = {}, userId?: string) =>
+  const schedule = (
+    subcommand: string,
+    options: Record<string, string> = {},
+    userId?: string,
+    locale?: 'de' | 'en-US',
+  ) =>
     world.slash('weather', {
       subcommandGroup: 'schedule',
       subcommand,
       options,
       ...(userId ? { userId } : {}),
+      ...(locale ? { locale } : {}),
     });
 
   it('offers IANA time zones in autocomplete', async () => {
@@ -52,10 +58,68 @@ describe('scheduled weather posts, managed from Discord', () => {
     expect(list.embeds[0]?.footer?.text).toContain('1 of 25 allowed');
   });
 
-  it('refuses members without Manage Server', async () => {
-    const reply = await schedule('list', {}, world.bob.id).reply();
+  it('refuses members without Manage Server, in their language', async () => {
+    const reply = await schedule('list', {}, world.bob.id, 'en-US').reply();
     expect(reply.content).toContain('Manage Server');
     expect(reply.flags! & 64).toBe(64);
+    const german = await schedule('list', {}, world.bob.id).reply();
+    expect(german.content).toBe('Geplante Posts zu verwalten braucht die Berechtigung „Server verwalten“.');
+  });
+
+  it('answers a German member in German: list, a bad time and test', async () => {
+    const list = await schedule('list', {}, undefined, 'de').reply();
+    expect(list.embeds[0]?.title).toBe('Geplante Wetterposts');
+    expect(list.embeds[0]?.footer?.text).toBe('1 von 25 erlaubt · Zeiten in deiner eigenen Zeitzone');
+    expect(list.embeds[0]?.description).toContain('Vorhersage für heute für **Berlin, DE**');
+    expect(list.embeds[0]?.description).toContain(
+      '07:00 Europe/Berlin, Mo, Di, Mi, Do, Fr · imperial · nächster Termin <t:',
+    );
+    expect(list.embeds[0]?.description).toMatch(/nächster Termin <t:\d+:F>/);
+
+    const badTime = await schedule(
+      'add',
+      { place: BERLIN, time: '25:00', timezone: 'UTC' },
+      undefined,
+      'de',
+    ).reply();
+    expect(badTime.content).toBe('Die Uhrzeit muss wie 07:00, 19:30 oder 7:30 pm aussehen.');
+    expect(badTime.flags! & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
+
+    const [first] = (await world.app.storage.ns('schedules').get(`guild:${world.guildId}`)) as {
+      id: string;
+    }[];
+    const tested = await schedule('test', { id: first!.id }, undefined, 'de').reply();
+    expect(tested.content).toBe(`In <#${world.channelId}> gepostet.`);
+    const unknown = await schedule('test', { id: 'nope' }, undefined, 'de').reply();
+    expect(unknown.content).toBe(
+      'Auf diesem Server gibt es keinen geplanten Post „nope“. Siehe /wetter zeitplan liste.',
+    );
+  });
+
+  it('refuses to post in the voice channel it was asked from, naming the channel option', async () => {
+    const voice = world.discord.createChannel(world.guildId, {
+      name: 'lounge',
+      type: ChannelType.GuildVoice,
+    });
+    world.discord.setBotPermissions(voice.id, { allow: VIEW_SEND | (1n << 14n) | (1n << 15n) });
+    const store = world.app.storage.ns('schedules');
+    const before = (await store.get(`guild:${world.guildId}`)) as unknown[];
+    const reply = await world.discord
+      .slash({
+        guildId: world.guildId,
+        channelId: voice.id,
+        userId: world.alice.id,
+        name: 'weather',
+        subcommandGroup: 'schedule',
+        subcommand: 'add',
+        options: { place: BERLIN, time: '08:00', timezone: 'UTC' },
+      })
+      .reply();
+    expect(reply.flags! & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
+    expect(reply.content).toBe(
+      'Scheduled weather can only be posted in a text or announcement channel: pick one with the `channel` option.',
+    );
+    expect(await store.get(`guild:${world.guildId}`)).toEqual(before);
   });
 
   it('names the permissions the bot lacks in the target channel', async () => {
@@ -77,6 +141,21 @@ describe('scheduled weather posts, managed from Discord', () => {
     expect(
       (await schedule('add', { place: BERLIN, time: '25:00', timezone: 'UTC' }).reply()).content,
     ).toContain('The time must look like');
+  });
+
+  it('shows a typed time zone or id back as typed, never as a clickable link', async () => {
+    const zone = await schedule('add', {
+      place: BERLIN,
+      time: '08:00',
+      timezone: '[x](http://evil.example)',
+    }).reply();
+    expect(zone.content).toBe(
+      '“\\[x\\](http://evil.example)” is not a time zone. Pick one from the list, e.g. Europe/Berlin.',
+    );
+    const id = await schedule('test', { id: '`[x](http://e.x)' }).reply();
+    expect(id.content).toBe(
+      'There is no scheduled post “\\`\\[x\\](http://e.x)” on this server. See /weather schedule list.',
+    );
   });
 
   it('posts once now with test, in the channel, with the embed', async () => {

@@ -1,6 +1,7 @@
 import { EmbedBuilder } from '@discordjs/builders';
 import type { MusicLink } from '../../auth/vault.js';
 import type { CurrentUser } from '../../services/music/index.js';
+import { md } from './music-text.js';
 import { truncate } from './text.js';
 
 const MUSIC_COLOUR = 0x1db954;
@@ -36,7 +37,7 @@ export function renderLinked(link: Pick<MusicLink, 'displayName' | 'accountId'>)
     .setTitle('Music account linked')
     .setDescription(
       truncate(
-        `Linked as **${link.displayName ?? link.accountId}**. Your music commands now use this account.`,
+        `Linked as **${md(link.displayName ?? link.accountId, 200)}**. Your music commands now use this account.`,
         4096,
       ),
     );
@@ -58,7 +59,7 @@ export function renderLinkStatus(link: MusicLink, profile: CurrentUser | undefin
     .addFields(
       {
         name: 'Linked as',
-        value: truncate(`${name} (${profile?.id ?? link.accountId})`, 1024),
+        value: truncate(`${md(name, 200)} (${md(profile?.id ?? link.accountId, 200)})`, 1024),
         inline: true,
       },
       { name: 'Premium', value: premiumText(profile?.product ?? link.product), inline: true },
@@ -66,7 +67,7 @@ export function renderLinkStatus(link: MusicLink, profile: CurrentUser | undefin
       {
         name: 'The bot may',
         value: truncate(
-          scopes.map((scope) => `• ${SCOPE_WORDS[scope] ?? scope}`).join('\n') ||
+          scopes.map((scope) => `• ${SCOPE_WORDS[scope] ?? md(scope, 100)}`).join('\n') ||
             'nothing beyond public data',
           1024,
         ),

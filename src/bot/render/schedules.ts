@@ -1,43 +1,51 @@
 import { EmbedBuilder } from '@discordjs/builders';
-import { describeDays } from '../../services/schedules/input.js';
 import { nextRun } from '../../services/schedules/timing.js';
 import type { Schedule } from '../../services/schedules/types.js';
+import type { ScheduleMessages } from '../i18n/schedule-messages.js';
+import { md } from './music-text.js';
 import { truncate } from './text.js';
 
-const KIND_TEXT: Record<Schedule['kind'], string> = {
-  current: 'current conditions',
-  today: "today's forecast",
-  week: 'the week ahead',
-};
+/** `every day`, `Mon, Wed, Fri`, in the reader's language. */
+export function scheduleDays(days: readonly number[], t: ScheduleMessages): string {
+  return days.length === 0 ? t.everyDay : days.map((day) => t.weekdays[day]).join(', ');
+}
 
 /** One line about a schedule: what, where, when, and its state. */
-export function scheduleLine(schedule: Schedule, now: Date): string {
+export function scheduleLine(schedule: Schedule, now: Date, t: ScheduleMessages): string {
   const next = schedule.paused ? undefined : nextRun(schedule, now);
-  const when = `${schedule.time} ${schedule.timezone}, ${describeDays(schedule.days)}`;
+  const when = `${schedule.time} ${schedule.timezone}, ${scheduleDays(schedule.days, t)}`;
   const state = schedule.paused
-    ? `⏸ paused: ${schedule.paused.reason}`
+    ? // The reason may name a member ("paused by …"): their name is theirs to choose.
+      t.pausedBecause(md(schedule.paused.reason, 300))
     : next
-      ? `next <t:${Math.floor(next.getTime() / 1000)}:F> (<t:${Math.floor(next.getTime() / 1000)}:R>)`
-      : 'no next run';
-  return `\`${schedule.id}\` ${KIND_TEXT[schedule.kind]} for **${schedule.place.label}** in <#${schedule.channelId}>\n${when} · ${schedule.units} · ${state}`;
+      ? t.nextRun(Math.floor(next.getTime() / 1000))
+      : t.noNextRun;
+  // The label comes from geocoding or from what the member typed (`geo:lat,lon|label`).
+  const what = t.what(t.kinds[schedule.kind], md(schedule.place.label, 100), schedule.channelId);
+  return `\`${schedule.id}\` ${what}\n${when} · ${t.units[schedule.units]} · ${state}`;
 }
 
 /** `/weather schedule list`: every schedule of the server, fitting one embed. */
-export function renderScheduleList(schedules: readonly Schedule[], limit: number, now: Date): EmbedBuilder {
+export function renderScheduleList(
+  schedules: readonly Schedule[],
+  limit: number,
+  now: Date,
+  t: ScheduleMessages,
+): EmbedBuilder {
   const embed = new EmbedBuilder()
     .setColor(0x4ea8ff)
-    .setTitle('Scheduled weather posts')
-    .setFooter({ text: `${schedules.length} of ${limit} allowed · times are shown in your own time zone` });
+    .setTitle(t.titles.list)
+    .setFooter({ text: t.listFooter(schedules.length, limit) });
   if (schedules.length === 0) {
-    return embed.setDescription('None yet. Add one with `/weather schedule add`.');
+    return embed.setDescription(t.listEmpty);
   }
   // 25 schedules by default; each line is short, but fit the 4096-character description regardless.
   const lines: string[] = [];
   let length = 0;
   for (const [index, schedule] of schedules.entries()) {
-    const line = truncate(scheduleLine(schedule, now), 400);
+    const line = truncate(scheduleLine(schedule, now, t), 400);
     if (length + line.length + 2 > 4000) {
-      lines.push(`…and ${schedules.length - index} more`);
+      lines.push(t.andMore(schedules.length - index));
       break;
     }
     lines.push(line);
@@ -49,10 +57,11 @@ export function renderScheduleList(schedules: readonly Schedule[], limit: number
 export function renderScheduleSaved(
   schedule: Schedule,
   now: Date,
-  title = 'Scheduled weather post saved',
+  t: ScheduleMessages,
+  title = t.titles.saved,
 ): EmbedBuilder {
   return new EmbedBuilder()
     .setColor(0x4ea8ff)
     .setTitle(title)
-    .setDescription(truncate(scheduleLine(schedule, now), 4096));
+    .setDescription(truncate(scheduleLine(schedule, now, t), 4096));
 }

@@ -3,6 +3,7 @@ import type { WeatherServices } from '../../bot/context.js';
 import { UserError } from '../../bot/errors.js';
 import { langOf, localize, localizedChoice } from '../../bot/i18n/index.js';
 import { SCHEDULE_TEXT } from '../../bot/i18n/schedules.js';
+import { md } from '../../bot/render/music-text.js';
 import { renderScheduleSaved } from '../../bot/render/schedules.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { defaultUnitsFor } from '../../domain/weather/units.js';
@@ -14,11 +15,14 @@ import { placeAutocomplete, placeOption } from './shared.js';
 import { requireManager, SCHEDULE_GROUP } from './schedule-shared.js';
 
 const NEEDED = [
-  ['View Channel', PermissionFlagsBits.ViewChannel],
-  ['Send Messages', PermissionFlagsBits.SendMessages],
-  ['Embed Links', PermissionFlagsBits.EmbedLinks],
-  ['Attach Files', PermissionFlagsBits.AttachFiles],
+  ['ViewChannel', PermissionFlagsBits.ViewChannel],
+  ['SendMessages', PermissionFlagsBits.SendMessages],
+  ['EmbedLinks', PermissionFlagsBits.EmbedLinks],
+  ['AttachFiles', PermissionFlagsBits.AttachFiles],
 ] as const;
+
+/** The channel option offers only these; the default (this channel) may be a thread or a voice chat. */
+const POSTABLE: readonly ChannelType[] = [ChannelType.GuildText, ChannelType.GuildAnnouncement];
 
 export default {
   group: SCHEDULE_GROUP,
@@ -57,30 +61,28 @@ export default {
     await interaction.respond(zones.slice(0, 25).map((zone) => ({ name: zone, value: zone })));
   },
   async execute(interaction, weather, ctx) {
-    const { guildId } = requireManager(interaction);
+    const { guildId, t } = requireManager(interaction);
     const time = parseTimeOfDay(interaction.options.getString('time', true));
-    if (!time) throw new UserError('The time must look like 07:00, 19:30 or 7:30 pm.');
+    if (!time) throw new UserError(t.badTime);
     const timezone = interaction.options.getString('timezone', true).trim();
-    if (!isTimeZone(timezone)) {
-      throw new UserError(
-        `"${timezone.slice(0, 64)}" is not a time zone. Pick one from the list, e.g. Europe/Berlin.`,
-      );
-    }
+    if (!isTimeZone(timezone)) throw new UserError(t.badTimeZone(md(timezone, 64)));
+    const typedDays = interaction.options.getString('days') ?? '';
     let days: number[];
     try {
-      days = parseDays(interaction.options.getString('days') ?? '');
+      days = parseDays(typedDays);
     } catch (error) {
-      throw new UserError(`${(error as Error).message}. Write days like mon,wed,fri, weekdays or sat-sun.`);
+      throw new UserError(t.badDays(md((error as Error).message, 200), md(typedDays, 60)));
     }
     const channel = interaction.options.getChannel('channel') ?? interaction.channel;
-    if (!channel || !interaction.guild) throw new UserError('Pick a text channel of this server.');
+    if (!channel || !interaction.guild) throw new UserError(t.pickTextChannel);
+    if (!POSTABLE.includes(channel.type)) throw new UserError(t.notTextChannel);
     const me = interaction.guild.members.me ?? (await interaction.guild.members.fetchMe());
     const target = interaction.guild.channels.cache.get(channel.id);
-    const granted = target ? target.permissionsFor(me) : new PermissionsBitField();
-    const missing = NEEDED.filter(([, flag]) => !granted.has(flag)).map(([name]) => name);
-    if (missing.length > 0) {
-      throw new UserError(`I cannot post in <#${channel.id}>: I am missing ${missing.join(', ')} there.`);
-    }
+    // Nothing granted when the channel is not cached or permissionsFor has no answer (it gives null
+    // for a thread whose parent is not cached).
+    const granted = target?.permissionsFor(me) ?? new PermissionsBitField();
+    const missing = NEEDED.filter(([, flag]) => !granted.has(flag)).map(([name]) => t.permissionNames[name]);
+    if (missing.length > 0) throw new UserError(t.missingPermissions(channel.id, missing));
 
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     const lang = langOf(interaction.locale);
@@ -100,6 +102,6 @@ export default {
       createdAt: ctx.now(),
     });
     await weather.schedules.scheduler.changed(schedule);
-    await interaction.editReply({ embeds: [renderScheduleSaved(schedule, new Date(ctx.now()))] });
+    await interaction.editReply({ embeds: [renderScheduleSaved(schedule, new Date(ctx.now()), t)] });
   },
 } satisfies Subcommand<WeatherServices>;

@@ -16,12 +16,6 @@ import {
 
 type Verb = 'remove' | 'pause' | 'resume';
 
-const TITLES: Record<Verb, string> = {
-  remove: 'Scheduled weather post deleted',
-  pause: 'Scheduled weather post paused',
-  resume: 'Scheduled weather post resumed',
-};
-
 function changeSchedule(
   verb: Verb,
   services: WeatherServices,
@@ -47,15 +41,15 @@ function scheduleVerb(verb: Verb): Subcommand<WeatherServices> {
     build: (sub) => localize(sub, SCHEDULE_TEXT.subcommands[verb]).addStringOption(idOption),
     autocomplete: (interaction, weather) => scheduleIdAutocomplete(interaction, weather),
     async execute(interaction, weather, ctx) {
-      const { guildId } = requireManager(interaction);
+      const { guildId, t } = requireManager(interaction);
       // Storage locks and (with SCHEDULER=queue) Redis come next: acknowledge first, privately.
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-      const schedule = await findSchedule(weather, guildId, interaction.options.getString('id', true));
+      const schedule = await findSchedule(weather, guildId, interaction.options.getString('id', true), t);
       const changed =
         (await changeSchedule(verb, weather, schedule, interaction.user.username, ctx.now())) ?? schedule;
       await weather.schedules.scheduler.changed(changed, verb === 'remove');
       await interaction.editReply({
-        embeds: [renderScheduleSaved(changed, new Date(ctx.now()), TITLES[verb])],
+        embeds: [renderScheduleSaved(changed, new Date(ctx.now()), t, t.titles[verb])],
       });
     },
   };

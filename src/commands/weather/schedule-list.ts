@@ -11,11 +11,11 @@ export default {
   name: 'list',
   build: (sub) => localize(sub, SCHEDULE_TEXT.subcommands.list),
   async execute(interaction, weather, ctx) {
-    const { guildId } = requireManager(interaction);
+    const { guildId, t } = requireManager(interaction);
     const schedules = await weather.schedules.store.list(guildId);
     const limit = ctx.scheduleLimit ?? schedules.length;
     await interaction.reply({
-      embeds: [renderScheduleList(schedules, limit, new Date(ctx.now()))],
+      embeds: [renderScheduleList(schedules, limit, new Date(ctx.now()), t)],
       flags: MessageFlags.Ephemeral,
     });
   },

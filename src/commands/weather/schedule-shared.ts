@@ -6,21 +6,30 @@ import {
 } from 'discord.js';
 import type { ScheduleServices, WeatherServices } from '../../bot/context.js';
 import { UserError } from '../../bot/errors.js';
-import { localize } from '../../bot/i18n/index.js';
+import { langOf, localize } from '../../bot/i18n/index.js';
+import { scheduleMessages, type ScheduleMessages } from '../../bot/i18n/schedule-messages.js';
 import { SCHEDULE_TEXT } from '../../bot/i18n/schedules.js';
+import { md } from '../../bot/render/music-text.js';
+import { scheduleDays } from '../../bot/render/schedules.js';
 import { fit } from '../../bot/render/weather.js';
-import { describeDays } from '../../services/schedules/input.js';
 
 export const SCHEDULE_GROUP = 'schedule';
 
 /** Managing schedules needs Manage Server. Discord cannot set that on one subcommand group, so it is checked here. */
-export function requireManager(interaction: ChatInputCommandInteraction): { guildId: string } {
-  if (!interaction.inGuild())
-    throw new UserError('Scheduled posts belong to a server: use this command in one.');
+export function requireManager(interaction: ChatInputCommandInteraction): {
+  guildId: string;
+  t: ScheduleMessages;
+} {
+  const t = scheduleMessagesFor(interaction);
+  if (!interaction.inGuild()) throw new UserError(t.notInServer);
   if (!interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild)) {
-    throw new UserError('Managing scheduled posts needs the Manage Server permission.');
+    throw new UserError(t.needsManager);
   }
-  return { guildId: interaction.guildId };
+  return { guildId: interaction.guildId, t };
+}
+
+export function scheduleMessagesFor(interaction: { locale: string }): ScheduleMessages {
+  return scheduleMessages(langOf(interaction.locale));
 }
 
 export function scheduleOf(services: WeatherServices): ScheduleServices {
@@ -37,13 +46,14 @@ export async function scheduleIdAutocomplete(
   services: WeatherServices,
 ) {
   if (!interaction.guildId) return interaction.respond([]);
+  const t = scheduleMessagesFor(interaction);
   const typed = String(interaction.options.getFocused()).toLowerCase();
   const schedules = await services.schedules.store.list(interaction.guildId);
   await interaction.respond(
     schedules
       .map((s) => ({
         name: fit(
-          `${s.id} · ${s.place.label} · ${s.time} ${s.timezone} · ${describeDays(s.days)}${s.paused ? ' · paused' : ''}`,
+          `${s.id} · ${s.place.label} · ${s.time} ${s.timezone} · ${scheduleDays(s.days, t)}${s.paused ? ` · ${t.pausedMark}` : ''}`,
           100,
         ),
         value: s.id,
@@ -53,11 +63,13 @@ export async function scheduleIdAutocomplete(
   );
 }
 
-export async function findSchedule(services: WeatherServices, guildId: string, id: string) {
+export async function findSchedule(
+  services: WeatherServices,
+  guildId: string,
+  id: string,
+  t: ScheduleMessages,
+) {
   const schedule = (await services.schedules.store.list(guildId)).find((s) => s.id === id);
-  if (!schedule)
-    throw new UserError(
-      `There is no scheduled post \`${id.slice(0, 20)}\` on this server. See /weather schedule list.`,
-    );
+  if (!schedule) throw new UserError(t.noSuchSchedule(md(id, 20)));
   return schedule;
 }

@@ -19,8 +19,8 @@ export default {
   build: (sub) => localize(sub, SCHEDULE_TEXT.subcommands.test).addStringOption(idOption),
   autocomplete: (interaction, weather) => scheduleIdAutocomplete(interaction, weather),
   async execute(interaction, weather) {
-    const { guildId } = requireManager(interaction);
-    const schedule = await findSchedule(weather, guildId, interaction.options.getString('id', true));
+    const { guildId, t } = requireManager(interaction);
+    const schedule = await findSchedule(weather, guildId, interaction.options.getString('id', true), t);
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     try {
       await weather.schedules.postNow(schedule);
@@ -34,9 +34,9 @@ export default {
             ? (describeWeatherProblem(error.cause, langOf(interaction.locale)) ?? error.message)
             : undefined;
       if (reason === undefined) throw error;
-      await interaction.editReply({ content: `Could not post in <#${schedule.channelId}>: ${reason}` });
+      await interaction.editReply({ content: t.couldNotPost(schedule.channelId, reason) });
       return;
     }
-    await interaction.editReply({ content: `Posted it in <#${schedule.channelId}>.` });
+    await interaction.editReply({ content: t.posted(schedule.channelId) });
   },
 } satisfies Subcommand<WeatherServices>;

@@ -94,10 +94,3 @@ export function parseDays(input: string): number[] {
   }
   return days.size === 7 ? [] : [...days].sort((a, b) => a - b);
 }
-
-const SHORT = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-
-/** `every day`, `Mon, Wed, Fri`. */
-export function describeDays(days: readonly number[]): string {
-  return days.length === 0 ? 'every day' : days.map((day) => SHORT[day]).join(', ');
-}

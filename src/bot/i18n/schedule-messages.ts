@@ -1,0 +1,126 @@
+/**
+ * The words of the `/weather schedule …` replies, in English and German. German must have every
+ * English key (the type says so). Reasons stored with a paused schedule are written by the runner
+ * and shown as stored.
+ */
+import type { Lang } from './index.js';
+
+const en = {
+  // Refusals
+  notInServer: 'Scheduled posts belong to a server: use this command in one.',
+  needsManager: 'Managing scheduled posts needs the Manage Server permission.',
+  noSuchSchedule: (id: string) =>
+    `There is no scheduled post “${id}” on this server. See /weather schedule list.`,
+  badTime: 'The time must look like 07:00, 19:30 or 7:30 pm.',
+  badTimeZone: (zone: string) => `“${zone}” is not a time zone. Pick one from the list, e.g. Europe/Berlin.`,
+  badDays: (reason: string, _typed: string) => `${reason}. Write days like mon,wed,fri, weekdays or sat-sun.`,
+  pickTextChannel: 'Pick a text channel of this server.',
+  notTextChannel:
+    'Scheduled weather can only be posted in a text or announcement channel: pick one with the `channel` option.',
+  missingPermissions: (channelId: string, names: readonly string[]) =>
+    `I cannot post in <#${channelId}>: I am missing ${names.join(', ')} there.`,
+  permissionNames: {
+    ViewChannel: 'View Channel',
+    SendMessages: 'Send Messages',
+    EmbedLinks: 'Embed Links',
+    AttachFiles: 'Attach Files',
+  },
+
+  // Test post
+  posted: (channelId: string) => `Posted it in <#${channelId}>.`,
+  couldNotPost: (channelId: string, reason: string) => `Could not post in <#${channelId}>: ${reason}`,
+
+  // Embeds
+  titles: {
+    list: 'Scheduled weather posts',
+    saved: 'Scheduled weather post saved',
+    remove: 'Scheduled weather post deleted',
+    pause: 'Scheduled weather post paused',
+    resume: 'Scheduled weather post resumed',
+  },
+  listFooter: (count: number, limit: number) =>
+    `${count} of ${limit} allowed · times are shown in your own time zone`,
+  listEmpty: 'None yet. Add one with `/weather schedule add`.',
+  andMore: (hidden: number) => `…and ${hidden} more`,
+  kinds: {
+    current: 'current conditions',
+    today: "today's forecast",
+    week: 'the week ahead',
+  },
+  units: {
+    metric: 'metric',
+    imperial: 'imperial',
+    standard: 'standard',
+  },
+  /** Sunday first, as `Date#getDay` counts. */
+  weekdays: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'],
+  everyDay: 'every day',
+  what: (kind: string, place: string, channelId: string) => `${kind} for **${place}** in <#${channelId}>`,
+  pausedBecause: (reason: string) => `⏸ paused: ${reason}`,
+  nextRun: (unixSeconds: number) => `next <t:${unixSeconds}:F> (<t:${unixSeconds}:R>)`,
+  noNextRun: 'no next run',
+  /** In autocomplete choices, after a paused schedule. */
+  pausedMark: 'paused',
+};
+
+export type ScheduleMessages = typeof en;
+
+const de: ScheduleMessages = {
+  notInServer: 'Geplante Posts gehören zu einem Server: verwende diesen Befehl auf einem.',
+  needsManager: 'Geplante Posts zu verwalten braucht die Berechtigung „Server verwalten“.',
+  noSuchSchedule: (id) =>
+    `Auf diesem Server gibt es keinen geplanten Post „${id}“. Siehe /wetter zeitplan liste.`,
+  badTime: 'Die Uhrzeit muss wie 07:00, 19:30 oder 7:30 pm aussehen.',
+  badTimeZone: (zone) => `„${zone}“ ist keine Zeitzone. Wähle eine aus der Liste, z. B. Europe/Berlin.`,
+  // The reason comes from the parser in English; the German text names what was typed instead.
+  badDays: (_reason, typed) =>
+    `„${typed}“ kann ich nicht als Wochentage lesen. Schreibe Tage wie mo,mi,fr, weekdays oder sa-so.`,
+  pickTextChannel: 'Wähle einen Textkanal dieses Servers.',
+  notTextChannel:
+    'Geplantes Wetter kann nur in einem Text- oder Ankündigungskanal gepostet werden: wähle einen mit der Option `kanal`.',
+  missingPermissions: (channelId, names) =>
+    `Ich kann in <#${channelId}> nicht posten: mir fehlt dort ${names.join(', ')}.`,
+  permissionNames: {
+    ViewChannel: 'Kanal ansehen',
+    SendMessages: 'Nachrichten senden',
+    EmbedLinks: 'Links einbetten',
+    AttachFiles: 'Dateien anhängen',
+  },
+
+  posted: (channelId) => `In <#${channelId}> gepostet.`,
+  couldNotPost: (channelId, reason) => `Konnte nicht in <#${channelId}> posten: ${reason}`,
+
+  titles: {
+    list: 'Geplante Wetterposts',
+    saved: 'Geplanter Wetterpost gespeichert',
+    remove: 'Geplanter Wetterpost gelöscht',
+    pause: 'Geplanter Wetterpost angehalten',
+    resume: 'Geplanter Wetterpost fortgesetzt',
+  },
+  listFooter: (count, limit) => `${count} von ${limit} erlaubt · Zeiten in deiner eigenen Zeitzone`,
+  listEmpty: 'Noch keine. Lege einen mit `/wetter zeitplan hinzufügen` an.',
+  andMore: (hidden) => `…und ${hidden} weitere`,
+  kinds: {
+    current: 'aktuelles Wetter',
+    today: 'Vorhersage für heute',
+    week: 'die kommende Woche',
+  },
+  units: {
+    metric: 'metrisch',
+    imperial: 'imperial',
+    standard: 'Standard',
+  },
+  weekdays: ['So', 'Mo', 'Di', 'Mi', 'Do', 'Fr', 'Sa'],
+  everyDay: 'jeden Tag',
+  what: (kind, place, channelId) => `${kind} für **${place}** in <#${channelId}>`,
+  pausedBecause: (reason) => `⏸ angehalten: ${reason}`,
+  nextRun: (unixSeconds) => `nächster Termin <t:${unixSeconds}:F> (<t:${unixSeconds}:R>)`,
+  noNextRun: 'kein nächster Termin',
+  pausedMark: 'angehalten',
+};
+
+const CATALOGUES: Readonly<Record<Lang, ScheduleMessages>> = { en, de };
+
+export function scheduleMessages(lang: Lang): ScheduleMessages {
+  return CATALOGUES[lang];
+}

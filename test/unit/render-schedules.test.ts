@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { scheduleMessages } from '../../src/bot/i18n/schedule-messages.js';
+import { renderScheduleList, renderScheduleSaved } from '../../src/bot/render/schedules.js';
+import type { Schedule } from '../../src/services/schedules/types.js';
+
+const HOSTILE = 'Evil [x](http://evil.example) `code` **bold** <@123>';
+/** A masked link Discord would make clickable: brackets and parenthesis not escaped. */
+const MASKED_LINK = /(?<!\\)\[[^\]]*(?<!\\)\]\(/;
+
+function scheduleFactory(overrides: Partial<Schedule> = {}): Schedule {
+  return {
+    id: 'a1b2c3d4',
+    guildId: 'g1',
+    channelId: 'c1',
+    place: { lat: 52.52, lon: 13.405, label: 'Berlin, DE' },
+    time: '07:00',
+    timezone: 'Europe/Berlin',
+    days: [1, 3, 5],
+    kind: 'today',
+    units: 'metric',
+    lang: 'en',
+    createdBy: 'u1',
+    createdAt: Date.UTC(2025, 0, 1),
+    ...overrides,
+  };
+}
+
+const NOW = new Date(Date.UTC(2025, 5, 2, 12));
+const en = scheduleMessages('en');
+const de = scheduleMessages('de');
+
+describe('schedule renderers', () => {
+  it('escapes a place label typed or geocoded with markdown, so it shows as typed and links nowhere', () => {
+    const schedule = scheduleFactory({ place: { lat: 1, lon: 2, label: HOSTILE } });
+    for (const description of [
+      renderScheduleList([schedule], 25, NOW, en).toJSON().description!,
+      renderScheduleSaved(schedule, NOW, en).toJSON().description!,
+    ]) {
+      expect(description).not.toMatch(MASKED_LINK);
+      expect(description).toContain(
+        '**Evil \\[x\\](http://evil.example) \\`code\\` \\*\\*bold\\*\\* \\<@123\\>**',
+      );
+    }
+  });
+
+  it('escapes the name of the member who paused a schedule', () => {
+    const schedule = scheduleFactory({
+      paused: { reason: 'paused by [x](http://evil.example)', at: 0, byUser: true },
+    });
+    const description = renderScheduleList([schedule], 25, NOW, en).toJSON().description!;
+    expect(description).not.toMatch(MASKED_LINK);
+    expect(description).toContain('⏸ paused: paused by \\[x\\](http://evil.example)');
+  });
+
+  it('writes a schedule in German for a German member, keeping the English layout for English', () => {
+    const schedule = scheduleFactory();
+    const english = renderScheduleList([schedule], 25, NOW, en).toJSON();
+    expect(english.title).toBe('Scheduled weather posts');
+    expect(english.footer?.text).toBe('1 of 25 allowed · times are shown in your own time zone');
+    expect(english.description).toMatch(
+      /^`a1b2c3d4` today's forecast for \*\*Berlin, DE\*\* in <#c1>\n07:00 Europe\/Berlin, Mon, Wed, Fri · metric · next <t:\d+:F>/,
+    );
+    const german = renderScheduleList([schedule], 25, NOW, de).toJSON();
+    expect(german.title).toBe('Geplante Wetterposts');
+    expect(german.footer?.text).toBe('1 von 25 erlaubt · Zeiten in deiner eigenen Zeitzone');
+    expect(german.description).toMatch(
+      /^`a1b2c3d4` Vorhersage für heute für \*\*Berlin, DE\*\* in <#c1>\n07:00 Europe\/Berlin, Mo, Mi, Fr · metrisch · nächster Termin <t:\d+:F>/,
+    );
+    expect(renderScheduleList([], 25, NOW, de).toJSON().description).toBe(
+      'Noch keine. Lege einen mit `/wetter zeitplan hinzufügen` an.',
+    );
+    const saved = renderScheduleSaved(scheduleFactory({ days: [] }), NOW, de).toJSON();
+    expect(saved.title).toBe('Geplanter Wetterpost gespeichert');
+    expect(saved.description).toContain('07:00 Europe/Berlin, jeden Tag');
+  });
+});
