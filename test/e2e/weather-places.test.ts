@@ -1,5 +1,6 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodePlace } from '../../src/domain/weather/places.js';
 import { startBotWorld, type BotWorld } from '../helpers/bot.js';
 
 const WEATHER_PATH = '/data/2.5/weather';
@@ -83,6 +84,15 @@ describe('/weather places: autocomplete, typed names, homes', () => {
     const reply = await world.slash('weather', { subcommand: 'now', userId: world.bob.id }).reply();
     expect(reply.flags! & 64).toBe(64);
     expect(reply.content).toContain('/wetter zuhause festlegen');
+  });
+
+  it('shows a saved place named with markdown as typed, never as a clickable link', async () => {
+    const place = encodePlace({ lat: 52.52, lon: 13.405, label: '[Free nitro](https://evil.example) **x**' });
+    const saved = await world
+      .slash('weather', { subcommandGroup: 'home', subcommand: 'set', options: { place } })
+      .reply();
+    expect(saved.content).toContain('\\[Free nitro\\](https://evil.example) \\*\\*x\\*\\*');
+    await world.slash('weather', { subcommandGroup: 'home', subcommand: 'clear' }).reply();
   });
 
   it('uses a saved home place when the place is left out, and offers it in an empty autocomplete', async () => {

@@ -3,6 +3,7 @@ import type { WeatherServices } from '../../bot/context.js';
 import { UserError } from '../../bot/errors.js';
 import { langOf, localize } from '../../bot/i18n/index.js';
 import { WEATHER_COMMAND_TEXT, weatherMessages } from '../../bot/i18n/weather.js';
+import { md } from '../../bot/render/music-text.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { saveServerHome } from '../../domain/weather/prefs.js';
 import { deferWithPlace, placeAutocomplete, placeOption, weatherRequest } from './shared.js';
@@ -30,6 +31,6 @@ export default {
     const request = await weatherRequest(interaction, weather, ctx);
     const place = await deferWithPlace(interaction, weather, request, { ephemeral: true });
     await saveServerHome(request.prefs, guildId, place);
-    await interaction.editReply({ content: request.t.serverHomeSaved(place.label) });
+    await interaction.editReply({ content: request.t.serverHomeSaved(md(place.label, 100)) });
   },
 } satisfies Subcommand<WeatherServices>;

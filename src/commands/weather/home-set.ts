@@ -1,6 +1,7 @@
 import type { WeatherServices } from '../../bot/context.js';
 import { localize } from '../../bot/i18n/index.js';
 import { WEATHER_COMMAND_TEXT } from '../../bot/i18n/weather.js';
+import { md } from '../../bot/render/music-text.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { saveMemberHome } from '../../domain/weather/prefs.js';
 import { deferWithPlace, placeAutocomplete, placeOption, weatherRequest } from './shared.js';
@@ -17,6 +18,6 @@ export default {
     const request = await weatherRequest(interaction, weather, ctx);
     const place = await deferWithPlace(interaction, weather, request, { ephemeral: true });
     await saveMemberHome(request.prefs, interaction.user.id, place);
-    await interaction.editReply({ content: request.t.homeSaved(place.label) });
+    await interaction.editReply({ content: request.t.homeSaved(md(place.label, 100)) });
   },
 } satisfies Subcommand<WeatherServices>;
