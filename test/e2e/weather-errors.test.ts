@@ -26,6 +26,15 @@ describe('/weather problems, answered privately', () => {
     expect(german.content).toContain('Der Wettertarif dieses Bots umfasst historische Daten nicht.');
   });
 
+  it('says the service does not accept the bot’s key when looking up a typed place is refused', async () => {
+    world.weather!.failNext('/geo/1.0/direct', 401);
+    const message = await world
+      .slash('weather', { subcommand: 'now', options: { place: 'Hamburg' } })
+      .waitForFollowUp();
+    expect(message.flags! & 64).toBe(64);
+    expect(message.content).toContain('The weather service does not accept this bot’s key.');
+  });
+
   it('says when the service is rate limited and when to try again', async () => {
     world.weather!.setRateLimit({ count: 1, retryAfterSeconds: 120 });
     const message = await world

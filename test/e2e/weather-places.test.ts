@@ -92,6 +92,8 @@ describe('/weather places: autocomplete, typed names, homes', () => {
       .slash('weather', { subcommandGroup: 'home', subcommand: 'set', options: { place } })
       .reply();
     expect(saved.content).toContain('\\[Free nitro\\](https://evil.example) \\*\\*x\\*\\*');
+    const shown = await world.slash('weather', { subcommandGroup: 'home', subcommand: 'show' }).reply();
+    expect(shown.embeds[0]?.fields?.[0]?.value).toBe('\\[Free nitro\\](https://evil.example) \\*\\*x\\*\\*');
     await world.slash('weather', { subcommandGroup: 'home', subcommand: 'clear' }).reply();
   });
 

@@ -1,7 +1,12 @@
 import type { EmbedBuilder } from '@discordjs/builders';
 import { describe, expect, it } from 'vitest';
 import { messagePayloadErrors, messagePayloadSchema } from '../../emulators/discord/validation.js';
-import { dailyChart, hourlyChart, localizeChartSpec } from '../../src/bot/render/weather-charts.js';
+import {
+  dailyChart,
+  historyChart,
+  hourlyChart,
+  localizeChartSpec,
+} from '../../src/bot/render/weather-charts.js';
 import {
   fit,
   renderAccumulated,
@@ -83,6 +88,38 @@ describe('renderCurrentWeather', () => {
     );
     expect(values['Temperature']).toBe('280.3 K');
     expect(values['Snow, last hour']).toBe('0.6 mm');
+  });
+
+  it('shows an amount reported only for three hours as such, not as a dry last hour', () => {
+    const report = currentReportFixture();
+    report.weather.rain = { '3h': 2.5 };
+    report.weather.snow = { '1h': 0.3, '3h': 0.8 };
+    const values = fields(renderCurrentWeather(report, DE));
+    expect(values['Regen, letzte 3 Stunden']).toBe('2,5 mm');
+    expect(values['Schnee, letzte Stunde']).toBe('0,3 mm');
+    expect(values['Niederschlag, letzte Stunde']).toBeUndefined();
+    expect(values['Regen, letzte Stunde']).toBeUndefined();
+  });
+
+  it('leaves “feels like” out when the service does not give it, rather than repeat the temperature', () => {
+    const report = currentReportFixture();
+    delete report.weather.main.feels_like;
+    const values = fields(renderCurrentWeather(report, US));
+    expect(values['Temperature']).toBe('44.9 °F');
+    expect(values['Feels like']).toBeUndefined();
+  });
+
+  it('leaves sunrise and sunset out in polar day or night, when the service gives no real day', () => {
+    const sunTimes = (sunrise: number, sunset: number) => {
+      const report = currentReportFixture();
+      report.weather.sys = { country: 'SJ', sunrise, sunset };
+      return fields(renderCurrentWeather(report, US))['Sunrise / sunset'];
+    };
+    const noon = currentReportFixture().weather.dt;
+    expect(sunTimes(noon - 5 * 3600, noon + 4 * 3600)).toBe('12:00 / 21:00');
+    expect(sunTimes(noon, noon)).toBeUndefined();
+    expect(sunTimes(noon + 3600, noon)).toBeUndefined();
+    expect(sunTimes(noon - 86_400, noon + 3600)).toBeUndefined();
   });
 
   it('fits Discord’s limits with a huge place name and description', () => {
@@ -252,6 +289,51 @@ describe('renderWeatherHistory', () => {
     expect(values['Precipitation, total']).toBe('28 mm');
     expect(values['Conditions']).toBe('Clouds: 112 h\nRain: 56 h');
     expect(message.files[0]?.name).toBe('history.png');
+  });
+
+  it('counts rain reported only for three hours once: neither as nothing nor twice', () => {
+    // Six hours from a station that sends three-hour sums only: 1 mm in each of the last three hours.
+    const onlyThreeHours = historyReportFixture({ hours: 6 });
+    onlyThreeHours.history.list.forEach((entry, i) => {
+      entry.rain = { '3h': Math.max(0, i - 2) };
+    });
+    // Six hours where it rained 2 mm an hour for two hours, then stopped: the dry hours after carry
+    // only the three-hour sum, which holds the wet hours already listed.
+    const dryAfterWet = historyReportFixture({ hours: 6 });
+    const amounts: Array<{ '1h'?: number; '3h'?: number } | undefined> = [
+      undefined,
+      { '1h': 2, '3h': 2 },
+      { '1h': 2, '3h': 4 },
+      { '3h': 4 },
+      { '3h': 2 },
+      undefined,
+    ];
+    dryAfterWet.history.list.forEach((entry, i) => {
+      const rain = amounts[i];
+      if (rain) entry.rain = rain;
+      else delete entry.rain;
+    });
+
+    const total = (report: ReturnType<typeof historyReportFixture>) =>
+      fields(renderWeatherHistory(report, DE).embeds[0])['Niederschlag, gesamt'];
+    const bars = (report: ReturnType<typeof historyReportFixture>) =>
+      historyChart(report, 'Berlin', weatherFormat(DE)).series.find((series) => series.kind === 'bar')
+        ?.values;
+    expect(total(onlyThreeHours)).toBe('3 mm');
+    expect(bars(onlyThreeHours)).toEqual([0, 0, 0, 1, 1, 1]);
+    expect(total(dryAfterWet)).toBe('4 mm');
+    expect(bars(dryAfterWet)).toEqual([0, 2, 2, 0, 0, 0]);
+  });
+
+  it('shares a three-hour sum with the hours before it that the history does not hold', () => {
+    const report = historyReportFixture({ hours: 2 });
+    report.history.list[0]!.rain = { '3h': 3 };
+    report.history.list[1]!.rain = { '3h': 4 };
+    // The first hour's two predecessors are outside the range: a third of 3 mm is its share. The
+    // second hour's 4 mm covers the first (1 mm) and one hour outside: 3 mm left for two hours.
+    expect(
+      historyChart(report, 'Berlin', weatherFormat(DE)).series.find((s) => s.kind === 'bar')?.values,
+    ).toEqual([1, 1.5]);
   });
 
   it('names the condition groups in German', () => {

@@ -6,8 +6,25 @@ import {
   resolveDayRange,
   resolveHistoryRange,
 } from '../../src/domain/weather/dates.js';
-import { InvalidDateError, InvalidRangeError } from '../../src/domain/weather/errors.js';
-import { decodePlace, encodePlace, placeLabel } from '../../src/domain/weather/places.js';
+import {
+  InvalidDateError,
+  InvalidRangeError,
+  WeatherKeyRejectedError,
+} from '../../src/domain/weather/errors.js';
+import {
+  decodePlace,
+  encodePlace,
+  placeLabel,
+  resolvePlace,
+  suggestPlaces,
+} from '../../src/domain/weather/places.js';
+import { HttpError } from '../../src/services/http/errors.js';
+import {
+  WeatherForbiddenError,
+  WeatherInvalidKeyError,
+  WeatherNotFoundError,
+  type WeatherClient,
+} from '../../src/services/weather/index.js';
 import { defaultUnitsFor, fromKelvin, toKelvin } from '../../src/domain/weather/units.js';
 
 const HOUR = 3600;
@@ -53,6 +70,41 @@ describe('place values', () => {
     expect(placeLabel(munich, 'en')).toBe('Munich, Bavaria, DE');
     expect(placeLabel(munich, 'de')).toBe('München, Bavaria, DE');
     expect(placeLabel({ name: 'Tokyo', lat: 35.7, lon: 139.8, country: 'JP' })).toBe('Tokyo, JP');
+  });
+});
+
+describe('looking up typed places', () => {
+  const refusal = (status: number) =>
+    new HttpError(
+      'weather',
+      'GET',
+      'https://api.example/geo/1.0/direct?q=Berlin&appid=[redacted]',
+      status,
+      'Refused',
+      { cod: status, message: 'Refused' },
+      'Refused',
+      {},
+    );
+
+  /** A client whose geocoding fails every request with `error`. */
+  function refusingClient(error: Error): WeatherClient {
+    return { geocoding: { direct: () => Promise.reject(error) } } as unknown as WeatherClient;
+  }
+
+  it('blames the bot’s key when geocoding, which every plan has, is refused', async () => {
+    for (const error of [new WeatherInvalidKeyError(refusal(401)), new WeatherForbiddenError(refusal(403))]) {
+      await expect(resolvePlace(refusingClient(error), 'Berlin', 'en'), error.name).rejects.toBeInstanceOf(
+        WeatherKeyRejectedError,
+      );
+      await expect(suggestPlaces(refusingClient(error), 'Ber', 'en'), error.name).rejects.toBeInstanceOf(
+        WeatherKeyRejectedError,
+      );
+    }
+  });
+
+  it('leaves other failures as they are', async () => {
+    const error = new WeatherNotFoundError(refusal(404));
+    await expect(resolvePlace(refusingClient(error), 'Berlin', 'en')).rejects.toBe(error);
   });
 });
 

@@ -49,12 +49,47 @@ function hourLabels(times: readonly number[], tzAt: (unix: number) => number, f:
   return times.map((dt) => (times.length > 24 ? f.weekdayTime(dt, tzAt(dt)) : f.time(dt, tzAt(dt))));
 }
 
-/** Rain and snow of an hour, in mm. */
-export function precipitationOf(entry: {
-  rain?: { '1h'?: number | undefined } | undefined;
-  snow?: { '1h'?: number | undefined } | undefined;
-}): number {
+type Amounts = { '1h'?: number | undefined; '3h'?: number | undefined } | undefined;
+
+/** Rain and snow of an hour that gives its own `1h` (the hourly forecast does), in mm. */
+export function precipitationOf(entry: { rain?: Amounts; snow?: Amounts }): number {
   return (entry.rain?.['1h'] ?? 0) + (entry.snow?.['1h'] ?? 0);
+}
+
+const HOUR = 3_600;
+/** Three amounts, each rounded to hundredths, can disagree by this much about the same rain. */
+const ROUNDING_MM = 0.015;
+
+/**
+ * Each hour's share of one kind of precipitation, for an hourly list in time order. A record with
+ * `3h` but no `1h` is either a dry hour after wet ones (`1h` is left out when zero while `3h` still
+ * holds the hours before) or a station that reports three-hour sums only. 0 is false for the
+ * second, the whole `3h` counts the hours before twice in the first. So the hour gets what of its
+ * `3h` the two hours before it do not account for, shared with those of them the list lacks.
+ */
+function hourShares(amounts: ReadonlyArray<{ dt: number; amounts: Amounts }>): number[] {
+  const byTime = new Map<number, number>();
+  return amounts.map(({ dt, amounts: a }) => {
+    let share = a?.['1h'];
+    if (share === undefined) {
+      const threeHours = a?.['3h'] ?? 0;
+      const before = [byTime.get(dt - HOUR), byTime.get(dt - 2 * HOUR)];
+      const known = before.filter((value) => value !== undefined);
+      const rest = threeHours - known.reduce((total, value) => total + value, 0);
+      share = rest <= ROUNDING_MM ? 0 : rest / (1 + before.length - known.length);
+    }
+    byTime.set(dt, share);
+    return share;
+  });
+}
+
+/** Rain and snow of each hour of an hourly list in time order (the history), in mm. */
+export function hourlyPrecipitation(
+  list: ReadonlyArray<{ dt: number; rain?: Amounts; snow?: Amounts }>,
+): number[] {
+  const rain = hourShares(list.map((entry) => ({ dt: entry.dt, amounts: entry.rain })));
+  const snow = hourShares(list.map((entry) => ({ dt: entry.dt, amounts: entry.snow })));
+  return rain.map((amount, i) => amount + (snow[i] ?? 0));
 }
 
 export function hourlyChart(report: HourlyReport, title: string, f: WeatherFormat): ChartSpec {
@@ -99,6 +134,7 @@ export function historyChart(report: HistoryReport, title: string, f: WeatherFor
     (dt) => offsetAt(report, dt),
     f,
   );
+  const precipitation = hourlyPrecipitation(list);
   const spec = historyChartSpec({
     place: report.place.label,
     title,
@@ -106,7 +142,7 @@ export function historyChart(report: HistoryReport, title: string, f: WeatherFor
     hours: list.map((entry, i) => ({
       label: labels[i] ?? '',
       temp: fromKelvin(entry.main.temp, f.units),
-      precipMm: precipitationOf(entry),
+      precipMm: precipitation[i] ?? 0,
     })),
   });
   return localizeChartSpec(spec, f.t);

@@ -19,6 +19,7 @@ import type {
 import type { WeatherUnits } from '../../domain/weather/units.js';
 import { offsetAt, type PlaceClock } from '../../domain/weather/zones.js';
 import type { Condition } from '../../services/weather/index.js';
+import { md } from './music-text.js';
 import { EMBED_LIMITS } from './text.js';
 import {
   CHART_FILE_NAMES,
@@ -26,6 +27,7 @@ import {
   dailyChart,
   historyChart,
   hourlyChart,
+  hourlyPrecipitation,
   precipitationOf,
   type ChartFile,
 } from './weather-charts.js';
@@ -173,22 +175,41 @@ export function renderCurrentWeather(report: CurrentReport, options: WeatherRend
   const tz = weather.timezone ?? 0;
   const fields: APIEmbedField[] = [
     field(t.temperature, f.temperature(weather.main.temp)),
-    field(t.feelsLike, f.temperature(weather.main.feels_like ?? weather.main.temp)),
+    // The air temperature is not what it feels like: without the service's figure, say nothing.
+    ...(weather.main.feels_like === undefined
+      ? []
+      : [field(t.feelsLike, f.temperature(weather.main.feels_like))]),
     field(t.wind, weather.wind ? windText(f, weather.wind) : '—'),
     field(t.humidity, f.percent(weather.main.humidity)),
     field(t.pressure, f.pressure(weather.main.pressure)),
     field(t.visibility, weather.visibility === undefined ? '—' : f.visibility(weather.visibility)),
   ];
-  const rain = weather.rain?.['1h'];
-  const snow = weather.snow?.['1h'];
-  if (rain !== undefined) fields.push(field(t.rainLastHour, f.millimetres(rain)));
-  if (snow !== undefined) fields.push(field(t.snowLastHour, f.millimetres(snow)));
-  if (rain === undefined && snow === undefined) fields.push(field(t.precipitationLastHour, f.millimetres(0)));
+  // Some stations report only the last three hours: that amount, labelled as such, is no hour's.
+  const amounts = [
+    { amount: weather.rain, lastHour: t.rainLastHour, last3Hours: t.rainLast3Hours },
+    { amount: weather.snow, lastHour: t.snowLastHour, last3Hours: t.snowLast3Hours },
+  ];
+  for (const { amount, lastHour, last3Hours } of amounts) {
+    if (amount?.['1h'] !== undefined) fields.push(field(lastHour, f.millimetres(amount['1h'])));
+    else if (amount?.['3h'] !== undefined) fields.push(field(last3Hours, f.millimetres(amount['3h'])));
+  }
+  // The service leaves `rain` and `snow` out when nothing fell.
+  if (weather.rain === undefined && weather.snow === undefined) {
+    fields.push(field(t.precipitationLastHour, f.millimetres(0)));
+  }
   if (weather.clouds) fields.push(field(t.clouds, f.percent(weather.clouds.all)));
   fields.push(field(t.localTime, `${f.weekdayTime(weather.dt, tz)} (${f.utcOffset(tz)})`));
   const sunrise = weather.sys?.sunrise;
   const sunset = weather.sys?.sunset;
-  if (sunrise !== undefined && sunset !== undefined && sunrise > 0 && sunset > 0) {
+  // In polar day or night the service has sent one time for both (or nonsense spans): no sun times
+  // is true there, a sunrise and sunset at the same minute is not.
+  if (
+    sunrise !== undefined &&
+    sunset !== undefined &&
+    sunrise > 0 &&
+    sunset > sunrise &&
+    sunset - sunrise < 86_400
+  ) {
     fields.push(field(t.sunriseSunset, `${f.time(sunrise, tz)} / ${f.time(sunset, tz)}`));
   }
   return weatherEmbed({
@@ -368,7 +389,7 @@ export function renderWeatherHistory(report: HistoryReport, options: WeatherRend
               f.temperature(Math.max(...temps)),
             ),
           ),
-          field(t.precipitationTotal, f.millimetres(sum(list.map(precipitationOf)))),
+          field(t.precipitationTotal, f.millimetres(sum(hourlyPrecipitation(list)))),
           field(t.strongestWind, windiest.wind ? windText(f, windiest.wind) : '—'),
           field(t.meanHumidity, f.percent(sum(list.map((entry) => entry.main.humidity)) / list.length)),
           field(t.conditions, conditions.join('\n')),
@@ -469,8 +490,11 @@ export function renderWeatherSettings(
   const { t } = f;
   const unitsName = t.unitNames[settings.units];
   const fields = [
-    field(t.yourHome, settings.member.home?.label ?? t.notSet, false),
-    ...(settings.server ? [field(t.serverHome, settings.server.home?.label ?? t.notSet, false)] : []),
+    // Field values render markdown; a label may come from a typed `geo:` value.
+    field(t.yourHome, settings.member.home ? md(settings.member.home.label, 100) : t.notSet, false),
+    ...(settings.server
+      ? [field(t.serverHome, settings.server.home ? md(settings.server.home.label, 100) : t.notSet, false)]
+      : []),
     field(t.yourUnits, settings.member.units ? unitsName : t.followsLanguage(unitsName), false),
   ];
   return weatherEmbed({ title: t.prefsTitle, fields });

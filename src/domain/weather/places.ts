@@ -2,8 +2,14 @@
  * Places: what autocomplete offers, what a chosen value carries (coordinates, so the weather is that
  * of the place picked, not of the first match for its name), and how typed text is geocoded.
  */
-import type { GeocodingLocation, WeatherClient, WeatherLang } from '../../services/weather/index.js';
-import { PlaceNotFoundError } from './errors.js';
+import {
+  WeatherForbiddenError,
+  WeatherInvalidKeyError,
+  type GeocodingLocation,
+  type WeatherClient,
+  type WeatherLang,
+} from '../../services/weather/index.js';
+import { PlaceNotFoundError, WeatherKeyRejectedError } from './errors.js';
 
 export interface Place {
   lat: number;
@@ -72,7 +78,16 @@ export async function suggestPlaces(
 ): Promise<Place[]> {
   const query = typed.trim();
   if (query.replaceAll(',', '').trim() === '') return [];
-  const found = await client.geocoding.direct({ q: query, limit: MAX_PLACE_SUGGESTIONS });
+  let found: GeocodingLocation[];
+  try {
+    found = await client.geocoding.direct({ q: query, limit: MAX_PLACE_SUGGESTIONS });
+  } catch (error) {
+    // Geocoding is in every plan: a refusal there is about the key, never about the plan.
+    if (error instanceof WeatherInvalidKeyError || error instanceof WeatherForbiddenError) {
+      throw new WeatherKeyRejectedError({ cause: error });
+    }
+    throw error;
+  }
   return found.map((location) => placeFromLocation(location, lang));
 }
 
