@@ -25,7 +25,8 @@ export function createLinking(options: {
       url.searchParams.set('state', state);
       return url.toString();
     },
-    unlink: (userId) => options.vault.delete(userId),
+    // Under the link lock: a refresh in flight would otherwise write the tokens back when it ends.
+    unlink: (userId) => options.vault.locked(userId, () => options.vault.delete(userId)),
     getLink: (userId) => options.vault.get(userId),
   };
 }

@@ -10,6 +10,7 @@
  */
 import * as oauth from 'oauth4webapi';
 import { fetch as undiciFetch, type Dispatcher } from 'undici';
+import { UpstreamError } from '../services/http/errors.js';
 import { redactText } from '../services/http/redact.js';
 
 /**
@@ -43,16 +44,32 @@ export interface TokenSet {
   scopes: string[];
 }
 
+/** RFC 6749 §4.1.2.1 codes for a fault on the service's side that passes; `unreachable` is ours. */
+const TRANSIENT_CODES: ReadonlySet<string> = new Set([
+  'unreachable',
+  'server_error',
+  'temporarily_unavailable',
+]);
+
 /** Why a token request failed, for the callback page and the logs (never the secret values). */
-export class OAuthError extends Error {
+export class OAuthError extends UpstreamError {
   override readonly name = 'OAuthError';
+  /** True when the service is down or failing for now (no answer, a 5xx): trying later may work. */
+  readonly transient: boolean;
+  /** For the member when the service is down for now; otherwise the error is the bot's to log. */
+  readonly userMessage: string | undefined;
   constructor(
     /** The RFC 6749 §5.2 error code (`invalid_grant`, ...), or `unreachable`. */
     readonly oauthError: string,
     message: string,
-    options?: ErrorOptions,
+    { status, ...options }: ErrorOptions & { status?: number | undefined } = {},
   ) {
-    super(message, options);
+    super(message, 'music', options);
+    this.transient = TRANSIENT_CODES.has(oauthError) || (status ?? 0) >= 500;
+    // The same sentence as for any other music call the service does not answer.
+    this.userMessage = this.transient
+      ? 'The music service is not answering right now. Please try again in a minute.'
+      : undefined;
   }
 }
 
@@ -106,7 +123,8 @@ export class MusicOAuth {
    * came back to the callback (its `state` against the one we issued) and trades the code for tokens.
    */
   async exchangeCode(callback: URLSearchParams, expectedState: string, verifier: string): Promise<TokenSet> {
-    return this.run(async () => {
+    // RFC 6749 §5.1: `scope` is left out when the service granted exactly what was asked for.
+    return this.run([...MUSIC_SCOPES], async () => {
       const parameters = oauth.validateAuthResponse(this.as, this.client, callback, expectedState);
       const response = await oauth.authorizationCodeGrantRequest(
         this.as,
@@ -123,7 +141,8 @@ export class MusicOAuth {
 
   /** RFC 6749 §6: a new access token (and, with PKCE, a new refresh token). */
   async refresh(refreshToken: string): Promise<TokenSet> {
-    return this.run(async () => {
+    // No `scope` in the answer: the same as before (RFC 6749 §6), which the caller keeps.
+    return this.run([], async () => {
       const response = await oauth.refreshTokenGrantRequest(
         this.as,
         this.client,
@@ -135,7 +154,8 @@ export class MusicOAuth {
     });
   }
 
-  private async run(call: () => Promise<oauth.TokenEndpointResponse>): Promise<TokenSet> {
+  /** `scopes`: what the answer means when it names none. */
+  private async run(scopes: string[], call: () => Promise<oauth.TokenEndpointResponse>): Promise<TokenSet> {
     let result: oauth.TokenEndpointResponse;
     try {
       result = await call();
@@ -146,7 +166,7 @@ export class MusicOAuth {
       accessToken: result.access_token,
       refreshToken: result.refresh_token,
       expiresInSeconds: typeof result.expires_in === 'number' ? result.expires_in : 3600,
-      scopes: typeof result.scope === 'string' ? result.scope.split(' ').filter(Boolean) : [],
+      scopes: typeof result.scope === 'string' ? result.scope.split(' ').filter(Boolean) : scopes,
     };
   }
 }
@@ -158,6 +178,7 @@ function toOAuthError(error: unknown): OAuthError {
     return new OAuthError(
       error.error,
       `The music service refused the token request (${error.error}${description})`,
+      { status: error.status },
     );
   }
   const message = error instanceof Error ? redactText(error.message) : 'unknown error';

@@ -60,6 +60,12 @@ export const pages = {
       'If that was a mistake: ' + BACK,
     ],
   }),
+  linkFailed: (): Page => ({
+    status: 502,
+    tone: 'problem',
+    title: 'Linking failed',
+    lines: ['The music service could not complete the link, so nothing was linked.', BACK],
+  }),
   expired: (): Page => ({
     status: 410,
     tone: 'problem',

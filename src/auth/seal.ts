@@ -7,6 +7,9 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
 const VERSION = 'v1';
+/** GCM's recommended IV size (NIST SP 800-38D §8.2), and its full tag: nothing shorter is accepted. */
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
 
 /** The current encryption key and the previous ones that may still be read. */
 export class Keyring {
@@ -34,8 +37,8 @@ export class Keyring {
 /** Encrypts `value` (as JSON) for `owner`. Output: `v1.<key id>.<iv>.<tag>.<ciphertext>`. */
 export function seal(keyring: Keyring, owner: string, value: unknown): string {
   const key = keyring.get(keyring.currentId)!;
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(Buffer.from(owner, 'utf8'));
   const ciphertext = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
   return [
@@ -57,9 +60,13 @@ export function unseal(keyring: Keyring, owner: string, sealed: string): unknown
     throw new Error('not a sealed value');
   const key = keyring.get(keyId);
   if (!key) throw new Error(`sealed with an unknown key (${keyId})`);
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+  const ivBytes = Buffer.from(iv, 'base64url');
+  const tagBytes = Buffer.from(tag, 'base64url');
+  // GCM would otherwise accept a tag cut down to 4 bytes, which a forger can guess far more easily.
+  if (ivBytes.length !== IV_BYTES || tagBytes.length !== TAG_BYTES) throw new Error('not a sealed value');
+  const decipher = createDecipheriv('aes-256-gcm', key, ivBytes, { authTagLength: TAG_BYTES });
   decipher.setAAD(Buffer.from(owner, 'utf8'));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  decipher.setAuthTag(tagBytes);
   const plain = Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]);
   return JSON.parse(plain.toString('utf8')) as unknown;
 }

@@ -13,7 +13,7 @@ import { MusicOAuth, OAuthError } from './oauth.js';
 import { pages, renderPage, type Page } from './pages.js';
 import { seal, unseal, type Keyring } from './seal.js';
 import { hashState, type LinkStates, type PendingLink } from './states.js';
-import type { MusicLink, TokenVault } from './vault.js';
+import { LinkBusyError, type MusicLink, type TokenVault } from './vault.js';
 
 export interface MusicProfile {
   accountId: string;
@@ -53,8 +53,16 @@ export interface CallbackServer {
 const MAX_URL_LENGTH = 2_048;
 const STATE_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 const CODE_PATTERN = /^[\x21-\x7e]{1,1024}$/;
+/**
+ * One browser-binding cookie per state (`link_session_<8 characters of the state's hash>`), so two
+ * links started in one browser do not overwrite each other's; `link_session` alone is the name
+ * before that, still read.
+ */
 const COOKIE = 'link_session';
 const COOKIE_CONTEXT = 'link-cookie';
+const cookieName = (stateHash: string) => `${COOKIE}_${stateHash.slice(0, 8)}`;
+/** RFC 6749 §4.1.2.1: an error code is printable ASCII without `"` and `\`. */
+const ERROR_CODE_PATTERN = /^[\x20\x21\x23-\x5b\x5d-\x7e]{1,64}$/;
 
 const SECURITY_HEADERS = {
   'content-security-policy':
@@ -67,12 +75,14 @@ const SECURITY_HEADERS = {
   'cross-origin-opener-policy': 'same-origin',
 } as const;
 
-function readCookie(req: IncomingMessage, name: string): string | undefined {
+/** The values of the link cookies the browser sent, this version's and the older single one. */
+function readLinkCookies(req: IncomingMessage): string[] {
+  const values: string[] = [];
   for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return rest.join('=');
+    const [key = '', ...rest] = part.trim().split('=');
+    if (key === COOKIE || key.startsWith(`${COOKIE}_`)) values.push(rest.join('='));
   }
-  return undefined;
+  return values;
 }
 
 export async function startCallbackServer(options: CallbackServerOptions): Promise<CallbackServer> {
@@ -111,15 +121,13 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     const found = await linking.states.peek(state);
     if (found.kind !== 'ok') return send(res, '/link/start', pages[found.kind]());
     const challenge = await MusicOAuth.pkceChallenge(found.link.verifier);
-    const cookie = seal(linking.cookieKey, COOKIE_CONTEXT, {
-      userId: found.link.userId,
-      state: hashState(state),
-    });
+    const stateHash = hashState(state);
+    const cookie = seal(linking.cookieKey, COOKIE_CONTEXT, { userId: found.link.userId, state: stateHash });
     requests.inc({ route: '/link/start', status: '302' });
     res.writeHead(302, {
       ...SECURITY_HEADERS,
       location: linking.oauth.authorizeUrl(state, challenge),
-      'set-cookie': `${COOKIE}=${cookie}; Path=/callback; Max-Age=600; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
+      'set-cookie': `${cookieName(stateHash)}=${cookie}; Path=/callback; Max-Age=600; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
     });
     res.end();
   }
@@ -140,37 +148,49 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     }
 
     // The browser must be the one that opened this state's start link (RFC 6749 §10.12).
-    let bound: { userId: string; state: string } | undefined;
-    const rawCookie = readCookie(req, COOKIE);
-    if (rawCookie) {
+    const stateHash = hashState(state);
+    const bound: { userId: string; state: string }[] = [];
+    for (const raw of readLinkCookies(req)) {
       try {
-        bound = unseal(cookieKey, COOKIE_CONTEXT, rawCookie) as { userId: string; state: string };
+        bound.push(unseal(cookieKey, COOKIE_CONTEXT, raw) as { userId: string; state: string });
       } catch {
-        bound = undefined;
+        // Not ours, damaged or sealed with a retired key: it binds nothing.
       }
     }
     const pending = await states.peek(state);
-    if (pending.kind === 'ok' && bound?.state !== hashState(state)) {
-      return bound && bound.userId !== pending.link.userId
+    if (pending.kind === 'ok' && !bound.some((cookie) => cookie.state === stateHash)) {
+      return bound.some((cookie) => cookie.userId !== pending.link.userId)
         ? outcome(res, 'other_user', pages.otherUser())
         : outcome(res, 'other_browser', pages.otherBrowser());
     }
 
     const taken = await states.take(state);
     if (taken.kind !== 'ok') return outcome(res, taken.kind, pages[taken.kind]());
+    // Only this state's cookie: another link started in this browser may still be under way.
     const clear = {
-      'set-cookie': `${COOKIE}=; Path=/callback; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
+      'set-cookie': `${cookieName(stateHash)}=; Path=/callback; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
     };
     if (error !== null) {
-      links.inc({ outcome: error === 'access_denied' ? 'denied' : 'error' });
-      return send(res, '/callback', pages.denied(), clear);
+      // RFC 6749 §4.1.2.1: only `access_denied` is the member's refusal.
+      if (error === 'access_denied') {
+        links.inc({ outcome: 'denied' });
+        return send(res, '/callback', pages.denied(), clear);
+      }
+      const code = ERROR_CODE_PATTERN.test(error) ? error : 'unrecognised';
+      logger.warn({ userId: taken.link.userId, error: code }, 'the music service sent back an error');
+      if (error === 'server_error' || error === 'temporarily_unavailable') {
+        links.inc({ outcome: 'service_down' });
+        return send(res, '/callback', pages.serviceDown(), clear);
+      }
+      links.inc({ outcome: 'error' });
+      return send(res, '/callback', pages.linkFailed(), clear);
     }
 
     let tokens;
     try {
       tokens = await oauth.exchangeCode(url.searchParams, state, taken.link.verifier);
     } catch (failure) {
-      const down = failure instanceof OAuthError && failure.oauthError === 'unreachable';
+      const down = failure instanceof OAuthError && failure.transient;
       logger.warn({ err: failure, userId: taken.link.userId }, 'music code exchange failed');
       return outcome(
         res,
@@ -201,7 +221,14 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
       logger.warn({ userId: taken.link.userId }, 'the music service sent no refresh token');
       return outcome(res, 'exchange_failed', pages.exchangeFailed());
     }
-    await vault.put(taken.link.userId, link);
+    try {
+      // Under the link lock, so a refresh of the previous link in flight cannot write over this one.
+      await vault.locked(taken.link.userId, () => vault.put(taken.link.userId, link));
+    } catch (failure) {
+      if (!(failure instanceof LinkBusyError)) throw failure;
+      logger.warn({ err: failure, userId: taken.link.userId }, 'could not store the new music link');
+      return outcome(res, 'service_down', pages.serviceDown());
+    }
     links.inc({ outcome: 'linked' });
     logger.info({ userId: taken.link.userId, accountId: profile.accountId }, 'music account linked');
     send(res, '/callback', pages.linked(profile.displayName ?? profile.accountId), clear);
@@ -216,12 +243,15 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     if ((req.url ?? '').length > MAX_URL_LENGTH) {
       return send(res, 'other', { ...pages.badRequest('The address is too long.'), status: 414 });
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
+    const url = new URL(req.url ?? '/', 'http://callback.invalid');
+    // The link routes act (use up a state, set a cookie, trade a code) on GET alone: a HEAD from a
+    // link preview or a prefetch must not do any of that.
+    const allow = url.pathname === '/callback' || url.pathname === '/link/start' ? ['GET'] : ['GET', 'HEAD'];
+    if (!allow.includes(req.method ?? '')) {
       requests.inc({ route: 'other', status: '405' });
-      res.writeHead(405, { ...SECURITY_HEADERS, allow: 'GET, HEAD', 'content-type': 'text/plain' });
+      res.writeHead(405, { ...SECURITY_HEADERS, allow: allow.join(', '), 'content-type': 'text/plain' });
       return res.end('Method not allowed\n');
     }
-    const url = new URL(req.url ?? '/', 'http://callback.invalid');
     switch (url.pathname) {
       case '/healthz':
         requests.inc({ route: '/healthz', status: '200' });

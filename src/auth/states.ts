@@ -72,11 +72,14 @@ export class LinkStates {
   /** Uses a state up: exactly one caller, across processes, gets `ok` for a given state. */
   async take(state: string): Promise<TakeResult> {
     const id = hashState(state);
+    // Read before claiming: a state we never issued must not leave a row behind, or anyone could
+    // fill storage by sending random states to the callback.
+    const link = await this.read(id);
+    if (!link)
+      return { kind: (await this.storage.held('oauth-states', `used:${id}`)) ? 'replayed' : 'unknown' };
     const first = await this.storage.claim('oauth-states', `used:${id}`, USED_RETENTION_MS);
     if (!first) return { kind: 'replayed' };
-    const link = await this.read(id);
     await this.store.delete(id);
-    if (!link) return { kind: 'unknown' };
     if (this.now() - link.createdAt > STATE_LIFETIME_MS) return { kind: 'expired' };
     return { kind: 'ok', link };
   }

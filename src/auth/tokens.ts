@@ -7,7 +7,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { AppCredentialsError } from '../services/music/errors.js';
 import type { Storage } from '../storage/index.js';
 import { OAuthError, type MusicOAuth } from './oauth.js';
-import type { MusicLink, TokenVault } from './vault.js';
+import { LinkBusyError, linkLockKey, type MusicLink, type TokenVault } from './vault.js';
 
 /** The member has not linked a music account. */
 export class NotLinkedError extends Error {
@@ -43,7 +43,8 @@ export interface TokenSourceOptions {
   lockTtlMs?: number;
   /** How long to wait for another process's refresh before giving up. */
   waitMs?: number;
-  onRefresh?: (outcome: 'ok' | 'relink' | 'error') => void;
+  /** `dropped`: the answer came for a link that was unlinked or replaced meanwhile, and was not kept. */
+  onRefresh?: (outcome: 'ok' | 'relink' | 'error' | 'dropped') => void;
 }
 
 export interface TokenSource {
@@ -68,8 +69,10 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
   async function refreshOnce(userId: string, rejected?: string): Promise<string> {
     const owner = randomUUID();
     const deadline = now() + waitMs;
+    // The same lock as unlinking and linking anew (see `linkLockKey`), so none of them interleave.
+    const lock = linkLockKey(userId);
     for (let pause = 25; ; pause = Math.min(pause * 2, 250)) {
-      if (await options.storage.claim('locks', `refresh:${userId}`, lockTtlMs, owner)) {
+      if (await options.storage.claim('locks', lock, lockTtlMs, owner)) {
         try {
           // Read again under the lock: another process may have refreshed meanwhile, and its
           // refresh token replaced ours (with rotation, ours is now spent).
@@ -78,15 +81,25 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
           if (fresh(link, rejected)) return link.accessToken;
           return await refresh(userId, link);
         } finally {
-          await options.storage.release('locks', `refresh:${userId}`, owner);
+          await options.storage.release('locks', lock, owner);
         }
       }
       await delay(pause);
       const link = await options.vault.get(userId);
       if (!link) throw new NotLinkedError();
       if (fresh(link, rejected)) return link.accessToken;
-      if (now() > deadline) throw new Error('Timed out waiting for another process to refresh a music token');
+      if (now() > deadline) throw new LinkBusyError('refresh a music token');
     }
+  }
+
+  /**
+   * The link as stored now, if it is still the one whose refresh token was sent. The token endpoint
+   * may have taken longer than the lock lasts, and the member unlinked or linked another account
+   * meanwhile: then the answer belongs to a link that is gone and must not be written.
+   */
+  async function stillCurrent(userId: string, sent: MusicLink): Promise<MusicLink | undefined> {
+    const current = await options.vault.get(userId);
+    return current?.refreshToken === sent.refreshToken ? current : undefined;
   }
 
   async function refresh(userId: string, link: MusicLink): Promise<string> {
@@ -95,6 +108,8 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
       tokens = await options.oauth.refresh(link.refreshToken);
     } catch (error) {
       if (error instanceof OAuthError && error.oauthError === 'invalid_grant') {
+        // A link made anew while the service answered works: it is kept, and used.
+        if (!(await stillCurrent(userId, link))) return dropped(userId);
         // Expired (six months after consent) or revoked: drop the dead link, ask to link again.
         await options.vault.delete(userId);
         options.onRefresh?.('relink');
@@ -107,18 +122,31 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
       }
       throw error;
     }
+    const current = await stillCurrent(userId, link);
+    if (!current) return dropped(userId);
     const at = now();
     await options.vault.put(userId, {
-      ...link,
+      ...current,
       accessToken: tokens.accessToken,
       // With PKCE the service rotates refresh tokens; keep the old one only when it sent none.
-      refreshToken: tokens.refreshToken ?? link.refreshToken,
+      refreshToken: tokens.refreshToken ?? current.refreshToken,
       expiresAt: at + tokens.expiresInSeconds * 1000,
-      scopes: tokens.scopes.length > 0 ? tokens.scopes : link.scopes,
+      scopes: tokens.scopes.length > 0 ? tokens.scopes : current.scopes,
       refreshedAt: at,
     });
     options.onRefresh?.('ok');
     return tokens.accessToken;
+  }
+
+  /**
+   * The member unlinked, or linked anew, while the service answered: its answer is not kept, and
+   * the caller gets what is stored now (a token that is then refused is refreshed on the next try).
+   */
+  async function dropped(userId: string): Promise<string> {
+    options.onRefresh?.('dropped');
+    const stored = await options.vault.get(userId);
+    if (!stored) throw new NotLinkedError();
+    return stored.accessToken;
   }
 
   return {

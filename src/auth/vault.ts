@@ -1,9 +1,12 @@
 /**
  * The token vault: each Discord user's music link, encrypted at rest in the `links` namespace.
  */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
+import { UpstreamError } from '../services/http/errors.js';
 import type { Storage } from '../storage/index.js';
-import { seal, sealedKeyId, unseal, type Keyring } from './seal.js';
+import { seal, unseal, type Keyring } from './seal.js';
 
 export const musicLinkSchema = z.object({
   /** The music account's stable id (`account_id` from /v1/me, else `id`). */
@@ -26,16 +29,54 @@ export class VaultError extends Error {
   override readonly name = 'VaultError';
 }
 
+/**
+ * The key, in the `locks` namespace, that every change to a member's link holds: a refresh while
+ * it waits for the token endpoint, an unlink, a new link. Without it, a refresh that started before
+ * an unlink or a new link would write the old account's tokens back when the service answers.
+ */
+export function linkLockKey(userId: string): string {
+  return `refresh:${userId}`;
+}
+
+/**
+ * Another process held a member's link lock for longer than we wait: its refresh is stuck on a
+ * token endpoint that does not answer, most likely.
+ */
+export class LinkBusyError extends UpstreamError {
+  override readonly name: string = 'LinkBusyError';
+  readonly userMessage = 'The music service is not answering right now. Please try again in a minute.';
+  constructor(what: string) {
+    super(`Timed out waiting for another process to ${what}`, 'music');
+  }
+}
+
+export interface TokenVaultOptions {
+  /** How long one holder may keep a member's link lock. */
+  lockTtlMs?: number;
+  /** How long to wait for the lock before giving up with a `LinkBusyError`. */
+  waitMs?: number;
+}
+
 export class TokenVault {
   private readonly store;
+  private readonly lockTtlMs: number;
+  private readonly waitMs: number;
 
   constructor(
-    storage: Storage,
+    private readonly storage: Storage,
     private readonly keyring: Keyring,
+    options: TokenVaultOptions = {},
   ) {
     this.store = storage.ns<string>('links');
+    this.lockTtlMs = options.lockTtlMs ?? 15_000;
+    this.waitMs = options.waitMs ?? 20_000;
   }
 
+  /**
+   * Reads a link. One sealed with a previous key is returned as it is, not sealed again here: a
+   * write outside the link lock could put back a refresh token that a refresh has just spent. The
+   * next write (a refresh or a new link) seals it with the current key.
+   */
   async get(userId: string): Promise<MusicLink | undefined> {
     const sealed = await this.store.get(userId);
     if (sealed === undefined) return undefined;
@@ -50,16 +91,36 @@ export class TokenVault {
     }
     const parsed = musicLinkSchema.safeParse(plain);
     if (!parsed.success) throw new VaultError('A stored music link has an unexpected shape.');
-    // Key rotation: a link sealed with a previous key is sealed again with the current one.
-    if (sealedKeyId(sealed) !== this.keyring.currentId) await this.put(userId, parsed.data);
     return parsed.data;
   }
 
+  /** Writes a link, always sealed with the current key. Callers hold the link lock (see {@link locked}). */
   async put(userId: string, link: MusicLink): Promise<void> {
     await this.store.set(userId, seal(this.keyring, userId, musicLinkSchema.parse(link)));
   }
 
+  /** Deletes a link; false when there was none. Callers hold the link lock (see {@link locked}). */
   async delete(userId: string): Promise<boolean> {
     return this.store.delete(userId);
+  }
+
+  /**
+   * Runs `task` holding the member's link lock ({@link linkLockKey}), across processes sharing the
+   * storage, so it never interleaves with a refresh. Throws `LinkBusyError` when the lock stays taken.
+   */
+  async locked<T>(userId: string, task: () => Promise<T>): Promise<T> {
+    const owner = randomUUID();
+    const deadline = Date.now() + this.waitMs;
+    for (let pause = 25; ; pause = Math.min(pause * 2, 250)) {
+      if (await this.storage.claim('locks', linkLockKey(userId), this.lockTtlMs, owner)) {
+        try {
+          return await task();
+        } finally {
+          await this.storage.release('locks', linkLockKey(userId), owner);
+        }
+      }
+      if (Date.now() > deadline) throw new LinkBusyError('finish with a music link');
+      await delay(pause);
+    }
   }
 }

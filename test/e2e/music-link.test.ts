@@ -47,7 +47,10 @@ describe('linking a music account from Discord', () => {
   });
 
   it('forgets the account with /music unlink', async () => {
-    const reply = await world.slash('music', { subcommand: 'unlink' }).reply();
+    const unlinking = world.slash('music', { subcommand: 'unlink' });
+    // Acknowledged privately before it waits for any token refresh in flight.
+    expect(await unlinking.waitForCallback()).toMatchObject({ type: 5, data: { flags: 64 } });
+    const reply = await unlinking.reply();
     expect(reply.content).toContain('unlinked');
     const status = await world.slash('music', { subcommand: 'status' }).reply();
     expect(status.content).toContain('/music link');

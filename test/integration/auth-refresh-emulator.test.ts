@@ -10,6 +10,7 @@ import { MusicOAuth } from '../../src/auth/oauth.js';
 import { MUSIC_SCOPES } from '../../src/auth/oauth.js';
 import { createTokenSource, RelinkRequiredError, type TokenSource } from '../../src/auth/tokens.js';
 import { TokenVault, type MusicLink } from '../../src/auth/vault.js';
+import { describeForUser } from '../../src/bot/errors.js';
 import { AppCredentialsError, createMusicClient } from '../../src/services/music/index.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
 import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
@@ -116,6 +117,26 @@ describe('token refresh against the music emulator', () => {
     expect(error).toBeInstanceOf(AppCredentialsError);
     expect((error as AppCredentialsError).userMessage).toMatch(/tell the bot’s owner/);
     expect(await vault.get('discord-4')).toEqual(link);
+  });
+
+  it('tells the member the service is not answering when the token endpoint fails, and keeps the link', async () => {
+    const vault = new TokenVault(storage, new Keyring(randomBytes(32)));
+    const link = expiredLink(music.fixtures!.users.premium);
+    await vault.put('discord-5', link);
+    const source = createTokenSource({ vault, oauth, storage });
+    const client = musicClientFor(source);
+    try {
+      music.failNext('/accounts/api/token', 503);
+      const error = await client.users.me('discord-5').catch((e: unknown) => e);
+      expect(describeForUser(error)).toBe(
+        'The music service is not answering right now. Please try again in a minute.',
+      );
+      expect(await vault.get('discord-5')).toEqual(link);
+      // Once the service is back, the same link works.
+      expect((await client.users.me('discord-5')).id).toBe(music.fixtures!.users.premium);
+    } finally {
+      await client.close();
+    }
   });
 
   it('still works after 50 refreshes with rotation, and a spent refresh token is never stored again', async () => {

@@ -6,9 +6,13 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createClient } from '@keyv/redis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createLinking } from '../../src/auth/linking.js';
 import { OAuthError, type TokenSet } from '../../src/auth/oauth.js';
+import { LinkStates } from '../../src/auth/states.js';
 import { createTokenSource, NotLinkedError, RelinkRequiredError } from '../../src/auth/tokens.js';
 import { TokenVault } from '../../src/auth/vault.js';
+import { describeForUser } from '../../src/bot/errors.js';
+import { UpstreamError } from '../../src/services/http/errors.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
 import { linkFactory } from '../fixtures/links.js';
 import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
@@ -19,14 +23,33 @@ afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((c) => c()));
 });
 
-async function sqliteStorage(): Promise<Storage> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-tokens-'));
-  const storage = await createStorage({ dataDir });
+async function sqliteStorage(dataDir?: string): Promise<Storage> {
+  const dir = dataDir ?? (await mkdtemp(path.join(tmpdir(), 'bot-tokens-')));
+  const storage = await createStorage({ dataDir: dir });
   cleanups.push(async () => {
     await storage.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true });
   });
   return storage;
+}
+
+/** A token endpoint that answers one refresh, `ms` late, with new tokens. */
+function slowIssuer(ms: number, prefix = 'late') {
+  return {
+    async refresh(): Promise<TokenSet> {
+      await delay(ms);
+      return {
+        accessToken: `${prefix}-access`,
+        refreshToken: `${prefix}-refresh`,
+        expiresInSeconds: 3600,
+        scopes: [],
+      };
+    },
+  };
+}
+
+function linkingOn(storage: Storage, vault: TokenVault, key: Keyring) {
+  return createLinking({ states: new LinkStates(storage, key), vault, publicUrl: 'http://127.0.0.1:1' });
 }
 
 /** A token endpoint stand-in with rotation: each refresh token works once. */
@@ -101,6 +124,131 @@ describe('access tokens on demand', () => {
     await expect(source.getAccessToken('u1')).rejects.toThrow(RelinkRequiredError);
     expect(await vault.get('u1')).toBeUndefined();
     await expect(source.getAccessToken('u1')).rejects.toThrow(NotLinkedError);
+  });
+});
+
+describe('a refresh racing an unlink or a new link', () => {
+  it('stays unlinked when the member unlinks while a refresh waits for the token endpoint', async () => {
+    const storage = await sqliteStorage();
+    const key = new Keyring(randomBytes(32));
+    const vault = new TokenVault(storage, key);
+    await vault.put('u1', linkFactory({ expiresAt: Date.now() - 1 }));
+    const source = createTokenSource({ vault, oauth: slowIssuer(300), storage });
+    const refreshing = source.getAccessToken('u1');
+    await delay(100);
+    expect(await linkingOn(storage, vault, key).unlink('u1')).toBe(true);
+    // Whether the refresh's caller still got a token depends on who went first; the link is gone.
+    await refreshing.catch(() => undefined);
+    expect(await vault.get('u1')).toBeUndefined();
+    await expect(source.getAccessToken('u1')).rejects.toThrow(NotLinkedError);
+  });
+
+  it('drops the answer of a refresh that outlived its lock when the member unlinked meanwhile', async () => {
+    const storage = await sqliteStorage();
+    const key = new Keyring(randomBytes(32));
+    const vault = new TokenVault(storage, key);
+    await vault.put('u1', linkFactory({ expiresAt: Date.now() - 1 }));
+    // The lock lasts 50 ms, the token endpoint takes 300: the unlink does not have to wait.
+    const source = createTokenSource({ vault, oauth: slowIssuer(300), storage, lockTtlMs: 50 });
+    const refreshing = source.getAccessToken('u1').catch((e: unknown) => e);
+    await delay(150);
+    expect(await linkingOn(storage, vault, key).unlink('u1')).toBe(true);
+    expect(await refreshing).toBeInstanceOf(NotLinkedError);
+    expect(await vault.get('u1')).toBeUndefined();
+  });
+
+  it('keeps a new link made while a refresh of the old one outlived its lock', async () => {
+    const storage = await sqliteStorage();
+    const vault = new TokenVault(storage, new Keyring(randomBytes(32)));
+    await vault.put('u1', linkFactory({ accountId: 'old-account', expiresAt: Date.now() - 1 }));
+    const source = createTokenSource({ vault, oauth: slowIssuer(300), storage, lockTtlMs: 50 });
+    const refreshing = source.getAccessToken('u1');
+    await delay(150);
+    const relinked = linkFactory({ accountId: 'new-account' });
+    await vault.locked('u1', () => vault.put('u1', relinked));
+    // The caller gets the new link's token, and the old account's answer is not stored.
+    expect(await refreshing).toBe(relinked.accessToken);
+    expect(await vault.get('u1')).toEqual(relinked);
+  });
+
+  it('makes an unlink wait for a refresh that is storing its answer', async () => {
+    const storage = await sqliteStorage();
+    const key = new Keyring(randomBytes(32));
+    const vault = new TokenVault(storage, key);
+    await vault.put('u1', linkFactory({ expiresAt: Date.now() - 1 }));
+    // The refresh's write is slow to reach storage (a busy disk, a far Redis).
+    const put = vault.put.bind(vault);
+    vault.put = async (userId, link) => {
+      await delay(300);
+      await put(userId, link);
+    };
+    const source = createTokenSource({ vault, oauth: slowIssuer(10), storage });
+    const refreshing = source.getAccessToken('u1');
+    await delay(150);
+    expect(await linkingOn(storage, vault, key).unlink('u1')).toBe(true);
+    await refreshing;
+    expect(await vault.get('u1')).toBeUndefined();
+  });
+
+  it('tells a member whose refresh waits on a stuck one elsewhere that the service is not answering', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-tokens-'));
+    const key = new Keyring(randomBytes(32));
+    const [a, b] = [await sqliteStorage(dataDir), await createStorage({ dataDir })];
+    cleanups.unshift(() => b.close());
+    await new TokenVault(a, key).put('u1', linkFactory({ expiresAt: Date.now() - 1 }));
+    // Process A's refresh hangs on the token endpoint; process B gives up waiting for it.
+    const stuck = createTokenSource({ vault: new TokenVault(a, key), oauth: slowIssuer(1_000), storage: a });
+    const hanging = stuck.getAccessToken('u1');
+    await delay(50);
+    const waiting = createTokenSource({
+      vault: new TokenVault(b, key),
+      oauth: slowIssuer(0),
+      storage: b,
+      waitMs: 200,
+    });
+    const error = await waiting.getAccessToken('u1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(describeForUser(error)).toBe(
+      'The music service is not answering right now. Please try again in a minute.',
+    );
+    await hanging;
+  });
+});
+
+describe('key rotation', () => {
+  it('never writes back a spent refresh token when a read overlaps a refresh', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-tokens-'));
+    const oldKey = randomBytes(32);
+    const newKey = randomBytes(32);
+    const [writer, reader] = [await sqliteStorage(dataDir), await createStorage({ dataDir })];
+    cleanups.unshift(() => reader.close());
+    await new TokenVault(writer, new Keyring(oldKey)).put('u1', linkFactory({ expiresAt: Date.now() - 1 }));
+    const rotated = new Keyring(newKey, [oldKey]);
+
+    // A plain read (say /music status) in another process, whose storage answers slowly.
+    const links = reader.ns<string>('links');
+    const get = links.get.bind(links);
+    links.get = (async (k: string) => {
+      const value = await get(k);
+      await delay(200);
+      return value;
+    }) as typeof links.get;
+    const reading = new TokenVault(reader, rotated).get('u1');
+    await delay(20);
+
+    const issuer = rotatingIssuer();
+    issuer.issue((await new TokenVault(writer, rotated).get('u1'))!.refreshToken);
+    const source = createTokenSource({
+      vault: new TokenVault(writer, rotated),
+      oauth: issuer,
+      storage: writer,
+    });
+    await source.getAccessToken('u1');
+    const refreshed = (await new TokenVault(writer, rotated).get('u1'))!;
+    await reading;
+
+    // The refreshed link is what is stored, sealed with the current key alone.
+    expect(await new TokenVault(writer, new Keyring(newKey)).get('u1')).toEqual(refreshed);
   });
 });
 

@@ -4,19 +4,24 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
+import type KeyvSqlite from '@keyv/sqlite';
 import { Registry } from 'prom-client';
+import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMusicEmulator, type MusicEmulator } from '../../emulators/music/index.js';
 import { createLinking, type Linking } from '../../src/auth/linking.js';
 import { MusicOAuth } from '../../src/auth/oauth.js';
 import { startCallbackServer, type CallbackServer } from '../../src/auth/server.js';
 import { LinkStates, STATE_LIFETIME_MS } from '../../src/auth/states.js';
+import { createTokenSource } from '../../src/auth/tokens.js';
 import { TokenVault } from '../../src/auth/vault.js';
 import { createLogger } from '../../src/logger.js';
 import { createMusicClient, type MusicClient } from '../../src/services/music/index.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
 import { completeLink, visit } from '../../emulators/music/walk.js';
 import { freePort } from '../../emulators/net.js';
+import { linkFactory } from '../fixtures/links.js';
 
 let music: MusicEmulator;
 let server: CallbackServer;
@@ -121,7 +126,7 @@ describe('linking a music account', () => {
     const location = new URL(start.location!);
     expect(location.searchParams.get('code_challenge_method')).toBe('S256');
     expect(location.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(start.cookie).toMatch(/^link_session=/);
+    expect(start.cookie).toMatch(/^link_session_[A-Za-z0-9_-]{8}=/);
     const page = await visit(`${server.url}/callback?state=${'a'.repeat(43)}&code=x`);
     expect(page.status).toBe(400);
   });
@@ -195,5 +200,147 @@ describe('linking a music account', () => {
     expect((await visit(`${server.url}/healthz`)).status).toBe(200);
     const metrics = await visit(`${server.url}/metrics`);
     expect(metrics.body).toMatch(/bot_music_links_total\{outcome="linked"\} \d+/);
+  });
+});
+
+/** The start link in a browser: the consent page's address, its state and the cookie set. */
+async function startIn(userId: string) {
+  const start = await visit(await linking.startLink(userId));
+  const state = new URL(start.location!).searchParams.get('state')!;
+  return { ...start, state };
+}
+
+/** Rows the callback server keeps in the `oauth-states` namespace, claims included. */
+async function stateRows(): Promise<number> {
+  const sqlite = storage.ns('oauth-states').opts.store as KeyvSqlite;
+  const rows = (await sqlite.query(`SELECT count(*) AS n FROM keyv WHERE key LIKE 'oauth-states:%'`)) as {
+    n: number;
+  }[];
+  return rows[0]!.n;
+}
+
+describe('the callback server under abuse and odd answers', () => {
+  it('stores nothing for callbacks with states it never issued', async () => {
+    const before = await stateRows();
+    for (let i = 0; i < 50; i++) {
+      const page = await visit(
+        `${server.url}/callback?state=${randomBytes(24).toString('base64url')}&error=x`,
+      );
+      expect(page.status).toBe(400);
+    }
+    expect(await stateRows()).toBe(before);
+  });
+
+  it('answers HEAD on the link routes with 405 and uses up nothing', async () => {
+    const url = await linking.startLink('discord-head');
+    const headStart = await request(url, { method: 'HEAD' });
+    expect(headStart.statusCode).toBe(405);
+    expect(headStart.headers.allow).toBe('GET');
+    expect(headStart.headers['set-cookie']).toBeUndefined();
+    await headStart.body.dump();
+
+    const start = await visit(url);
+    const back = await music.approve(start.location!, premium());
+    const headCallback = await request(back.toString(), {
+      method: 'HEAD',
+      headers: { cookie: start.cookie! },
+    });
+    expect(headCallback.statusCode).toBe(405);
+    expect(headCallback.headers.allow).toBe('GET');
+    await headCallback.body.dump();
+    expect(await vault.get('discord-head')).toBeUndefined();
+
+    // The state and the code are still unused: the browser's GET links.
+    const page = await visit(back.toString(), start.cookie);
+    expect(page.status).toBe(200);
+    expect(await vault.get('discord-head')).toBeDefined();
+  });
+
+  it('tells a refusal, a service fault and any other error code apart, echoing none of them', async () => {
+    const cases = [
+      ['access_denied', 200, 'You did not allow access'],
+      ['server_error', 503, 'The music service is not answering'],
+      ['temporarily_unavailable', 503, 'The music service is not answering'],
+      ['invalid_scope', 502, 'Linking failed'],
+      ['<script>alert(1)</script>', 502, 'Linking failed'],
+    ] as const;
+    for (const [error, status, text] of cases) {
+      const start = await startIn('discord-errors');
+      const page = await visit(
+        `${server.url}/callback?state=${start.state}&error=${encodeURIComponent(error)}`,
+        start.cookie,
+      );
+      expect(page.status, error).toBe(status);
+      expect(page.body, error).toContain(text);
+      expect(page.body).not.toContain('<script>');
+      if (error !== 'access_denied') expect(page.body).not.toContain('did not allow');
+    }
+    expect(await vault.get('discord-errors')).toBeUndefined();
+  });
+
+  it('finishes two links started in one browser, each clearing only its own cookie', async () => {
+    // A browser keeps one cookie per name: a second cookie of the same name replaces the first.
+    const cookies = new Map<string, string>();
+    const keep = (cookie: string) => cookies.set(cookie.split('=')[0]!, cookie);
+    const first = await startIn('discord-twice');
+    keep(first.cookie!);
+    const second = await startIn('discord-twice');
+    keep(second.cookie!);
+    const jar = [...cookies.values()].join('; ');
+
+    const back = await music.approve(first.location!, premium());
+    const response = await request(back.toString(), { headers: { cookie: jar } });
+    expect(response.statusCode).toBe(200);
+    await response.body.dump();
+    const cleared = String(response.headers['set-cookie']);
+    expect(cleared).toMatch(
+      new RegExp(`^${first.cookie!.split('=')[0]}=; Path=/callback; Max-Age=0; HttpOnly; SameSite=Lax`),
+    );
+    expect(await vault.get('discord-twice')).toBeDefined();
+
+    // The second is still bound to this browser, so it finishes too.
+    const page = await visit((await music.approve(second.location!, premium())).toString(), jar);
+    expect(page.status).toBe(200);
+  });
+
+  it('sets the binding cookie HttpOnly, SameSite=Lax, on /callback only, for ten minutes', async () => {
+    const response = await request(await linking.startLink('discord-cookie'));
+    await response.body.dump();
+    expect(String(response.headers['set-cookie'])).toMatch(
+      /^link_session_[A-Za-z0-9_-]{8}=[^;]+; Path=\/callback; Max-Age=600; HttpOnly; SameSite=Lax$/,
+    );
+  });
+
+  it('keeps a new link when a refresh of the old one is storing its answer meanwhile', async () => {
+    await vault.put('discord-relink', linkFactory({ accountId: 'old-account', expiresAt: Date.now() - 1 }));
+    const put = vault.put.bind(vault);
+    // The refresh's write is slow to reach storage; the new link's is not.
+    vault.put = async (userId, link) => {
+      if (link.accessToken === 'late-access') await delay(1_000);
+      await put(userId, link);
+    };
+    try {
+      const source = createTokenSource({
+        vault,
+        storage,
+        oauth: {
+          refresh: () =>
+            Promise.resolve({
+              accessToken: 'late-access',
+              refreshToken: 'late-refresh',
+              expiresInSeconds: 3600,
+              scopes: [],
+            }),
+        },
+      });
+      const refreshing = source.getAccessToken('discord-relink');
+      await delay(50);
+      const page = await completeLink(music, await linking.startLink('discord-relink'), premium());
+      expect(page.status).toBe(200);
+      await refreshing;
+      expect((await vault.get('discord-relink'))?.accountId).not.toBe('old-account');
+    } finally {
+      vault.put = put;
+    }
   });
 });

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MusicOAuth } from '../../src/auth/oauth.js';
 import { Keyring, seal, unseal } from '../../src/auth/seal.js';
-import { LinkStates, STATE_LIFETIME_MS } from '../../src/auth/states.js';
+import { hashState, LinkStates, STATE_LIFETIME_MS } from '../../src/auth/states.js';
 import { TokenVault, VaultError } from '../../src/auth/vault.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
 import { linkFactory } from '../fixtures/links.js';
@@ -65,6 +65,31 @@ describe('sealed values', () => {
     const tampered = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'BB' : 'AA');
     expect(() => unseal(key, 'user-1', tampered)).toThrow();
   });
+
+  it('refuse a tag cut short or an IV of another size, like any other value that does not open', () => {
+    const sealed = seal(key, 'user-1', { a: 1 });
+    const [version, id, iv, tag, ciphertext] = sealed.split('.') as [string, string, string, string, string];
+    const bytes = (text: string) => Buffer.from(text, 'base64url');
+    const join = (parts: { iv?: Buffer; tag?: Buffer }) =>
+      [
+        version,
+        id,
+        (parts.iv ?? bytes(iv)).toString('base64url'),
+        (parts.tag ?? bytes(tag)).toString('base64url'),
+        ciphertext,
+      ].join('.');
+    // GCM alone accepts a tag's first 4 bytes, which are easily guessed.
+    for (const length of [4, 8, 12, 15]) {
+      expect(() => unseal(key, 'user-1', join({ tag: bytes(tag).subarray(0, length) }))).toThrow(
+        'not a sealed value',
+      );
+    }
+    expect(() => unseal(key, 'user-1', join({ iv: Buffer.concat([bytes(iv), Buffer.alloc(4)]) }))).toThrow(
+      'not a sealed value',
+    );
+    expect(() => unseal(key, 'user-1', join({ iv: bytes(iv).subarray(0, 8) }))).toThrow('not a sealed value');
+    expect(unseal(key, 'user-1', join({}))).toEqual({ a: 1 });
+  });
 });
 
 describe('the token vault', () => {
@@ -90,7 +115,7 @@ describe('the token vault', () => {
 });
 
 describe('key rotation', () => {
-  it('reads links sealed with a previous key and seals them again with the current one', async () => {
+  it('reads links sealed with a previous key, and seals them with the current one when next written', async () => {
     const { storage } = await sqliteStorage();
     const oldKey = randomBytes(32);
     const newKey = randomBytes(32);
@@ -99,8 +124,13 @@ describe('key rotation', () => {
 
     const rotating = new TokenVault(storage, new Keyring(newKey, [oldKey]));
     expect(await rotating.get('user-1')).toEqual(link);
-    // Re-sealed on read: the old key is no longer needed.
-    expect(await new TokenVault(storage, new Keyring(newKey)).get('user-1')).toEqual(link);
+    // A read writes nothing (a write outside the link lock could undo a refresh): still the old key.
+    expect(await new TokenVault(storage, new Keyring(oldKey)).get('user-1')).toEqual(link);
+    await expect(new TokenVault(storage, new Keyring(newKey)).get('user-1')).rejects.toThrow(VaultError);
+
+    const refreshed = { ...link, accessToken: 'canary-access-next', refreshedAt: Date.now() };
+    await rotating.put('user-1', refreshed);
+    expect(await new TokenVault(storage, new Keyring(newKey)).get('user-1')).toEqual(refreshed);
     await expect(new TokenVault(storage, new Keyring(oldKey)).get('user-1')).rejects.toThrow(VaultError);
   });
 });
@@ -126,5 +156,18 @@ describe('link states', () => {
     now += STATE_LIFETIME_MS + 1;
     expect((await states.take(state)).kind).toBe('expired');
     expect((await states.take('x'.repeat(43))).kind).toBe('unknown');
+  });
+
+  it('write nothing for a state they never issued, and still read a used one as replayed', async () => {
+    const { storage } = await sqliteStorage();
+    const states = new LinkStates(storage, new Keyring(randomBytes(32)));
+    const unknown = 'u'.repeat(43);
+    expect((await states.take(unknown)).kind).toBe('unknown');
+    expect(await storage.held('oauth-states', `used:${hashState(unknown)}`)).toBe(false);
+    expect((await states.take(unknown)).kind).toBe('unknown');
+
+    const { state } = await states.create('user-1');
+    expect((await states.take(state)).kind).toBe('ok');
+    expect((await states.take(state)).kind).toBe('replayed');
   });
 });
