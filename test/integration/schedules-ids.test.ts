@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, expect, it, vi } from 'vitest';
 import { ScheduleStore } from '../../src/services/schedules/store.js';
 import { createStorage } from '../../src/storage/index.js';
+import { berlinSchedule } from '../fixtures/schedules.js';
 
 /** The UUIDs `randomUUID` hands out next, before it falls back to real ones. */
 const drawn = vi.hoisted(() => ({ next: [] as string[] }));
@@ -30,22 +31,9 @@ it('draws a schedule id again when another server’s schedule already has it', 
     await rm(dataDir, { recursive: true, force: true });
   });
   const store = new ScheduleStore(storage, 25);
-  const schedule = (guildId: string) => ({
-    guildId,
-    channelId: '2000',
-    place: { lat: 52.52, lon: 13.405, label: 'Berlin, DE' },
-    time: '07:00',
-    timezone: 'Europe/Berlin',
-    days: [],
-    kind: 'current' as const,
-    units: 'metric' as const,
-    lang: 'en',
-    createdBy: '3000',
-    createdAt: 0,
-  });
   drawn.next = ['aaaaaaaa-1111-4111-8111-111111111111'];
-  const first = await store.add(schedule('1001'));
+  const first = await store.add(berlinSchedule({ guildId: '1001' }));
   drawn.next = ['aaaaaaaa-2222-4222-8222-222222222222', 'bbbbbbbb-3333-4333-8333-333333333333'];
-  const second = await store.add(schedule('1002'));
+  const second = await store.add(berlinSchedule({ guildId: '1002' }));
   expect([first.id, second.id]).toEqual(['aaaaaaaa', 'bbbbbbbb']);
 });

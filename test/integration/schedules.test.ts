@@ -12,6 +12,7 @@ import {
 import { ALL_MAX_AGE_MS, ScheduleStore } from '../../src/services/schedules/store.js';
 import type { Schedule } from '../../src/services/schedules/types.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
+import { berlinSchedule } from '../fixtures/schedules.js';
 import { instantTransport, weatherClientFor } from '../fixtures/weather.js';
 
 const silent = { info() {}, warn() {}, error() {}, debug() {} };
@@ -78,20 +79,7 @@ async function world(
     },
   });
   const add = (partial: Partial<Omit<Schedule, 'id'>> = {}) =>
-    store.add({
-      guildId: '1000',
-      channelId: '2000',
-      place: { lat: 52.52, lon: 13.405, label: 'Berlin, DE' },
-      time: '07:00',
-      timezone: 'Europe/Berlin',
-      days: [],
-      kind: 'current',
-      units: 'metric',
-      lang: 'en',
-      createdBy: '3000',
-      createdAt: clock.now,
-      ...partial,
-    });
+    store.add(berlinSchedule({ createdAt: clock.now, ...partial }));
   /** Moves the clock from wake-up to wake-up, as the running bot would, until `untilIso`. */
   async function runUntil(untilIso: string) {
     const until = Date.parse(untilIso);
@@ -403,20 +391,8 @@ describe('schedules when storage fails or holds what this version cannot read', 
       await rm(dataDir, { recursive: true, force: true });
     });
     const store = new ScheduleStore(storage, 25, Date.now, (guildId) => unreadable.push(guildId));
-    const base = {
-      channelId: '2000',
-      place: { lat: 52.52, lon: 13.405, label: 'Berlin, DE' },
-      time: '07:00',
-      timezone: 'Europe/Berlin',
-      days: [],
-      kind: 'current' as const,
-      units: 'metric' as const,
-      lang: 'en',
-      createdBy: '3000',
-      createdAt: 0,
-    };
-    await store.add({ ...base, guildId: '1001' });
-    const healthy = await store.add({ ...base, guildId: '1002' });
+    await store.add(berlinSchedule({ guildId: '1001' }));
+    const healthy = await store.add(berlinSchedule({ guildId: '1002' }));
     // A row damaged on disk: not JSON at all.
     const adapter = storage.ns('schedules').store as { set(key: string, value: string): Promise<unknown> };
     await adapter.set('schedules:guild:1001', '[{"id":"trunc');
