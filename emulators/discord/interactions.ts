@@ -11,6 +11,7 @@ import {
   InteractionType,
   Locale,
   MessageFlags,
+  MessageReferenceType,
   MessageType,
   RESTJSONErrorCodes,
 } from 'discord-api-types/v10';
@@ -33,6 +34,7 @@ import { ATTACHMENT_SIZE_LIMIT, isEmptyMessage } from './messages.js';
 import type { MessageOrigin } from './messages.js';
 import {
   autocompleteResponseSchema,
+  discordLength,
   interactionCallbackSchema,
   interactiveComponents,
   modalResponseSchema,
@@ -139,6 +141,7 @@ export class InteractionState {
     readonly createdAt: number,
     /** `/name sub` or `button "id"`, for error messages. */
     readonly label: string,
+    /** The command as the response's `interaction.name` shows it: name, group and subcommand. */
     readonly commandName: string | undefined,
     readonly sourceMessageId: Snowflake | undefined,
   ) {}
@@ -255,6 +258,8 @@ export function toLocale(value: LocaleInput | undefined, fallback: Locale): Loca
 }
 
 type OptionValue = string | number | boolean;
+/** Where a command is run, and by whom. */
+type InvokedIn = Pick<SlashCommandOptions, 'guildId' | 'channelId' | 'userId'>;
 
 /** Creates interactions the way a user's client would, and sends them through the gateway. */
 export class InteractionDriver {
@@ -273,8 +278,8 @@ export class InteractionDriver {
       type: InteractionType.ApplicationCommand,
       data: { ...data, type: ApplicationCommandType.ChatInput },
     };
-    const label = ['/' + options.name, options.subcommandGroup, options.subcommand].filter(Boolean).join(' ');
-    return this.start(payload, options, label, options.name, undefined);
+    const fullName = [options.name, options.subcommandGroup, options.subcommand].filter(Boolean).join(' ');
+    return this.start(payload, options, `/${fullName}`, fullName, undefined);
   }
 
   autocomplete(options: AutocompleteOptions): InteractionHandle {
@@ -534,7 +539,7 @@ export class InteractionDriver {
           `${path} has no option "${name}" (has: ${leaves.map((option) => option.name).join(', ') || 'none'})`,
         );
       }
-      built.push(this.option(definition, value, options.guildId, name === focused, resolved, path));
+      built.push(this.option(definition, value, options, name === focused, resolved, path));
     }
     if (focused === undefined) {
       for (const definition of leaves) {
@@ -562,16 +567,20 @@ export class InteractionDriver {
     };
   }
 
-  /** One option value, typed by its definition, with its resolved object for ids. */
+  /**
+   * One option value, typed by its definition, with its resolved object for ids. `where` is where
+   * and by whom the command is run, which the permissions of resolved channels and members follow.
+   */
   private option(
     definition: APIApplicationCommandOption,
     value: OptionValue,
-    guildId: Snowflake,
+    where: InvokedIn,
     focused: boolean,
     resolved: APIInteractionDataResolved,
     path: string,
   ): APIApplicationCommandInteractionDataBasicOption {
     const { world } = this.core;
+    const { guildId } = where;
     const name = definition.name;
     const fail = (expected: string): never => {
       throw new Error(`Option "${name}" of ${path} takes ${expected}, got ${JSON.stringify(value)}`);
@@ -603,9 +612,9 @@ export class InteractionDriver {
       case ApplicationCommandOptionType.String: {
         if (typeof value !== 'string') return fail('a string');
         checkChoices();
-        if (definition.min_length !== undefined && value.length < definition.min_length)
+        if (definition.min_length !== undefined && discordLength(value) < definition.min_length)
           fail(`at least ${definition.min_length} characters`);
-        if (definition.max_length !== undefined && value.length > definition.max_length)
+        if (definition.max_length !== undefined && discordLength(value) > definition.max_length)
           fail(`at most ${definition.max_length} characters`);
         return { type: definition.type, name, value };
       }
@@ -628,7 +637,7 @@ export class InteractionDriver {
         if (typeof value !== 'boolean') return fail('a boolean');
         return { type: definition.type, name, value };
       case ApplicationCommandOptionType.User: {
-        if (typeof value !== 'string' || !this.resolveUser(value, guildId, resolved))
+        if (typeof value !== 'string' || !this.resolveUser(value, where, resolved))
           return fail('the id of a known user');
         return { type: definition.type, name, value };
       }
@@ -647,7 +656,8 @@ export class InteractionDriver {
             id: channel.id,
             name: channel.name,
             type: channel.type,
-            permissions: world.permissionsIn(channel.id, this.core.botUser.id).toString(),
+            // The invoking user's permissions in that channel (Discord's resolved channel object).
+            permissions: world.permissionsIn(channel.id, where.userId).toString(),
           },
         };
         return { type: definition.type, name, value: channel.id };
@@ -659,7 +669,7 @@ export class InteractionDriver {
       }
       case ApplicationCommandOptionType.Mentionable: {
         if (typeof value !== 'string') return fail('a user or role id');
-        if (!this.resolveUser(value, guildId, resolved) && !this.resolveRole(value, guildId, resolved)) {
+        if (!this.resolveUser(value, where, resolved) && !this.resolveRole(value, guildId, resolved)) {
           fail('the id of a known user or role');
         }
         return { type: definition.type, name, value };
@@ -671,12 +681,14 @@ export class InteractionDriver {
     }
   }
 
-  private resolveUser(id: Snowflake, guildId: Snowflake, resolved: APIInteractionDataResolved): boolean {
-    const member = this.core.world.member(guildId, id);
+  /** A user option's user and member; the member's permissions are those in the command's channel. */
+  private resolveUser(id: Snowflake, where: InvokedIn, resolved: APIInteractionDataResolved): boolean {
+    const member = this.core.world.member(where.guildId, id);
     if (!member) return false;
     const { user, deaf: _deaf, mute: _mute, ...rest } = member;
+    const permissions = this.core.world.permissionsIn(where.channelId, id).toString();
     resolved.users = { ...resolved.users, [id]: user };
-    resolved.members = { ...resolved.members, [id]: { ...rest, permissions: '0' } };
+    resolved.members = { ...resolved.members, [id]: { ...rest, permissions } };
     return true;
   }
 
@@ -773,7 +785,7 @@ export class InteractionRoutes {
       case InteractionResponseType.ChannelMessageWithSource: {
         const payload = core.parseMessagePayload(data, ['data']);
         const channel = core.channelOrThrow(state.channelId);
-        message = core.messages.create(channel, payload, body.files, this.origin(state, undefined));
+        message = core.messages.create(channel, payload, body.files, this.origin(state, 'response'));
         if (isEmptyMessage(message)) throw DiscordErrors.emptyMessage();
         state.originalMessageId = message.id;
         state.originalReady = true;
@@ -784,7 +796,7 @@ export class InteractionRoutes {
         const payload = core.parseMessagePayload(data ?? {}, ['data']);
         const channel = core.channelOrThrow(state.channelId);
         message = core.messages.create(channel, { flags: payload.flags ?? 0 }, [], {
-          ...this.origin(state, undefined),
+          ...this.origin(state, 'response'),
           extraFlags: MessageFlags.Loading,
         });
         state.originalMessageId = message.id;
@@ -831,15 +843,19 @@ export class InteractionRoutes {
             }
           : {}),
       },
-      resource: { type, ...(message ? { message: structuredClone(message) } : {}) },
+      // The resource's message is "only present if type is either CHANNEL_MESSAGE_WITH_SOURCE or
+      // UPDATE_MESSAGE" (Discord's docs): a deferred reply names its message in `interaction` only.
+      resource: { type, ...(message && showsMessage(type) ? { message: structuredClone(message) } : {}) },
     };
     return { status: 200, body: result };
   }
 
-  private origin(state: InteractionState, originalResponseId: Snowflake | undefined): MessageOrigin {
+  /** Who sends the interaction's initial response or one of its follow-ups, and what it carries. */
+  private origin(state: InteractionState, kind: 'response' | 'followUp'): MessageOrigin {
     const { core } = this;
     const user = core.world.user(state.userId) ?? core.botUser;
     const owners = { [ApplicationIntegrationType.GuildInstall]: state.guildId };
+    const originalResponseId = kind === 'followUp' ? state.originalMessageId : undefined;
     const extra =
       originalResponseId === undefined ? {} : { original_response_message_id: originalResponseId };
     const metadata: APIMessageInteractionMetadata =
@@ -860,6 +876,21 @@ export class InteractionRoutes {
             ...extra,
           };
     const isCommand = state.kind === InteractionType.ApplicationCommand;
+    // "Responses to Message Components do not include [interaction], instead including a message
+    // reference object as components always exist on preexisting messages" (Discord's docs).
+    const reference =
+      state.kind === InteractionType.MessageComponent &&
+      state.sourceMessageId !== undefined &&
+      kind === 'response'
+        ? {
+            messageReference: {
+              type: MessageReferenceType.Default,
+              message_id: state.sourceMessageId,
+              channel_id: state.channelId,
+              guild_id: state.guildId,
+            },
+          }
+        : {};
     return {
       type: isCommand ? MessageType.ChatInputCommand : MessageType.Default,
       author: core.botUser,
@@ -869,6 +900,7 @@ export class InteractionRoutes {
       ...(isCommand
         ? { interaction: { id: state.id, type: state.kind, name: state.commandName ?? '', user } }
         : {}),
+      ...reference,
       allowEphemeral: true,
     };
   }
@@ -963,13 +995,13 @@ export class InteractionRoutes {
   /**
    * `POST /webhooks/{app}/{token}`: a follow-up. The first follow-up after a deferred reply that was
    * never edited replaces the "thinking" message instead of posting a new one, keeping the
-   * deferral's ephemeral state, as Discord does.
+   * deferral's ephemeral state, as Discord does. The answer is always 200 with the message: for
+   * follow-ups "wait is always true" (Discord's docs), with or without `?wait=true`.
    */
   async followUp(
     applicationId: Snowflake,
     token: string,
     body: ParsedBody,
-    wait: boolean,
     path: string,
   ): Promise<RouteResult> {
     const state = this.webhookState(applicationId, token, 'POST', path);
@@ -990,20 +1022,22 @@ export class InteractionRoutes {
         state.originalReady = true;
       } else {
         const channel = core.channelOrThrow(state.channelId);
-        message = core.messages.create(
-          channel,
-          payload,
-          body.files,
-          this.origin(state, state.originalMessageId),
-        );
+        message = core.messages.create(channel, payload, body.files, this.origin(state, 'followUp'));
         if (isEmptyMessage(message)) throw DiscordErrors.emptyMessage();
         core.storeMessage(message, !isEphemeral(message));
       }
       state.followUpIds.push(message.id);
       core.changed(state.id);
-      return wait ? { status: 200, body: message } : { status: 204 };
+      return { status: 200, body: message };
     });
   }
+}
+
+function showsMessage(type: InteractionResponseType): boolean {
+  return (
+    type === InteractionResponseType.ChannelMessageWithSource ||
+    type === InteractionResponseType.UpdateMessage
+  );
 }
 
 function isEphemeral(message: EmulatedMessage): boolean {

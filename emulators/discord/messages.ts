@@ -3,8 +3,10 @@ import { EmbedType, MessageFlags, MessageReferenceType, MessageType } from 'disc
 import type {
   APIAttachment,
   APIEmbed,
+  APIEmbedImage,
   APIMessageInteraction,
   APIMessageInteractionMetadata,
+  APIMessageReference,
   APIMessageTopLevelComponent,
   APIUser,
   Snowflake,
@@ -28,11 +30,15 @@ export interface MessageOrigin {
   applicationId?: Snowflake;
   interactionMetadata?: APIMessageInteractionMetadata;
   interaction?: APIMessageInteraction;
+  /** The clicked message, on the response to a message component. */
+  messageReference?: APIMessageReference;
   /** Only interaction responses may be ephemeral. */
   allowEphemeral: boolean;
   /** Flags the emulator adds itself (Loading for a deferred reply). */
   extraFlags?: number;
 }
+
+const ATTACHMENT_SCHEME = 'attachment://';
 
 const SETTABLE_FLAGS =
   MessageFlags.SuppressEmbeds | MessageFlags.SuppressNotifications | MessageFlags.IsComponentsV2;
@@ -87,6 +93,10 @@ export class MessageFactory {
     const flags = ((payload.flags ?? 0) & allowed) | (origin.extraFlags ?? 0);
     const ephemeral = (flags & MessageFlags.Ephemeral) !== 0;
     const content = payload.content ?? '';
+    const placed = this.placeFiles(
+      (payload.embeds ?? []).map(toApiEmbed),
+      this.attachments(id, channel.id, payload.attachments, files, [], ephemeral),
+    );
     const message: EmulatedMessage = {
       id,
       channel_id: channel.id,
@@ -99,8 +109,8 @@ export class MessageFactory {
       pinned: false,
       type: origin.type,
       flags,
-      attachments: this.attachments(channel.id, payload.attachments, files, [], ephemeral),
-      embeds: (payload.embeds ?? []).map(toApiEmbed),
+      attachments: placed.attachments,
+      embeds: placed.embeds,
       components: toComponents(payload.components),
       ...this.mentions(content, payload, channel.guild_id),
       ...(origin.webhookId === undefined ? {} : { webhook_id: origin.webhookId }),
@@ -109,6 +119,7 @@ export class MessageFactory {
         ? {}
         : { interaction_metadata: origin.interactionMetadata }),
       ...(origin.interaction === undefined ? {} : { interaction: origin.interaction }),
+      ...(origin.messageReference === undefined ? {} : { message_reference: origin.messageReference }),
     };
     const reference = payload.message_reference;
     if (reference) {
@@ -136,7 +147,8 @@ export class MessageFactory {
 
   /**
    * Applies an edit: fields present in the payload replace the old ones (`null` clears), new files
-   * are added, and `attachments` (when given) lists the old attachments to keep.
+   * are added, and `attachments` (when given) lists the old attachments to keep, those the old
+   * embeds show included.
    */
   edit(message: EmulatedMessage, payload: MessagePayload, files: readonly UploadedFile[]): EmulatedMessage {
     const ephemeral = ((message.flags ?? 0) & MessageFlags.Ephemeral) !== 0;
@@ -146,24 +158,29 @@ export class MessageFactory {
       flags |= payload.flags & MessageFlags.IsComponentsV2;
     }
     const content = payload.content === undefined ? message.content : (payload.content ?? '');
+    const held = [...message.attachments, ...this.filesShownIn(message)];
+    const placed = this.placeFiles(
+      payload.embeds === undefined ? message.embeds : (payload.embeds ?? []).map(toApiEmbed),
+      payload.attachments === undefined && files.length === 0
+        ? held
+        : this.attachments(
+            message.id,
+            message.channel_id,
+            payload.attachments,
+            files,
+            payload.attachments === undefined ? held : [],
+            ephemeral,
+            held,
+          ),
+    );
     const edited: EmulatedMessage = {
       ...message,
       content,
       flags,
       edited_timestamp: new Date(snowflakeTimestamp(this.ids.next())).toISOString(),
-      ...(payload.embeds === undefined ? {} : { embeds: (payload.embeds ?? []).map(toApiEmbed) }),
+      embeds: placed.embeds,
       ...(payload.components === undefined ? {} : { components: toComponents(payload.components) }),
-      attachments:
-        payload.attachments === undefined && files.length === 0
-          ? message.attachments
-          : this.attachments(
-              message.channel_id,
-              payload.attachments,
-              files,
-              payload.attachments === undefined ? message.attachments : [],
-              ephemeral,
-              message.attachments,
-            ),
+      attachments: placed.attachments,
     };
     if (payload.content !== undefined) {
       Object.assign(edited, this.mentions(content, payload, message.guild_id));
@@ -177,6 +194,7 @@ export class MessageFactory {
    * does not mention are attached too, as Discord does.
    */
   private attachments(
+    messageId: Snowflake,
     channelId: Snowflake,
     refs: MessagePayload['attachments'],
     files: readonly UploadedFile[],
@@ -192,7 +210,14 @@ export class MessageFactory {
       if (file) {
         used.add(key);
         result.push(
-          this.storeFile(channelId, file, ref.filename ?? file.filename, ref.description, ephemeral),
+          this.storeFile(
+            messageId,
+            channelId,
+            file,
+            ref.filename ?? file.filename,
+            ref.description,
+            ephemeral,
+          ),
         );
         continue;
       }
@@ -201,7 +226,7 @@ export class MessageFactory {
     }
     for (const file of files) {
       if (!used.has(file.key))
-        result.push(this.storeFile(channelId, file, file.filename, undefined, ephemeral));
+        result.push(this.storeFile(messageId, channelId, file, file.filename, undefined, ephemeral));
     }
     if (result.length > 10) {
       throw DiscordErrors.invalidFormBody([
@@ -212,6 +237,7 @@ export class MessageFactory {
   }
 
   private storeFile(
+    messageId: Snowflake,
     channelId: Snowflake,
     file: UploadedFile,
     filename: string,
@@ -233,8 +259,84 @@ export class MessageFactory {
       ...(size ? { width: size.width, height: size.height } : {}),
       ...(ephemeral ? { ephemeral: true } : {}),
     };
-    this.world.attachments.set(id, { attachment, data: file.data, channelId });
+    this.world.attachments.set(id, { attachment, data: file.data, channelId, messageId });
     return attachment;
+  }
+
+  /**
+   * Points `attachment://name` media of the embeds at the file of that name, as Discord rewrites
+   * them (the file's url and proxy url, its size and type), and leaves the files the embeds show
+   * out of `attachments`: Discord lists only the files no embed uses (discord/discord-api-docs#1340;
+   * #8279: "attachments used in embeds and components are not included"). `files` are all the
+   * files the message holds, so one an edit stops showing is listed again.
+   */
+  private placeFiles(
+    embeds: readonly APIEmbed[],
+    files: readonly APIAttachment[],
+  ): { embeds: APIEmbed[]; attachments: APIAttachment[] } {
+    const shown = new Set<Snowflake>();
+    const fileAt = (url: string | undefined): APIAttachment | undefined => {
+      if (url === undefined) return undefined;
+      const name = url.startsWith(ATTACHMENT_SCHEME) ? url.slice(ATTACHMENT_SCHEME.length) : undefined;
+      // An embed read back and sent again names the file by the url Discord gave it.
+      const file = files.find((candidate) =>
+        name === undefined ? candidate.url === url : candidate.filename === name,
+      );
+      if (file) shown.add(file.id);
+      return file;
+    };
+    const media = (image: APIEmbedImage | undefined): APIEmbedImage | undefined => {
+      const file = fileAt(image?.url);
+      if (!image || !file) return image;
+      return {
+        url: file.url,
+        proxy_url: file.proxy_url,
+        ...(typeof file.width === 'number' && typeof file.height === 'number'
+          ? { width: file.width, height: file.height }
+          : {}),
+        ...(file.content_type === undefined ? {} : { content_type: file.content_type }),
+      };
+    };
+    const icon = <T extends { icon_url?: string; proxy_icon_url?: string }>(
+      part: T | undefined,
+    ): T | undefined => {
+      const file = fileAt(part?.icon_url);
+      return part && file ? { ...part, icon_url: file.url, proxy_icon_url: file.proxy_url } : part;
+    };
+    const placed = embeds.map((embed) => {
+      const result: APIEmbed = { ...embed };
+      const image = media(embed.image);
+      const thumbnail = media(embed.thumbnail);
+      const author = icon(embed.author);
+      const footer = icon(embed.footer);
+      if (image) result.image = image;
+      if (thumbnail) result.thumbnail = thumbnail;
+      if (author) result.author = author;
+      if (footer) result.footer = footer;
+      return result;
+    });
+    return { embeds: placed, attachments: files.filter((file) => !shown.has(file.id)) };
+  }
+
+  /** The message's own files that its embeds show (and so are not in its `attachments`). */
+  private filesShownIn(message: EmulatedMessage): APIAttachment[] {
+    const urls = message.embeds.flatMap((embed) => [
+      embed.image?.url,
+      embed.thumbnail?.url,
+      embed.author?.icon_url,
+      embed.footer?.icon_url,
+    ]);
+    const files: APIAttachment[] = [];
+    for (const url of urls) {
+      // The emulator serves a file at /attachments/{channel id}/{attachment id}/{name}.
+      const id = url === undefined ? undefined : /\/attachments\/\d+\/(\d+)\/[^/]*$/.exec(url)?.[1];
+      const stored = id === undefined ? undefined : this.world.attachments.get(id);
+      const isOwn = stored?.messageId === message.id && stored.attachment.url === url;
+      if (stored && isOwn && !files.some((file) => file.id === stored.attachment.id)) {
+        files.push(stored.attachment);
+      }
+    }
+    return files;
   }
 
   /** Users and roles pinged by the content, as far as `allowed_mentions` lets them be. */

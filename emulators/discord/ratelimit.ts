@@ -12,7 +12,10 @@ export interface RateLimitRule {
   route?: RegExp;
   remaining: number;
   resetAfterMs: number;
-  /** A global limit: `X-RateLimit-Global` and `global: true`, which blocks every route in discord.js. */
+  /**
+   * A global limit: `X-RateLimit-Global` and `global: true`, which blocks every route in discord.js.
+   * Interaction callbacks and interaction webhooks are not bound to it, as on Discord.
+   */
   global?: boolean;
 }
 
@@ -54,7 +57,8 @@ export class RateLimiter {
       rule = null;
     }
     if (rule?.route) rule.route.lastIndex = 0;
-    if (rule && (rule.route === undefined || rule.route.test(path)))
+    const exempt = rule?.global === true && isInteractionRoute(routeTemplate);
+    if (rule && !exempt && (rule.route === undefined || rule.route.test(path)))
       return this.#checkRule(rule, now, bucket);
     const key = `${method} ${bucketKey}`;
     let window = this.#windows.get(key);
@@ -116,6 +120,17 @@ export class RateLimiter {
           };
     throw new DiscordHttpError(429, body, headers);
   }
+}
+
+/**
+ * The interaction callback and the interaction webhook: "Interaction endpoints are not bound to the
+ * bot's Global Rate Limit" (Discord's rate-limit docs), so a global rule lets them through.
+ */
+function isInteractionRoute(routeTemplate: string): boolean {
+  return (
+    routeTemplate === '/interactions/:interactionId/:token/callback' ||
+    routeTemplate.startsWith('/webhooks/:webhookId/:token')
+  );
 }
 
 function rateLimitHeaders(

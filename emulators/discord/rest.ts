@@ -229,14 +229,8 @@ export class RestApi {
           path,
         ),
       ),
-      open('POST', '/webhooks/:webhookId/:token', async ({ params, query, body, path }) =>
-        interactions.followUp(
-          params['webhookId'] ?? '',
-          params['token'] ?? '',
-          await body(),
-          query.get('wait') === 'true',
-          path,
-        ),
+      open('POST', '/webhooks/:webhookId/:token', async ({ params, body, path }) =>
+        interactions.followUp(params['webhookId'] ?? '', params['token'] ?? '', await body(), path),
       ),
       open('GET', '/webhooks/:webhookId/:token/messages/:messageId', ({ params, path }) =>
         interactions.getMessage(

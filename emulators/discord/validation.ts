@@ -22,7 +22,19 @@ const REQUIRED = 'This field is required';
 const maxLength = (max: number) => `Must be ${max} or fewer in length.`;
 const lengthBetween = (min: number, max: number) => `Must be between ${min} and ${max} in length.`;
 
-/** A string of at most `max` characters (Discord counts UTF-16 code units too). */
+/**
+ * How long Discord finds a string: in Unicode code points, not UTF-16 units (its API is Python 3,
+ * whose `len` counts code points: discord/discord-api-docs#1315), so 😀 is one character, not two.
+ * Every length rule written by hand below goes through this.
+ */
+export function discordLength(text: string): number {
+  let length = 0;
+  // The string iterator steps over whole code points, a surrogate pair at a time.
+  for (const _ of text) length += 1;
+  return length;
+}
+
+/** A string of at most `max` characters (zod's string length checks count code points, as Discord does). */
 const upTo = (max: number) => z.string().max(max, maxLength(max));
 /** A string of `min`..`max` characters. */
 const between = (min: number, max: number) =>
@@ -103,10 +115,10 @@ export type EmbedInput = z.infer<typeof embedSchema>;
 
 /** Characters Discord counts towards the 6000 shared by all embeds of a message. */
 export function embedLength(embed: EmbedInput): number {
-  let total = (embed.title?.length ?? 0) + (embed.description?.length ?? 0);
-  total += embed.footer?.text.length ?? 0;
-  total += embed.author?.name.length ?? 0;
-  for (const field of embed.fields ?? []) total += field.name.length + field.value.length;
+  let total = discordLength(embed.title ?? '') + discordLength(embed.description ?? '');
+  total += discordLength(embed.footer?.text ?? '');
+  total += discordLength(embed.author?.name ?? '');
+  for (const field of embed.fields ?? []) total += discordLength(field.name) + discordLength(field.value);
   return total;
 }
 
@@ -195,7 +207,7 @@ export function componentErrors(components: readonly unknown[], isComponentsV2: 
       if (required) add([...path, 'custom_id'], 'BASE_TYPE_REQUIRED', REQUIRED);
       return;
     }
-    if (typeof customId !== 'string' || customId.length < 1 || customId.length > 100) {
+    if (typeof customId !== 'string' || customId === '' || discordLength(customId) > 100) {
       add([...path, 'custom_id'], 'BASE_TYPE_BAD_LENGTH', lengthBetween(1, 100));
       return;
     }
@@ -217,14 +229,14 @@ export function componentErrors(components: readonly unknown[], isComponentsV2: 
       return;
     }
     const label = button['label'];
-    if (label !== undefined && (typeof label !== 'string' || label.length > 80)) {
+    if (label !== undefined && (typeof label !== 'string' || discordLength(label) > 80)) {
       add([...path, 'label'], 'BASE_TYPE_MAX_LENGTH', maxLength(80));
     }
     if (style === LINK_STYLE) {
       const url = button['url'];
       if (typeof url !== 'string' || url.length === 0) {
         add([...path, 'url'], 'BASE_TYPE_REQUIRED', REQUIRED);
-      } else if (url.length > LINK_BUTTON_URL_MAX) {
+      } else if (discordLength(url) > LINK_BUTTON_URL_MAX) {
         add([...path, 'url'], 'BASE_TYPE_MAX_LENGTH', maxLength(LINK_BUTTON_URL_MAX));
       } else {
         const problem = urlProblem(url, LINK_BUTTON_SCHEMES);
@@ -246,7 +258,7 @@ export function componentErrors(components: readonly unknown[], isComponentsV2: 
   const checkSelect = (select: RawComponent, path: Path) => {
     checkCustomId(select, path, true);
     const placeholder = select['placeholder'];
-    if (typeof placeholder === 'string' && placeholder.length > 150) {
+    if (typeof placeholder === 'string' && discordLength(placeholder) > 150) {
       add([...path, 'placeholder'], 'BASE_TYPE_MAX_LENGTH', maxLength(150));
     }
     if (select['type'] === ComponentType.StringSelect) {
@@ -259,12 +271,12 @@ export function componentErrors(components: readonly unknown[], isComponentsV2: 
         if (!isRecord(option)) return;
         for (const key of ['label', 'value'] as const) {
           const text = option[key];
-          if (typeof text !== 'string' || text.length < 1 || text.length > 100) {
+          if (typeof text !== 'string' || text === '' || discordLength(text) > 100) {
             add([...path, 'options', index, key], 'BASE_TYPE_BAD_LENGTH', lengthBetween(1, 100));
           }
         }
         const description = option['description'];
-        if (typeof description === 'string' && description.length > 100) {
+        if (typeof description === 'string' && discordLength(description) > 100) {
           add([...path, 'options', index, 'description'], 'BASE_TYPE_MAX_LENGTH', maxLength(100));
         }
       });
@@ -568,7 +580,7 @@ function localizedOptionName(value: string, at: Path): FieldError[] {
 const localizedText =
   (max: number) =>
   (value: string, at: Path): FieldError[] =>
-    value.length < 1 || value.length > max
+    value === '' || discordLength(value) > max
       ? [{ path: at, code: 'BASE_TYPE_BAD_LENGTH', message: lengthBetween(1, max) }]
       : [];
 
@@ -636,7 +648,7 @@ export function commandErrors(command: CommandInput, path: Path = []): FieldErro
       });
     }
     const description = command.description ?? '';
-    if (description.length < 1 || description.length > 100) {
+    if (description === '' || discordLength(description) > 100) {
       errors.push({
         path: [...path, 'description'],
         code: 'BASE_TYPE_BAD_LENGTH',

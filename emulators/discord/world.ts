@@ -73,6 +73,8 @@ export interface StoredAttachment {
   attachment: APIAttachment;
   data: Buffer;
   channelId: Snowflake;
+  /** The message it was uploaded with: a file an embed shows is not in that message's `attachments`. */
+  messageId: Snowflake;
 }
 
 /** Permissions every member has through @everyone, and the bot through its own role. */

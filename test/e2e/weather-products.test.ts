@@ -11,6 +11,19 @@ function pngSize(data: Buffer): { width: number; height: number } {
   return { width: data.readUInt32BE(16), height: data.readUInt32BE(20) };
 }
 
+/**
+ * The chart an embed shows, fetched from where the Discord emulator serves it. Discord lists a file
+ * an embed uses in the embed (`attachment://name` becomes the file's url), not in `attachments`.
+ */
+async function chartOf(embed: APIEmbed | undefined, name: string): Promise<Buffer> {
+  const url = embed?.image?.url ?? 'missing:';
+  expect(new URL(url).pathname).toMatch(/^\/attachments\/\d+\/\d+\/[^/]+$/);
+  expect(url.endsWith(`/${name}`)).toBe(true);
+  const response = await fetch(url);
+  expect(response.headers.get('content-type')).toBe('image/png');
+  return Buffer.from(await response.arrayBuffer());
+}
+
 function fields(embed: APIEmbed | undefined): Record<string, string> {
   return Object.fromEntries((embed?.fields ?? []).map((field) => [field.name, field.value]));
 }
@@ -47,10 +60,8 @@ describe('/weather products end to end', () => {
       .reply(15_000);
     const embed = reply.embeds[0];
     expect(embed?.title).toBe('Berlin, Berlin, DE: next 96 hours');
-    expect(embed?.image?.url).toContain('hourly.png');
-    const attachment = reply.attachments.find((file) => file.filename === 'hourly.png');
-    expect(attachment).toBeDefined();
-    expect(pngSize(world.discord.fileData(attachment!))).toEqual({ width: 800, height: 400 });
+    expect(pngSize(await chartOf(embed, 'hourly.png'))).toEqual({ width: 800, height: 400 });
+    expect(embed?.image).toMatchObject({ width: 800, height: 400 });
     expect(world.weather!.requests({ path: '/data/2.5/forecast/hourly' }).at(-1)?.query['cnt']).toBe('96');
   });
 
@@ -61,8 +72,7 @@ describe('/weather products end to end', () => {
     const embed = reply.embeds[0];
     expect(embed?.fields).toHaveLength(16);
     expect(embed?.fields?.[0]?.value).toMatch(/↑ -?[\d,.]+ °F · ↓ -?[\d,.]+ °F/);
-    const attachment = reply.attachments.find((file) => file.filename === 'daily.png');
-    expect(pngSize(world.discord.fileData(attachment!))).toEqual({ width: 800, height: 400 });
+    expect(pngSize(await chartOf(embed, 'daily.png'))).toEqual({ width: 800, height: 400 });
   });
 
   it('shows the past 24 hours with a chart', async () => {
@@ -72,7 +82,7 @@ describe('/weather products end to end', () => {
     const embed = reply.embeds[0];
     expect(embed?.title).toMatch(/^Berlin, Berlin, DE: 2[34] hours of history$/);
     expect(fields(embed)['Precipitation, total']).toMatch(/mm$/);
-    expect(reply.attachments.map((file) => file.filename)).toContain('history.png');
+    expect(pngSize(await chartOf(embed, 'history.png'))).toEqual({ width: 800, height: 400 });
   });
 
   it('shows the yearly statistics of a calendar day, converted from Kelvin', async () => {

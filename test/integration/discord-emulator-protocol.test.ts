@@ -10,8 +10,15 @@ import {
   GatewayDispatchEvents,
   GatewayOpcodes,
   InteractionResponseType,
+  MessageReferenceType,
+  PermissionFlagsBits,
 } from 'discord-api-types/v10';
-import type { APIGuild, APIUser, GatewayReceivePayload } from 'discord-api-types/v10';
+import type {
+  APIChatInputApplicationCommandInteraction,
+  APIGuild,
+  APIUser,
+  GatewayReceivePayload,
+} from 'discord-api-types/v10';
 import { startDiscordEmulator } from '../../emulators/discord/index.js';
 import type { DiscordEmulator, EmulatorChannel } from '../../emulators/discord/index.js';
 import { loginToEmulator } from '../helpers/discord-client.js';
@@ -139,6 +146,30 @@ function fieldError(code: string, message: string) {
   return { _errors: [{ code, message }] };
 }
 
+/** `/weather schedule add channel: who:`, a command with a subcommand group and resolved options. */
+const SCHEDULE_COMMAND = {
+  name: 'weather',
+  description: 'Weather',
+  options: [
+    {
+      type: 2,
+      name: 'schedule',
+      description: 'Scheduled posts',
+      options: [
+        {
+          type: 1,
+          name: 'add',
+          description: 'Add a post',
+          options: [
+            { type: 7, name: 'channel', description: 'Where', required: true },
+            { type: 6, name: 'who', description: 'For whom' },
+          ],
+        },
+      ],
+    },
+  ],
+};
+
 describe('Discord emulator protocol details, against a real discord.js client', () => {
   let emu: DiscordEmulator;
   let bot: EmulatedClient;
@@ -159,7 +190,10 @@ describe('Discord emulator protocol details, against a real discord.js client', 
     channel = emu.createChannel(guild.id, { name: 'general' });
     user = emu.createUser({ username: 'grace' });
     bot = await loginToEmulator(emu, { token: TOKEN });
-    await bot.client.application.commands.set([{ name: 'ping', description: 'Ping' }], guild.id);
+    await bot.client.application.commands.set(
+      [{ name: 'ping', description: 'Ping' }, SCHEDULE_COMMAND],
+      guild.id,
+    );
   });
 
   afterAll(async () => {
@@ -534,6 +568,200 @@ describe('Discord emulator protocol details, against a real discord.js client', 
         }),
       );
       expect(handle.callbacks).toEqual([]);
+    });
+  });
+
+  describe('lengths, counted in code points as Discord does', () => {
+    const send = (body: unknown) => post(emu, `/channels/${channel.id}/messages`, body);
+    const button = (label: string, customId = 'go') => ({
+      content: 'x',
+      components: [
+        {
+          type: ComponentType.ActionRow,
+          components: [
+            { type: ComponentType.Button, style: ButtonStyle.Primary, label, custom_id: customId },
+          ],
+        },
+      ],
+    });
+
+    it('takes an emoji as one character in embeds, labels and custom ids', async () => {
+      // 3100 code points, 6200 UTF-16 units: over 4096 and 6000 only when counted in units.
+      expect((await send({ embeds: [{ description: '😀'.repeat(3100) }] })).status).toBe(200);
+      expect((await send(button('😀'.repeat(41)))).status).toBe(200);
+      expect((await send(button('ok', '😀'.repeat(100)))).status).toBe(200);
+      const long = await send(button('😀'.repeat(81)));
+      expect(await long.json()).toEqual(
+        invalidFormBody({
+          components: {
+            0: {
+              components: {
+                0: { label: fieldError('BASE_TYPE_MAX_LENGTH', 'Must be 80 or fewer in length.') },
+              },
+            },
+          },
+        }),
+      );
+    });
+
+    it('refuses 6001 code points across the embeds of a message, and takes 6000', async () => {
+      const embeds = (last: number) => [
+        { description: '😀'.repeat(3000) },
+        { description: 'x'.repeat(last) },
+      ];
+      expect((await send({ embeds: embeds(3000) })).status).toBe(200);
+      const over = await send({ embeds: embeds(3001) });
+      expect(over.status).toBe(400);
+      expect(await over.json()).toEqual(
+        invalidFormBody({
+          embeds: fieldError('MAX_EMBED_SIZE_EXCEEDED', 'Embed size exceeds maximum size of 6000'),
+        }),
+      );
+    });
+  });
+
+  describe('interaction endpoints', () => {
+    const callback = (handle: { id: string; token: string }, body: unknown, query = '') =>
+      post(emu, `/interactions/${handle.id}/${handle.token}/callback${query}`, body, false);
+
+    it('lets interaction callbacks and webhooks through a global rate limit that stops channel posts', async () => {
+      const { handle } = await slash();
+      emu.setRateLimit({ remaining: 0, resetAfterMs: 2_000, global: true });
+      try {
+        const answered = await callback(handle, {
+          type: InteractionResponseType.ChannelMessageWithSource,
+          data: { content: 'still answering' },
+        });
+        expect(answered.status).toBe(204);
+        const followUp = await post(
+          emu,
+          `/webhooks/${emu.applicationId}/${handle.token}?wait=true`,
+          { content: 'more' },
+          false,
+        );
+        expect(followUp.status).toBe(200);
+        const posted = await post(emu, `/channels/${channel.id}/messages`, { content: 'blocked' });
+        expect(posted.status).toBe(429);
+        expect(await posted.json()).toMatchObject({ global: true });
+      } finally {
+        emu.setRateLimit(null);
+      }
+    });
+
+    it('answers a follow-up with the message even without ?wait=true', async () => {
+      const { handle } = await slash();
+      await callback(handle, {
+        type: InteractionResponseType.ChannelMessageWithSource,
+        data: { content: 'hi' },
+      });
+      const response = await post(
+        emu,
+        `/webhooks/${emu.applicationId}/${handle.token}`,
+        { content: 'later' },
+        false,
+      );
+      expect(response.status).toBe(200);
+      const message = (await response.json()) as { id: string; content: string };
+      expect(message.content).toBe('later');
+      expect(handle.followUps.map((followUp) => followUp.id)).toEqual([message.id]);
+    });
+
+    it('names the response message of a deferred with_response callback, without the message itself', async () => {
+      const { handle } = await slash();
+      const response = await callback(
+        handle,
+        { type: InteractionResponseType.DeferredChannelMessageWithSource },
+        '?with_response=true',
+      );
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as {
+        interaction: Record<string, unknown>;
+        resource: Record<string, unknown>;
+      };
+      expect(body.resource).toEqual({ type: InteractionResponseType.DeferredChannelMessageWithSource });
+      expect(body.interaction).toMatchObject({
+        response_message_id: handle.original()?.id,
+        response_message_loading: true,
+        response_message_ephemeral: false,
+      });
+    });
+  });
+
+  describe('interaction response metadata', () => {
+    it('names the whole command, group and subcommand, on a slash command reply', async () => {
+      const handle = emu.slash({
+        guildId: guild.id,
+        channelId: channel.id,
+        userId: user.id,
+        name: 'weather',
+        subcommandGroup: 'schedule',
+        subcommand: 'add',
+        options: { channel: channel.id },
+      });
+      const interaction = await bot.nextInteraction();
+      if (!interaction.isChatInputCommand()) throw new Error('Expected a slash command');
+      await interaction.reply('Scheduled');
+      expect((await handle.reply()).interaction).toMatchObject({
+        name: 'weather schedule add',
+        user: { id: user.id },
+      });
+    });
+
+    it('references the clicked message on a new reply to a button, instead of naming an interaction', async () => {
+      const { handle, interaction } = await slash();
+      await interaction.reply({
+        content: 'Pick',
+        components: [
+          {
+            type: ComponentType.ActionRow,
+            components: [
+              { type: ComponentType.Button, style: ButtonStyle.Primary, label: 'More', custom_id: 'more' },
+            ],
+          },
+        ],
+      });
+      const clicked = await handle.reply();
+      const click = emu.clickButton({ userId: user.id, message: clicked, customId: 'more' });
+      const button = await bot.nextInteraction();
+      if (!button.isButton()) throw new Error('Expected a button');
+      await button.reply('Here is more');
+      const reply = await click.reply();
+      expect(reply.message_reference).toEqual({
+        type: MessageReferenceType.Default,
+        message_id: clicked.id,
+        channel_id: channel.id,
+        guild_id: guild.id,
+      });
+      expect(reply).not.toHaveProperty('interaction');
+      expect(reply.interaction_metadata).toMatchObject({ interacted_message_id: clicked.id });
+    });
+  });
+
+  describe('resolved options', () => {
+    it('gives a resolved channel the invoking user’s permissions there, and a resolved member theirs in the command’s channel', async () => {
+      const hidden = emu.createChannel(guild.id, { name: 'staff-only' });
+      emu.setChannelOverwrite(hidden.id, guild.id, 'role', { deny: PermissionFlagsBits.ViewChannel });
+      emu.setBotPermissions(hidden.id, { allow: PermissionFlagsBits.ViewChannel });
+      const moderator = emu.createUser({ username: 'mod' });
+      const room = emu.createChannel(guild.id, { name: 'ops' });
+      emu.setChannelOverwrite(room.id, moderator.id, 'member', { allow: PermissionFlagsBits.ManageMessages });
+
+      const handle = emu.slash({
+        guildId: guild.id,
+        channelId: room.id,
+        userId: user.id,
+        name: 'weather',
+        subcommandGroup: 'schedule',
+        subcommand: 'add',
+        options: { channel: hidden.id, who: moderator.id },
+      });
+      await bot.nextInteraction();
+      const { resolved } = (handle.payload as APIChatInputApplicationCommandInteraction).data;
+      // The bot sees the channel, the user who ran the command does not.
+      expect(resolved?.channels?.[hidden.id]?.permissions).toBe('0');
+      const memberPermissions = BigInt(resolved?.members?.[moderator.id]?.permissions ?? '0');
+      expect(memberPermissions & PermissionFlagsBits.ManageMessages).toBe(PermissionFlagsBits.ManageMessages);
+      expect(memberPermissions & PermissionFlagsBits.SendMessages).toBe(PermissionFlagsBits.SendMessages);
     });
   });
 });

@@ -376,6 +376,36 @@ describe('the Discord emulator, driven through the real discord.js client', () =
     expect(sent.attachments.first()?.name).toBe('chart.png');
   });
 
+  it('shows a file an embed uses in the embed instead of in attachments, and lists it again once an edit drops it', async () => {
+    const sent = await textChannel(channel.id).send({
+      embeds: [new EmbedBuilder().setTitle('Chart').setImage('attachment://chart.png')],
+      files: [
+        { attachment: PNG, name: 'chart.png' },
+        { attachment: Buffer.from('a,b\n1,2\n'), name: 'data.csv' },
+      ],
+    });
+    const message = await emu.waitForMessage((candidate) => candidate.id === sent.id);
+    expect(message.attachments.map((attachment) => attachment.filename)).toEqual(['data.csv']);
+    const image = message.embeds[0]?.image;
+    expect(image).toMatchObject({ width: 1, height: 1, content_type: 'image/png' });
+    expect(image?.url).toMatch(/\/chart\.png$/);
+    expect(image?.proxy_url).toMatch(/\/chart\.png$/);
+    const served = await fetch(image!.url);
+    expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
+    expect(sent.embeds[0]?.image?.url).toBe(image?.url);
+    expect(sent.attachments.map((attachment) => attachment.name)).toEqual(['data.csv']);
+
+    const kept = await sent.edit({ content: 'Same chart' });
+    expect(kept.attachments.map((attachment) => attachment.name)).toEqual(['data.csv']);
+    expect(kept.embeds[0]?.image?.url).toBe(image?.url);
+
+    const edited = await sent.edit({ embeds: [new EmbedBuilder().setTitle('No chart')] });
+    expect(edited.embeds[0]?.image).toBeNull();
+    const files = emu.message(sent.id)?.attachments ?? [];
+    expect(files.map((attachment) => attachment.filename).sort()).toEqual(['chart.png', 'data.csv']);
+    expect(files.find((attachment) => attachment.filename === 'chart.png')?.url).toBe(image?.url);
+  });
+
   it('refuses a first response after the real 3 s deadline with 10062', async () => {
     const handle = emu.slash({
       guildId: guild.id,

@@ -1,4 +1,8 @@
-/** Text helpers every renderer shares. Lengths are in UTF-16 code units, as Discord counts them. */
+/**
+ * Text helpers every renderer shares. Lengths are in UTF-16 code units. Discord counts code points
+ * (discord/discord-api-docs#1315), and a code point is one or two units, so a text that fits in
+ * units always fits Discord's limit: cutting by units is the safe side.
+ */
 
 /** Discord's embed limits. */
 export const EMBED_LIMITS = {
@@ -13,8 +17,8 @@ export const EMBED_LIMITS = {
 } as const;
 
 /**
- * Shortens `text` to at most `max` UTF-16 code units (what Discord's length checks count), ending
- * with an ellipsis when cut, never splitting a surrogate pair.
+ * Shortens `text` to at most `max` UTF-16 code units, and so to at most `max` of the code points
+ * Discord counts, ending with an ellipsis when cut, never splitting a surrogate pair.
  */
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;

@@ -178,28 +178,24 @@ function timestamp(seconds, style) {
 // ------------------------------------------------------------ messages
 
 /**
+ * An embed's image: Discord gives a file the embed shows by its served url (never `attachment://`).
  * @param {string | undefined} url
  * @param {string} cls
- * @param {Message} message
  */
-function image(url, cls, message) {
+function image(url, cls) {
   if (!url) return null;
-  const resolved = url.startsWith('attachment://')
-    ? message.attachments.find((a) => a.filename === url.slice('attachment://'.length))?.url
-    : url;
-  if (!isLocal(resolved)) {
+  if (!isLocal(url)) {
     return h('span', { class: `offline-image ${cls}`, title: url }, ['image (offline)']);
   }
-  const img = h('img', { class: cls, src: resolved ?? '', alt: '' });
+  const img = h('img', { class: cls, src: url, alt: '' });
   img.addEventListener('load', keepAtBottom);
   return img;
 }
 
 /**
  * @param {Embed} embed
- * @param {Message} message
  */
-function renderEmbed(embed, message) {
+function renderEmbed(embed) {
   const color = embed.color === undefined ? '#1e1f22' : `#${embed.color.toString(16).padStart(6, '0')}`;
   const box = h('article', { class: 'embed', style: `border-left-color: ${color}` });
   if (embed.author)
@@ -234,7 +230,7 @@ function renderEmbed(embed, message) {
       ),
     );
   }
-  box.append(image(embed.image?.url, 'embed-image', message) ?? '');
+  box.append(image(embed.image?.url, 'embed-image') ?? '');
   const footer = [
     embed.footer?.text,
     embed.timestamp ? new Date(embed.timestamp).toLocaleString() : undefined,
@@ -242,7 +238,7 @@ function renderEmbed(embed, message) {
     .filter(Boolean)
     .join(' • ');
   if (footer) box.append(h('div', { class: 'embed-footer' }, [footer]));
-  const thumbnail = image(embed.thumbnail?.url, 'embed-thumbnail', message);
+  const thumbnail = image(embed.thumbnail?.url, 'embed-thumbnail');
   if (thumbnail) box.append(thumbnail);
   return box;
 }
@@ -329,14 +325,9 @@ function renderMessage(message) {
         message.edited_timestamp ? h('span', { class: 'edited' }, ['(edited)']) : null,
       ]),
     );
-  for (const embed of message.embeds) li.append(renderEmbed(embed, message));
-  const shownInEmbeds = new Set(
-    message.embeds
-      .flatMap((embed) => [embed.image?.url, embed.thumbnail?.url])
-      .filter((url) => url?.startsWith('attachment://')),
-  );
+  for (const embed of message.embeds) li.append(renderEmbed(embed));
+  // Files an embed shows are not listed in `attachments` (Discord leaves them out).
   for (const attachment of message.attachments) {
-    if (shownInEmbeds.has(`attachment://${attachment.filename}`)) continue;
     if (attachment.content_type?.startsWith('image/')) {
       const img = h('img', { class: 'attachment', src: attachment.url, alt: attachment.filename });
       img.addEventListener('load', keepAtBottom);
