@@ -138,9 +138,8 @@ export function currentWeatherXml(body: CurrentWeather, view: View): string {
   const wind = compass(body.wind.deg);
   const fallen = precipitationOf(body.rain?.['1h'] ?? 0, body.snow?.['1h'] ?? 0);
   const { sunrise, sunset } = body.sys;
-  // Polar day or night: no times, as the JSON has none (upstream's XML then: unconfirmed).
-  const sun =
-    sunrise === undefined || sunset === undefined ? {} : { rise: isoTime(sunrise), set: isoTime(sunset) };
+  // Polar day or night: the JSON's times are 0, the XML gives none (upstream's XML then: unconfirmed).
+  const sun = sunrise === 0 ? {} : { rise: isoTime(sunrise), set: isoTime(sunset) };
   return (
     XML_DECLARATION +
     el(

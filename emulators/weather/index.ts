@@ -11,7 +11,7 @@ import { bulkContent } from './bulk.js';
 import { LANGS } from './conditions.js';
 import { currentWeatherHtml, currentWeatherXml, dailyForecastXml, forecastXml } from './formats.js';
 import type { Units } from './model.js';
-import { findPlaces, nearbyPlaces, PLACES, type Place } from './places.js';
+import { findPlaceById, findPlaceByZip, findPlaces, nearbyPlaces, PLACES, type Place } from './places.js';
 import {
   accumulatedPrecipitation,
   accumulatedTemperature,
@@ -136,6 +136,8 @@ const LIMITS = {
   accumulatedDays: 366,
 } as const;
 
+const HOUR = 3600;
+
 type Format = 'json' | 'xml' | 'html';
 
 const CONTENT_TYPES: Readonly<Record<Format, string>> = {
@@ -210,14 +212,33 @@ function coordinates(query: URLSearchParams): Location | Reply {
   return locate(lat, lon);
 }
 
-/** Coordinates, or (for current weather and the 5-day forecast) a `q` city name. */
+const cityNotFound = () => new Reply(404, { cod: '404', message: 'city not found' });
+
+/**
+ * Coordinates, or (for current weather and the 5-day forecast, deprecated upstream but still
+ * accepted) a `q` city name, a city `id` or a `zip` code, in that order when several are given.
+ */
 function location(query: URLSearchParams): Location | Reply {
+  if (query.has('lat') || query.has('lon')) return coordinates(query);
   const q = query.get('q');
-  if (q !== null && !query.has('lat') && !query.has('lon')) {
+  if (q !== null) {
     if (q.trim() === '') return bad('Nothing to geocode');
     const place = findPlaces(q)[0];
-    if (!place) return new Reply(404, { cod: '404', message: 'city not found' });
-    return locatePlace(place);
+    return place ? locatePlace(place) : cityNotFound();
+  }
+  const id = query.get('id');
+  if (id !== null) {
+    const value = integer(id);
+    // Upstream's wording for an id that is no number (unconfirmed).
+    if (value === undefined) return bad(`${id} is not a city ID`);
+    const place = findPlaceById(value);
+    return place ? locatePlace(place) : cityNotFound();
+  }
+  const zip = query.get('zip');
+  if (zip !== null) {
+    if (zip.trim() === '') return bad('Nothing to geocode');
+    const place = findPlaceByZip(zip);
+    return place ? locatePlace(place) : cityNotFound();
   }
   return coordinates(query);
 }
@@ -286,6 +307,19 @@ const ROUTES: Readonly<Record<WeatherHost, Readonly<Record<string, Handler>>>> =
       if (q.trim() === '') return bad('Nothing to geocode');
       return new Reply(200, findPlaces(q).slice(0, geocodingLimit(ctx.query)).map(geocodingEntry));
     },
+    '/geo/1.0/zip': (ctx) => {
+      const zip = ctx.query.get('zip') ?? '';
+      if (zip.trim() === '') return bad('Nothing to geocode');
+      const place = findPlaceByZip(zip);
+      if (!place?.zip) return new Reply(404, { cod: '404', message: 'not found' });
+      return new Reply(200, {
+        zip: place.zip,
+        name: place.name,
+        lat: place.lat,
+        lon: place.lon,
+        country: place.country,
+      });
+    },
     '/geo/1.0/reverse': (ctx) => {
       const where = coordinates(ctx.query);
       if (where instanceof Reply) return where;
@@ -326,14 +360,17 @@ const ROUTES: Readonly<Record<WeatherHost, Readonly<Record<string, Handler>>>> =
       if (range instanceof Reply) return range;
       const threshold = ctx.query.has('threshold') ? number(ctx.query.get('threshold')) : undefined;
       if (ctx.query.has('threshold') && threshold === undefined) return bad('threshold must be a number');
-      return new Reply(200, accumulatedTemperature(where, range.start, range.end, threshold, ctx.seed));
+      return new Reply(
+        200,
+        accumulatedTemperature(where, range.start, range.end, threshold, ctx.nowSec, ctx.seed),
+      );
     },
     '/data/2.5/history/accumulated_precipitation': (ctx) => {
       const where = coordinates(ctx.query);
       if (where instanceof Reply) return where;
       const range = accumulatedRange(ctx.query);
       if (range instanceof Reply) return range;
-      return new Reply(200, accumulatedPrecipitation(where, range.start, range.end, ctx.seed));
+      return new Reply(200, accumulatedPrecipitation(where, range.start, range.end, ctx.nowSec, ctx.seed));
     },
   },
   bulk: {},
@@ -346,8 +383,10 @@ function geocodingLimit(query: URLSearchParams): number {
 }
 
 /**
- * `start`+`end` or `start`+`cnt`; without `start`, the 24 hours before `end` (or now); without
- * `end`/`cnt`, 24 hours from `start`. More than 168 hours is refused.
+ * `start`+`end` or `start`+`cnt`; without `start`, the `cnt` (default 24) whole hours up to `end` (or
+ * the current hour); without `end`/`cnt`, 24 hours from `start`. `cnt` counts hourly timestamps, the
+ * first being `start` rounded up to the hour. A period longer than 168 hours (one week: `end - start`)
+ * or a `cnt` above 168 is refused.
  */
 function historyRange(ctx: Context): { start: number; end: number } | Reply {
   const { query } = ctx;
@@ -357,11 +396,20 @@ function historyRange(ctx: Context): { start: number; end: number } | Reply {
   if (query.has('start') && rawStart === undefined) return bad('start must be a Unix time');
   if (query.has('end') && rawEnd === undefined) return bad('end must be a Unix time');
   if (query.has('cnt') && (cnt === undefined || cnt < 1)) return bad('cnt must be a positive integer');
-  const start = rawStart ?? (rawEnd ?? ctx.nowSec) - 23 * 3600;
-  const end = rawEnd ?? start + ((cnt ?? 24) - 1) * 3600;
+  const span = ((cnt ?? 24) - 1) * HOUR;
+  let start: number;
+  let end: number;
+  if (rawStart !== undefined) {
+    start = rawStart;
+    end = rawEnd ?? Math.ceil(rawStart / HOUR) * HOUR + span;
+  } else {
+    end = rawEnd ?? ctx.nowSec;
+    start = Math.floor(end / HOUR) * HOUR - span;
+  }
   if (end < start) return bad('end must not be earlier than start');
-  const hours = cnt ?? Math.floor((end - start) / 3600) + 1;
-  if (hours > LIMITS.historyHours) return bad(`requested period is longer than ${LIMITS.historyHours} hours`);
+  if ((cnt ?? 0) > LIMITS.historyHours || end - start > LIMITS.historyHours * HOUR) {
+    return bad(`requested period is longer than ${LIMITS.historyHours} hours`);
+  }
   return { start, end };
 }
 
@@ -374,6 +422,18 @@ function accumulatedRange(query: URLSearchParams): { start: number; end: number 
     return bad(`requested period is longer than ${LIMITS.accumulatedDays} days`);
   }
   return { start, end };
+}
+
+/** The bulk file a `/snapshot/{name}` path asks for; none when the name is not valid percent-encoding. */
+function fileName(path: string): string | undefined {
+  const encoded = /^\/snapshot\/([^/]+)$/.exec(path)?.[1];
+  if (encoded === undefined) return undefined;
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    // `%E0%A4%A` names no file: the same 404 as any unknown name, not a 500.
+    return undefined;
+  }
 }
 
 function matches(pattern: string | RegExp | undefined, path: string): boolean {
@@ -541,11 +601,9 @@ export async function startWeatherEmulator(options: WeatherEmulatorOptions = {})
     if (refused) return answer(refused);
 
     if (host === 'bulk') {
-      const name = /^\/snapshot\/([^/]+)$/.exec(path)?.[1];
+      const name = fileName(path);
       const content =
-        name === undefined
-          ? undefined
-          : bulkContent({ name: decodeURIComponent(name), records: bulkRecords, seed, nowMs: now() });
+        name === undefined ? undefined : bulkContent({ name, records: bulkRecords, seed, nowMs: now() });
       if (!content) return answer(new Reply(404, { cod: '404', message: 'file not found' }));
       entry.status = 200;
       res.writeHead(200, { 'content-type': 'application/gzip' });

@@ -185,7 +185,10 @@ export function sample(seed: number, lat: number, lon: number, t: number): Sampl
     0.65 * noise(seed, Ch.CloudSlow, lat, lon, t, 36 * 3600) +
     0.35 * noise(seed, Ch.CloudFast, lat, lon, t, 7 * 3600) +
     wetness(lat);
-  const clouds = Math.round(clamp((cloudField - 0.2) / 0.6, 0, 1) * 100);
+  // The cover is full (100 %) at a field of 0.7, where precipitation starts (below), and overcast
+  // (85 %, condition 804) from 0.625: the band between is dry overcast sky, as under stratus. Were
+  // 85 % reached only where it rains, an overcast sky without rain could never be reported.
+  const clouds = Math.round(clamp((cloudField - 0.2) / 0.5, 0, 1) * 100);
 
   const diurnal = Math.cos((2 * Math.PI * (solarHour(t, lon) - 15)) / 24);
   // A high midday sun heats more by day: a wide daily range in the tropics and in summer, almost
@@ -268,7 +271,7 @@ export function sample(seed: number, lat: number, lon: number, t: number): Sampl
     pressure,
     grndLevel: pressure - Math.round(Math.abs(lat) / 10),
     humidity,
-    clouds: precipitating ? Math.max(clouds, 75) : clouds,
+    clouds,
     windSpeed,
     windDeg,
     windGust,

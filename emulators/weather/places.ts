@@ -243,6 +243,29 @@ export function findPlaces(q: string, places: readonly Place[] = PLACES): Place[
     .sort((a, b) => b.population - a.population);
 }
 
+/** The place with this id (the `id` parameter). */
+export function findPlaceById(id: number, places: readonly Place[] = PLACES): Place | undefined {
+  return places.find((place) => place.id === id);
+}
+
+/**
+ * The place with postal code `zip` = "code,country" or "code" (then the US, upstream's documented
+ * default for `zip`). Case and spaces in the code do not matter: `sw1a1aa,gb` is London's `SW1A 1AA`.
+ */
+export function findPlaceByZip(zip: string, places: readonly Place[] = PLACES): Place | undefined {
+  const comma = zip.lastIndexOf(',');
+  const compact = (text: string) => text.replace(/\s+/g, '').toLowerCase();
+  const code = compact(comma >= 0 ? zip.slice(0, comma) : zip);
+  const country = comma >= 0 ? fold(zip.slice(comma + 1)) : 'us';
+  if (code === '') return undefined;
+  return places.find(
+    (place) =>
+      place.zip !== undefined &&
+      compact(place.zip) === code &&
+      fold(place.country) === (COUNTRY_ALIASES[country] ?? country),
+  );
+}
+
 /** Great-circle distance in km. */
 export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
   const rad = Math.PI / 180;

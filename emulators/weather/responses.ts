@@ -137,7 +137,9 @@ export function currentWeather(location: Location, now: number, view: View) {
     dt: t,
     sys: {
       ...(location.place ? { country: location.place.country } : {}),
-      ...(sun ? { sunrise: sun.sunrise, sunset: sun.sunset } : {}),
+      // Polar day or night: 0, as the forecasts send.
+      sunrise: sun?.sunrise ?? 0,
+      sunset: sun?.sunset ?? 0,
     },
     // The shift now (the emulator's clock), daylight saving included.
     timezone: utcOffset(location, now),
@@ -372,9 +374,15 @@ function dateText(midnight: number): string {
   return `${d.getUTCFullYear()}-${d.getUTCMonth() + 1}-${d.getUTCDate()}`;
 }
 
-function utcDays(start: number, end: number): number[] {
+/**
+ * The midnights of the UTC days from the one of `start` to the one of `end` that are over by `now`.
+ * A day's value is made of its 24 hourly observations, as the hourly history lists them, so the
+ * current day counts only once it is over: a part of it would give a mean of some hours and a total
+ * the next call changes, and later days have no history at all.
+ */
+function pastUtcDays(start: number, end: number, now: number): number[] {
   const days = [];
-  for (let d = Math.floor(start / DAY) * DAY; d <= end; d += DAY) days.push(d);
+  for (let d = Math.floor(start / DAY) * DAY; d <= end && d + DAY <= now; d += DAY) days.push(d);
   return days;
 }
 
@@ -388,11 +396,12 @@ export function accumulatedTemperature(
   start: number,
   end: number,
   threshold: number | undefined,
+  now: number,
   seed: number,
 ) {
   let total = 0;
   let count = 0;
-  return utcDays(start, end).map((midnight) => {
+  return pastUtcDays(start, end, now).map((midnight) => {
     const { meanTempK } = dailyValues(seed, location.lat, location.lon, midnight);
     if (threshold === undefined || meanTempK >= threshold) {
       total += meanTempK;
@@ -407,10 +416,16 @@ export function accumulatedTemperature(
  * date of the daily precipitation (rain and snow water, mm: the sum of the day's hourly amounts, as
  * the hourly history lists them), with the number of days summed.
  */
-export function accumulatedPrecipitation(location: Location, start: number, end: number, seed: number) {
+export function accumulatedPrecipitation(
+  location: Location,
+  start: number,
+  end: number,
+  now: number,
+  seed: number,
+) {
   let total = 0;
   let count = 0;
-  return utcDays(start, end).map((midnight) => {
+  return pastUtcDays(start, end, now).map((midnight) => {
     total += dailyValues(seed, location.lat, location.lon, midnight).precipitation;
     count++;
     return { date: dateText(midnight), rain: round2(total), count };

@@ -148,18 +148,42 @@ describe('the weather emulator speaks like the service', () => {
 
   it('limits history to 168 hours per call and to the past', async () => {
     const now = NOW / 1000;
-    const week = await get(
-      `${emulator.historyUrl}/data/2.5/history/city?lat=1&lon=1&type=hour&start=${now - 167 * 3600}&end=${now}&${KEY}`,
-    );
+    const history = (range: string) =>
+      get(`${emulator.historyUrl}/data/2.5/history/city?lat=1&lon=1&type=hour&${range}&${KEY}`);
+    const week = await history(`start=${now - 167 * 3600}&end=${now}`);
     expect((week.body as { cnt: number }).cnt).toBe(168);
-    const tooLong = await get(
-      `${emulator.historyUrl}/data/2.5/history/city?lat=1&lon=1&type=hour&start=${now - 168 * 3600}&end=${now}&${KEY}`,
-    );
-    expect(tooLong.status).toBe(400);
+    // Exactly one week (end = start + 604800) is allowed; a second more is not.
+    const fullWeek = await history(`start=${now - 168 * 3600}&end=${now}`);
+    expect(fullWeek.status).toBe(200);
+    const tooLong = await history(`start=${now - 168 * 3600 - 1}&end=${now}`);
+    expect(tooLong).toMatchObject({
+      status: 400,
+      body: { cod: '400', message: 'requested period is longer than 168 hours' },
+    });
+    expect((await history(`start=${now - 200 * 3600}&cnt=168`)).status).toBe(200);
+    expect((await history(`start=${now - 200 * 3600}&cnt=169`)).status).toBe(400);
     const future = await get(
       `${emulator.historyUrl}/data/2.5/history/city?lat=1&lon=1&type=hour&start=${now - 3600}&cnt=5&${KEY}`,
     );
     expect(future.body as { cnt: number; message: string }).toMatchObject({ cnt: 2, message: 'Count: 2' });
+  });
+
+  it('lists exactly cnt whole hours of history, from start rounded up to the hour or up to the current hour', async () => {
+    // Half past twelve: the current hour is 12:00, whose observation current weather reports.
+    emulator.setNow(NOW + 30 * 60_000);
+    const now = NOW / 1000;
+    const hours = async (range: string) =>
+      (
+        (await get(`${emulator.historyUrl}/data/2.5/history/city?lat=1&lon=1&type=hour&${range}&${KEY}`))
+          .body as { cnt: number; list: Array<{ dt: number }> }
+      ).list.map((entry) => (entry.dt - now) / 3600);
+    // 07:01 + 3 hourly timestamps: 08:00, 09:00, 10:00.
+    expect(await hours(`start=${now - 5 * 3600 + 60}&cnt=3`)).toEqual([-4, -3, -2]);
+    expect(await hours('cnt=3')).toEqual([-2, -1, 0]);
+    const day = await hours('');
+    expect(day).toHaveLength(24);
+    expect(day.at(-1)).toBe(0);
+    expect(await hours(`start=${now - 30 * 3600 + 1}`)).toHaveLength(24);
   });
 
   it('serves bulk files as gzip (JSON lines, CSV with a header) and 404 for unknown names', async () => {
@@ -183,6 +207,79 @@ describe('the weather emulator speaks like the service', () => {
     expect(rows).toHaveLength(6);
 
     expect((await get(`${emulator.bulkUrl}/snapshot/weather_99.json.gz?${KEY}`)).status).toBe(404);
+  });
+
+  it('answers a bulk file name with broken percent-encoding with the file-not-found 404', async () => {
+    expect(await get(`${emulator.bulkUrl}/snapshot/weather_%E0%A4%A.json.gz?${KEY}`)).toEqual(
+      expect.objectContaining({ status: 404, body: { cod: '404', message: 'file not found' } }),
+    );
+  });
+
+  it('sends sunrise and sunset as 0 in polar night, in current weather as in the forecasts', async () => {
+    const polar = 'lat=80&lon=15';
+    const current = (await get(`${emulator.apiUrl}/data/2.5/weather?${polar}&${KEY}`)).body as {
+      sys: Record<string, unknown>;
+    };
+    const forecast = (await get(`${emulator.apiUrl}/data/2.5/forecast?${polar}&cnt=1&${KEY}`)).body as {
+      city: Record<string, unknown>;
+    };
+    expect(forecast.city).toMatchObject({ sunrise: 0, sunset: 0 });
+    expect(current.sys).toMatchObject({ sunrise: 0, sunset: 0 });
+    // Where the sun rises, both are times of the day.
+    const berlin = (await get(`${emulator.apiUrl}/data/2.5/weather?lat=52.52&lon=13.41&${KEY}`)).body as {
+      sys: { sunrise: number; sunset: number };
+    };
+    expect(berlin.sys.sunrise).toBeLessThan(NOW / 1000);
+    expect(berlin.sys.sunset).toBeGreaterThan(NOW / 1000);
+  });
+
+  it('geocodes a zip code with its country, the US by default, and answers 404 for an unknown one', async () => {
+    expect((await get(`${emulator.apiUrl}/geo/1.0/zip?zip=10117,DE&${KEY}`)).body).toEqual({
+      zip: '10117',
+      name: 'Berlin',
+      lat: 52.517,
+      lon: 13.3889,
+      country: 'DE',
+    });
+    expect((await get(`${emulator.apiUrl}/geo/1.0/zip?zip=sw1a 1aa,gb&${KEY}`)).body).toMatchObject({
+      zip: 'SW1A 1AA',
+      name: 'London',
+      country: 'GB',
+    });
+    expect((await get(`${emulator.apiUrl}/geo/1.0/zip?zip=65806&${KEY}`)).body).toMatchObject({
+      name: 'Springfield',
+      country: 'US',
+      lat: 37.2153,
+    });
+    // A real code of another country is not one of the US.
+    expect(await get(`${emulator.apiUrl}/geo/1.0/zip?zip=10117&${KEY}`)).toMatchObject({
+      status: 404,
+      body: { cod: '404', message: 'not found' },
+    });
+    expect(await get(`${emulator.apiUrl}/geo/1.0/zip?zip=00000,US&${KEY}`)).toMatchObject({
+      status: 404,
+      body: { cod: '404', message: 'not found' },
+    });
+  });
+
+  it('finds the 5-day forecast by city id or zip code as by name', async () => {
+    const city = async (params: string) =>
+      (await get(`${emulator.apiUrl}/data/2.5/forecast?${params}&cnt=1&${KEY}`)).body as {
+        city: { id: number; name: string; country: string };
+        list: unknown[];
+      };
+    const byName = await city('q=Munich,DE');
+    expect(byName.city).toMatchObject({ id: 2_867_714, name: 'Munich', country: 'DE' });
+    expect(await city('id=2867714')).toEqual(byName);
+    expect(await city('zip=80331,de')).toEqual(byName);
+    expect(await get(`${emulator.apiUrl}/data/2.5/forecast?id=1&${KEY}`)).toMatchObject({
+      status: 404,
+      body: { cod: '404', message: 'city not found' },
+    });
+    expect(await get(`${emulator.apiUrl}/data/2.5/forecast?zip=00000,US&${KEY}`)).toMatchObject({
+      status: 404,
+      body: { cod: '404', message: 'city not found' },
+    });
   });
 
   it('counts requests by path and host, and replays injected failures once', async () => {
