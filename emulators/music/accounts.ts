@@ -42,6 +42,24 @@ const KNOWN_SCOPES: ReadonlySet<string> = new Set(SCOPES);
 
 const secret = (prefix: string) => prefix + randomBytes(48).toString('base64url');
 
+/** `http://`, a loopback IP literal (never `localhost`), an optional port, the rest as written. */
+const LOOPBACK = /^http:\/\/(127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?([/?#].*)?$/;
+
+/**
+ * A redirect URI is allowed when it is registered exactly (case, trailing slash and all), or, for
+ * a registered loopback URI, when only the port differs: the service takes any port there
+ * (upstream-facts.md), as RFC 8252 §7.3 asks of servers, since native apps get theirs at run time.
+ */
+export function redirectAllowed(registered: readonly string[], uri: string): boolean {
+  if (registered.includes(uri)) return true;
+  const asked = LOOPBACK.exec(uri);
+  if (asked === null || Number(asked[2] ?? 80) > 65_535) return false;
+  return registered.some((candidate) => {
+    const known = LOOPBACK.exec(candidate);
+    return known !== null && known[1] === asked[1] && (known[3] ?? '') === (asked[3] ?? '');
+  });
+}
+
 /** RFC 7636 §4.2: `BASE64URL(SHA256(ASCII(code_verifier)))`. */
 export function s256(verifier: string): string {
   return createHash('sha256').update(verifier, 'ascii').digest('base64url');
@@ -134,8 +152,8 @@ export function createAccounts(options: AccountsOptions): Accounts {
     if (q.get('client_id') !== options.clientId)
       return page(400, 'Error', '<p>INVALID_CLIENT: Invalid client</p>');
     const redirectUri = q.get('redirect_uri');
-    // Exactly as registered: case, trailing slash and all. No redirect to an unlisted URI.
-    if (redirectUri === null || !options.redirectUris.includes(redirectUri)) {
+    // No redirect to an unlisted URI. The token request must then name this one, port and all.
+    if (redirectUri === null || !redirectAllowed(options.redirectUris, redirectUri)) {
       return page(400, 'Error', '<p>INVALID_CLIENT: Invalid redirect URI</p>');
     }
     const stateParam = q.get('state');
@@ -221,7 +239,11 @@ export function createAccounts(options: AccountsOptions): Accounts {
     return { ...reply, headers: { ...reply.headers, 'cache-control': 'no-store', pragma: 'no-cache' } };
   }
 
-  /** RFC 6749 §2.3.1: HTTP Basic with the secret, or (PKCE) just `client_id` in the body. */
+  /**
+   * RFC 6749 §2.3.1: HTTP Basic with the secret, or `client_id` and `client_secret` in the body
+   * (the service's former guide allowed both), or (PKCE) just `client_id` in the body. With a Basic
+   * header, the body's credentials are not looked at.
+   */
   function authenticateClient(req: EmulatorRequest, form: URLSearchParams): { confidential: boolean } {
     const header = req.headers.authorization;
     if (header !== undefined) {
@@ -242,8 +264,13 @@ export function createAccounts(options: AccountsOptions): Accounts {
         throw new OAuthFailure('invalid_client', 'Invalid client secret');
       return { confidential: true };
     }
-    if (form.get('client_id') === options.clientId) return { confidential: false };
-    throw new OAuthFailure('invalid_client', 'Invalid client');
+    if (form.get('client_id') !== options.clientId)
+      throw new OAuthFailure('invalid_client', 'Invalid client');
+    const bodySecret = form.get('client_secret');
+    if (bodySecret === null) return { confidential: false };
+    if (bodySecret !== options.clientSecret)
+      throw new OAuthFailure('invalid_client', 'Invalid client secret');
+    return { confidential: true };
   }
 
   function token(req: EmulatorRequest): Reply {
@@ -270,9 +297,10 @@ export function createAccounts(options: AccountsOptions): Accounts {
       const code = state.codes.get(form.get('code') ?? '');
       // A replay (RFC 6749 §4.1.2): the code may be in other hands, so what it gave stops working.
       if (code?.used) revokeTokensOf(code.value);
-      if (code === undefined || code.used || state.now() >= code.expiresAt) {
+      if (code === undefined || code.used)
         throw new OAuthFailure('invalid_grant', 'Invalid authorization code');
-      }
+      if (state.now() >= code.expiresAt)
+        throw new OAuthFailure('invalid_grant', 'Authorization code expired');
       // Without a challenge the code can only be redeemed with the secret.
       if (code.challenge === null && !confidential)
         throw new OAuthFailure('invalid_client', 'Invalid client');

@@ -10,6 +10,8 @@
  * - `classic` also serves `/items` and `/me/library` (extended apps have both); `GET …/items`
  *   needs a user token with `playlist-read-private` (the OAS scope), `GET …/tracks` does not for
  *   public playlists; a private playlist is 404 to an application token;
+ * - replacing items (PUT) with `uris` in both the body and the query uses the body's (the
+ *   reference says the query wins only for adding);
  * - removal by URI without positions removes every occurrence in the named version; removals and
  *   moves name entries of that version and apply to the current one (entries have identity);
  * - a player command to an idle (not active) device is `NO_ACTIVE_DEVICE`, to a restricted one
@@ -95,6 +97,8 @@ const fail = (status: number, message: string, reason?: string): never => {
 
 export interface Api {
   handle(req: EmulatorRequest): Reply;
+  /** The `WWW-Authenticate` header of a 401 answering `req` (RFC 6750 §3). */
+  challenge(req: EmulatorRequest, message: string): Record<string, string>;
   /** `GET /v1/albums/{id}`: the endpoint a request is for (its method and path template). */
   endpointOf(method: string, path: string): string;
 }
@@ -111,20 +115,36 @@ export function createApi(options: ApiOptions): Api {
   const { state, variant } = options;
   const { catalog } = state;
 
-  const unauthorized = (classic: string): never =>
-    fail(401, variant === '2026' ? 'Missing/invalid/expired access token' : classic);
+  const sentToken = (req: EmulatorRequest) => (req.headers.authorization ?? '').trim() !== '';
+
+  /**
+   * RFC 6750 §3: a 401 names the scheme and realm; when a token was sent and refused, also
+   * `invalid_token` and why (§3.1). Without a token there is no error code to give.
+   */
+  function challenge(req: EmulatorRequest, message: string): Record<string, string> {
+    const quoted = (text: string) => `"${text.replace(/["\\]/g, '\\$&')}"`;
+    const value = sentToken(req)
+      ? `Bearer realm="service", error="invalid_token", error_description=${quoted(message)}`
+      : 'Bearer realm="service"';
+    return { 'www-authenticate': value };
+  }
+
+  const unauthorized = (req: EmulatorRequest, classic: string): never => {
+    const message = variant === '2026' ? 'Missing/invalid/expired access token' : classic;
+    throw new ApiFailure(401, message, undefined, challenge(req, message));
+  };
 
   function authenticate(req: EmulatorRequest): Auth {
     const header = req.headers.authorization;
-    if (header === undefined || header.trim() === '') return unauthorized('No token provided');
+    if (header === undefined || !sentToken(req)) return unauthorized(req, 'No token provided');
     const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
     if (match === null) return fail(400, 'Only valid bearer authentication supported');
     const token = state.accessTokens.get(match[1] ?? '');
-    if (token === undefined) return unauthorized('Invalid access token');
-    if (state.now() >= token.expiresAt) return unauthorized('The access token expired');
+    if (token === undefined) return unauthorized(req, 'Invalid access token');
+    if (state.now() >= token.expiresAt) return unauthorized(req, 'The access token expired');
     if (token.userId === null) return { token, user: undefined };
     const user = state.users.get(token.userId);
-    if (user === undefined) return unauthorized('Invalid access token');
+    if (user === undefined) return unauthorized(req, 'Invalid access token');
     if (!user.registered) fail(403, 'User not registered in the Developer Dashboard');
     return { token, user };
   }
@@ -408,8 +428,15 @@ export function createApi(options: ApiOptions): Api {
     DELETE: 'You cannot remove tracks from a playlist you don’t own.',
   };
 
+  /**
+   * The route lets either modify scope through; which one counts depends on the playlist: public
+   * ones need `playlist-modify-public`, private ones (collaborative ones are private)
+   * `playlist-modify-private` (the service's reference for each edit; seen as 403 `Insufficient
+   * client scope` in its issue tracker).
+   */
   function requireEditable(playlist: PlaylistRecord, auth: Auth, method: string): UserRecord {
     const user = requireUser(auth);
+    requireScope(auth, [playlist.isPublic ? 'playlist-modify-public' : 'playlist-modify-private']);
     if (!playlist.canEdit(user.id)) fail(403, NOT_YOURS[method] ?? 'Forbidden');
     return user;
   }
@@ -480,18 +507,21 @@ export function createApi(options: ApiOptions): Api {
     });
   }
 
+  /**
+   * `uris` from the body or the query. Adding (POST), the query wins: the reference says body URIs
+   * are ignored when the query has `uris`. Replacing (PUT), it says nothing of the kind, so the
+   * body, the documented place for long lists, is read first.
+   */
   function urisFrom(
     req: EmulatorRequest,
     body: Record<string, unknown>,
     tooMany: string,
+    prefer: 'query' | 'body',
   ): unknown[] | undefined {
-    const fromBody = body['uris'];
+    const fromBody = Array.isArray(body['uris']) ? (body['uris'] as unknown[]) : undefined;
     const query = req.query.get('uris');
-    const uris: unknown[] | undefined = Array.isArray(fromBody)
-      ? fromBody
-      : query !== null
-        ? query.split(',').filter((uri) => uri !== '')
-        : undefined;
+    const fromQuery = query === null ? undefined : query.split(',').filter((uri) => uri !== '');
+    const uris = prefer === 'query' ? (fromQuery ?? fromBody) : (fromBody ?? fromQuery);
     if (uris !== undefined && uris.length > LIMITS.playlistItemsPerRequest) fail(400, tooMany);
     return uris;
   }
@@ -508,7 +538,7 @@ export function createApi(options: ApiOptions): Api {
     const user = requireEditable(playlist, auth, req.method);
     const body = jsonBody(req);
     const uris =
-      urisFrom(req, body, 'You can add a maximum of 100 tracks per request.') ??
+      urisFrom(req, body, 'You can add a maximum of 100 tracks per request.', 'query') ??
       fail(400, 'Missing required field: uris');
     const position = integerParam(body['position'] ?? req.query.get('position'), 'position');
     const current = playlist.entries;
@@ -563,7 +593,7 @@ export function createApi(options: ApiOptions): Api {
       return { status: 200, body: { snapshot_id: snapshot } };
     }
     const uris =
-      urisFrom(req, body, 'You can set a maximum of 100 tracks per request.') ??
+      urisFrom(req, body, 'You can set a maximum of 100 tracks per request.', 'body') ??
       fail(400, 'Missing required field: uris');
     const snapshot = playlist.commit(newEntries(user, uris));
     return { status: 200, body: { snapshot_id: snapshot } };
@@ -763,6 +793,7 @@ export function createApi(options: ApiOptions): Api {
 
   return {
     handle: (req) => dispatch(req),
+    challenge,
     endpointOf(method, path) {
       const known = routes.find((candidate) => candidate.method === method && candidate.pattern.test(path));
       return `${method} ${known === undefined ? path : template(known.pattern)}`;

@@ -12,7 +12,15 @@ import type { AddressInfo } from 'node:net';
 import { createAccounts, type IssuedToken, type RefreshTokenRotation } from './accounts.js';
 import { createApi } from './api.js';
 import type { CatalogFixtures } from './catalog.js';
-import { ApiFailure, matchesPath, readRequest, writeReply, type PathMatcher, type Reply } from './http.js';
+import {
+  ApiFailure,
+  matchesPath,
+  readRequest,
+  writeReply,
+  type EmulatorRequest,
+  type PathMatcher,
+  type Reply,
+} from './http.js';
 import type { Variant } from './render.js';
 import { EmulatorState, type CreateUserInput, type DeviceRecord, type SeedFixtures } from './state.js';
 
@@ -28,7 +36,10 @@ export interface MusicEmulatorOptions {
   host?: string;
   clientId?: string;
   clientSecret?: string;
-  /** Registered redirect URIs: HTTPS, or `http://127.0.0.1:PORT` / `http://[::1]:PORT`; `localhost` is refused. */
+  /**
+   * Registered redirect URIs: HTTPS, or `http://127.0.0.1:PORT` / `http://[::1]:PORT`; `localhost` is
+   * refused. A loopback one is taken at authorize with any port (RFC 8252 §7.3).
+   */
   redirectUris?: string[];
   variant?: Variant;
   /** The clock for token, code and refresh-token lifetimes, and for the rolling rate-limit window. */
@@ -48,8 +59,15 @@ export interface MusicEmulatorOptions {
 }
 
 export interface FailNextOptions {
+  /** The API's `message`; on the token endpoint, the `error_description`. */
   message?: string;
+  /** The player's `reason` (API paths only). */
   reason?: string;
+  /**
+   * Token endpoint only: the RFC 6749 §5.2 `error` code. By default one that fits the status
+   * (`invalid_request`, `invalid_client`, `temporarily_unavailable` for 429 and 503, `server_error`).
+   */
+  error?: string;
   /** Only for a 429: the `Retry-After` it carries, in seconds. */
   retryAfterSeconds?: number;
 }
@@ -88,7 +106,10 @@ export interface RecordedRequest {
 
 export interface RequestFilter {
   method?: string;
-  /** A string is an exact pathname; a RegExp is tested against the pathname. */
+  /**
+   * A string is an exact pathname; a RegExp is tested against the pathname. Accounts paths match
+   * with or without the `/accounts` prefix (`/api/token` and `/accounts/api/token` alike).
+   */
   path?: PathMatcher;
 }
 
@@ -146,13 +167,19 @@ export interface MusicEmulator {
   issueUserToken(userId: string, scopes: readonly string[], options?: { pkce?: boolean }): IssuedToken;
   /** Makes an access token (or refresh token) expired from now on. */
   expireToken(token: string): void;
-  /** The next `count` matching requests (any `/v1/` request without `path`) answer 429 with `Retry-After`. */
+  /**
+   * The next `count` matching requests (any `/v1/` request without `path`) answer 429 with
+   * `Retry-After`. Here and in `failNext` and `stallNext`, accounts paths match with or without the
+   * `/accounts` prefix, and a string that is not a pathname (a query, a whole URL) is refused.
+   */
   setRateLimit(options: { retryAfterSeconds: number; count: number; path?: PathMatcher }): void;
   /** Sets (or with `null` lifts) the rolling-window rate limit; see `MusicEmulatorOptions.rateLimit`. */
   setRollingRateLimit(limit: RollingRateLimit | null): void;
   /**
-   * The next request matching `path` answers `status` with the API's error body. A 429 carries
-   * `Retry-After` (spec §7): `retryAfterSeconds`, 1 by default; other statuses take none.
+   * The next request matching `path` answers `status` with the error body of what it asked: the
+   * API's `{error:{status,message}}`, or on the token endpoint RFC 6749 §5.2's
+   * `{error, error_description}`. A 429 carries `Retry-After` (spec §7): `retryAfterSeconds`, 1 by
+   * default; other statuses take none. An API 401 carries `WWW-Authenticate` (RFC 6750 §3).
    */
   failNext(path: PathMatcher, status: number, options?: FailNextOptions): void;
   /**
@@ -191,6 +218,37 @@ export interface MusicEmulator {
 }
 
 const ACCOUNTS_PREFIX = '/accounts';
+const TOKEN_PATH = `${ACCOUNTS_PREFIX}/api/token`;
+
+/**
+ * A driver matcher against a request's pathname. Accounts endpoints are known by the paths their
+ * documentation gives (`/api/token`, as `endpointOf` names them), so those match too: a stall on
+ * `/api/token` that silently never hit would make a test pass without testing anything.
+ */
+function matchesRequest(matcher: PathMatcher | undefined, path: string): boolean {
+  if (matchesPath(matcher, path)) return true;
+  return (
+    matcher !== undefined &&
+    path.startsWith(`${ACCOUNTS_PREFIX}/`) &&
+    matchesPath(matcher, path.slice(ACCOUNTS_PREFIX.length))
+  );
+}
+
+/** A string matcher is a pathname; one with a query, a fragment or an origin can never match. */
+function checkMatcher(caller: string, matcher: PathMatcher | undefined): void {
+  if (typeof matcher === 'string' && (!matcher.startsWith('/') || /[?#]/.test(matcher)))
+    throw new Error(
+      `${caller}: '${matcher}' is not a pathname (like '/v1/me' or '/api/token'), so it never matches`,
+    );
+}
+
+/** RFC 6749 §5.2 codes for an injected token endpoint failure, by status. */
+function oauthErrorFor(status: number): string {
+  if (status === 401) return 'invalid_client';
+  if (status === 429 || status === 503) return 'temporarily_unavailable';
+  if (status >= 500) return 'server_error';
+  return 'invalid_request';
+}
 
 /** Registration rule: HTTPS, or a loopback IP literal over HTTP; `localhost` is refused (since 2025). */
 function checkRedirectUri(uri: string): void {
@@ -263,33 +321,54 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
     status: number;
     message: string | undefined;
     reason: string | undefined;
+    error: string | undefined;
     headers: Record<string, string>;
   }[] = [];
 
-  function injected(path: string): Reply | undefined {
+  /**
+   * An injected error in the shape of the endpoint it stands in for: the token endpoint answers
+   * RFC 6749 §5.2 bodies and is never cached (as `accounts.ts` answers); an API 401 says how to
+   * authenticate (RFC 6750 §3), as `api.ts` does.
+   */
+  function injectedFailure(
+    request: EmulatorRequest,
+    status: number,
+    headers: Record<string, string>,
+    options: { message?: string | undefined; reason?: string | undefined; error?: string | undefined },
+  ): Reply {
+    const message = options.message ?? defaultMessage(status);
+    if (request.path === TOKEN_PATH) {
+      return {
+        status,
+        headers: { ...headers, 'cache-control': 'no-store', pragma: 'no-cache' },
+        body: { error: options.error ?? oauthErrorFor(status), error_description: message },
+      };
+    }
+    const extra = status === 401 && request.path.startsWith('/v1/') ? api.challenge(request, message) : {};
+    return new ApiFailure(status, message, options.reason, { ...headers, ...extra }).toReply();
+  }
+
+  function injected(request: EmulatorRequest): Reply | undefined {
+    const { path } = request;
     const limit = rateLimits.find(
       (rule) =>
         rule.remaining > 0 &&
-        (rule.path === undefined ? path.startsWith('/v1/') : matchesPath(rule.path, path)),
+        (rule.path === undefined ? path.startsWith('/v1/') : matchesRequest(rule.path, path)),
     );
     if (limit !== undefined) {
       limit.remaining--;
-      return {
-        status: 429,
-        headers: { 'retry-after': String(limit.retryAfterSeconds) },
-        body: { error: { status: 429, message: 'API rate limit exceeded' } },
-      };
+      return injectedFailure(
+        request,
+        429,
+        { 'retry-after': String(limit.retryAfterSeconds) },
+        { message: 'API rate limit exceeded' },
+      );
     }
-    const index = failures.findIndex((rule) => matchesPath(rule.path, path));
+    const index = failures.findIndex((rule) => matchesRequest(rule.path, path));
     if (index === -1) return undefined;
     const [rule] = failures.splice(index, 1);
     if (rule === undefined) return undefined;
-    return new ApiFailure(
-      rule.status,
-      rule.message ?? defaultMessage(rule.status),
-      rule.reason,
-      rule.headers,
-    ).toReply();
+    return injectedFailure(request, rule.status, rule.headers, rule);
   }
 
   const server: Server = createServer((req, res) => {
@@ -302,18 +381,18 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
         search: request.url.search,
         status: 0,
       };
-      if (request.path === `${ACCOUNTS_PREFIX}/api/token`) {
+      if (request.path === TOKEN_PATH) {
         const grant = new URLSearchParams(request.rawBody).get('grant_type');
         if (grant !== null) record.grantType = grant;
       }
       log.push(record);
-      const stallIndex = stalls.findIndex((rule) => matchesPath(rule.path, request.path));
+      const stallIndex = stalls.findIndex((rule) => matchesRequest(rule.path, request.path));
       const [stall] = stallIndex === -1 ? [] : stalls.splice(stallIndex, 1);
       if (stall?.phase === 'headers') await hold(stall.ms);
       let reply: Reply;
       try {
         reply =
-          injected(request.path) ??
+          injected(request) ??
           overRollingLimit(request.path) ??
           (request.path.startsWith(`${ACCOUNTS_PREFIX}/`) ? accounts.handle(request) : api.handle(request));
       } catch (error) {
@@ -344,7 +423,7 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
     log.filter(
       (entry) =>
         (filter.method === undefined || entry.method === filter.method) &&
-        matchesPath(filter.path, entry.path),
+        matchesRequest(filter.path, entry.path),
     );
 
   async function decide(
@@ -421,6 +500,7 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
       if (refresh !== undefined) refresh.consentAt = Number.NEGATIVE_INFINITY;
     },
     setRateLimit({ retryAfterSeconds, count, path }) {
+      checkMatcher('setRateLimit', path);
       rateLimits.push({ retryAfterSeconds, remaining: count, path });
     },
     setRollingRateLimit(limit) {
@@ -428,9 +508,11 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
       served.length = 0;
     },
     stallNext(path, ms, stallOptions = {}) {
+      checkMatcher('stallNext', path);
       stalls.push({ path, ms, phase: stallOptions.phase ?? 'headers' });
     },
     failNext(path, status, failOptions = {}) {
+      checkMatcher('failNext', path);
       const { retryAfterSeconds } = failOptions;
       if (retryAfterSeconds !== undefined && status !== 429)
         throw new Error(`failNext: retryAfterSeconds is for a 429, not a ${status}`);
@@ -440,7 +522,14 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
         status === 429
           ? { 'retry-after': String(retryAfterSeconds ?? DEFAULT_INJECTED_RETRY_AFTER_SECONDS) }
           : {};
-      failures.push({ path, status, message: failOptions.message, reason: failOptions.reason, headers });
+      failures.push({
+        path,
+        status,
+        message: failOptions.message,
+        reason: failOptions.reason,
+        error: failOptions.error,
+        headers,
+      });
     },
     requestCount: (filter) => filterLog(filter).length,
     requestCounts(filter) {
@@ -451,9 +540,7 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
     requests: (filter) => filterLog(filter).map((entry) => ({ ...entry })),
     tokenRequests: (grantType) =>
       log.filter(
-        (entry) =>
-          entry.path === `${ACCOUNTS_PREFIX}/api/token` &&
-          (grantType === undefined || entry.grantType === grantType),
+        (entry) => entry.path === TOKEN_PATH && (grantType === undefined || entry.grantType === grantType),
       ).length,
     resetCounters() {
       log.length = 0;

@@ -50,6 +50,84 @@ describe('music emulator: error answers a client sees', () => {
     expect(() => emulator.failNext('/v1/me', 503, { retryAfterSeconds: 5 })).toThrow(/429/);
   });
 
+  describe('on the token endpoint', () => {
+    async function clientCredentials() {
+      const response = await fetch(`${emulator.authUrl}/api/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${emulator.clientId}:${emulator.clientSecret}`).toString('base64')}`,
+        },
+        body: 'grant_type=client_credentials',
+      });
+      return {
+        status: response.status,
+        retryAfter: response.headers.get('retry-after'),
+        cacheControl: response.headers.get('cache-control'),
+        body: await response.json(),
+      };
+    }
+
+    it('answers an injected failure with the OAuth error body (RFC 6749 §5.2), named with or without /accounts', async () => {
+      emulator.failNext('/api/token', 503);
+      expect(await clientCredentials()).toEqual({
+        status: 503,
+        retryAfter: null,
+        cacheControl: 'no-store',
+        body: { error: 'temporarily_unavailable', error_description: 'Service unavailable' },
+      });
+      emulator.failNext('/accounts/api/token', 400, {
+        error: 'invalid_grant',
+        message: 'Invalid refresh token',
+      });
+      expect((await clientCredentials()).body).toEqual({
+        error: 'invalid_grant',
+        error_description: 'Invalid refresh token',
+      });
+      emulator.failNext(/\/api\/token$/, 500);
+      expect((await clientCredentials()).body).toEqual({
+        error: 'server_error',
+        error_description: 'Server error',
+      });
+      expect((await clientCredentials()).status).toBe(200);
+    });
+
+    it('answers an injected 429 there with Retry-After and the OAuth error body', async () => {
+      emulator.setRateLimit({ retryAfterSeconds: 7, count: 1, path: '/api/token' });
+      expect(await clientCredentials()).toMatchObject({
+        status: 429,
+        retryAfter: '7',
+        body: { error: 'temporarily_unavailable', error_description: 'API rate limit exceeded' },
+      });
+      expect((await clientCredentials()).status).toBe(200);
+    });
+
+    it('counts token requests filtered by the path without /accounts', async () => {
+      emulator.resetCounters();
+      await clientCredentials();
+      expect(emulator.requestCount({ path: '/api/token' })).toBe(1);
+      expect(emulator.requestCount({ path: '/accounts/api/token' })).toBe(1);
+    });
+  });
+
+  it('refuses a path to inject at that can never match a request', () => {
+    expect(() => emulator.failNext('/v1/me?market=US', 503)).toThrow(/not a pathname/);
+    expect(() => emulator.stallNext(`${emulator.authUrl}/api/token`, 100)).toThrow(/not a pathname/);
+    expect(() => emulator.setRateLimit({ retryAfterSeconds: 1, count: 1, path: 'v1/me' })).toThrow(
+      /not a pathname/,
+    );
+  });
+
+  it('says how to authenticate on an injected 401 (RFC 6750 §3)', async () => {
+    emulator.failNext('/v1/me', 401, { message: 'The access token expired' });
+    const response = await fetch(`${emulator.apiUrl}/v1/me`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.headers.get('www-authenticate')).toBe(
+      'Bearer realm="service", error="invalid_token", error_description="The access token expired"',
+    );
+  });
+
   it('refuses to pause what is paused with reason UNKNOWN, as the service does lately', async () => {
     emulator.setPlayer('alice', { isPlaying: false, activeDeviceId: 'alice-laptop' });
     expect(await call('PUT', '/v1/me/player/pause')).toEqual({

@@ -183,11 +183,19 @@ describe('music emulator: accounts', () => {
     ]);
   });
 
-  it('refuses a code after 10 minutes', async () => {
+  it('refuses a code after 10 minutes, saying it expired', async () => {
     const code = (await emulator.approve(authorizeUrl({}), 'alice')).searchParams.get('code') ?? '';
     clock.advance(10 * 60_000 + 1);
     const late = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, true);
-    expect(late.body).toMatchObject({ error: 'invalid_grant' });
+    expect(late).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'Authorization code expired' },
+    });
+    const unknown = await token(
+      { grant_type: 'authorization_code', code: 'AQnot-a-code', redirect_uri: REDIRECT },
+      true,
+    );
+    expect(unknown.body).toEqual({ error: 'invalid_grant', error_description: 'Invalid authorization code' });
   });
 
   it('refuses a redirect URI that differs from the one authorized', async () => {
@@ -329,13 +337,117 @@ describe('music emulator: accounts', () => {
     }
   });
 
+  it('takes any port on a registered loopback redirect URI, and needs that same URI for the code', async () => {
+    const loopback = await startMusicEmulator({
+      redirectUris: ['http://127.0.0.1/callback', 'http://[::1]:8787/cb', 'https://bot.example/callback'],
+    });
+    try {
+      const at = (redirectUri: string) => {
+        const url = new URL(`${loopback.authUrl}/authorize`);
+        url.search = new URLSearchParams({
+          client_id: loopback.clientId,
+          response_type: 'code',
+          redirect_uri: redirectUri,
+          state: 's',
+        }).toString();
+        return url;
+      };
+      const location = await loopback.approve(at('http://127.0.0.1:54321/callback'), 'alice');
+      expect(`${location.origin}${location.pathname}`).toBe('http://127.0.0.1:54321/callback');
+      expect((await loopback.approve(at('http://[::1]:40000/cb'), 'alice')).port).toBe('40000');
+
+      for (const refused of [
+        'http://127.0.0.1:54321/other',
+        'http://127.0.0.1:54321/callback/',
+        'http://localhost:54321/callback',
+        'http://[::1]:40000/callback',
+        'https://127.0.0.1:54321/callback',
+        'https://bot.example:8443/callback',
+      ]) {
+        const response = await fetch(at(refused), { redirect: 'manual' });
+        expect([refused, response.status, response.headers.get('location')]).toEqual([refused, 400, null]);
+      }
+
+      const basic = `Basic ${Buffer.from(`${loopback.clientId}:${loopback.clientSecret}`).toString('base64')}`;
+      const exchange = async (redirectUri: string) => {
+        const code = (
+          await loopback.approve(at('http://127.0.0.1:54321/callback'), 'alice')
+        ).searchParams.get('code');
+        const response = await fetch(`${loopback.authUrl}/api/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic },
+          body: new URLSearchParams({
+            grant_type: 'authorization_code',
+            code: code ?? '',
+            redirect_uri: redirectUri,
+          }),
+        });
+        return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+      };
+      expect((await exchange('http://127.0.0.1:54321/callback')).status).toBe(200);
+      expect(await exchange('http://127.0.0.1/callback')).toEqual({
+        status: 400,
+        body: { error: 'invalid_grant', error_description: 'Invalid redirect URI' },
+      });
+      expect((await exchange('http://127.0.0.1:5555/callback')).body).toMatchObject({
+        error: 'invalid_grant',
+      });
+    } finally {
+      await loopback.close();
+    }
+  });
+
   it('refuses `localhost` redirect URIs at registration', async () => {
     await expect(startMusicEmulator({ redirectUris: ['http://localhost:8787/callback'] })).rejects.toThrow(
       /not allowed/,
     );
   });
 
-  it('issues application tokens with Basic only, and refuses a wrong secret', async () => {
+  it('takes the client id and secret in the form body as a confidential client (RFC 6749 §2.3.1)', async () => {
+    const credentials = { client_id: emulator.clientId, client_secret: emulator.clientSecret };
+    const app = await token({ grant_type: 'client_credentials', ...credentials });
+    expect(app.status).toBe(200);
+    expect(app.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
+
+    // A code issued without PKCE needs the secret: in the body it is as good as in Basic.
+    const code = (await emulator.approve(authorizeUrl({}), 'alice')).searchParams.get('code') ?? '';
+    const user = await token({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      ...credentials,
+    });
+    expect(user.status).toBe(200);
+    const refreshed = await token({
+      grant_type: 'refresh_token',
+      refresh_token: String(user.body['refresh_token']),
+      ...credentials,
+    });
+    expect(refreshed.status).toBe(200);
+
+    const wrong = await token({
+      grant_type: 'client_credentials',
+      client_id: emulator.clientId,
+      client_secret: 'wrong',
+    });
+    expect(wrong).toEqual({
+      status: 400,
+      body: { error: 'invalid_client', error_description: 'Invalid client secret' },
+    });
+    const otherApp = await token({
+      grant_type: 'client_credentials',
+      client_id: 'someone-else',
+      client_secret: emulator.clientSecret,
+    });
+    expect(otherApp.body).toEqual({ error: 'invalid_client', error_description: 'Invalid client' });
+    // A client id alone is a public client: no application token for it.
+    expect((await token({ grant_type: 'client_credentials', client_id: emulator.clientId })).body).toEqual({
+      error: 'invalid_client',
+      error_description: 'Invalid client',
+    });
+  });
+
+  it('issues application tokens with Basic, and refuses a wrong secret', async () => {
     const ok = await token({ grant_type: 'client_credentials' }, true);
     expect(ok.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
     const response = await fetch(`${emulator.authUrl}/api/token`, {
@@ -369,6 +481,30 @@ describe('music emulator: accounts', () => {
       status: 401,
       body: { error: { status: 401, message: 'The access token expired' } },
     });
+  });
+
+  it('says how to authenticate on every 401 (RFC 6750 §3)', async () => {
+    const challenge = async (authorization?: string) =>
+      (
+        await fetch(`${emulator.apiUrl}/v1/me`, {
+          headers: authorization === undefined ? {} : { authorization },
+        })
+      ).headers.get('www-authenticate');
+    expect(await challenge()).toBe('Bearer realm="service"');
+    expect(await challenge('Bearer nonsense')).toBe(
+      'Bearer realm="service", error="invalid_token", error_description="Invalid access token"',
+    );
+    const issued = emulator.issueUserToken('alice', ['user-read-private']);
+    emulator.expireToken(issued.access_token);
+    expect(await challenge(`Bearer ${issued.access_token}`)).toBe(
+      'Bearer realm="service", error="invalid_token", error_description="The access token expired"',
+    );
+    // Not a 401: a token with too few scopes is answered 403 without a challenge.
+    const narrow = emulator.issueUserToken('alice', []);
+    const forbidden = await fetch(`${emulator.apiUrl}/v1/me/playlists`, {
+      headers: { authorization: `Bearer ${narrow.access_token}` },
+    });
+    expect([forbidden.status, forbidden.headers.get('www-authenticate')]).toEqual([403, null]);
   });
 
   it('answers 401 with the real messages for a missing or unknown token', async () => {
@@ -433,6 +569,9 @@ describe('music emulator: 2026 variant', () => {
     expect(await response.json()).toEqual({
       error: { status: 401, message: 'Missing/invalid/expired access token' },
     });
+    expect(response.headers.get('www-authenticate')).toBe(
+      'Bearer realm="service", error="invalid_token", error_description="Missing/invalid/expired access token"',
+    );
   });
 });
 

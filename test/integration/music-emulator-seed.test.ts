@@ -176,6 +176,21 @@ describe('music emulator: stalled responses', () => {
     expect(performance.now() - next).toBeLessThan(250);
   });
 
+  it('stalls the token endpoint named as its documentation names it, `/api/token`', async () => {
+    emulator.stallNext('/api/token', 300);
+    const started = performance.now();
+    const response = await fetch(`${emulator.authUrl}/api/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${emulator.clientId}:${emulator.clientSecret}`).toString('base64')}`,
+      },
+      body: 'grant_type=client_credentials',
+    });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(280);
+    expect(response.status).toBe(200);
+  });
+
   it('can stall in the middle of the body, after the headers', async () => {
     emulator.stallNext('/v1/me', 300, { phase: 'body' });
     const started = performance.now();

@@ -1,0 +1,108 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startMusicEmulator, type MusicEmulator } from '../../emulators/music/index.js';
+import { trackUris } from '../fixtures/music.js';
+
+const INSUFFICIENT = { error: { status: 403, message: 'Insufficient client scope' } };
+
+describe('music emulator: editing playlists', () => {
+  let emulator: MusicEmulator;
+  let playlists: { big: string; roadTrip: string; shared: string };
+  // A fresh world per test: edits change the playlists.
+  beforeEach(async () => {
+    emulator = await startMusicEmulator();
+    playlists = (emulator.fixtures ?? expect.fail('seeded')).playlists;
+  });
+  afterEach(() => emulator.close());
+
+  async function call(method: string, path: string, token: string, body?: unknown) {
+    const response = await fetch(`${emulator.apiUrl}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: await response.json() };
+  }
+
+  describe('needs the modify scope that fits the playlist', () => {
+    it('playlist-modify-public for a public playlist', async () => {
+      const [uri] = trackUris(emulator, 1);
+      const privateOnly = emulator.issueUserToken('alice', ['playlist-modify-private']).access_token;
+      const publicOnly = emulator.issueUserToken('alice', ['playlist-modify-public']).access_token;
+      const length = emulator.playlist(playlists.big)?.length;
+      const path = `/v1/playlists/${playlists.big}/tracks`;
+      expect(await call('POST', path, privateOnly, { uris: [uri] })).toEqual({
+        status: 403,
+        body: INSUFFICIENT,
+      });
+      expect(emulator.playlist(playlists.big)?.length).toBe(length);
+      expect((await call('POST', path, publicOnly, { uris: [uri] })).status).toBe(201);
+    });
+
+    it('playlist-modify-private for a private playlist, on every kind of edit', async () => {
+      const [uri] = trackUris(emulator, 1);
+      const publicOnly = emulator.issueUserToken('alice', ['playlist-modify-public']).access_token;
+      const privateOnly = emulator.issueUserToken('alice', ['playlist-modify-private']).access_token;
+      const items = `/v1/playlists/${playlists.roadTrip}/items`;
+      const before = emulator.playlist(playlists.roadTrip);
+      const snapshot_id = before?.snapshotId;
+      const edits = [
+        ['POST', { uris: [uri] }],
+        ['PUT', { uris: [uri] }],
+        ['PUT', { range_start: 0, insert_before: 2 }],
+        ['DELETE', { items: [{ uri: before?.uris[0] }], snapshot_id }],
+      ] as const;
+      for (const [method, body] of edits)
+        expect([method, await call(method, items, publicOnly, body)]).toEqual([
+          method,
+          { status: 403, body: INSUFFICIENT },
+        ]);
+      expect(emulator.playlist(playlists.roadTrip)?.snapshotId).toBe(snapshot_id);
+      expect((await call('POST', items, privateOnly, { uris: [uri] })).status).toBe(201);
+    });
+
+    it('playlist-modify-private for a collaborative playlist, for a collaborator too', async () => {
+      const [uri] = trackUris(emulator, 1);
+      const path = `/v1/playlists/${playlists.shared}/tracks`;
+      const bobPublicOnly = emulator.issueUserToken('bob', ['playlist-modify-public']).access_token;
+      const bobPrivate = emulator.issueUserToken('bob', ['playlist-modify-private']).access_token;
+      expect(await call('POST', path, bobPublicOnly, { uris: [uri] })).toEqual({
+        status: 403,
+        body: INSUFFICIENT,
+      });
+      expect((await call('POST', path, bobPrivate, { uris: [uri] })).status).toBe(201);
+    });
+  });
+
+  it('adds the query’s uris and ignores the body’s when both are sent (POST)', async () => {
+    const [fromQuery, fromBody] = trackUris(emulator, 2, 40);
+    const token = emulator.issueUserToken('alice', ['playlist-modify-private']).access_token;
+    const before = emulator.playlist(playlists.roadTrip)?.length ?? 0;
+    const query = new URLSearchParams({ uris: fromQuery ?? '', position: '0' });
+    const added = await call(
+      'POST',
+      `/v1/playlists/${playlists.roadTrip}/tracks?${query.toString()}`,
+      token,
+      {
+        uris: [fromBody],
+      },
+    );
+    expect(added.status).toBe(201);
+    const after = emulator.playlist(playlists.roadTrip);
+    expect(after?.length).toBe(before + 1);
+    expect(after?.uris[0]).toBe(fromQuery);
+    expect(after?.uris).not.toContain(fromBody);
+  });
+
+  it('still takes the body’s uris when the query has none (POST)', async () => {
+    const [uri] = trackUris(emulator, 1, 41);
+    const token = emulator.issueUserToken('alice', ['playlist-modify-private']).access_token;
+    const added = await call('POST', `/v1/playlists/${playlists.roadTrip}/tracks?position=0`, token, {
+      uris: [uri],
+    });
+    expect(added.status).toBe(201);
+    expect(emulator.playlist(playlists.roadTrip)?.uris[0]).toBe(uri);
+  });
+});
