@@ -11,7 +11,7 @@ import { createLogger } from '../../src/logger.js';
 
 const INTERACTION_TOKEN = 'aW50ZXJhY3Rpb246MTIzNDU2Nzg5MDEyMzQ1Njc4OTpzZWNyZXRzZWNyZXRzZWNyZXQ';
 const STATE = 'st4te-Kq9vLm2Xw8Rz0Pa7Yb3Nc6Td1';
-const CODE = 'AQDx8f3kLm9Qz7-Vb2Nw4Rt6Yu1Io0PaSdFgHjKlZxCvBnM';
+const CODE = 'fake-oauth-code-canary-0001';
 const BOT_TOKEN = 'fake-bot-token-canary-0001';
 
 function capture(): { logger: ReturnType<typeof createLogger>; lines: () => string[] } {
