@@ -2,12 +2,18 @@
  * Account linking as the commands see it: start a link, drop it, read it. The callback server
  * finishes what `startLink` begins.
  */
-import type { LinkStates, PendingLink } from './states.js';
+import type { DiscordAccount, LinkStates, PendingLink } from './states.js';
 import type { MusicLink, TokenVault } from './vault.js';
 
 export interface Linking {
-  /** A short URL on the callback server that sends the member to the consent page. */
-  startLink(userId: string, notify?: PendingLink['notify']): Promise<string>;
+  /**
+   * A short URL on the callback server whose page names `account` (the Discord account that gets
+   * access) and sends the member on to the consent page.
+   */
+  startLink(
+    userId: string,
+    extra?: { account?: DiscordAccount | undefined; notify?: PendingLink['notify'] | undefined },
+  ): Promise<string>;
   /** Deletes the member's tokens; false when there was nothing to delete. */
   unlink(userId: string): Promise<boolean>;
   getLink(userId: string): Promise<MusicLink | undefined>;
@@ -19,8 +25,11 @@ export function createLinking(options: {
   publicUrl: string;
 }): Linking {
   return {
-    async startLink(userId, notify) {
-      const { state } = await options.states.create(userId, notify);
+    async startLink(userId, extra = {}) {
+      const { state } = await options.states.create(userId, {
+        account: extra.account,
+        ...(extra.notify ? { notify: extra.notify } : {}),
+      });
       const url = new URL('/link/start', options.publicUrl);
       url.searchParams.set('state', state);
       return url.toString();

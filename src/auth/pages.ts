@@ -15,6 +15,8 @@ export interface Page {
   /** Plain sentences; escaped. */
   lines: string[];
   tone: 'ok' | 'problem';
+  /** A button that posts to `action` (a path on this server); no fields, nothing else. */
+  form?: { action: string; label: string };
 }
 
 export function renderPage(page: Page): string {
@@ -29,6 +31,7 @@ export function renderPage(page: Page): string {
 <style>
   body { font: 17px/1.5 system-ui, sans-serif; max-width: 34rem; margin: 12vh auto; padding: 0 1.25rem; color: #1d1d1f; background: #fafafa; }
   h1 { font-size: 1.45rem; color: ${colour}; }
+  button { font: inherit; padding: 0.5rem 1.25rem; border: 0; border-radius: 6px; color: #fff; background: #1f7a3a; cursor: pointer; }
   @media (prefers-color-scheme: dark) { body { color: #e8e8e8; background: #1e1f22; } }
 </style>
 </head>
@@ -36,6 +39,7 @@ export function renderPage(page: Page): string {
 <main>
 <h1>${escapeHtml(page.title)}</h1>
 ${page.lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
+${page.form ? `<form method="post" action="${escapeHtml(page.form.action)}"><button type="submit">${escapeHtml(page.form.label)}</button></form>` : ''}
 </main>
 </body>
 </html>
@@ -45,6 +49,31 @@ ${page.lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
 const BACK = 'Go back to Discord and run /music link again to get a fresh link.';
 
 export const pages = {
+  /**
+   * What the start link shows before anything happens: whoever opens it (maybe not the member who
+   * asked, if the link was passed on) learns which Discord account would get their music account.
+   * `account` is absent for links started before the page named it.
+   */
+  confirmLink: (
+    account: { username: string; displayName?: string | undefined } | undefined,
+    action: string,
+  ): Page => {
+    const who = !account
+      ? 'a Discord account (the one that asked the bot for this link)'
+      : account.displayName && account.displayName !== account.username
+        ? `the Discord account @${account.username} (${account.displayName})`
+        : `the Discord account @${account.username}`;
+    return {
+      status: 200,
+      tone: 'ok',
+      title: 'Link your music account?',
+      lines: [
+        `You are about to let ${who} use your music account: play, pause, skip, and read and change your playlists.`,
+        'Continue only if you started this yourself from Discord; if someone sent you this link, close this page.',
+      ],
+      form: { action, label: 'Continue' },
+    };
+  },
   linked: (name: string): Page => ({
     status: 200,
     tone: 'ok',

@@ -1,7 +1,8 @@
 /**
- * The callback server: `GET /link/start` (a short link that redirects to the consent page),
- * `GET /callback` (RFC 6749 §4.1.2), `GET /healthz`, `GET /metrics`. Every failure ends on a
- * readable page and stores nothing.
+ * The callback server: `GET /link/start` (the short link in Discord: a page naming the Discord
+ * account that would get access, with a Continue button), `POST /link/continue` (that button: on to
+ * the consent page, from the browser the start page bound), `GET /callback` (RFC 6749 §4.1.2),
+ * `GET /healthz`, `GET /metrics`. Every failure ends on a readable page and stores nothing.
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -52,21 +53,33 @@ export interface CallbackServer {
 
 const MAX_URL_LENGTH = 2_048;
 const STATE_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
+/** A state's SHA-256 in base64url: how the Continue button names its link without the state. */
+const STATE_HASH_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const CODE_PATTERN = /^[\x21-\x7e]{1,1024}$/;
 /**
  * One browser-binding cookie per state (`link_session_<8 characters of the state's hash>`), so two
  * links started in one browser do not overwrite each other's; `link_session` alone is the name
- * before that, still read.
+ * before that, still read. Set by the start page, required by the Continue button and the callback:
+ * a start link passed on to someone else binds their browser only once its page, which names the
+ * Discord account that asked, has been read there.
  */
 const COOKIE = 'link_session';
 const COOKIE_CONTEXT = 'link-cookie';
 const cookieName = (stateHash: string) => `${COOKIE}_${stateHash.slice(0, 8)}`;
+const LINK_METHODS = new Map([
+  ['/link/start', ['GET']],
+  ['/link/continue', ['POST']],
+  ['/callback', ['GET']],
+]);
 /** RFC 6749 §4.1.2.1: an error code is printable ASCII without `"` and `\`. */
 const ERROR_CODE_PATTERN = /^[\x20\x21\x23-\x5b\x5d-\x7e]{1,64}$/;
 
+/** Forms may post only where `formAction` says (the start page's Continue, and its redirect). */
+const contentSecurityPolicy = (formAction: string) =>
+  `default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action ${formAction}; frame-ancestors 'none'`;
+
 const SECURITY_HEADERS = {
-  'content-security-policy':
-    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'content-security-policy': contentSecurityPolicy("'none'"),
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   // The callback URL carries the code and state: never send it on as a referrer.
@@ -74,6 +87,16 @@ const SECURITY_HEADERS = {
   'cache-control': 'no-store',
   'cross-origin-opener-policy': 'same-origin',
 } as const;
+
+/**
+ * What a link cookie holds: the Discord user and the hash of the state it binds, and the state
+ * itself (absent in cookies set before the Continue button), so that no page has to show it.
+ */
+interface Binding {
+  userId: string;
+  state: string;
+  value?: string;
+}
 
 /** The values of the link cookies the browser sent, this version's and the older single one. */
 function readLinkCookies(req: IncomingMessage): string[] {
@@ -83,6 +106,19 @@ function readLinkCookies(req: IncomingMessage): string[] {
     if (key === COOKIE || key.startsWith(`${COOKIE}_`)) values.push(rest.join('='));
   }
   return values;
+}
+
+/** The bindings in the browser's link cookies that open with our keys. */
+function readBindings(req: IncomingMessage, cookieKey: Keyring): Binding[] {
+  const bound: Binding[] = [];
+  for (const raw of readLinkCookies(req)) {
+    try {
+      bound.push(unseal(cookieKey, COOKIE_CONTEXT, raw) as Binding);
+    } catch {
+      // Not ours, damaged or sealed with a retired key: it binds nothing.
+    }
+  }
+  return bound;
 }
 
 export async function startCallbackServer(options: CallbackServerOptions): Promise<CallbackServer> {
@@ -113,6 +149,13 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     send(res, '/callback', page);
   }
 
+  /** The consent page's address for a pending link (RFC 6749 §4.1.1, RFC 7636 §4.3). */
+  async function consentUrl(state: string, link: PendingLink): Promise<string> {
+    return linking!.oauth.authorizeUrl(state, await MusicOAuth.pkceChallenge(link.verifier));
+  }
+
+  // Answers a page, never a redirect: a start link that reached someone else's browser must say
+  // whose Discord account it is for before that browser goes anywhere.
   async function start(url: URL, res: ServerResponse) {
     const state = url.searchParams.get('state') ?? '';
     if (!linking) return send(res, '/link/start', pages.notFound());
@@ -120,15 +163,37 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
       return send(res, '/link/start', pages.badRequest('The link is incomplete.'));
     const found = await linking.states.peek(state);
     if (found.kind !== 'ok') return send(res, '/link/start', pages[found.kind]());
-    const challenge = await MusicOAuth.pkceChallenge(found.link.verifier);
     const stateHash = hashState(state);
-    const cookie = seal(linking.cookieKey, COOKIE_CONTEXT, { userId: found.link.userId, state: stateHash });
-    requests.inc({ route: '/link/start', status: '302' });
-    res.writeHead(302, {
-      ...SECURITY_HEADERS,
-      location: linking.oauth.authorizeUrl(state, challenge),
-      'set-cookie': `${cookieName(stateHash)}=${cookie}; Path=/callback; Max-Age=600; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
+    const binding: Binding = { userId: found.link.userId, state: stateHash, value: state };
+    const cookie = seal(linking.cookieKey, COOKIE_CONTEXT, binding);
+    // The Continue button's form is followed by a redirect to the consent page, which form-action
+    // also governs.
+    const consentOrigin = new URL(await consentUrl(state, found.link)).origin;
+    const action = `/link/continue?link=${stateHash}`;
+    send(res, '/link/start', pages.confirmLink(found.link.account, action), {
+      'content-security-policy': contentSecurityPolicy(`'self' ${consentOrigin}`),
+      // Path=/ reaches both the Continue button's route and the callback.
+      'set-cookie': `${cookieName(stateHash)}=${cookie}; Path=/; Max-Age=600; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
     });
+  }
+
+  // A POST, so a page elsewhere cannot send this browser on with its SameSite=Lax cookie (browsers
+  // send those on top-level GETs from other sites, not on POSTs): only the start page's button can.
+  async function proceed(url: URL, req: IncomingMessage, res: ServerResponse) {
+    if (!linking) return send(res, '/link/continue', pages.notFound());
+    const stateHash = url.searchParams.get('link') ?? '';
+    if (!STATE_HASH_PATTERN.test(stateHash))
+      return send(res, '/link/continue', pages.badRequest('The link is incomplete.'));
+    const binding = readBindings(req, linking.cookieKey).find(
+      (cookie) => cookie.state === stateHash && typeof cookie.value === 'string',
+    );
+    // No cookie from the start page: the button was not pressed on that page in this browser.
+    if (!binding?.value || hashState(binding.value) !== stateHash)
+      return send(res, '/link/continue', pages.otherBrowser());
+    const found = await linking.states.peek(binding.value);
+    if (found.kind !== 'ok') return send(res, '/link/continue', pages[found.kind]());
+    requests.inc({ route: '/link/continue', status: '303' });
+    res.writeHead(303, { ...SECURITY_HEADERS, location: await consentUrl(binding.value, found.link) });
     res.end();
   }
 
@@ -149,14 +214,7 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
 
     // The browser must be the one that opened this state's start link (RFC 6749 §10.12).
     const stateHash = hashState(state);
-    const bound: { userId: string; state: string }[] = [];
-    for (const raw of readLinkCookies(req)) {
-      try {
-        bound.push(unseal(cookieKey, COOKIE_CONTEXT, raw) as { userId: string; state: string });
-      } catch {
-        // Not ours, damaged or sealed with a retired key: it binds nothing.
-      }
-    }
+    const bound = readBindings(req, cookieKey);
     const pending = await states.peek(state);
     if (pending.kind === 'ok' && !bound.some((cookie) => cookie.state === stateHash)) {
       return bound.some((cookie) => cookie.userId !== pending.link.userId)
@@ -168,7 +226,7 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     if (taken.kind !== 'ok') return outcome(res, taken.kind, pages[taken.kind]());
     // Only this state's cookie: another link started in this browser may still be under way.
     const clear = {
-      'set-cookie': `${cookieName(stateHash)}=; Path=/callback; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
+      'set-cookie': `${cookieName(stateHash)}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
     };
     if (error !== null) {
       // RFC 6749 §4.1.2.1: only `access_denied` is the member's refusal.
@@ -244,9 +302,9 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
       return send(res, 'other', { ...pages.badRequest('The address is too long.'), status: 414 });
     }
     const url = new URL(req.url ?? '/', 'http://callback.invalid');
-    // The link routes act (use up a state, set a cookie, trade a code) on GET alone: a HEAD from a
-    // link preview or a prefetch must not do any of that.
-    const allow = url.pathname === '/callback' || url.pathname === '/link/start' ? ['GET'] : ['GET', 'HEAD'];
+    // The link routes act (use up a state, set a cookie, trade a code) on one method alone: a HEAD
+    // from a link preview or a prefetch must not do any of that.
+    const allow = LINK_METHODS.get(url.pathname) ?? ['GET', 'HEAD'];
     if (!allow.includes(req.method ?? '')) {
       requests.inc({ route: 'other', status: '405' });
       res.writeHead(405, { ...SECURITY_HEADERS, allow: allow.join(', '), 'content-type': 'text/plain' });
@@ -265,6 +323,8 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
       }
       case '/link/start':
         return start(url, res);
+      case '/link/continue':
+        return proceed(url, req, res);
       case '/callback':
         return callback(url, req, res);
       default:

@@ -15,8 +15,14 @@ const RECORD_RETENTION_MS = 60 * 60_000;
 /** How long a used state is remembered, so a replay reads "already used". */
 const USED_RETENTION_MS = 24 * 60 * 60_000;
 
+/** The Discord account a link is for, as its start page names it to whoever opens the link. */
+const discordAccountSchema = z.object({ username: z.string(), displayName: z.string().optional() });
+export type DiscordAccount = z.infer<typeof discordAccountSchema>;
+
 const pendingLinkSchema = z.object({
   userId: z.string(),
+  /** Absent on links started before the start page named the account. */
+  account: discordAccountSchema.optional(),
   verifier: z.string(),
   createdAt: z.number(),
   /** Where to tell Discord the link completed (the `/music link` interaction), if anywhere. */
@@ -45,14 +51,15 @@ export class LinkStates {
   /** Starts a link for `userId`: a new state and PKCE verifier (RFC 7636 §4.1). */
   async create(
     userId: string,
-    notify?: PendingLink['notify'],
+    extra: { account?: DiscordAccount | undefined; notify?: PendingLink['notify'] } = {},
   ): Promise<{ state: string; link: PendingLink }> {
     const state = oauth.generateRandomState();
     const link: PendingLink = {
       userId,
+      ...(extra.account ? { account: extra.account } : {}),
       verifier: oauth.generateRandomCodeVerifier(),
       createdAt: this.now(),
-      ...(notify ? { notify } : {}),
+      ...(extra.notify ? { notify: extra.notify } : {}),
     };
     const id = hashState(state);
     await this.store.set(id, seal(this.keyring, id, link), RECORD_RETENTION_MS);

@@ -18,7 +18,7 @@ describe.runIf(chromiumReady)('linking a music account in a real browser', () =>
     await world?.close();
   });
 
-  it('follows the button through the consent page back to the bot, and Discord shows the link', async () => {
+  it('follows the button through its page and the consent page back to the bot, and Discord shows the link', async () => {
     const handle = world.slash('music', { subcommand: 'link' });
     const prompt = await handle.reply();
     const page = await browser.newPage();
@@ -26,6 +26,9 @@ describe.runIf(chromiumReady)('linking a music account in a real browser', () =>
     page.on('request', (request) => requested.push(request.url()));
 
     await page.goto(linkButtonUrl(prompt));
+    expect(await page.textContent('h1')).toBe('Link your music account?');
+    expect(await page.textContent('main')).toContain('the Discord account @alice use your music account');
+    await page.click('button:has-text("Continue")');
     await expect.poll(() => page.url()).toContain(`${world.music!.authUrl}/authorize`);
     await page.selectOption('select[name="user_id"]', world.music!.fixtures!.users.premium);
     await page.click('button[value="approve"]');
@@ -48,10 +51,37 @@ describe.runIf(chromiumReady)('linking a music account in a real browser', () =>
     const prompt = await world.slash('music', { subcommand: 'link', userId: world.bob.id }).reply();
     const page = await browser.newPage();
     await page.goto(linkButtonUrl(prompt));
+    await page.click('button:has-text("Continue")');
     await page.click('button[value="deny"]');
     await page.waitForURL(/\/callback\?/);
     expect(await page.textContent('h1')).toBe('Linking cancelled');
     const status = await world.slash('music', { subcommand: 'status', userId: world.bob.id }).reply();
     expect(status.content).toContain('/music link');
+  }, 30_000);
+
+  it("shows an attacker's link, opened in a victim's browser, with the attacker's name before anything happens", async () => {
+    const attacker = world.discord.createUser({ username: 'mallory' });
+    const prompt = await world.slash('music', { subcommand: 'link', userId: attacker.id }).reply();
+    const victim = await browser.newContext();
+    const page = await victim.newPage();
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    await page.goto(linkButtonUrl(prompt));
+    expect(await page.textContent('main')).toContain(
+      'You are about to let the Discord account @mallory use your music account',
+    );
+    expect(await page.textContent('main')).toContain('if someone sent you this link, close this page.');
+    // Nothing has reached the music service: the victim can still just close the page.
+    expect(page.url()).toBe(linkButtonUrl(prompt));
+    expect(requested.some((url) => url.startsWith(world.music!.authUrl))).toBe(false);
+
+    // The Continue button's address, passed on by itself, leads nowhere in this browser.
+    const action = await page.getAttribute('form', 'action');
+    await victim.clearCookies();
+    await page.click('button:has-text("Continue")');
+    expect(await page.textContent('h1')).toBe('Please finish in the same browser');
+    expect(action).toMatch(/^\/link\/continue\?/);
+    expect(requested.some((url) => url.startsWith(world.music!.authUrl))).toBe(false);
+    await victim.close();
   }, 30_000);
 });

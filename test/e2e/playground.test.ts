@@ -49,7 +49,7 @@ describe.runIf(chromiumReady)('the playground page, a Discord client for the off
     await page.fill('#input', '');
   }, 20_000);
 
-  it('links the music account through the consent page, and the ephemeral prompt changes', async () => {
+  it('links the music account through its start page and the consent page, and the ephemeral prompt changes', async () => {
     await runCommand(page, { command: 'music link' });
     const prompt = messageWith(page, 'Link your music account');
     expect(await prompt.locator('.only-you').textContent()).toContain('Only you can see this');
@@ -57,6 +57,11 @@ describe.runIf(chromiumReady)('the playground page, a Discord client for the off
       context.waitForEvent('page'),
       prompt.locator('a.btn', { hasText: 'Link my music account' }).click(),
     ]);
+    await consent.waitForURL(/\/link\/start\?/);
+    expect(await consent.textContent('main')).toContain(
+      'the Discord account @alice (Alice) use your music account',
+    );
+    await consent.click('button:has-text("Continue")');
     await consent.waitForURL(/\/accounts\/authorize/);
     await consent.selectOption('select[name="user_id"]', world.offline.music.fixtures!.users.premium);
     await consent.click('button[value="approve"]');

@@ -19,7 +19,7 @@ import { TokenVault } from '../../src/auth/vault.js';
 import { createLogger } from '../../src/logger.js';
 import { createMusicClient, type MusicClient } from '../../src/services/music/index.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
-import { completeLink, visit } from '../../emulators/music/walk.js';
+import { beginLink, completeLink, formAction, visit } from '../../emulators/music/walk.js';
 import { freePort } from '../../emulators/net.js';
 import { linkFactory } from '../fixtures/links.js';
 
@@ -122,7 +122,8 @@ describe('linking a music account', () => {
   });
 
   it('sends the browser to the consent page with an S256 challenge and security headers', async () => {
-    const start = await visit(await linking.startLink('discord-x'));
+    const start = await beginLink(await linking.startLink('discord-x'));
+    expect(start.status).toBe(303);
     const location = new URL(start.location!);
     expect(location.searchParams.get('code_challenge_method')).toBe('S256');
     expect(location.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -144,7 +145,7 @@ describe('linking a music account', () => {
 
   it('refuses an expired state on its own page and stores nothing', async () => {
     const url = await linking.startLink('discord-late');
-    const start = await visit(url);
+    const start = await beginLink(url);
     const back = await music.approve(start.location!, premium());
     now += STATE_LIFETIME_MS + 1_000;
     const page = await visit(back.toString(), start.cookie);
@@ -155,8 +156,8 @@ describe('linking a music account', () => {
 
   it("refuses a state that another Discord user's browser brings back", async () => {
     const victim = await linking.startLink('discord-victim');
-    const attackerStart = await visit(await linking.startLink('discord-attacker'));
-    const victimStart = await visit(victim);
+    const attackerStart = await beginLink(await linking.startLink('discord-attacker'));
+    const victimStart = await beginLink(victim);
     const back = await music.approve(victimStart.location!, premium());
     // The callback arrives in the attacker's browser, which carries the attacker's own cookie.
     const page = await visit(back.toString(), attackerStart.cookie);
@@ -203,9 +204,75 @@ describe('linking a music account', () => {
   });
 });
 
-/** The start link in a browser: the consent page's address, its state and the cookie set. */
+describe('the start page, before anything happens', () => {
+  it('names the Discord account that gets access, as text, sets the cookie and does not redirect', async () => {
+    const url = await linking.startLink('discord-named', {
+      account: { username: '<script>alert(1)</script>', displayName: 'Eve & "co"' },
+    });
+    const response = await request(url);
+    const body = await response.body.text();
+    expect(response.statusCode).toBe(200);
+    expect(response.headers.location).toBeUndefined();
+    expect(String(response.headers['set-cookie'])).toMatch(/^link_session_[A-Za-z0-9_-]{8}=/);
+    expect(body).toContain(
+      'You are about to let the Discord account @&lt;script&gt;alert(1)&lt;/script&gt; (Eve &amp; &quot;co&quot;) ' +
+        'use your music account: play, pause, skip, and read and change your playlists.',
+    );
+    expect(body).toContain('if someone sent you this link, close this page.');
+    expect(body).not.toContain('<script>');
+    expect(body).toMatch(/<button type="submit">Continue<\/button>/);
+    // Its form may post here and be sent on to the consent page, nowhere else.
+    expect(response.headers['content-security-policy']).toContain(
+      `form-action 'self' ${new URL(music.authUrl).origin};`,
+    );
+    expect(await vault.get('discord-named')).toBeUndefined();
+  });
+
+  it('names the account generically for a link started before it kept the name', async () => {
+    // What `/music link` stored before the upgrade: no account name in the pending link.
+    const page = await visit(await linking.startLink('discord-old'));
+    expect(page.status).toBe(200);
+    expect(page.body).toContain(
+      'You are about to let a Discord account (the one that asked the bot for this link) use your music account',
+    );
+    expect(page.location).toBeUndefined();
+  });
+
+  it("shows an attacker's start link, opened in a victim's browser, with the attacker's name", async () => {
+    const sent = await linking.startLink('discord-mallory', { account: { username: 'mallory' } });
+    const victim = await visit(sent);
+    expect(victim.status).toBe(200);
+    expect(victim.location).toBeUndefined();
+    expect(victim.body).toContain('You are about to let the Discord account @mallory use your music account');
+    expect(victim.body).toContain('if someone sent you this link, close this page.');
+    expect(await vault.get('discord-mallory')).toBeUndefined();
+  });
+
+  it('refuses Continue without the cookie its start page set, and stores nothing', async () => {
+    const url = await linking.startLink('discord-forwarded', { account: { username: 'mallory' } });
+    // The attacker opened the start page and passes on its Continue address; another member's
+    // start page left its own cookie in the victim's browser.
+    const attackers = await visit(url);
+    const continueUrl = formAction(attackers, url)!;
+    const others = await visit(await linking.startLink('discord-other'));
+    for (const cookie of [undefined, others.cookie]) {
+      const refused = await visit(continueUrl, cookie, 'POST');
+      expect(refused.status).toBe(403);
+      expect(refused.location).toBeUndefined();
+      expect(refused.body).toContain('Please finish in the same browser');
+    }
+    expect(await vault.get('discord-forwarded')).toBeUndefined();
+
+    // The link itself is untouched: in the browser that read its page, Continue still goes on.
+    const continued = await visit(continueUrl, attackers.cookie, 'POST');
+    expect(continued.status).toBe(303);
+    expect(new URL(continued.location!).origin).toBe(new URL(music.authUrl).origin);
+  });
+});
+
+/** The start link and its Continue in a browser: the consent page's address, its state and the cookie set. */
 async function startIn(userId: string) {
-  const start = await visit(await linking.startLink(userId));
+  const start = await beginLink(await linking.startLink(userId));
   const state = new URL(start.location!).searchParams.get('state')!;
   return { ...start, state };
 }
@@ -239,7 +306,14 @@ describe('the callback server under abuse and odd answers', () => {
     expect(headStart.headers['set-cookie']).toBeUndefined();
     await headStart.body.dump();
 
-    const start = await visit(url);
+    const start = await beginLink(url);
+    for (const method of ['HEAD', 'GET'] as const) {
+      const continued = await request(start.continueUrl, { method, headers: { cookie: start.cookie! } });
+      expect(continued.statusCode).toBe(405);
+      expect(continued.headers.allow).toBe('POST');
+      expect(continued.headers.location).toBeUndefined();
+      await continued.body.dump();
+    }
     const back = await music.approve(start.location!, premium());
     const headCallback = await request(back.toString(), {
       method: 'HEAD',
@@ -294,7 +368,7 @@ describe('the callback server under abuse and odd answers', () => {
     await response.body.dump();
     const cleared = String(response.headers['set-cookie']);
     expect(cleared).toMatch(
-      new RegExp(`^${first.cookie!.split('=')[0]}=; Path=/callback; Max-Age=0; HttpOnly; SameSite=Lax`),
+      new RegExp(`^${first.cookie!.split('=')[0]}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`),
     );
     expect(await vault.get('discord-twice')).toBeDefined();
 
@@ -303,11 +377,11 @@ describe('the callback server under abuse and odd answers', () => {
     expect(page.status).toBe(200);
   });
 
-  it('sets the binding cookie HttpOnly, SameSite=Lax, on /callback only, for ten minutes', async () => {
+  it('sets the binding cookie HttpOnly, SameSite=Lax, for Continue and the callback, for ten minutes', async () => {
     const response = await request(await linking.startLink('discord-cookie'));
     await response.body.dump();
     expect(String(response.headers['set-cookie'])).toMatch(
-      /^link_session_[A-Za-z0-9_-]{8}=[^;]+; Path=\/callback; Max-Age=600; HttpOnly; SameSite=Lax$/,
+      /^link_session_[A-Za-z0-9_-]{8}=[^;]+; Path=\/; Max-Age=600; HttpOnly; SameSite=Lax$/,
     );
   });
 

@@ -1,7 +1,7 @@
 /**
- * Abuse of the account-linking flow over real HTTP: a replayed callback, a foreign state (another
- * member's, another browser's), a code used twice, open-redirect attempts, oversized and malformed
- * query strings. Each is refused with a page, and nothing is stored: no code exchange reaches the
+ * Abuse of the account-linking flow over real HTTP: a start link passed on to another member, a
+ * replayed callback, a foreign state (another member's, another browser's), a code used twice,
+ * open-redirect attempts, oversized and malformed query strings. Each is refused with a page, and nothing is stored: no code exchange reaches the
  * music service, no link appears or changes.
  * An expired state needs the states' clock moved; that case is covered with an injected clock in
  * test/integration/linking.test.ts ("refuses an expired state on its own page and stores nothing").
@@ -9,7 +9,7 @@
  * searched for them and for every code, state and token that went over the wire.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { visit } from '../../emulators/music/walk.js';
+import { beginLink, formAction, visit } from '../../emulators/music/walk.js';
 import { linkButtonUrl } from '../helpers/bot.js';
 import {
   kindsNotSeen,
@@ -43,12 +43,19 @@ describe('OAuth abuse of the linking flow', () => {
     await world?.close();
   });
 
-  /** /music link → start link → consent: the callback URL and the browser cookie, not yet visited. */
+  /** The start link's page, then its Continue button, in one browser; both pages kept. */
+  const begin = async (startUrl: string) => {
+    const start = await beginLink(startUrl);
+    pages.push(start.page.body, start.body);
+    return start;
+  };
+
+  /** /music link → start page → Continue → consent: the callback URL and the browser cookie, not yet visited. */
   async function consent(discordUserId: string, musicUserId: string) {
     const reply = await world.slash('music', { subcommand: 'link', userId: discordUserId }).reply();
     const startUrl = linkButtonUrl(reply);
-    const start = await browse(startUrl);
-    expect(start.status).toBe(302);
+    const start = await begin(startUrl);
+    expect(start.status).toBe(303);
     const back = await world.music.approve(start.location!, musicUserId);
     return { startUrl, start, callbackUrl: back.toString(), cookie: start.cookie };
   }
@@ -56,6 +63,24 @@ describe('OAuth abuse of the linking flow', () => {
   const status = async (userId: string) =>
     (await settledText(world.slash('music', { subcommand: 'status', userId }), 5_000)).text;
   const exchanges = () => world.music.tokenRequests('authorization_code');
+
+  it('shows a start link passed on to another member with the name of the one who asked, linking nothing', async () => {
+    const before = exchanges();
+    const reply = await world.slash('music', { subcommand: 'link', userId: carol.id }).reply();
+    const startUrl = linkButtonUrl(reply);
+    // Carol sends her link to Bob: his browser shows whose Discord account would get access.
+    const inBobs = await browse(startUrl);
+    expect(inBobs.status).toBe(200);
+    expect(inBobs.location).toBeUndefined();
+    expect(inBobs.body).toContain('You are about to let the Discord account @carol use your music account');
+    // Sending the Continue button's address instead gets nowhere in a browser without the cookie.
+    const forwarded = await visit(formAction(inBobs, startUrl)!, undefined, 'POST');
+    pages.push(forwarded.body);
+    expect(forwarded.status).toBe(403);
+    expect(forwarded.location).toBeUndefined();
+    expect(exchanges()).toBe(before);
+    expect(await status(carol.id)).toContain('/music link');
+  });
 
   it('refuses a replayed callback and keeps the first link as it was', async () => {
     const { callbackUrl, cookie } = await consent(world.alice.id, world.music.fixtures!.users.premium);
@@ -110,8 +135,8 @@ describe('OAuth abuse of the linking flow', () => {
     ] as const) {
       const url = new URL(startUrl);
       url.searchParams.set(name, value);
-      const start = await browse(url.toString());
-      expect(start.status).toBe(302);
+      const start = await begin(url.toString());
+      expect(start.status).toBe(303);
       const location = new URL(start.location!);
       expect(location.origin).toBe(authorizeOrigin);
       expect(location.toString()).not.toContain('evil');
@@ -125,6 +150,7 @@ describe('OAuth abuse of the linking flow', () => {
       '//evil.example/callback',
       '/link/start?state=../../evil.example',
       '/link/start/https://evil.example',
+      '/link/continue?link=../../evil.example',
     ]) {
       const page = await browse(`${world.publicUrl}${path}`);
       expect(page.status === 302 ? page.location : '').not.toContain('evil');

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InteractionHandle } from '../../emulators/discord/index.js';
-import { visit } from '../../emulators/music/walk.js';
+import { beginLink, visit } from '../../emulators/music/walk.js';
 import { linkButtonUrl } from '../helpers/bot.js';
 import {
   CANARY,
@@ -126,7 +126,8 @@ describe('no secret reaches a log, a message or a page', () => {
     // A failed code exchange (the service echoes the code and verifier), and a denied consent.
     const carol = world.discord.createUser({ username: 'carol' });
     const reply = await world.slash('music', { subcommand: 'link', userId: carol.id }).reply();
-    const start = await visit(linkButtonUrl(reply));
+    const start = await beginLink(linkButtonUrl(reply));
+    pages.push(start.page.body);
     const back = await world.music.approve(start.location!, world.music.fixtures!.users.free);
     world.proxies.auth.fail({
       match: /POST .*\/api\/token/,
@@ -138,8 +139,8 @@ describe('no secret reaches a log, a message or a page', () => {
     });
     pages.push((await visit(back.toString(), start.cookie)).body);
     const again = await world.slash('music', { subcommand: 'link', userId: carol.id }).reply();
-    const start2 = await visit(linkButtonUrl(again));
-    pages.push(start2.body);
+    const start2 = await beginLink(linkButtonUrl(again));
+    pages.push(start2.page.body, start2.body);
     const denied = await world.music.deny(start2.location!, world.music.fixtures!.users.free);
     pages.push((await visit(denied.toString(), start2.cookie)).body);
     pages.push((await visit(`${world.publicUrl}/metrics`)).body);

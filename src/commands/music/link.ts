@@ -3,14 +3,15 @@ import { ButtonStyle, MessageFlags } from 'discord.js';
 import { renderLinkPrompt } from '../../bot/render/account.js';
 import type { MusicServices } from '../../bot/context.js';
 import type { Subcommand } from '../../bot/subcommands.js';
+import { discordAccount } from './shared.js';
 
 export default {
   name: 'link',
   build: (sub) => sub.setDescription('Link your music account to the bot (only you see the link)'),
   async execute(interaction, music) {
     const url = await music.linking.startLink(interaction.user.id, {
-      applicationId: interaction.applicationId,
-      interactionToken: interaction.token,
+      account: discordAccount(interaction.user),
+      notify: { applicationId: interaction.applicationId, interactionToken: interaction.token },
     });
     const button = new ButtonBuilder()
       .setStyle(ButtonStyle.Link)

@@ -8,7 +8,9 @@ import {
   type AutocompleteInteraction,
   type ButtonInteraction,
   type ChatInputCommandInteraction,
+  type User,
 } from 'discord.js';
+import type { DiscordAccount } from '../../auth/states.js';
 import { NotLinkedError, RelinkRequiredError } from '../../auth/tokens.js';
 import type { BotContext, MusicServices } from '../../bot/context.js';
 import type { CustomIdCodec } from '../../bot/custom-id.js';
@@ -78,6 +80,11 @@ function nextReplyIsOriginal(interaction: Answerable): boolean {
   );
 }
 
+/** How the link's start page names the member, so whoever opens it sees who gets access. */
+export function discordAccount(user: Pick<User, 'username' | 'globalName'>): DiscordAccount {
+  return { username: user.username, ...(user.globalName ? { displayName: user.globalName } : {}) };
+}
+
 async function linkPrompt(
   interaction: Answerable,
   music: MusicServices,
@@ -86,7 +93,10 @@ async function linkPrompt(
   const notify = nextReplyIsOriginal(interaction)
     ? { applicationId: interaction.applicationId, interactionToken: interaction.token }
     : undefined;
-  const url = await music.linking.startLink(interaction.user.id, notify);
+  const url = await music.linking.startLink(interaction.user.id, {
+    account: discordAccount(interaction.user),
+    notify,
+  });
   return renderLinkNeeded(url, reason);
 }
 
