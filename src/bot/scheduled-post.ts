@@ -19,7 +19,7 @@ import {
   type WeatherProduct,
 } from '../domain/weather/errors.js';
 import { PostRejectedError, WeatherRefusedError, type WeatherRequest } from '../services/schedules/runner.js';
-import type { Schedule } from '../services/schedules/types.js';
+import type { BotPauseCode, Schedule } from '../services/schedules/types.js';
 import {
   WeatherBadRequestError,
   WeatherForbiddenError,
@@ -29,6 +29,7 @@ import {
   type WeatherClient,
   type WeatherLang,
 } from '../services/weather/index.js';
+import { scheduleMessages } from './i18n/schedule-messages.js';
 import {
   renderCurrentWeather,
   renderDailyForecast,
@@ -54,18 +55,22 @@ export async function fetchScheduledWeather(client: WeatherClient, request: Weat
   }
 }
 
-const PRODUCT_NAMES: Partial<Record<WeatherProduct, string>> = {
-  current: 'current weather',
-  hourly: 'the hourly forecast',
-  daily: 'the daily forecast',
+/** Reasons are stored in English, with a code the schedule list shows in the reader's language. */
+const REASONS = scheduleMessages('en').pauseReasons;
+
+const PLAN_CODES: Partial<Record<WeatherProduct, BotPauseCode>> = {
+  current: 'plan-current',
+  hourly: 'plan-hourly',
+  daily: 'plan-daily',
 };
 
 /** The reason a schedule is paused with (shown in the schedule list), or the key's refusal. */
 function refusal(error: unknown): WeatherRefusedError | undefined {
   const cause = { cause: error };
   if (error instanceof ProductNotInPlanError) {
-    const product = PRODUCT_NAMES[error.product] ?? error.product;
-    return new WeatherRefusedError(`the bot's weather plan does not include ${product}`, 'schedule', cause);
+    const code = PLAN_CODES[error.product];
+    const reason = code ? REASONS[code] : `the bot's weather plan does not include ${error.product}`;
+    return new WeatherRefusedError(reason, 'schedule', cause, code);
   }
   if (
     error instanceof WeatherKeyRejectedError ||
@@ -79,7 +84,7 @@ function refusal(error: unknown): WeatherRefusedError | undefined {
     error instanceof WeatherNotFoundError ||
     error instanceof WeatherParameterError
   ) {
-    return new WeatherRefusedError('the weather service refuses this place', 'schedule', cause);
+    return new WeatherRefusedError(REASONS['place-refused'], 'schedule', cause, 'place-refused');
   }
   return undefined;
 }
@@ -115,10 +120,10 @@ export function renderScheduledPost(schedule: Schedule, fetched: Report, siteUrl
   }
 }
 
-const GONE: Partial<Record<number, string>> = {
-  [RESTJSONErrorCodes.UnknownChannel]: 'the channel was deleted',
-  [RESTJSONErrorCodes.MissingAccess]: 'the bot can no longer see the channel',
-  [RESTJSONErrorCodes.MissingPermissions]: 'the bot lost a permission it needs in the channel',
+const GONE: Partial<Record<number, BotPauseCode>> = {
+  [RESTJSONErrorCodes.UnknownChannel]: 'channel-deleted',
+  [RESTJSONErrorCodes.MissingAccess]: 'channel-hidden',
+  [RESTJSONErrorCodes.MissingPermissions]: 'missing-permission',
 };
 
 /** Posts a scheduled message; a channel that is gone or closed to the bot pauses the schedule. */
@@ -144,9 +149,9 @@ export function createScheduledPoster(client: Client, siteUrl: string) {
         })),
       });
     } catch (error) {
-      const reason =
+      const code =
         error instanceof DiscordAPIError && typeof error.code === 'number' ? GONE[error.code] : undefined;
-      if (reason) throw new PostRejectedError(reason, { cause: error });
+      if (code) throw new PostRejectedError(REASONS[code], code, { cause: error });
       throw error;
     }
   };

@@ -193,7 +193,10 @@ describe('scheduled weather posts, managed from Discord', () => {
     const pausing = schedule('pause', { id: first!.id });
     // Acknowledged privately before the storage work, which may wait on locks or Redis.
     expect(await pausing.waitForCallback()).toMatchObject({ type: 5, data: { flags: 64 } });
-    expect((await pausing.reply()).embeds[0]?.description).toContain('paused by alice');
+    expect((await pausing.reply()).embeds[0]?.description).toContain('⏸ paused by alice');
+    expect((await schedule('list', {}, undefined, 'de').reply()).embeds[0]?.description).toContain(
+      '⏸ angehalten von alice',
+    );
     expect((await schedule('resume', { id: first!.id }).reply()).embeds[0]?.description).toMatch(/next <t:/);
     await schedule('remove', { id: first!.id }).reply();
     expect((await schedule('list').reply()).embeds[0]?.description).toContain('None yet');
@@ -224,5 +227,9 @@ describe('scheduled weather posts, managed from Discord', () => {
     await expect
       .poll(async () => (await schedule('list').reply()).embeds[0]?.description, { timeout: 10_000 })
       .toContain('paused: the channel was deleted');
+    // Said in the reader's language, although the runner that paused it had no reader.
+    expect((await schedule('list', {}, undefined, 'de').reply()).embeds[0]?.description).toContain(
+      'angehalten: der Kanal wurde gelöscht',
+    );
   });
 });

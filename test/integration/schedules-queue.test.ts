@@ -85,7 +85,13 @@ describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
       [`${a.id} 30 7 * * * Europe/Berlin`, `${b.id} 5 18 * * 1,3 America/New_York`].sort(),
     );
 
-    const paused = await w.store.pause(a.guildId, a.id, 'paused by alice', true, Date.now());
+    const paused = await w.store.pause(
+      a.guildId,
+      a.id,
+      { reason: 'paused by alice', code: 'member', by: 'alice' },
+      true,
+      Date.now(),
+    );
     await w.scheduler.changed(paused!);
     expect(await w.schedulers()).toEqual([`${b.id} 5 18 * * 1,3 America/New_York`]);
 
@@ -104,7 +110,7 @@ describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
     const w = await world();
     const kept = await w.add();
     const pausedOne = await w.add({ time: '09:00' });
-    await w.store.pause(pausedOne.guildId, pausedOne.id, 'x', true, Date.now());
+    await w.store.pause(pausedOne.guildId, pausedOne.id, { reason: 'x' }, true, Date.now());
     await w.scheduler.queue.upsertJobScheduler('deleted-long-ago', { pattern: '0 6 * * *', tz: 'UTC' });
     await w.scheduler.start();
     expect(await w.schedulers()).toEqual([`${kept.id} ${cronPattern(kept)} Europe/Berlin`]);
@@ -231,7 +237,9 @@ describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
 
   it('pauses the schedules of a group the weather service refuses, after one call for the group', async () => {
     const reason = "the bot's weather plan does not include the hourly forecast";
-    const w = await world({ fetch: () => Promise.reject(new WeatherRefusedError(reason, 'schedule')) });
+    const w = await world({
+      fetch: () => Promise.reject(new WeatherRefusedError(reason, 'schedule', undefined, 'plan-hourly')),
+    });
     const past = new Date(Date.now() - 60_000);
     const time = utcTime(past.getTime());
     const first = await w.add({ timezone: 'UTC', time, kind: 'today' });
@@ -239,7 +247,8 @@ describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
     await w.scheduler.start();
     const paused = async () =>
       (await w.store.list('1000'))
-        .filter((s) => s.paused?.reason === reason)
+        // The second is paused from the refusal the first left in storage: with its code too.
+        .filter((s) => s.paused?.reason === reason && s.paused.code === 'plan-hourly')
         .map((s) => s.id)
         .sort();
     await expect.poll(paused, { timeout: 10_000 }).toEqual([first.id, second.id].sort());

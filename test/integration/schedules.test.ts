@@ -66,7 +66,7 @@ async function world(
     },
     post: (schedule, _weather, nonce) => {
       if (rejected.has(schedule.channelId))
-        return Promise.reject(new PostRejectedError('Unknown Channel: the channel was deleted'));
+        return Promise.reject(new PostRejectedError('the channel was deleted', 'channel-deleted'));
       events.push('post');
       posts.push({
         scheduleId: schedule.id,
@@ -242,7 +242,7 @@ describe('scheduled posts, on a controllable clock', () => {
     await w.runUntil('2026-11-25T07:00:00Z');
     const [stored] = await w.store.list('1000');
     expect(stored?.id).toBe(schedule.id);
-    expect(stored?.paused?.reason).toContain('deleted');
+    expect(stored?.paused).toMatchObject({ reason: 'the channel was deleted', code: 'channel-deleted' });
     expect(w.posts).toHaveLength(0);
   });
 
@@ -269,9 +269,10 @@ describe('scheduled posts, on a controllable clock', () => {
     await w.runUntil('2026-11-23T06:30:00Z');
 
     const stored = await w.store.list('1000');
-    expect(stored.find((s) => s.id === today.id)?.paused?.reason).toBe(
-      "the bot's weather plan does not include the hourly forecast",
-    );
+    expect(stored.find((s) => s.id === today.id)?.paused).toMatchObject({
+      reason: "the bot's weather plan does not include the hourly forecast",
+      code: 'plan-hourly',
+    });
     expect(stored.find((s) => s.id === now.id)?.paused).toBeUndefined();
     expect(w.posts.map((p) => p.scheduleId)).toEqual([now.id]);
     expect(weather.requestCount({ host: 'pro' })).toBe(1);
@@ -333,7 +334,13 @@ describe('schedules changed by another process on the same storage', () => {
     ]);
     await w.runUntil('2026-11-24T05:58:00Z');
     await w.runner.nextWake();
-    await other.pause(first.guildId, first.id, 'paused by alice', true, w.clock.now);
+    await other.pause(
+      first.guildId,
+      first.id,
+      { reason: 'paused by alice', code: 'member', by: 'alice' },
+      true,
+      w.clock.now,
+    );
     await w.runUntil('2026-11-24T06:02:00Z');
     expect(w.posts.slice(2).map((p) => p.scheduleId)).toEqual([second.id]);
     await w.runUntil('2026-11-25T05:58:00Z');
@@ -375,7 +382,15 @@ describe('schedules when storage fails or holds what this version cannot read', 
     failNextRead(w.storage, 'guilds');
     await expect(w.add({ guildId: '1003' })).rejects.toThrow(/database is locked/);
     failNextRead(w.storage, 'guild:1001');
-    await expect(w.store.pause('1001', kept[0]!.id, 'paused by alice', true, w.clock.now)).rejects.toThrow();
+    await expect(
+      w.store.pause(
+        '1001',
+        kept[0]!.id,
+        { reason: 'paused by alice', code: 'member', by: 'alice' },
+        true,
+        w.clock.now,
+      ),
+    ).rejects.toThrow();
     expect((await w.store.all()).map((s) => [s.guildId, s.paused])).toEqual([
       ['1001', undefined],
       ['1002', undefined],
@@ -410,7 +425,13 @@ describe('schedules when storage fails or holds what this version cannot read', 
     // A record written by a newer version, with a kind this one does not know.
     const future = { ...first, id: 'f0f0f0f0', kind: 'pollen' };
     await w.storage.ns('schedules').set(`guild:${first.guildId}`, [first, future]);
-    await w.store.pause(first.guildId, first.id, 'paused by alice', true, w.clock.now);
+    await w.store.pause(
+      first.guildId,
+      first.id,
+      { reason: 'paused by alice', code: 'member', by: 'alice' },
+      true,
+      w.clock.now,
+    );
     await w.add();
     const stored = (await w.storage.ns('schedules').get(`guild:${first.guildId}`)) as { id: string }[];
     expect(stored.map((s) => s.id)).toContain('f0f0f0f0');

@@ -44,12 +44,45 @@ describe('schedule renderers', () => {
   });
 
   it('escapes the name of the member who paused a schedule', () => {
-    const schedule = scheduleFactory({
-      paused: { reason: 'paused by [x](http://evil.example)', at: 0, byUser: true },
-    });
-    const description = renderScheduleList([schedule], 25, NOW, en).toJSON().description!;
-    expect(description).not.toMatch(MASKED_LINK);
-    expect(description).toContain('⏸ paused: paused by \\[x\\](http://evil.example)');
+    const name = '[x](http://evil.example)';
+    for (const paused of [
+      { reason: `paused by ${name}`, at: 0, byUser: true, code: 'member', by: name },
+      // Stored before pauses had codes: the reason as stored.
+      { reason: `paused by ${name}`, at: 0, byUser: true },
+    ]) {
+      const description = renderScheduleList([scheduleFactory({ paused })], 25, NOW, en).toJSON()
+        .description!;
+      expect(description).not.toMatch(MASKED_LINK);
+      expect(description).toMatch(/⏸ paused(: paused)? by \\\[x\\\]\(http:\/\/evil\.example\)/);
+    }
+  });
+
+  it("says why a schedule is paused in the reader's language, and an unknown reason as stored", () => {
+    const line = (paused: Schedule['paused'], t = de) =>
+      renderScheduleList([scheduleFactory({ paused })], 25, NOW, t).toJSON().description!;
+    const at = 0;
+    expect(line({ reason: 'paused by alice', at, byUser: true, code: 'member', by: 'alice' })).toContain(
+      '⏸ angehalten von alice',
+    );
+    expect(line({ reason: 'the channel was deleted', at, byUser: false, code: 'channel-deleted' })).toContain(
+      '⏸ angehalten: der Kanal wurde gelöscht',
+    );
+    expect(
+      line({
+        reason: "the bot's weather plan does not include the hourly forecast",
+        at,
+        byUser: false,
+        code: 'plan-hourly',
+      }),
+    ).toContain('⏸ angehalten: der Wettertarif des Bots enthält keine stündliche Vorhersage');
+    // A code from a later version, or a record without one: the English reason, escaped.
+    for (const code of ['moon-phase', undefined, 'toString', '__proto__']) {
+      const paused = { reason: 'the *moon* is full', at, byUser: false, ...(code ? { code } : {}) };
+      expect(line(paused)).toContain('⏸ angehalten: the \\*moon\\* is full');
+    }
+    expect(
+      line({ reason: 'the channel was deleted', at, byUser: false, code: 'channel-deleted' }, en),
+    ).toContain('⏸ paused: the channel was deleted');
   });
 
   it('writes a schedule in German for a German member, keeping the English layout for English', () => {

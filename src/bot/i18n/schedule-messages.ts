@@ -1,8 +1,9 @@
 /**
  * The words of the `/weather schedule …` replies, in English and German. German must have every
- * English key (the type says so). Reasons stored with a paused schedule are written by the runner
- * and shown as stored.
+ * English key (the type says so). A paused schedule is shown with its reason's code in the reader's
+ * language; a reason without a code this version knows is shown as stored (in English).
  */
+import type { BotPauseCode } from '../../services/schedules/types.js';
 import type { Lang } from './index.js';
 
 const en = {
@@ -57,6 +58,17 @@ const en = {
   everyDay: 'every day',
   what: (kind: string, place: string, channelId: string) => `${kind} for **${place}** in <#${channelId}>`,
   pausedBecause: (reason: string) => `⏸ paused: ${reason}`,
+  pausedBy: (name: string) => `⏸ paused by ${name}`,
+  /** Why the bot paused a schedule; also what `/weather schedule test` says. English: the stored reason. */
+  pauseReasons: {
+    'channel-deleted': 'the channel was deleted',
+    'channel-hidden': 'the bot can no longer see the channel',
+    'missing-permission': 'the bot lost a permission it needs in the channel',
+    'plan-current': "the bot's weather plan does not include current weather",
+    'plan-hourly': "the bot's weather plan does not include the hourly forecast",
+    'plan-daily': "the bot's weather plan does not include the daily forecast",
+    'place-refused': 'the weather service refuses this place',
+  } satisfies Record<BotPauseCode, string>,
   nextRun: (unixSeconds: number) => `next <t:${unixSeconds}:F> (<t:${unixSeconds}:R>)`,
   noNextRun: 'no next run',
   /** In autocomplete choices, after a paused schedule. */
@@ -114,6 +126,16 @@ const de: ScheduleMessages = {
   everyDay: 'jeden Tag',
   what: (kind, place, channelId) => `${kind} für **${place}** in <#${channelId}>`,
   pausedBecause: (reason) => `⏸ angehalten: ${reason}`,
+  pausedBy: (name) => `⏸ angehalten von ${name}`,
+  pauseReasons: {
+    'channel-deleted': 'der Kanal wurde gelöscht',
+    'channel-hidden': 'der Bot kann den Kanal nicht mehr sehen',
+    'missing-permission': 'dem Bot fehlt eine Berechtigung, die er im Kanal braucht',
+    'plan-current': 'der Wettertarif des Bots enthält kein aktuelles Wetter',
+    'plan-hourly': 'der Wettertarif des Bots enthält keine stündliche Vorhersage',
+    'plan-daily': 'der Wettertarif des Bots enthält keine tägliche Vorhersage',
+    'place-refused': 'der Wetterdienst lehnt diesen Ort ab',
+  },
   nextRun: (unixSeconds) => `nächster Termin <t:${unixSeconds}:F> (<t:${unixSeconds}:R>)`,
   noNextRun: 'kein nächster Termin',
   pausedMark: 'angehalten',

@@ -1,6 +1,6 @@
 import { EmbedBuilder } from '@discordjs/builders';
 import { nextRun } from '../../services/schedules/timing.js';
-import type { Schedule } from '../../services/schedules/types.js';
+import type { BotPauseCode, Schedule } from '../../services/schedules/types.js';
 import type { ScheduleMessages } from '../i18n/schedule-messages.js';
 import { md } from './music-text.js';
 import { truncate } from './text.js';
@@ -10,13 +10,21 @@ export function scheduleDays(days: readonly number[], t: ScheduleMessages): stri
   return days.length === 0 ? t.everyDay : days.map((day) => t.weekdays[day]).join(', ');
 }
 
+/** Why a schedule is paused, in the reader's language where its code is known. */
+function pausedState(paused: NonNullable<Schedule['paused']>, t: ScheduleMessages): string {
+  // A member's name is theirs to choose: escaped, as is a reason shown as stored.
+  if (paused.code === 'member' && paused.by !== undefined) return t.pausedBy(md(paused.by, 100));
+  const code = paused.code;
+  const known = code !== undefined && Object.hasOwn(t.pauseReasons, code);
+  return t.pausedBecause(known ? t.pauseReasons[code as BotPauseCode] : md(paused.reason, 300));
+}
+
 /** One line about a schedule: what, where, when, and its state. */
 export function scheduleLine(schedule: Schedule, now: Date, t: ScheduleMessages): string {
   const next = schedule.paused ? undefined : nextRun(schedule, now);
   const when = `${schedule.time} ${schedule.timezone}, ${scheduleDays(schedule.days, t)}`;
   const state = schedule.paused
-    ? // The reason may name a member ("paused by …"): their name is theirs to choose.
-      t.pausedBecause(md(schedule.paused.reason, 300))
+    ? pausedState(schedule.paused, t)
     : next
       ? t.nextRun(Math.floor(next.getTime() / 1000))
       : t.noNextRun;

@@ -28,7 +28,13 @@ function changeSchedule(
     case 'remove':
       return store.remove(schedule.guildId, schedule.id);
     case 'pause':
-      return store.pause(schedule.guildId, schedule.id, `paused by ${userTag}`, true, now);
+      return store.pause(
+        schedule.guildId,
+        schedule.id,
+        { reason: `paused by ${userTag}`, code: 'member', by: userTag },
+        true,
+        now,
+      );
     case 'resume':
       return store.resume(schedule.guildId, schedule.id);
   }

@@ -29,7 +29,7 @@ export default {
       // schedule list uses when it pauses one (the weather refusal as `/weather` says it).
       const reason =
         error instanceof PostRejectedError
-          ? `${error.message}.`
+          ? `${t.pauseReasons[error.code]}.`
           : error instanceof WeatherRefusedError
             ? (describeWeatherProblem(error.cause, langOf(interaction.locale)) ?? error.message)
             : undefined;

@@ -91,9 +91,11 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
   const retryDelayMs = options.retryDelayMs ?? 5_000;
   const attempts = options.attempts ?? Math.ceil(options.graceMs / MAX_RETRY_DELAY_MS) + 6;
   const backoff = { type: 'custom' } as const;
-  const refusals = options.storage.ns<{ message: string; scope: WeatherRefusedError['scope'] }>(
-    'schedule-markers',
-  );
+  const refusals = options.storage.ns<{
+    message: string;
+    scope: WeatherRefusedError['scope'];
+    code?: WeatherRefusedError['code'];
+  }>('schedule-markers');
   let keyRefusalLoggedAt = Number.NEGATIVE_INFINITY;
   let worker: Worker<PostJobData> | undefined;
 
@@ -203,14 +205,14 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
     }
     // A refusal for good is remembered for the group's other jobs of the slot: one call, not one each.
     const refused = await refusals.get(`refused:${group}`);
-    if (refused) throw new WeatherRefusedError(refused.message, refused.scope);
+    if (refused) throw new WeatherRefusedError(refused.message, refused.scope, undefined, refused.code);
     try {
       return { weather: await options.fetch(request) };
     } catch (error) {
       if (error instanceof WeatherRefusedError) {
         await refusals.set(
           `refused:${group}`,
-          { message: error.message, scope: error.scope },
+          { message: error.message, scope: error.scope, ...(error.code ? { code: error.code } : {}) },
           REFUSAL_TTL_MS,
         );
       }
@@ -221,7 +223,7 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
   /** A post the weather service refused for good: not tried again; see `WeatherRefusedError`. */
   async function refuse(schedule: Schedule, slot: string, error: WeatherRefusedError): Promise<string> {
     if (error.scope === 'schedule') {
-      await slots.pause(schedule, error.message);
+      await slots.pause(schedule, error.pauseReason);
       await queue.removeJobScheduler(schedule.id);
     } else if (now() - keyRefusalLoggedAt >= KEY_REFUSAL_LOG_MS) {
       keyRefusalLoggedAt = now();

@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { Storage } from '../../storage/index.js';
 import type { ScheduleStore } from './store.js';
 import { nonceFor, runsAt } from './timing.js';
-import type { Schedule, ScheduleKind } from './types.js';
+import type { BotPauseCode, PauseReason, Schedule, ScheduleKind } from './types.js';
 
 /**
  * What one group of due posts shows. Posts in one group share one weather call. Units are not part
@@ -35,9 +35,19 @@ interface DuePost {
 /** Logged (at error level) when the weather service refuses the bot's key for a scheduled post. */
 export const KEY_REFUSED_LOG = 'scheduled posts skipped: the weather service refuses the configured key';
 
-/** The channel is gone or closed to the bot: the schedule is paused with this reason, no retries. */
+/**
+ * The channel is gone or closed to the bot: the schedule is paused with this reason (the message, in
+ * English, and its code), no retries.
+ */
 export class PostRejectedError extends Error {
   override readonly name = 'PostRejectedError';
+  constructor(
+    message: string,
+    readonly code: BotPauseCode,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
 }
 
 /**
@@ -53,8 +63,15 @@ export class WeatherRefusedError extends Error {
     message: string,
     readonly scope: 'schedule' | 'all',
     options?: ErrorOptions,
+    /** The pause's code, for scope `schedule`. */
+    readonly code?: BotPauseCode,
   ) {
     super(message, options);
+  }
+
+  /** The reason its schedules are paused with. */
+  get pauseReason(): PauseReason {
+    return this.code === undefined ? { reason: this.message } : { reason: this.message, code: this.code };
   }
 }
 
@@ -185,9 +202,12 @@ export function createSlotPoster(options: SlotPosterOptions) {
   }
 
   /** Pauses a schedule that cannot post (its channel, or the weather service, refuses it), logged. */
-  async function pause(schedule: Schedule, reason: string): Promise<void> {
-    logger.warn({ scheduleId: schedule.id, guildId: schedule.guildId, reason }, 'schedule paused');
-    await options.store.pause(schedule.guildId, schedule.id, reason, false, now());
+  async function pause(schedule: Schedule, why: PauseReason): Promise<void> {
+    logger.warn(
+      { scheduleId: schedule.id, guildId: schedule.guildId, reason: why.reason },
+      'schedule paused',
+    );
+    await options.store.pause(schedule.guildId, schedule.id, why, false, now());
   }
 
   return {
@@ -229,7 +249,7 @@ export function createSlotPoster(options: SlotPosterOptions) {
           await options.post(schedule, weather, nonceFor(schedule.id, slot));
         } catch (error) {
           if (!(error instanceof PostRejectedError)) throw error;
-          await pause(schedule, error.message);
+          await pause(schedule, { reason: error.message, code: error.code });
         }
         await markers.set(`done:${id}`, true, DONE_TTL_MS);
         return 'posted';
@@ -367,7 +387,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
         keyRefused = { error, posts: (keyRefused?.posts ?? 0) + due.length };
         continue;
       }
-      for (const { schedule } of due) await slots.pause(schedule, error.message);
+      for (const { schedule } of due) await slots.pause(schedule, error.pauseReason);
     }
     if (keyRefused) {
       logger.error({ err: keyRefused.error, posts: keyRefused.posts }, KEY_REFUSED_LOG);

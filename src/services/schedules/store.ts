@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Storage } from '../../storage/index.js';
-import { scheduleSchema, type Schedule } from './types.js';
+import { scheduleSchema, type PauseReason, type Schedule } from './types.js';
 
 const INDEX = 'guilds';
 const VERSION = 'version';
@@ -147,11 +147,11 @@ export class ScheduleStore {
   async pause(
     guildId: string,
     id: string,
-    reason: string,
+    why: PauseReason,
     byUser: boolean,
     at: number,
   ): Promise<Schedule | undefined> {
-    return this.change(guildId, id, (schedule) => ({ ...schedule, paused: { reason, at, byUser } }));
+    return this.change(guildId, id, (schedule) => ({ ...schedule, paused: { ...why, at, byUser } }));
   }
 
   async resume(guildId: string, id: string): Promise<Schedule | undefined> {

@@ -21,6 +21,42 @@ export const scheduleSchema = z.object({
   createdBy: z.string(),
   createdAt: z.number(),
   /** Set when the schedule is paused, by a member or because posting failed for good. */
-  paused: z.object({ reason: z.string(), at: z.number(), byUser: z.boolean() }).optional(),
+  paused: z
+    .object({
+      /** In English: for the logs, and for a version that does not know `code`. */
+      reason: z.string(),
+      at: z.number(),
+      byUser: z.boolean(),
+      /**
+       * What the reason says, so the list can say it in the reader's language: one of
+       * {@link PAUSE_CODES}, or a code of a later version, shown as `reason`. Absent in records
+       * written before codes were stored.
+       */
+      code: z.string().optional(),
+      /** The member who paused it (`code` 'member'). */
+      by: z.string().optional(),
+    })
+    .optional(),
 });
 export type Schedule = z.infer<typeof scheduleSchema>;
+
+export const PAUSE_CODES = [
+  'member',
+  'channel-deleted',
+  'channel-hidden',
+  'missing-permission',
+  'plan-current',
+  'plan-hourly',
+  'plan-daily',
+  'place-refused',
+] as const;
+export type PauseCode = (typeof PAUSE_CODES)[number];
+/** The codes of pauses the bot makes itself. */
+export type BotPauseCode = Exclude<PauseCode, 'member'>;
+
+/** Why a schedule is paused, as `ScheduleStore.pause` takes it. */
+export interface PauseReason {
+  reason: string;
+  code?: PauseCode;
+  by?: string;
+}
