@@ -22,10 +22,15 @@ const baseUrl = (fallback: string) =>
       .transform((url) => url.replace(/\/+$/, '')),
   );
 
-const optionalUrl = z.preprocess(
-  blankToUndefined,
-  z.url({ protocol: /^(https?|rediss?)$/, error: 'must be a URL' }).optional(),
-);
+const optionalUrl = (protocol: RegExp, what: string) =>
+  z.preprocess(blankToUndefined, z.url({ protocol, error: `must be ${what}` }).optional());
+
+/** One of a few words; the message lists them, never the value that was given. */
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>
+  z.preprocess(
+    blankToUndefined,
+    z.enum(values, { error: `must be one of: ${values.join(', ')}` }).default(fallback),
+  );
 
 const integer = (fallback: number, min: number, max: number) =>
   z.preprocess(
@@ -56,7 +61,7 @@ const envSchema = z.object({
   MUSIC_API_URL: baseUrl('https://api.spotify.com'),
   MUSIC_AUTH_URL: baseUrl('https://accounts.spotify.com'),
   /** `classic` uses the spec's paths; `2026` the newer ones (`/items`, `/me/library`) of upstream-facts.md. */
-  MUSIC_API_VARIANT: z.preprocess(blankToUndefined, z.enum(['classic', '2026']).default('classic')),
+  MUSIC_API_VARIANT: oneOf(['classic', '2026'], 'classic'),
 
   // Weather service
   WEATHER_API_KEY: optionalString,
@@ -70,11 +75,11 @@ const envSchema = z.object({
   HTTP_HOST: z.preprocess(blankToUndefined, z.string().default('127.0.0.1')),
   HTTP_PORT: integer(8787, 0, 65_535),
   /** Where members' browsers reach the callback server; the music redirect URI is `${PUBLIC_URL}/callback`. */
-  PUBLIC_URL: optionalUrl,
+  PUBLIC_URL: optionalUrl(/^https?$/, 'an http:// or https:// URL'),
 
   // Storage
   DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./data')),
-  REDIS_URL: optionalUrl,
+  REDIS_URL: optionalUrl(/^rediss?$/, 'a redis:// or rediss:// URL'),
   /** Prefix of every key in Redis, so several bots can share one server. */
   REDIS_PREFIX: z.preprocess(
     blankToUndefined,
@@ -96,7 +101,7 @@ const envSchema = z.object({
    */
   SCHEDULE_GRACE_MINUTES: integer(30, 1, 24 * 60),
   /** `local`: one runner per process over shared storage; `queue`: BullMQ job schedulers (needs REDIS_URL). */
-  SCHEDULER: z.preprocess(blankToUndefined, z.enum(['local', 'queue']).default('local')),
+  SCHEDULER: oneOf(['local', 'queue'], 'local'),
 
   // Scaling out
   /** Shards of the whole bot, over every process and host. */
@@ -106,13 +111,10 @@ const envSchema = z.object({
   /** The shard id discord.js's ShardingManager gives each process it forks (`src/shards.ts`). */
   SHARDS: optionalString,
   /** `off`: this process does not serve the callback server (a separate `npm run start:web` does). */
-  WEB: z.preprocess(blankToUndefined, z.enum(['on', 'off']).default('on')),
+  WEB: oneOf(['on', 'off'], 'on'),
 
   // Logging
-  LOG_LEVEL: z.preprocess(
-    blankToUndefined,
-    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ),
+  LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
 });
 
 type Env = z.output<typeof envSchema>;
@@ -170,6 +172,18 @@ function decodeKey(raw: string): Buffer | undefined {
     Buffer.from(raw, 'base64'),
   ];
   return candidates.find((key) => key?.length === 32);
+}
+
+/**
+ * Why the music service would refuse `${PUBLIC_URL}/callback` as a redirect URI (upstream-facts.md):
+ * it takes HTTPS, or plain http only on a loopback IP literal, and never `localhost`.
+ */
+function redirectProblem(url: URL): string | undefined {
+  if (url.hostname === 'localhost') {
+    return 'must not use localhost, which the music service refuses in a redirect URI: use http://127.0.0.1:PORT';
+  }
+  if (url.protocol === 'https:' || ['127.0.0.1', '[::1]'].includes(url.hostname)) return undefined;
+  return 'must be https://, or http:// on 127.0.0.1 or [::1]: the music service refuses any other redirect URI';
 }
 
 /** `0,1`, `2-3` or a mix, each below `count`, without repeats; undefined when malformed. */
@@ -232,18 +246,31 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
   }
 
-  if (raw?.SCHEDULER === 'queue' && !raw.REDIS_URL) {
+  // The checks across keys read each key on its own, so that they are reported together with
+  // every other problem rather than after it is fixed.
+  const field = <K extends keyof typeof envSchema.shape>(key: K) =>
+    envSchema.shape[key].safeParse(env[key]).data as z.output<(typeof envSchema.shape)[K]> | undefined;
+
+  if (field('SCHEDULER') === 'queue' && !present('REDIS_URL')) {
     problems.push('SCHEDULER=queue requires REDIS_URL (the job schedulers live in Redis)');
   }
   let shardIds: number[] | undefined;
-  const shardText = raw?.SHARDS ?? raw?.SHARD_IDS;
-  if (raw && shardText !== undefined) {
-    shardIds = parseShardIds(shardText, raw.SHARD_COUNT);
+  // SHARDS is what discord.js's ShardingManager sets in each process it forks; it wins.
+  const shardKey = present('SHARDS') ? 'SHARDS' : 'SHARD_IDS';
+  const shardText = blankToUndefined(env[shardKey]);
+  const shardCount = field('SHARD_COUNT');
+  if (typeof shardText === 'string' && shardCount !== undefined) {
+    shardIds = parseShardIds(shardText, shardCount);
     if (!shardIds) {
       problems.push(
-        `SHARD_IDS must be shard numbers below SHARD_COUNT (${raw.SHARD_COUNT}), as a list or range: 0,1 or 2-3`,
+        `${shardKey} must be shard numbers below SHARD_COUNT (${shardCount}), as a list or range: 0,1 or 2-3`,
       );
     }
+  }
+  const publicUrlSetting = field('PUBLIC_URL');
+  if (musicWanted && publicUrlSetting !== undefined) {
+    const problem = redirectProblem(new URL(publicUrlSetting));
+    if (problem) problems.push(`PUBLIC_URL ${problem}`);
   }
 
   if (problems.length > 0 || !raw) throw new ConfigError(problems);

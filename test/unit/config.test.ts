@@ -117,4 +117,60 @@ describe('configuration', () => {
       loadConfig({ ...minimal, SCHEDULER: 'queue', REDIS_URL: 'redis://127.0.0.1:6379' }).schedules.scheduler,
     ).toBe('queue');
   });
+  it('reports a cross-key problem together with a missing key, not after it is fixed', () => {
+    const problems = problemsOf({ DISCORD_APPLICATION_ID: '100000000000000001', SCHEDULER: 'queue' });
+    expect(problems).toEqual([
+      'DISCORD_TOKEN is required (the bot token from the Discord developer portal)',
+      'SCHEDULER=queue requires REDIS_URL (the job schedulers live in Redis)',
+    ]);
+  });
+
+  it('names the words a choice may be, without echoing the value given', () => {
+    const problems = problemsOf({ ...minimal, LOG_LEVEL: 'verbose', MUSIC_API_VARIANT: 'v2' });
+    expect(problems).toEqual([
+      'MUSIC_API_VARIANT must be one of: classic, 2026',
+      'LOG_LEVEL must be one of: fatal, error, warn, info, debug, trace, silent',
+    ]);
+  });
+
+  it('takes only a web address as PUBLIC_URL and only a Redis address as REDIS_URL', () => {
+    const problems = problemsOf({
+      ...minimal,
+      PUBLIC_URL: 'redis://127.0.0.1:6379',
+      REDIS_URL: 'http://127.0.0.1:6379',
+    });
+    expect(problems).toEqual([
+      'PUBLIC_URL must be an http:// or https:// URL',
+      'REDIS_URL must be a redis:// or rediss:// URL',
+    ]);
+    expect(loadConfig({ ...minimal, REDIS_URL: 'rediss://cache.example.org:6380' }).storage.redisUrl).toBe(
+      'rediss://cache.example.org:6380',
+    );
+  });
+
+  it('refuses a PUBLIC_URL that the music service would refuse as a redirect URI', () => {
+    const music = { ...minimal, MUSIC_CLIENT_ID: 'id', MUSIC_CLIENT_SECRET: 'secret' };
+    expect(problemsOf({ ...music, PUBLIC_URL: 'http://localhost:8787' })).toEqual([
+      'PUBLIC_URL must not use localhost, which the music service refuses in a redirect URI: use http://127.0.0.1:PORT',
+    ]);
+    expect(problemsOf({ ...music, PUBLIC_URL: 'http://bot.example.org' }).join('\n')).toMatch(
+      /PUBLIC_URL must be https:\/\/, or http:\/\/ on 127\.0\.0\.1 or \[::1\]/,
+    );
+    expect(loadConfig({ ...music, PUBLIC_URL: 'https://bot.example.org/' }).music?.redirectUri).toBe(
+      'https://bot.example.org/callback',
+    );
+    expect(loadConfig({ ...music, PUBLIC_URL: 'http://[::1]:9000' }).music?.redirectUri).toBe(
+      'http://[::1]:9000/callback',
+    );
+    // Without the music service no redirect URI is used.
+    expect(loadConfig({ ...minimal, PUBLIC_URL: 'http://localhost:8787' }).http.publicUrl).toBe(
+      'http://localhost:8787',
+    );
+  });
+
+  it('names SHARDS, not SHARD_IDS, when the id a sharding manager gave is out of range', () => {
+    expect(problemsOf({ ...minimal, SHARD_COUNT: '2', SHARDS: '2', SHARD_IDS: '0-1' })).toEqual([
+      'SHARDS must be shard numbers below SHARD_COUNT (2), as a list or range: 0,1 or 2-3',
+    ]);
+  });
 });
