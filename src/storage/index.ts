@@ -12,6 +12,7 @@ import KeyvSqlite from '@keyv/sqlite';
 /** Every kind of data the bot keeps. Each gets its own namespace, so one can be cleared alone. */
 export const NAMESPACES = [
   'links',
+  'keyring',
   'oauth-states',
   'prefs',
   'schedules',
@@ -32,6 +33,7 @@ export type Namespace = (typeof NAMESPACES)[number];
  */
 const STRICT: ReadonlySet<string> = new Set<Namespace>([
   'links',
+  'keyring',
   'oauth-states',
   'prefs',
   'schedules',
@@ -48,7 +50,29 @@ export interface StorageOptions {
   sqliteFile?: string;
   /** Where store errors go (a lost connection must not crash the process). */
   onError?: (error: unknown, namespace: string) => void;
+  /** How long to keep trying to reach Redis at start before giving up with a {@link StorageError}. */
+  connectTimeoutMs?: number;
+  /** How often expired values are deleted from the SQLite file (Redis expires them itself). */
+  sweepIntervalMs?: number;
 }
+
+/**
+ * The store cannot be opened or written at start: the message says which, where (never with
+ * credentials) and why, in full, so it has no `cause` to repeat it.
+ */
+export class StorageError extends Error {
+  override readonly name = 'StorageError';
+}
+
+const STORAGE_DEFAULTS = {
+  connectTimeoutMs: 10_000,
+  sweepIntervalMs: 3_600_000,
+} as const satisfies Required<Pick<StorageOptions, 'connectTimeoutMs' | 'sweepIntervalMs'>>;
+
+/** Rows deleted per statement by the SQLite sweep, so other processes on the file never wait long. */
+const SWEEP_BATCH = 5_000;
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export interface Storage {
   readonly backend: 'sqlite' | 'redis';
@@ -97,9 +121,41 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
   if (options.redisUrl) {
     // Loaded only here: the Redis client costs some 20 MB that a bot on SQLite never uses.
     const { default: KeyvRedis, createClient } = await import('@keyv/redis');
-    const client = createClient({ url: options.redisUrl }) as RedisClientType;
-    client.on('error', (error: unknown) => onError(error, 'redis'));
-    await client.connect();
+    const { hostname, port } = new URL(options.redisUrl);
+    // Where, for messages: never the URL itself, which may carry a password.
+    const where = `${hostname}:${port || 6379}`;
+    const connectTimeoutMs = options.connectTimeoutMs ?? STORAGE_DEFAULTS.connectTimeoutMs;
+    const startedAt = Date.now();
+    let connected = false;
+    let gaveUp: StorageError | undefined;
+    const client = createClient({
+      url: options.redisUrl,
+      // While Redis is unreachable, commands fail at once instead of queueing until it is back: a
+      // queued command would hang the member's interaction and the scheduled posts waiting on it,
+      // and be applied minutes later.
+      disableOfflineQueue: true,
+      socket: {
+        connectTimeout: Math.min(connectTimeoutMs, 5_000),
+        // At start, give up after `connectTimeoutMs`, so a wrong REDIS_URL ends the process with one
+        // clear error instead of retrying for ever; once connected, reconnect for as long as it takes.
+        reconnectStrategy: (retries: number, cause: Error) => {
+          if (!connected && Date.now() - startedAt >= connectTimeoutMs) {
+            return (gaveUp = new StorageError(`cannot connect to Redis at ${where}: ${cause.message}`));
+          }
+          return Math.min(50 * 2 ** retries, 2_000) + Math.floor(Math.random() * 200);
+        },
+      },
+    }) as RedisClientType;
+    // Before the first connection, the failure is reported once, by `connect()` below.
+    client.on('error', (error: unknown) => {
+      if (connected) onError(error, 'redis');
+    });
+    try {
+      await client.connect();
+    } catch (error) {
+      throw gaveUp ?? new StorageError(`cannot connect to Redis at ${where}: ${messageOf(error)}`);
+    }
+    connected = true;
     const prefix = options.redisPrefix ?? 'bot';
     return {
       backend: 'redis',
@@ -146,14 +202,68 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
     };
   }
 
-  await mkdir(options.dataDir, { recursive: true });
+  try {
+    await mkdir(options.dataDir, { recursive: true });
+  } catch (error) {
+    throw new StorageError(`cannot create DATA_DIR ${path.resolve(options.dataDir)}: ${messageOf(error)}`);
+  }
   const file = path.resolve(options.dataDir, options.sqliteFile ?? 'bot.sqlite');
   const adapters: KeyvSqlite[] = [];
   // Claims use the adapter's own SQL: one statement, so it is atomic even with several processes
   // on one file. A claim is a row in Keyv's table whose value is Keyv's `{value, expires}` JSON.
   const claims = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 10_000 });
+  // A file that cannot be opened is reported by the write below; without a listener, the adapter's
+  // own 'error' event would end the process first, with a stack trace instead of that message.
+  claims.on('error', () => {});
   adapters.push(claims);
+  // Opening succeeds on a file the bot may only read (SQLite falls back to read-only), and every
+  // write would fail later, one command at a time: write once now, so start-up fails instead.
+  try {
+    await claims.query(
+      `INSERT INTO keyv (key, value) VALUES ('storage:opened', ?)
+       ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+      JSON.stringify({ value: Date.now(), expires: null }),
+    );
+  } catch (error) {
+    await claims.disconnect().catch(() => {});
+    throw new StorageError(
+      `cannot write the SQLite file ${file}: ${messageOf(error)} (DATA_DIR must be a directory the bot's user can write, holding a database file or none)`,
+    );
+  }
   const claimKey = (namespace: string, key: string) => `${namespace}:claim:${key}`;
+
+  /**
+   * SQLite has no expiry of its own: Keyv drops an expired value only when it is read again, and
+   * most never are (a past slot's markers, a place's cached forecast, a lock), so the file would
+   * grow for as long as the bot runs. Deletes expired rows a batch at a time.
+   */
+  async function sweep(): Promise<void> {
+    for (;;) {
+      const rows = (await claims.query(
+        `DELETE FROM keyv WHERE rowid IN (
+           SELECT rowid FROM keyv WHERE json_valid(value) AND json_extract(value, '$.expires') <= ? LIMIT ?)
+         RETURNING 1`,
+        Date.now(),
+        SWEEP_BATCH,
+      )) as unknown[];
+      if (rows.length < SWEEP_BATCH) return;
+    }
+  }
+  let sweeping: Promise<void> | undefined;
+  const sweepNow = () => {
+    sweeping ??= sweep().then(
+      () => {
+        sweeping = undefined;
+      },
+      (error: unknown) => {
+        sweeping = undefined;
+        onError(error, 'sqlite');
+      },
+    );
+  };
+  sweepNow();
+  const sweeper = setInterval(sweepNow, options.sweepIntervalMs ?? STORAGE_DEFAULTS.sweepIntervalMs);
+  sweeper.unref();
   return {
     backend: 'sqlite',
     ns<T>(namespace: string) {
@@ -216,6 +326,8 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
       return Math.max(0, Number(rows[0]?.next ?? now + interval) - interval - now);
     },
     async close() {
+      clearInterval(sweeper);
+      await sweeping;
       stores.clear();
       await Promise.all(adapters.splice(0).map((adapter) => adapter.disconnect()));
     },

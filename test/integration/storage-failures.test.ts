@@ -1,0 +1,224 @@
+/**
+ * The store when it is not what the bot expects: a Redis that is not there at start or goes away
+ * while the bot runs, a SQLite file that cannot be opened or written, and expired values that are
+ * never read again.
+ */
+import { spawn } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import KeyvSqlite from '@keyv/sqlite';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../emulators/net.js';
+import { createStorage, StorageError } from '../../src/storage/index.js';
+import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
+
+const redisReady = await haveRedis();
+const dirs: string[] = [];
+const prefixes: string[] = [];
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'bot-storage-failures-'));
+  dirs.push(dir);
+  return dir;
+}
+
+afterAll(async () => {
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  await Promise.all(prefixes.map((prefix) => cleanRedisPrefix(prefix)));
+});
+
+/** A TCP pass-through to the test Redis that can be cut (connections refused) and restored. */
+async function redisLink() {
+  const { hostname, port } = new URL(REDIS_URL);
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(port || 6379), hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => socket.destroy());
+      socket.on('close', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  const listen = (at: number) => new Promise<void>((resolve) => server.listen(at, '127.0.0.1', resolve));
+  await listen(0);
+  const at = (server.address() as net.AddressInfo).port;
+  return {
+    url: `redis://127.0.0.1:${at}`,
+    cut: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      });
+    },
+    restore: () => listen(at),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Settles `promise` or says it is still pending after `ms`. */
+function within<T>(promise: Promise<T>, ms: number): Promise<{ value: T } | { error: unknown } | 'pending'> {
+  return Promise.race([
+    promise.then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    ),
+    delay(ms).then(() => 'pending' as const),
+  ]);
+}
+
+describe('Redis at start', () => {
+  it('gives up on an unreachable Redis within the connect timeout, naming where and not the password', async () => {
+    const port = await freePort();
+    const started = Date.now();
+    const errors: unknown[] = [];
+    const opening = createStorage({
+      dataDir: 'unused',
+      redisUrl: `redis://:hunter2-redis-password@127.0.0.1:${port}`,
+      connectTimeoutMs: 1_000,
+      onError: (error) => errors.push(error),
+    });
+    const outcome = await within(opening, 5_000);
+    expect(outcome).not.toBe('pending');
+    const error = (outcome as { error: unknown }).error;
+    expect(error).toBeInstanceOf(StorageError);
+    expect((error as Error).message).toBe(
+      `cannot connect to Redis at 127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`,
+    );
+    expect(Date.now() - started).toBeLessThan(3_000);
+    // One error, the rejection: not one log line per retry.
+    expect(errors).toEqual([]);
+  });
+});
+
+describe.runIf(redisReady)('Redis going away while the bot runs', () => {
+  it('fails kept data at once and reads a cache miss, and applies nothing late once Redis is back', async () => {
+    const link = await redisLink();
+    const redisPrefix = uniquePrefix('storage-drop');
+    prefixes.push(redisPrefix);
+    const storage = await createStorage({ dataDir: 'unused', redisUrl: link.url, redisPrefix });
+    try {
+      await storage.ns('prefs').set('member', 'before');
+      await storage.ns('weather-cache').set('place', 'cached');
+      await link.cut();
+
+      const read = await within(storage.ns('prefs').get('member'), 2_000);
+      const write = await within(storage.ns('prefs').set('member', 'during the outage'), 2_000);
+      const cache = await within(storage.ns('weather-cache').get('place'), 2_000);
+      const claim = await within(storage.claim('locks', 'slot', 60_000), 2_000);
+      expect(read).toHaveProperty('error');
+      expect(write).toHaveProperty('error');
+      expect(cache).toEqual({ value: undefined });
+      expect(claim).toHaveProperty('error');
+
+      await link.restore();
+      await expect
+        .poll(() =>
+          storage
+            .ns('prefs')
+            .get('member')
+            .catch(() => 'unreachable'),
+        )
+        .toBe('before');
+      expect(await storage.claim('locks', 'slot', 60_000, 'after')).toBe(true);
+    } finally {
+      await storage.close();
+      await link.close();
+    }
+  });
+});
+
+describe('a SQLite file the bot cannot use', () => {
+  it('refuses a file that is not a database with one error naming the file', async () => {
+    const dataDir = await tempDir();
+    await writeFile(
+      path.join(dataDir, 'bot.sqlite'),
+      'these bytes are not a SQLite database, at all'.repeat(200),
+    );
+    const opening = createStorage({ dataDir });
+    await expect(opening).rejects.toThrow(StorageError);
+    await expect(opening).rejects.toThrow(
+      `cannot write the SQLite file ${path.join(dataDir, 'bot.sqlite')}: SQLITE_NOTADB`,
+    );
+  });
+
+  it('refuses a path where the file cannot be created', async () => {
+    const dataDir = await tempDir();
+    await mkdir(path.join(dataDir, 'bot.sqlite'));
+    await expect(createStorage({ dataDir })).rejects.toThrow(
+      /^cannot write the SQLite file .*SQLITE_CANTOPEN/,
+    );
+  });
+
+  it('refuses a DATA_DIR that cannot be created', async () => {
+    const file = path.join(await tempDir(), 'a-file');
+    await writeFile(file, '');
+    await expect(createStorage({ dataDir: path.join(file, 'data') })).rejects.toThrow(
+      new StorageError(
+        `cannot create DATA_DIR ${path.join(file, 'data')}: ENOTDIR: not a directory, mkdir '${path.join(file, 'data')}'`,
+      ),
+    );
+  });
+
+  it('refuses a database the bot may only read (owned by another user), at start rather than at each write', async () => {
+    const dataDir = await tempDir();
+    const first = await createStorage({ dataDir });
+    await first.ns('prefs').set('member', 'kept');
+    await first.close();
+    await chmod(path.join(dataDir, 'bot.sqlite'), 0o444);
+    await chmod(dataDir, 0o555);
+    // Root writes whatever the modes say: open it as an unprivileged user, in a process of its own.
+    const asRoot = process.getuid?.() === 0;
+    const script = `
+      import { createStorage } from ${JSON.stringify(path.resolve('src/storage/index.ts'))};
+      try {
+        const storage = await createStorage({ dataDir: ${JSON.stringify(dataDir)} });
+        await storage.close();
+        console.log('opened');
+      } catch (error) {
+        console.log(error.name + ': ' + error.message);
+      }`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, HOME: tmpdir() },
+      ...(asRoot ? { uid: 65_534, gid: 65_534 } : {}),
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await new Promise((resolve) => child.once('exit', resolve));
+    await chmod(dataDir, 0o755);
+    expect(output.trim()).toMatch(/^StorageError: cannot write the SQLite file .*SQLITE_READONLY/);
+  });
+});
+
+describe('expired values in the SQLite file', () => {
+  it('are deleted without being read again, and values without an expiry stay', async () => {
+    const dataDir = await tempDir();
+    const storage = await createStorage({ dataDir, sweepIntervalMs: 100 });
+    const raw = new KeyvSqlite({ uri: `sqlite://${path.join(dataDir, 'bot.sqlite')}` });
+    try {
+      for (let i = 0; i < 20; i++) await storage.ns('weather-cache').set(`place-${i}`, { forecast: i }, 50);
+      await storage.ns('schedule-markers').set('done:a:2026-01-01', true, 50);
+      expect(await storage.claim('locks', 'refresh:1', 50)).toBe(true);
+      await storage.ns('prefs').set('member', 'kept');
+      const rows = async () =>
+        (
+          (await raw.query(`SELECT key FROM keyv WHERE key NOT LIKE 'storage:%' ORDER BY key`)) as {
+            key: string;
+          }[]
+        ).map((row) => row.key);
+      expect((await rows()).length).toBe(23);
+      await expect.poll(rows, { timeout: 2_000 }).toEqual(['prefs:member']);
+    } finally {
+      await raw.disconnect();
+      await storage.close();
+    }
+  });
+});
