@@ -4,12 +4,14 @@
  * the scheduler on top; `src/web.ts` (the web process) runs only the callback server. Nothing here
  * connects to Discord's gateway: the link notifier gets a REST handle.
  */
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import type { REST } from 'discord.js';
 import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
 import { createLinking, disabledLinking, LinkingOffError } from './auth/linking.js';
 import { MusicOAuth } from './auth/oauth.js';
-import { Keyring } from './auth/seal.js';
+import { Keyring, seal, sealedKeyId } from './auth/seal.js';
 import { startCallbackServer, type CallbackServer, type LinkingParts } from './auth/server.js';
 import { LinkStates } from './auth/states.js';
 import { createTokenSource } from './auth/tokens.js';
@@ -46,9 +48,74 @@ export interface CoreOptions {
   now?: (() => number) | undefined;
 }
 
-function secretsOf(config: Config): string[] {
-  return [config.discord.token, config.music?.clientSecret, config.weather?.apiKey].filter(
-    (secret): secret is string => typeof secret === 'string',
+/**
+ * Every secret in the configuration, as it may appear in text: what the logger strips wherever it
+ * finds it. The encryption keys in both of their written forms; the Redis password as written in
+ * the URL and decoded.
+ */
+export function secretsOf(config: Config): string[] {
+  const keys = config.music?.encryption
+    ? [config.music.encryption.current, ...config.music.encryption.previous]
+    : [];
+  const redisPassword = config.storage.redisUrl ? new URL(config.storage.redisUrl).password : '';
+  return [
+    config.discord.token,
+    config.music?.clientSecret,
+    config.weather?.apiKey,
+    ...keys.flatMap((key) => [key.toString('base64'), key.toString('hex')]),
+    redisPassword,
+    redisPassword && decodeURIComponent(redisPassword),
+  ].filter((secret): secret is string => typeof secret === 'string' && secret !== '');
+}
+
+/** The longest `Core.close` waits for the service clients before closing storage. */
+const CLOSE_CLIENTS_MS = 1_000;
+
+/** Sealed for this owner, which no Discord user id can be: the key check is never taken for a link. */
+const KEY_CHECK_OWNER = 'keyring-check';
+/** With no key check stored yet, this many links (read for at most this long) are looked at instead. */
+const KEY_CHECK_SAMPLE = { links: 100, ms: 2_000 } as const;
+
+/**
+ * Fails start-up when the music links in storage were encrypted with a key this process does not
+ * have (a mistyped or regenerated TOKEN_ENCRYPTION_KEY): otherwise the bot would start and every
+ * linked member's command fail, one at a time. A value sealed with the current key (the key check)
+ * records that the links were readable with a key of this keyring, so a normal start reads one
+ * value; when it is missing or names another key, a sample of the links decides, and start-up fails
+ * only when there are links and none of them can be read. Only key fingerprints (`Keyring.idOf`,
+ * not secret) are compared and named.
+ */
+async function checkEncryptionKey(storage: Storage, keyring: Keyring, config: Config): Promise<void> {
+  const checks = storage.ns<string>('keyring');
+  const checkKeyId = sealedKeyId((await checks.get('check')) ?? '');
+  if (checkKeyId === keyring.currentId) return;
+  if (checkKeyId === undefined || !keyring.get(checkKeyId)) {
+    const unknownKeys = new Set<string>();
+    let readable = 0;
+    let seen = 0;
+    const until = Date.now() + KEY_CHECK_SAMPLE.ms;
+    for await (const [, value] of storage.ns<string>('links').iterator?.(undefined) ?? []) {
+      const keyId = typeof value === 'string' ? sealedKeyId(value) : undefined;
+      if (keyId !== undefined && keyring.get(keyId)) readable++;
+      else unknownKeys.add(keyId ?? '?');
+      if (++seen >= KEY_CHECK_SAMPLE.links || Date.now() > until) break;
+    }
+    if (unknownKeys.size > 0 && readable === 0)
+      throw new Error(keyMismatch([...unknownKeys], keyring, config));
+  }
+  // From now on, links are written with the current key (after a rotation too).
+  await checks.set('check', seal(keyring, KEY_CHECK_OWNER, { keyId: keyring.currentId }));
+}
+
+function keyMismatch(found: string[], keyring: Keyring, config: Config): string {
+  const where = config.storage.redisUrl
+    ? `the Redis keys ${config.storage.redisPrefix}:links:* and ${config.storage.redisPrefix}:keyring:check`
+    : `the rows of ${path.resolve(config.storage.dataDir, 'bot.sqlite')} whose key starts with links: or is keyring:check`;
+  return (
+    `the stored music links were encrypted with key ${found.join(', ')}, but TOKEN_ENCRYPTION_KEY is ` +
+    `key ${keyring.currentId} and TOKEN_ENCRYPTION_KEYS_OLD holds no other match (key fingerprints shown). ` +
+    `Set the key they were written with, as TOKEN_ENCRYPTION_KEY or in TOKEN_ENCRYPTION_KEYS_OLD; ` +
+    `if it is lost, the links cannot be read: delete ${where}, and members link their accounts again`
   );
 }
 
@@ -65,7 +132,7 @@ export async function createCore(config: Config, options: CoreOptions): Promise<
   const features = { music: config.music !== undefined, weather: config.weather !== undefined };
   if (!features.music) {
     logger.info(
-      'music commands are off: set MUSIC_CLIENT_ID, MUSIC_CLIENT_SECRET and TOKEN_ENCRYPTION_KEY to turn them on',
+      'music commands are off: set MUSIC_CLIENT_ID and MUSIC_CLIENT_SECRET to turn them on (account linking also needs TOKEN_ENCRYPTION_KEY)',
     );
   }
   if (!features.weather) logger.info('weather commands are off: set WEATHER_API_KEY to turn them on');
@@ -90,6 +157,14 @@ export async function createCore(config: Config, options: CoreOptions): Promise<
     const musicConfig = config.music;
     const keyring =
       musicConfig.encryption && new Keyring(musicConfig.encryption.current, musicConfig.encryption.previous);
+    if (keyring) {
+      try {
+        await checkEncryptionKey(storage, keyring, config);
+      } catch (error) {
+        await storage.close();
+        throw error;
+      }
+    }
     const vault = keyring && new TokenVault(storage, keyring);
     const oauth = new MusicOAuth({
       authUrl: musicConfig.authUrl,
@@ -190,7 +265,12 @@ export async function createCore(config: Config, options: CoreOptions): Promise<
     linkingParts,
     weather,
     async close() {
-      await Promise.all(closers.map((close) => close()));
+      // A client's pool waits for its requests in flight to be answered: those have had their time
+      // (the bot's drain), and storage closes after at most a second more whatever upstream does.
+      await Promise.race([
+        Promise.allSettled(closers.map((close) => close())),
+        delay(CLOSE_CLIENTS_MS, undefined, { ref: false }),
+      ]);
       await storage.close();
     },
   };
@@ -198,55 +278,159 @@ export async function createCore(config: Config, options: CoreOptions): Promise<
 
 /** The callback server (account linking, health, metrics) over the core's parts. */
 export async function startWebServer(config: Config, core: Core): Promise<CallbackServer> {
-  const http = await startCallbackServer({
-    host: config.http.host,
-    port: config.http.port,
-    publicUrl: config.http.publicUrl,
-    linking: core.linkingParts,
-    registry: core.registry,
-    logger: core.logger,
-  });
+  let http: CallbackServer;
+  try {
+    http = await startCallbackServer({
+      host: config.http.host,
+      port: config.http.port,
+      publicUrl: config.http.publicUrl,
+      linking: core.linkingParts,
+      registry: core.registry,
+      logger: core.logger,
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    throw new Error(
+      `cannot serve the callback server on ${config.http.host}:${config.http.port}: another process listens there. ` +
+        'Set HTTP_PORT to a free port, or WEB=off when a separate web process serves it',
+    );
+  }
   core.logger.info({ url: http.url, publicUrl: config.http.publicUrl }, 'callback server listening');
   return http;
+}
+
+/** What an entry point's start returns: its logger, and how to stop it. */
+export interface Stoppable {
+  logger: Logger;
+  stop(): Promise<void>;
+}
+
+/**
+ * How long a graceful stop may take before the process exits anyway: the bot's drain (10 s) and its
+ * closing, within the README's systemd `TimeoutStopSec=20`.
+ */
+export const STOP_DEADLINE_MS = 15_000;
+
+export interface ShutdownOptions {
+  deadlineMs?: number;
+  /**
+   * The process is a shard forked by `src/shards.ts`: a repeated signal is expected (the terminal or
+   * the service manager signals the whole process group, and the manager signals its shards too) and
+   * does not cut the stop short; the manager kills a shard that does not stop in time.
+   */
+  forked?: boolean;
+}
+
+/**
+ * A repeat this soon after the first signal is the same request delivered twice (to the process and
+ * to its group), not someone asking again.
+ */
+const REPEAT_WINDOW_MS = 1_000;
+
+/**
+ * Stops the process once, whatever asks first (a signal, a fatal error, the sharding manager going
+ * away): runs `stop`, then exits 0, or 1 when stopping failed, took longer than the deadline, or was
+ * asked for by a fatal error. Asked again while stopping (Ctrl-C twice), it exits at once with 1.
+ */
+export function createShutdown(
+  logger: Logger,
+  stop: () => Promise<void>,
+  options: ShutdownOptions = {},
+): (reason: string, exitCode?: number) => void {
+  let startedAt: number | undefined;
+  return (reason, exitCode = 0) => {
+    if (startedAt !== undefined) {
+      if (exitCode === 0 && (options.forked || Date.now() - startedAt < REPEAT_WINDOW_MS)) {
+        logger.info({ reason }, 'already shutting down');
+        return;
+      }
+      logger.warn({ reason }, 'asked again while shutting down: exiting without waiting');
+      process.exit(1);
+    }
+    startedAt = Date.now();
+    logger.info({ reason }, 'shutting down');
+    const deadlineMs = options.deadlineMs ?? STOP_DEADLINE_MS;
+    setTimeout(() => {
+      logger.error({ deadlineMs }, 'shutdown did not finish in time: exiting without waiting');
+      process.exit(1);
+    }, deadlineMs).unref();
+    stop().then(
+      () => process.exit(exitCode),
+      (error: unknown) => {
+        logger.error({ err: error }, 'unclean shutdown');
+        process.exit(1);
+      },
+    );
+  };
+}
+
+/**
+ * Routes what Node would print to stderr itself, unredacted (an error's message may hold a token),
+ * through the logger: an uncaught exception leaves the process in an unknown state, so it stops
+ * (exit 1); an unhandled rejection is one failed operation, so it is logged and the process goes on.
+ * Signals start a graceful stop (see {@link createShutdown}).
+ */
+export function watchProcess(
+  logger: Logger,
+  shutdown: (reason: string, exitCode?: number) => void,
+  options: { forked?: boolean } = {},
+): void {
+  process.on('uncaughtException', (error) => {
+    logger.fatal({ err: error }, 'uncaught exception');
+    shutdown('uncaught exception', 1);
+  });
+  process.on('unhandledRejection', (reason) => {
+    logger.error({ err: reason }, 'unhandled promise rejection');
+  });
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  if (options.forked) {
+    // A shard whose manager is gone (killed, crashed) would otherwise run on unmanaged, and a new
+    // manager would start a second process for the same shard.
+    process.once('disconnect', () => shutdown('the sharding manager is gone'));
+    // discord.js's shard reports its gateway's state to the manager without a callback, so a report
+    // over a closed channel arrives here; without a listener it would end the process mid-stop.
+    process.on('error', (error) => logger.debug({ err: error }, 'message to the sharding manager not sent'));
+  }
 }
 
 /**
  * Runs an entry point when its module is the one Node was started with: loads the configuration
  * (a readable list of problems and exit 1 when it is wrong), starts, and stops cleanly on SIGINT
- * and SIGTERM.
+ * and SIGTERM. A failed start is one log line naming the cause, and exit 1.
  */
 export function runMain(
   moduleUrl: string,
-  start: (config: Config) => Promise<{ logger: Logger; stop(): Promise<void> }>,
+  start: (config: Config, options: { logger: Logger }) => Promise<Stoppable>,
 ): void {
   if (!process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
-  const main = async () => {
-    let config: Config;
-    try {
-      config = loadConfig();
-    } catch (error) {
-      if (error instanceof ConfigError) {
-        console.error(`${error.message}\n\nSee .env.example for every setting.`);
-        process.exit(1);
-      }
-      throw error;
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`${error.message}\n\nSee .env.example for every setting.`);
+      process.exit(1);
     }
-    const app = await start(config);
-    const shutdown = (signal: string) => {
-      app.logger.info({ signal }, 'shutting down');
-      app.stop().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          app.logger.error({ err: error }, 'unclean shutdown');
-          process.exit(1);
-        },
+    throw error;
+  }
+  const logger = createLogger({ level: config.log.level, secrets: () => secretsOf(config) });
+  // Forked with an IPC channel: a shard process of `src/shards.ts`.
+  const forked = process.send !== undefined;
+  let app: Stoppable | undefined;
+  // Asked to stop while starting: nothing is in flight yet, and what has started stops with it.
+  const shutdown = createShutdown(logger, () => app?.stop() ?? Promise.resolve(), { forked });
+  watchProcess(logger, shutdown, { forked });
+  start(config, { logger }).then(
+    (started) => {
+      app = started;
+    },
+    (error: unknown) => {
+      logger.fatal(
+        { err: error },
+        `could not start: ${error instanceof Error ? error.message : String(error)}`,
       );
-    };
-    process.once('SIGINT', () => shutdown('SIGINT'));
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
-  };
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
+      process.exit(1);
+    },
+  );
 }

@@ -10,7 +10,7 @@
  * `WEB=off` on the bot processes. Scheduled posts are made by any process: exactly once through
  * the shared markers, and with `SCHEDULER=queue` through BullMQ job schedulers.
  */
-import type { Client } from 'discord.js';
+import type { Client, Interaction } from 'discord.js';
 import type { Config } from './config.js';
 import { createCore, runMain, startWebServer } from './compose.js';
 import type { Logger } from './logger.js';
@@ -34,7 +34,11 @@ export interface App {
   http: CallbackServer | undefined;
   /** The clock was moved (the demo's time control): scheduled posts look again at once. */
   clockMoved(): void;
-  /** Stops everything: gateway, HTTP servers, storage. Safe to call twice. */
+  /**
+   * Stops everything: takes no more interactions, lets those in flight and the scheduled posts
+   * being made finish (for at most `drainMs`), then closes the gateway, the HTTP server and storage.
+   * Safe to call twice.
+   */
   stop(): Promise<void>;
 }
 
@@ -46,6 +50,27 @@ export interface StartAppOptions {
    * demo moves it, together with the emulators' clocks.
    */
   now?: () => number;
+  /** How long `stop` waits for interactions and scheduled posts in flight; 10 s by default. */
+  drainMs?: number;
+}
+
+const DRAIN_MS = 10_000;
+
+/** Waits for `work`, for at most `ms`: true when it settled in time. */
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([
+      work.then(
+        () => true,
+        () => true,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export async function startApp(config: Config, options: StartAppOptions = {}): Promise<App> {
@@ -117,23 +142,48 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
     };
   }
 
+  // Interactions being handled, so a stop lets them finish their replies and storage writes.
+  const inFlight = new Set<Promise<void>>();
+  let accepting = true;
+  const routeInteraction = createInteractionRouter({ commands, buttons, ctx });
+  const route = (interaction: Interaction): Promise<void> => {
+    // Stopping: Discord tells the member the app did not answer, rather than a half-done command.
+    if (!accepting) return Promise.resolve();
+    const handling = routeInteraction(interaction).finally(() => inFlight.delete(handling));
+    inFlight.add(handling);
+    return handling;
+  };
+
   let http: CallbackServer | undefined;
+  let started = false;
   let stopped: Promise<void> | undefined;
   const stop = () =>
     (stopped ??= (async () => {
-      await scheduler?.stop();
+      accepting = false;
+      const drainMs = options.drainMs ?? DRAIN_MS;
+      const drained = await settlesWithin(
+        Promise.all([Promise.allSettled([...inFlight]), scheduler?.stop()]),
+        drainMs,
+      );
+      if (!drained) {
+        logger.warn(
+          { interactions: inFlight.size, drainMs },
+          'stopping with work still in flight: interactions or scheduled posts did not finish in time',
+        );
+      }
       await client.destroy();
       await http?.close();
       await core.close();
-      logger.info('stopped');
+      // A failed start is reported once, by whoever started it.
+      if (started) logger.info('stopped');
     })());
 
   try {
     if (config.web) http = await startWebServer(config, core);
-    const route = createInteractionRouter({ commands, buttons, ctx });
     await startBot({ client, token: config.discord.token, route, logger });
     logger.info({ shards: config.shards.ids, shardCount: config.shards.count }, 'shards ready');
     await scheduler?.start();
+    started = true;
   } catch (error) {
     await stop();
     throw error;

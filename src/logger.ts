@@ -67,13 +67,15 @@ const hidden = (name: string, value: unknown) =>
 
 /**
  * A copy of a log line's value with every string scrubbed and every secret-named field censored.
- * Errors are left to the `err` serializer, which hands its plain result back through here; binary
- * data is left as it is; anything with `toJSON` (a URL) is scrubbed as what it will print as.
+ * An error, wherever it sits, is serialized the way the `err` serializer does it, then scrubbed: left
+ * as it is, JSON would print its own fields (a discord.js error's URL and request body) untouched.
+ * Binary data is left as it is; anything with `toJSON` (a URL) is scrubbed as what it will print as.
  */
 function scrubDeep(value: unknown, scrub: (text: string) => string, depth = 0): unknown {
   if (typeof value === 'string') return scrub(value);
   if (typeof value !== 'object' || value === null || depth > 16) return value;
-  if (value instanceof Error || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return value;
+  if (value instanceof Error) return scrubDeep({ ...pino.stdSerializers.err(value) }, scrub, depth + 1);
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return value;
   if (Array.isArray(value)) return value.map((item: unknown) => scrubDeep(item, scrub, depth + 1));
   const toJSON = (value as { toJSON?: unknown }).toJSON;
   if (typeof toJSON === 'function') return scrubDeep(toJSON.call(value), scrub, depth + 1);
@@ -106,7 +108,14 @@ export function createLogger(options: LoggerOptions): Logger {
       },
       hooks: {
         logMethod(args, method) {
-          const cleaned = args.map((arg: unknown) => (typeof arg === 'string' ? scrub(arg) : arg));
+          // What follows the message fills its placeholders (`%s`, `%j`, `%o`): scrubbed as well.
+          const cleaned = args.map((arg: unknown, index) =>
+            typeof arg === 'string' ? scrub(arg) : index > 0 ? scrubDeep(arg, scrub) : arg,
+          );
+          // `logger.error(error)` without a message: pino would take the error's own message, unscrubbed.
+          const [first] = args;
+          if (first instanceof Error && typeof args[1] !== 'string')
+            cleaned.splice(1, 0, scrub(first.message));
           method.apply(this, cleaned as Parameters<typeof method>);
         },
       },

@@ -8,12 +8,44 @@
  * disjoint `SHARD_IDS` and the same `SHARD_COUNT`, and `WEB=off` on all but one, or a separate
  * `npm run start:web`.
  */
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ShardingManager } from 'discord.js';
+import { createShutdown, secretsOf, STOP_DEADLINE_MS, watchProcess } from './compose.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createLogger } from './logger.js';
+import { createLogger, type Logger } from './logger.js';
 import { startWeb, type WebApp } from './web.js';
+
+/**
+ * Signals every shard process to stop and waits until each has exited: a shard stops within its own
+ * deadline, and one that has not exited a little after it is killed.
+ */
+async function stopShards(manager: ShardingManager, logger: Logger): Promise<void> {
+  manager.respawn = false;
+  const children = [...manager.shards.values()]
+    .map((shard) => shard.process)
+    .filter(
+      (child): child is ChildProcess =>
+        child !== null && child.exitCode === null && child.signalCode === null,
+    );
+  await Promise.all(
+    children.map(async (child) => {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => {
+        logger.warn({ pid: child.pid }, 'shard process did not stop in time: killing it');
+        child.kill('SIGKILL');
+      }, STOP_DEADLINE_MS + 1_000);
+      try {
+        await exited;
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+}
 
 async function main(): Promise<void> {
   let config: Config;
@@ -26,7 +58,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createLogger({ level: config.log.level, secrets: () => [config.discord.token] });
+  const logger = createLogger({ level: config.log.level, secrets: () => secretsOf(config) });
   // `index.js` next to this file once built; `index.ts` under tsx, with tsx passed on to the forks.
   const self = fileURLToPath(import.meta.url);
   const manager = new ShardingManager(path.join(path.dirname(self), `index${path.extname(self)}`), {
@@ -36,26 +68,36 @@ async function main(): Promise<void> {
     execArgv: process.execArgv,
     respawn: true,
   });
+  let web: WebApp | undefined;
+  // The manager stops only once its shards have: a supervisor that sees it exit (a container's
+  // first process, a service unit) would otherwise kill them in the middle of their own stop.
+  const stop = async () => {
+    await stopShards(manager, logger);
+    await web?.stop();
+  };
+  const shutdown = createShutdown(logger, stop, { deadlineMs: STOP_DEADLINE_MS + 3_000 });
+  watchProcess(logger, shutdown);
+
   manager.on('shardCreate', (shard) => {
     // discord.js types `env` as unknown; it is the fork's environment (a copy of ours plus SHARDS).
     (shard.env as NodeJS.ProcessEnv)['WEB'] = 'off';
-    shard.on('death', () => logger.warn({ shardId: shard.id }, 'shard process died; respawning'));
+    shard.on('death', () => {
+      if (manager.respawn) logger.warn({ shardId: shard.id }, 'shard process died; respawning');
+    });
     logger.info({ shardId: shard.id, shardCount: config.shards.count }, 'shard process started');
   });
 
-  let web: WebApp | undefined;
-  if (config.web) web = await startWeb(config, { logger });
-  const shutdown = (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    for (const shard of manager.shards.values()) shard.kill();
-    (web?.stop() ?? Promise.resolve()).then(
-      () => process.exit(0),
-      () => process.exit(1),
+  try {
+    if (config.web) web = await startWeb(config, { logger });
+    await manager.spawn({ timeout: 60_000 });
+  } catch (error) {
+    logger.fatal(
+      { err: error },
+      `could not start: ${error instanceof Error ? error.message : String(error)}`,
     );
-  };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  await manager.spawn({ timeout: 60_000 });
+    shutdown('start-up failed', 1);
+    return;
+  }
   logger.info({ shards: config.shards.ids, shardCount: config.shards.count }, 'every shard process is ready');
 }
 

@@ -1,0 +1,245 @@
+/**
+ * The bot as a server owner runs it, a real process: how it fails to start, what reaches its output
+ * when something throws, and how it stops on signals, alone and as the sharding manager's forks.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startDiscordEmulator, type DiscordEmulator } from '../../emulators/discord/index.js';
+import { freePort } from '../../emulators/net.js';
+
+const TOKEN = 'lifecycle-process-bot-token-0123456789';
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'bot-lifecycle-process-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+interface Run {
+  child: ChildProcess;
+  output: () => string;
+  lines: () => Record<string, unknown>[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  waitFor: (text: string, timeoutMs?: number) => Promise<void>;
+}
+
+/** Runs `entry` under tsx with `env` on top of a bare environment (no `.env`, no inherited settings). */
+function run(entry: string, env: Record<string, string>, options: { detached?: boolean } = {}): Run {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    env: { PATH: process.env['PATH'] ?? '', HOME: tmpdir(), LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  cleanups.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  });
+  const lines = () =>
+    output
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        try {
+          return JSON.parse(line) as Record<string, unknown>;
+        } catch {
+          return { notJson: line };
+        }
+      });
+  return {
+    child,
+    output: () => output,
+    lines,
+    exited,
+    waitFor: async (text, timeoutMs = 20_000) => {
+      const until = Date.now() + timeoutMs;
+      while (!output.includes(text)) {
+        if (Date.now() > until) throw new Error(`no "${text}" within ${timeoutMs} ms:\n${output}`);
+        await delay(50);
+      }
+    },
+  };
+}
+
+async function discordFor(
+  shardCount = 1,
+): Promise<{ discord: DiscordEmulator; env: Record<string, string> }> {
+  const discord = await startDiscordEmulator({ botToken: TOKEN, shardCount });
+  cleanups.push(() => discord.close());
+  return {
+    discord,
+    env: {
+      DISCORD_TOKEN: TOKEN,
+      DISCORD_APPLICATION_ID: discord.applicationId,
+      DISCORD_API_URL: discord.restUrl,
+      DATA_DIR: await tempDir(),
+      HTTP_PORT: String(await freePort()),
+    },
+  };
+}
+
+const errorLines = (lines: Record<string, unknown>[]) =>
+  lines.filter((line) => typeof line['level'] === 'number' && line['level'] >= 50);
+
+describe('a start that cannot succeed', () => {
+  it('ends with exit 1 and one log line when Redis is unreachable, never printing its password', async () => {
+    const port = await freePort();
+    const bot = run('src/index.ts', {
+      DISCORD_TOKEN: TOKEN,
+      DISCORD_APPLICATION_ID: '123456789012345678',
+      DISCORD_API_URL: 'http://127.0.0.1:9/api',
+      REDIS_URL: `redis://:redis-password-canary-42@127.0.0.1:${port}`,
+    });
+    expect(await bot.exited).toEqual({ code: 1, signal: null });
+    const lines = bot.lines();
+    expect(lines.filter((line) => 'notJson' in line)).toEqual([]);
+    expect(errorLines(lines).map((line) => line['msg'])).toEqual([
+      `could not start: cannot connect to Redis at 127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`,
+    ]);
+    expect(bot.output()).not.toContain('redis-password-canary-42');
+  }, 40_000);
+
+  it('ends with exit 1 and one log line, not a stack trace, when the SQLite file cannot be opened', async () => {
+    const { env } = await discordFor();
+    await mkdir(path.join(env['DATA_DIR']!, 'bot.sqlite'));
+    const bot = run('src/index.ts', env);
+    expect(await bot.exited).toEqual({ code: 1, signal: null });
+    const lines = bot.lines();
+    expect(lines.filter((line) => 'notJson' in line)).toEqual([]);
+    expect(errorLines(lines).map((line) => line['msg'])).toEqual([
+      expect.stringMatching(
+        `^could not start: cannot write the SQLite file ${path.join(env['DATA_DIR']!, 'bot.sqlite')}: SQLITE_CANTOPEN`,
+      ),
+    ]);
+  });
+});
+
+describe('what Node would print itself', () => {
+  it('logs an unhandled rejection and an uncaught exception through the logger, redacted, and exits 1', async () => {
+    const dir = await tempDir();
+    const entry = path.join(dir, 'entry.ts');
+    await writeFile(
+      entry,
+      `import { runMain } from ${JSON.stringify(path.resolve('src/compose.ts'))};
+       import { createLogger } from ${JSON.stringify(path.resolve('src/logger.ts'))};
+       runMain(import.meta.url, async (config) => {
+         const logger = createLogger({ level: 'info', secrets: () => [config.discord.token] });
+         void Promise.reject(new Error('rejected with ' + config.discord.token));
+         setTimeout(() => { throw new Error('thrown with ' + config.discord.token); }, 200);
+         setInterval(() => {}, 1_000);
+         return { logger, stop: async () => {} };
+       });`,
+    );
+    const bot = run(entry, { DISCORD_TOKEN: TOKEN, DISCORD_APPLICATION_ID: '123456789012345678' });
+    expect(await bot.exited).toEqual({ code: 1, signal: null });
+    expect(bot.output()).not.toContain(TOKEN);
+    const lines = bot.lines();
+    expect(lines.filter((line) => 'notJson' in line)).toEqual([]);
+    expect(
+      errorLines(lines).map((line) => [line['msg'], (line['err'] as { message: string }).message]),
+    ).toEqual([
+      ['unhandled promise rejection', 'rejected with [REDACTED]'],
+      ['uncaught exception', 'thrown with [REDACTED]'],
+    ]);
+  });
+});
+
+describe('signals', () => {
+  /** An entry point whose stop takes `stopMs`. */
+  async function slowStopper(stopMs: number): Promise<Run> {
+    const dir = await tempDir();
+    const entry = path.join(dir, 'entry.ts');
+    await writeFile(
+      entry,
+      `import { setTimeout as delay } from 'node:timers/promises';
+       import { runMain } from ${JSON.stringify(path.resolve('src/compose.ts'))};
+       import { createLogger } from ${JSON.stringify(path.resolve('src/logger.ts'))};
+       runMain(import.meta.url, async () => {
+         const logger = createLogger({ level: 'info' });
+         const keepAlive = setInterval(() => {}, 1_000);
+         logger.info('started');
+         return { logger, stop: async () => { await delay(${stopMs}); clearInterval(keepAlive); logger.info('stopped'); } };
+       });`,
+    );
+    const proc = run(entry, { DISCORD_TOKEN: TOKEN, DISCORD_APPLICATION_ID: '123456789012345678' });
+    await proc.waitFor('"started"');
+    return proc;
+  }
+
+  it('takes the same signal delivered twice at once (to the process and its group) as one request', async () => {
+    const proc = await slowStopper(1_000);
+    proc.child.kill('SIGTERM');
+    await delay(50);
+    proc.child.kill('SIGTERM');
+    expect(await proc.exited).toEqual({ code: 0, signal: null });
+    expect(proc.output()).toContain('"stopped"');
+  });
+
+  it('exits at once, with 1, when asked again while a slow stop runs', async () => {
+    const proc = await slowStopper(10_000);
+    proc.child.kill('SIGINT');
+    await delay(1_500);
+    const askedAgain = Date.now();
+    proc.child.kill('SIGINT');
+    expect(await proc.exited).toEqual({ code: 1, signal: null });
+    expect(Date.now() - askedAgain).toBeLessThan(1_000);
+    expect(proc.output()).toContain('asked again while shutting down');
+  });
+});
+
+describe('the sharding manager and its shard processes (src/shards.ts)', () => {
+  const pidsOf = (proc: Run, msg: string) =>
+    proc
+      .lines()
+      .filter((line) => line['msg'] === msg)
+      .map((line) => line['pid'] as number);
+
+  it('stops when its process group is signalled, exiting only after its shard has stopped', async () => {
+    const { env } = await discordFor();
+    const manager = run('src/shards.ts', env, { detached: true });
+    await manager.waitFor('every shard process is ready', 30_000);
+    // What a service manager or a terminal does: every process of the group gets the signal, and
+    // the shard gets it once more from the sharding manager.
+    process.kill(-manager.child.pid!, 'SIGTERM');
+    expect(await manager.exited).toEqual({ code: 0, signal: null });
+    const [shardPid] = pidsOf(manager, 'connected to Discord');
+    expect(shardPid).toBeDefined();
+    expect(pidsOf(manager, 'stopped')).toContain(shardPid);
+  }, 60_000);
+
+  it('leaves no shard process running when the manager itself is killed', async () => {
+    const { env } = await discordFor();
+    const manager = run('src/shards.ts', env);
+    await manager.waitFor('every shard process is ready', 30_000);
+    await manager.waitFor('connected to Discord');
+    const [shardPid] = pidsOf(manager, 'connected to Discord');
+    const alive = () => {
+      try {
+        process.kill(shardPid!, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    cleanups.push(() => {
+      if (alive()) process.kill(shardPid!, 'SIGKILL');
+      return Promise.resolve();
+    });
+    manager.child.kill('SIGKILL');
+    await manager.exited;
+    await expect.poll(alive, { timeout: 10_000 }).toBe(false);
+  }, 60_000);
+});

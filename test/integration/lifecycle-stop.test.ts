@@ -1,0 +1,243 @@
+/**
+ * Stopping the bot while members' commands are in flight, and starting it on storage it cannot
+ * read or on a port it cannot take.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startDiscordEmulator } from '../../emulators/discord/index.js';
+import { freePort } from '../../emulators/net.js';
+import { startWeatherEmulator } from '../../emulators/weather/index.js';
+import { Keyring, seal } from '../../src/auth/seal.js';
+import { createDiscordRest } from '../../src/bot/client.js';
+import { registerCommands } from '../../src/bot/register.js';
+import { commands } from '../../src/commands/index.js';
+import { createCore } from '../../src/compose.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { startApp } from '../../src/index.js';
+import { createLogger } from '../../src/logger.js';
+import { createStorage } from '../../src/storage/index.js';
+import { startWeb } from '../../src/web.js';
+import { weatherEnv } from '../helpers/fixtures-env.js';
+
+const TOKEN = 'lifecycle-test-bot-token';
+const KEY = 'lifecycle-test-weather-key';
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'bot-lifecycle-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function captureLogs() {
+  const lines: string[] = [];
+  const logger = createLogger({
+    level: 'debug',
+    secrets: () => [TOKEN, KEY],
+    destination: new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+        done();
+      },
+    }),
+  });
+  return { logger, lines };
+}
+
+/** The bot with weather, against the emulators, in one guild; `drainMs` as given. */
+async function startWeatherBot(drainMs?: number) {
+  const discord = await startDiscordEmulator({ botToken: TOKEN });
+  cleanups.push(() => discord.close());
+  const weather = await startWeatherEmulator({ apiKeys: [KEY] });
+  cleanups.push(() => weather.close());
+  const alice = discord.createUser({ username: 'alice' });
+  const guild = discord.createGuild({ name: 'Lifecycle', ownerId: alice.id });
+  const channel = discord.createChannel(guild.id, { name: 'general' });
+  await registerCommands({
+    token: TOKEN,
+    applicationId: discord.applicationId,
+    guildId: guild.id,
+    apiUrl: discord.restUrl,
+    commands,
+  });
+  const config = loadConfig({
+    DISCORD_TOKEN: TOKEN,
+    DISCORD_APPLICATION_ID: discord.applicationId,
+    DISCORD_API_URL: discord.restUrl,
+    DATA_DIR: await tempDir(),
+    HTTP_PORT: '0',
+    ...weatherEnv(weather, KEY),
+  });
+  const { logger, lines } = captureLogs();
+  const start = () => startApp(config, { logger, ...(drainMs === undefined ? {} : { drainMs }) });
+  let app = await start();
+  cleanups.push(() => app.stop());
+  const setHome = () =>
+    discord.slash({
+      guildId: guild.id,
+      channelId: channel.id,
+      userId: alice.id,
+      name: 'weather',
+      subcommandGroup: 'home',
+      subcommand: 'set',
+      options: { place: 'Berlin' },
+    });
+  const showHome = () =>
+    discord.slash({
+      guildId: guild.id,
+      channelId: channel.id,
+      userId: alice.id,
+      name: 'weather',
+      subcommandGroup: 'home',
+      subcommand: 'show',
+    });
+  return {
+    weather,
+    lines,
+    get app() {
+      return app;
+    },
+    setHome,
+    showHome,
+    async restart() {
+      await app.stop();
+      app = await start();
+    },
+  };
+}
+
+describe('stopping with a member’s command in flight', () => {
+  it('lets the command finish its reply and its write before storage closes', async () => {
+    const bot = await startWeatherBot();
+    // The place lookup answers slowly: the stop comes between the deferral and the saved home.
+    bot.weather.delayNext(/geo/, 1_000);
+    const command = bot.setHome();
+    await command.waitForCallback();
+    await bot.app.stop();
+
+    const reply = await command.reply(2_000);
+    expect(reply.content).toContain('Your home place is now **Berlin');
+    expect(bot.lines.join('\n')).not.toContain('interaction failed');
+    await bot.restart();
+    const shown = await bot.showHome().reply();
+    expect(JSON.stringify(shown)).toContain('Berlin');
+  });
+
+  it('waits no longer than the drain time for a command that does not finish', async () => {
+    const bot = await startWeatherBot(300);
+    bot.weather.delayNext(/geo/, 5_000);
+    const command = bot.setHome();
+    await command.waitForCallback();
+    const started = Date.now();
+    await bot.app.stop();
+    // The drain, then at most a second for the weather client to let go of its request.
+    expect(Date.now() - started).toBeLessThan(2_500);
+    expect(bot.lines.some((line) => line.includes('stopping with work still in flight'))).toBe(true);
+  });
+
+  it('takes no new command once stopping', async () => {
+    const bot = await startWeatherBot(2_000);
+    bot.weather.delayNext(/geo/, 1_000);
+    const first = bot.setHome();
+    await first.waitForCallback();
+    const stopping = bot.app.stop();
+    const second = bot.showHome();
+    await stopping;
+    await expect(second.waitForCallback(500)).rejects.toThrow();
+  });
+});
+
+describe('starting on music links sealed with another key', () => {
+  function musicConfig(dataDir: string, current: Buffer, previous: Buffer[] = []): Config {
+    return loadConfig({
+      DISCORD_TOKEN: TOKEN,
+      DISCORD_APPLICATION_ID: '123456789012345678',
+      DATA_DIR: dataDir,
+      MUSIC_CLIENT_ID: 'client-id',
+      MUSIC_CLIENT_SECRET: 'client-secret-for-the-key-check',
+      TOKEN_ENCRYPTION_KEY: current.toString('base64'),
+      ...(previous.length > 0
+        ? { TOKEN_ENCRYPTION_KEYS_OLD: previous.map((key) => key.toString('hex')).join(',') }
+        : {}),
+    });
+  }
+  const core = async (config: Config) => {
+    const { logger } = captureLogs();
+    const started = await createCore(config, {
+      logger,
+      discordRest: createDiscordRest({ apiUrl: config.discord.apiUrl, token: TOKEN }),
+    });
+    await started.close();
+  };
+  async function storeLinks(dataDir: string, key: Buffer, count: number) {
+    const storage = await createStorage({ dataDir });
+    const keyring = new Keyring(key);
+    for (let i = 0; i < count; i++) {
+      const userId = `10000000000000000${i}`;
+      await storage.ns('links').set(userId, seal(keyring, userId, { accountId: `acc-${i}` }));
+    }
+    await storage.close();
+  }
+
+  it('refuses to start, naming the fingerprints, when no stored link can be read', async () => {
+    const dataDir = await tempDir();
+    const old = randomBytes(32);
+    const other = randomBytes(32);
+    await storeLinks(dataDir, old, 3);
+    await expect(core(musicConfig(dataDir, other))).rejects.toThrow(
+      `the stored music links were encrypted with key ${Keyring.idOf(old)}, but TOKEN_ENCRYPTION_KEY is key ${Keyring.idOf(other)}`,
+    );
+  });
+
+  it('starts with the old key among the previous ones, and then without any links to read', async () => {
+    const dataDir = await tempDir();
+    const old = randomBytes(32);
+    const rotated = randomBytes(32);
+    await storeLinks(dataDir, old, 3);
+    await core(musicConfig(dataDir, rotated, [old]));
+    await core(musicConfig(dataDir, rotated, [old]));
+  });
+
+  it('starts with a new key when there are no links, even after another key was used', async () => {
+    const dataDir = await tempDir();
+    await core(musicConfig(dataDir, randomBytes(32)));
+    await core(musicConfig(dataDir, randomBytes(32)));
+  });
+
+  it('refuses a key change once the check is written, when links sealed before it remain', async () => {
+    const dataDir = await tempDir();
+    const first = randomBytes(32);
+    await storeLinks(dataDir, first, 1);
+    await core(musicConfig(dataDir, first));
+    await expect(core(musicConfig(dataDir, randomBytes(32)))).rejects.toThrow(Keyring.idOf(first));
+  });
+});
+
+describe('starting on a port another process holds', () => {
+  it('says which port and what to do', async () => {
+    const port = await freePort();
+    const holder = http.createServer();
+    await new Promise<void>((resolve) => holder.listen(port, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => holder.close(resolve)));
+    const config = loadConfig({
+      DISCORD_TOKEN: TOKEN,
+      DISCORD_APPLICATION_ID: '123456789012345678',
+      DATA_DIR: await tempDir(),
+      HTTP_PORT: String(port),
+    });
+    const { logger } = captureLogs();
+    await expect(startWeb(config, { logger })).rejects.toThrow(
+      `cannot serve the callback server on 127.0.0.1:${port}: another process listens there. Set HTTP_PORT to a free port`,
+    );
+    await delay(10);
+  });
+});
