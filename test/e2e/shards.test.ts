@@ -160,13 +160,17 @@ describe.runIf(redisReady)('two shard processes and a web process on one Redis',
       const reply = await help(guild);
       expect(reply.embeds.length + (reply.content?.length ?? 0)).toBeGreaterThan(0);
     }
+    // A process logs the command after its reply is out, and the line reaches this process's pipe
+    // later still: wait for the lines.
     for (const [shard, proc] of shards.entries()) {
-      expect([...answeredGuilds(proc)].sort()).toEqual(
-        guilds
-          .filter((g) => g.shard === shard)
-          .map((g) => g.id)
-          .sort(),
-      );
+      await expect
+        .poll(() => [...answeredGuilds(proc)].sort(), { timeout: 10_000 })
+        .toEqual(
+          guilds
+            .filter((g) => g.shard === shard)
+            .map((g) => g.id)
+            .sort(),
+        );
     }
   });
 
@@ -197,7 +201,7 @@ describe.runIf(redisReady)('two shard processes and a web process on one Redis',
       .reply();
     const fields = Object.fromEntries((status.embeds[0]?.fields ?? []).map((f) => [f.name, f.value]));
     expect(fields['Linked as']).toContain(musicUser);
-    expect(answeredGuilds(shards[1]!).has(onShard1.id)).toBe(true);
+    await expect.poll(() => answeredGuilds(shards[1]!).has(onShard1.id), { timeout: 10_000 }).toBe(true);
   });
 
   it('serves a killed shard process’s guilds again once it is restarted', async () => {
@@ -212,7 +216,9 @@ describe.runIf(redisReady)('two shard processes and a web process on one Redis',
     shards[1] = restarted;
     await restarted.ready;
     for (const guild of shard1Guilds) await help(guild);
-    expect([...answeredGuilds(restarted)].sort()).toEqual(shard1Guilds.map((g) => g.id).sort());
+    await expect
+      .poll(() => [...answeredGuilds(restarted)].sort(), { timeout: 10_000 })
+      .toEqual(shard1Guilds.map((g) => g.id).sort());
   }, 40_000);
 
   it('posts every guild’s schedule exactly once, the kill and restart included', async () => {
