@@ -24,9 +24,15 @@ export const musicLinkSchema = z.object({
 });
 export type MusicLink = z.infer<typeof musicLinkSchema>;
 
-/** Thrown when a stored link cannot be decrypted (wrong TOKEN_ENCRYPTION_KEY, or tampering). */
+/**
+ * Thrown when a stored link cannot be decrypted (wrong TOKEN_ENCRYPTION_KEY, or tampering). The
+ * member can mend it by linking again, which replaces the link; the owner is told through the log.
+ */
 export class VaultError extends Error {
   override readonly name = 'VaultError';
+  readonly userMessage =
+    'This bot can no longer read your music link (its owner changed the encryption key). ' +
+    'Link your account again with /music link.';
 }
 
 /**

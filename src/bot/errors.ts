@@ -8,6 +8,7 @@ import {
   TimeoutError,
   UpstreamError,
 } from '../services/http/errors.js';
+import { VaultError } from '../auth/vault.js';
 import type { Logger } from '../logger.js';
 import type { Feature } from './types.js';
 
@@ -92,6 +93,9 @@ export async function replyWithError(
     content = `Something went wrong on our side, sorry. It has been logged (reference \`${reference}\`).`;
   } else if (error instanceof UpstreamError) {
     logger.warn({ err: error, ...context }, 'upstream service trouble');
+  } else if (error instanceof VaultError) {
+    // The member is asked to link again; the owner should know why (see the README's troubleshooting).
+    logger.warn({ err: error, ...context }, 'a stored music link could not be read');
   } else {
     logger.debug({ ...context, message: content }, 'user error');
   }

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Keyring, seal } from '../../src/auth/seal.js';
 import { linkButtonUrl, startBotWorld, type BotWorld } from '../helpers/bot.js';
 import { completeLink } from '../../emulators/music/walk.js';
 
@@ -44,6 +46,31 @@ describe('linking a music account from Discord', () => {
     await world.restart();
     const reply = await world.slash('music', { subcommand: 'status' }).reply();
     expect(reply.embeds[0]?.title).toBe('Your music account');
+  });
+
+  it('asks a member to link again when their link was sealed with a key the bot does not have', async () => {
+    // As after the owner replaced TOKEN_ENCRYPTION_KEY without keeping the old one in *_KEYS_OLD.
+    const links = world.app.storage.ns<string>('links');
+    const userId = world.alice.id;
+    await links.set(userId, seal(new Keyring(randomBytes(32)), userId, { accessToken: 'unreadable' }));
+    const reply = await world.slash('music', { subcommand: 'status' }).reply();
+    expect(reply.content).toBe(
+      'This bot can no longer read your music link (its owner changed the encryption key). ' +
+        'Link your account again with /music link.',
+    );
+    expect(reply.flags! & 64).toBe(64);
+    expect(world.logs.join('')).toContain('a stored music link could not be read');
+
+    // Linking again replaces it.
+    const handle = world.slash('music', { subcommand: 'link' });
+    await completeLink(
+      world.music!,
+      linkButtonUrl(await handle.reply()),
+      world.music!.fixtures!.users.premium,
+    );
+    expect((await handle.waitForEdit()).embeds[0]?.title).toBe('Music account linked');
+    const status = await world.slash('music', { subcommand: 'status' }).reply();
+    expect(status.embeds[0]?.title).toBe('Your music account');
   });
 
   it('forgets the account with /music unlink', async () => {
