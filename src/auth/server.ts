@@ -44,12 +44,24 @@ export interface CallbackServerOptions {
   registry: Registry;
   logger: Logger;
   now?: () => number;
+  /** How long `close` lets requests in progress finish (default {@link CLOSE_GRACE_MS}). */
+  closeGraceMs?: number;
 }
 
 export interface CallbackServer {
   url: string;
+  /**
+   * Stops taking connections, closes idle ones at once, lets requests in progress (a callback
+   * storing its link) finish for up to the grace period, then cuts what remains.
+   */
   close(): Promise<void>;
 }
+
+/**
+ * How long a stop waits for requests in progress: with the bot's 10 s drain before it and a second
+ * to close storage after, within the 15 s stop deadline (`STOP_DEADLINE_MS`).
+ */
+export const CLOSE_GRACE_MS = 3_000;
 
 const MAX_URL_LENGTH = 2_048;
 const STATE_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
@@ -332,7 +344,13 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     }
   }
 
+  // Responses not yet sent: once closing, each ends its connection rather than keeping it alive.
+  const unanswered = new Set<ServerResponse>();
+  let closing = false;
   const server = http.createServer({ maxHeaderSize: 16_384, requestTimeout: 30_000 }, (req, res) => {
+    if (closing) res.setHeader('connection', 'close');
+    unanswered.add(res);
+    res.once('close', () => unanswered.delete(res));
     handle(req, res).catch((error: unknown) => {
       const reference = randomBytes(3).toString('hex');
       logger.error({ err: error, reference, path: req.url?.split('?')[0] }, 'callback server error');
@@ -345,10 +363,19 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: async () => {
+      closing = true;
+      for (const res of unanswered) if (!res.headersSent) res.setHeader('connection', 'close');
+      const closed = new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
+      });
+      server.closeIdleConnections();
+      const cut = setTimeout(() => server.closeAllConnections(), options.closeGraceMs ?? CLOSE_GRACE_MS);
+      try {
+        await closed;
+      } finally {
+        clearTimeout(cut);
+      }
+    },
   };
 }
