@@ -107,6 +107,8 @@ export interface TickReport {
   refused: number;
   /** Held by another process (or a crashed one whose lease has not run out yet). */
   busy: number;
+  /** Not started: the runner was stopping. Left for the next start, within the grace window. */
+  stopped: number;
   weatherCalls: number;
 }
 
@@ -155,7 +157,7 @@ export function interleaveByChannel<T extends { schedule: Schedule }>(posts: rea
 }
 
 /** What became of one (schedule, slot) post. */
-export type PostOutcome = 'posted' | 'alreadyDone' | 'busy' | 'failed';
+export type PostOutcome = 'posted' | 'alreadyDone' | 'busy' | 'failed' | 'stopped';
 
 export type SlotPosterOptions = Pick<
   ScheduleRunnerOptions,
@@ -188,7 +190,7 @@ export function createSlotPoster(options: SlotPosterOptions) {
    * together, and every process posting the same slot, keep one pace between them (Discord's limit
    * counts the whole bot). If storage cannot be asked, this process keeps the pace on its own.
    */
-  async function pace(): Promise<void> {
+  async function pace(signal: AbortSignal | undefined): Promise<void> {
     let wait: number;
     try {
       wait = await options.storage.nextTurn('schedule-markers', 'post-pace', gapMs);
@@ -198,7 +200,12 @@ export function createSlotPoster(options: SlotPosterOptions) {
       nextStartAt = start + gapMs;
       wait = start - at;
     }
-    if (wait > 0) await delay(wait);
+    if (wait <= 0) return;
+    try {
+      await delay(wait, undefined, { signal });
+    } catch {
+      // Aborted: the caller looks at the signal.
+    }
   }
 
   /** Pauses a schedule that cannot post (its channel, or the weather service, refuses it), logged. */
@@ -238,13 +245,24 @@ export function createSlotPoster(options: SlotPosterOptions) {
 
     pause,
 
-    async postOne(schedule: Schedule, slot: string, weather: unknown): Promise<PostOutcome> {
+    /**
+     * Makes one post unless `signal` is aborted before it starts (`stopped`: neither posted nor
+     * marked, so a later try makes it); a post already handed to `post` is finished.
+     */
+    async postOne(
+      schedule: Schedule,
+      slot: string,
+      weather: unknown,
+      signal?: AbortSignal,
+    ): Promise<PostOutcome> {
+      if (signal?.aborted) return 'stopped';
       const id = `${schedule.id}:${slot}`;
       const owner = randomUUID();
       if (!(await options.storage.claim('schedule-markers', `lease:${id}`, leaseMs, owner))) return 'busy';
       try {
         if (await markers.get(`done:${id}`)) return 'alreadyDone';
-        await pace();
+        await pace(signal);
+        if (signal?.aborted) return 'stopped';
         try {
           await options.post(schedule, weather, nonceFor(schedule.id, slot));
         } catch (error) {
@@ -275,6 +293,8 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
   let running: Promise<TickReport> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
+  /** Aborted by `stop`: the tick in progress starts no more posts, weather calls or missed marks. */
+  let halt = new AbortController();
   /** Bumped by `refresh`, so an older loop does not set a second timer. */
   let generation = 0;
 
@@ -287,6 +307,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
   let settled = new Map<string, string>();
 
   async function tickOnce(): Promise<TickReport> {
+    const { signal } = halt;
     const at = now();
     const report: TickReport = {
       posted: 0,
@@ -295,6 +316,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
       failed: 0,
       refused: 0,
       busy: 0,
+      stopped: 0,
       weatherCalls: 0,
     };
     const groups = new Map<string, { request: WeatherRequest; due: DuePost[] }>();
@@ -334,6 +356,10 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     const ready: { schedule: Schedule; slot: string; weather: unknown }[] = [];
     const refused: { error: WeatherRefusedError; due: DuePost[] }[] = [];
     await forEachLimited([...groups.values()], FETCHES_IN_FLIGHT, async ({ request, due }) => {
+      if (signal.aborted) {
+        report.stopped += due.length;
+        return;
+      }
       let weather: unknown;
       try {
         report.weatherCalls++;
@@ -356,13 +382,15 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     });
     await settleRefused(refused, report, known);
     await forEachLimited(interleaveByChannel(ready), POSTS_IN_FLIGHT, async ({ schedule, slot, weather }) => {
-      const outcome = await slots.postOne(schedule, slot, weather);
+      const outcome = await slots.postOne(schedule, slot, weather, signal);
       report[outcome]++;
       if (outcome === 'posted' || outcome === 'alreadyDone') known.set(schedule.id, slot);
     });
     // Runs found too late, recorded last and a few at a time: after a long downtime there may be
     // thousands (one storage claim each), and the posts still due should not wait behind them.
+    // Once stopping, they are left for the next start, which finds them too late again.
     await forEachLimited(missed, MARKS_IN_FLIGHT, async ({ schedule, run, slot }) => {
+      if (signal.aborted) return;
       if (await slots.markMissed(schedule.id, slot, at - run.getTime())) report.missed++;
       known.set(schedule.id, `${slot}@${run.getTime()}`);
     });
@@ -419,7 +447,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     let again = false;
     try {
       const report = await tick();
-      if (report.posted + report.failed + report.missed + report.refused > 0)
+      if (report.posted + report.failed + report.missed + report.refused + report.stopped > 0)
         logger.info(report, 'scheduled posts');
       // Failed posts, or posts held by a process that may have crashed: look again soon.
       again = report.failed + report.busy > 0;
@@ -447,6 +475,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     start() {
       if (!stopped) return;
       stopped = false;
+      if (halt.signal.aborted) halt = new AbortController();
       void loop(++generation);
     },
     /** A schedule changed: look again now so the timer fits the new set. */
@@ -462,8 +491,13 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
       this.refresh();
       return Promise.resolve();
     },
+    /**
+     * Stops: the tick in progress starts no more posts, and this resolves once the posts it had
+     * started are made. Posts it did not start are left for the next start, within the grace window.
+     */
     async stop() {
       stopped = true;
+      halt.abort();
       clearTimeout(timer);
       await running;
     },

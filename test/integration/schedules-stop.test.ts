@@ -1,0 +1,80 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createScheduleRunner } from '../../src/services/schedules/runner.js';
+import { ScheduleStore } from '../../src/services/schedules/store.js';
+import { createStorage } from '../../src/storage/index.js';
+import { berlinSchedule } from '../fixtures/schedules.js';
+
+const silent = { info() {}, warn() {}, error() {}, debug() {} };
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** Schedules on one storage, and runners over it that record every post they make. */
+async function world(startIso: string) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-sched-stop-'));
+  const storage = await createStorage({ dataDir });
+  cleanups.push(async () => {
+    await storage.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  const clock = { now: Date.parse(startIso) };
+  const store = new ScheduleStore(storage, 1_000, () => clock.now);
+  const posts: { scheduleId: string; nonce: string; startedAt: number }[] = [];
+  const runner = (postsPerSecond: number) =>
+    createScheduleRunner({
+      store,
+      storage,
+      logger: silent,
+      graceMs: 30 * 60_000,
+      now: () => clock.now,
+      pollMs: 24 * 3600_000,
+      postsPerSecond,
+      fetch: () => Promise.resolve({ temp: 1 }),
+      post: async (schedule, _weather, nonce) => {
+        posts.push({ scheduleId: schedule.id, nonce, startedAt: performance.now() });
+        await delay(5);
+      },
+    });
+  const add = () => store.add(berlinSchedule({ createdAt: clock.now }));
+  return { clock, posts, runner, add };
+}
+
+async function until(condition: () => boolean) {
+  while (!condition()) await delay(5);
+}
+
+describe('stopping the schedule runner in the middle of a slot', () => {
+  it('stops promptly, starts no post after, and leaves the rest to the next start, each once', async () => {
+    const w = await world('2026-11-23T05:00:00Z');
+    const ids: string[] = [];
+    for (let i = 0; i < 100; i++) ids.push((await w.add()).id); // 07:00 Berlin, 06:00Z
+    w.clock.now = Date.parse('2026-11-23T06:00:10Z');
+
+    // 100 posts at 20 a second: the slot takes five seconds.
+    const first = w.runner(20);
+    first.start();
+    await until(() => w.posts.length >= 5);
+    const asked = performance.now();
+    await first.stop();
+    const stoppedAt = performance.now();
+    expect(stoppedAt - asked).toBeLessThan(1_000);
+    const madeBefore = w.posts.length;
+    expect(madeBefore).toBeLessThan(50);
+    expect(w.posts.every((p) => p.startedAt <= stoppedAt)).toBe(true);
+    await delay(300);
+    expect(w.posts).toHaveLength(madeBefore);
+
+    // The bot comes back a minute later, within the grace window.
+    w.clock.now = Date.parse('2026-11-23T06:01:10Z');
+    const second = w.runner(10_000);
+    const report = await second.tick();
+    expect(report).toMatchObject({ posted: 100 - madeBefore, failed: 0, busy: 0, stopped: 0 });
+    expect(w.posts.map((p) => p.scheduleId).sort()).toEqual([...ids].sort());
+    expect(new Set(w.posts.map((p) => p.nonce)).size).toBe(100);
+  }, 15_000);
+});
