@@ -395,15 +395,10 @@ export function watchProcess(
 }
 
 /**
- * Runs an entry point when its module is the one Node was started with: loads the configuration
- * (a readable list of problems and exit 1 when it is wrong), starts, and stops cleanly on SIGINT
- * and SIGTERM. A failed start is one log line naming the cause, and exit 1.
+ * An entry point's configuration and logger: a wrong configuration is a readable list of problems
+ * on stderr and exit 1 (there is no logger yet to say it).
  */
-export function runMain(
-  moduleUrl: string,
-  start: (config: Config, options: { logger: Logger }) => Promise<Stoppable>,
-): void {
-  if (!process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
+export function configureProcess(): { config: Config; logger: Logger } {
   let config: Config;
   try {
     config = loadConfig();
@@ -415,6 +410,20 @@ export function runMain(
     throw error;
   }
   const logger = createLogger({ level: config.log.level, secrets: () => secretsOf(config) });
+  return { config, logger };
+}
+
+/**
+ * Runs an entry point when its module is the one Node was started with: loads the configuration
+ * (a readable list of problems and exit 1 when it is wrong), starts, and stops cleanly on SIGINT
+ * and SIGTERM. A failed start is one log line naming the cause, and exit 1.
+ */
+export function runMain(
+  moduleUrl: string,
+  start: (config: Config, options: { logger: Logger }) => Promise<Stoppable>,
+): void {
+  if (!process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
+  const { config, logger } = configureProcess();
   // Forked with an IPC channel: a shard process of `src/shards.ts`.
   const forked = process.send !== undefined;
   let app: Stoppable | undefined;

@@ -13,9 +13,8 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ShardingManager } from 'discord.js';
-import { createShutdown, secretsOf, STOP_DEADLINE_MS, watchProcess } from './compose.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { createLogger, type Logger } from './logger.js';
+import { configureProcess, createShutdown, STOP_DEADLINE_MS, watchProcess } from './compose.js';
+import type { Logger } from './logger.js';
 import { startWeb, type WebApp } from './web.js';
 
 /**
@@ -48,17 +47,7 @@ async function stopShards(manager: ShardingManager, logger: Logger): Promise<voi
 }
 
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`${error.message}\n\nSee .env.example for every setting.`);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const logger = createLogger({ level: config.log.level, secrets: () => secretsOf(config) });
+  const { config, logger } = configureProcess();
   // `index.js` next to this file once built; `index.ts` under tsx, with tsx passed on to the forks.
   const self = fileURLToPath(import.meta.url);
   const manager = new ShardingManager(path.join(path.dirname(self), `index${path.extname(self)}`), {

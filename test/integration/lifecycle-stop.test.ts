@@ -81,25 +81,18 @@ async function startWeatherBot(drainMs?: number) {
   const start = () => startApp(config, { logger, ...(drainMs === undefined ? {} : { drainMs }) });
   let app = await start();
   cleanups.push(() => app.stop());
-  const setHome = () =>
+  const home = (subcommand: 'set' | 'show', options: Record<string, string> = {}) =>
     discord.slash({
       guildId: guild.id,
       channelId: channel.id,
       userId: alice.id,
       name: 'weather',
       subcommandGroup: 'home',
-      subcommand: 'set',
-      options: { place: 'Berlin' },
+      subcommand,
+      options,
     });
-  const showHome = () =>
-    discord.slash({
-      guildId: guild.id,
-      channelId: channel.id,
-      userId: alice.id,
-      name: 'weather',
-      subcommandGroup: 'home',
-      subcommand: 'show',
-    });
+  const setHome = () => home('set', { place: 'Berlin' });
+  const showHome = () => home('show');
   return {
     weather,
     lines,
