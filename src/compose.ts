@@ -62,7 +62,12 @@ export function secretsOf(config: Config): string[] {
     config.discord.token,
     config.music?.clientSecret,
     config.weather?.apiKey,
-    ...keys.flatMap((key) => [key.toString('base64'), key.toString('hex')]),
+    // Every form the configuration reads a key in (see `decodeKey`).
+    ...keys.flatMap((key) => {
+      const base64 = key.toString('base64');
+      const hex = key.toString('hex');
+      return [base64, base64.replace(/=+$/, ''), key.toString('base64url'), hex, hex.toUpperCase()];
+    }),
     redisPassword,
     redisPassword && decodeURIComponent(redisPassword),
   ].filter((secret): secret is string => typeof secret === 'string' && secret !== '');
@@ -170,6 +175,7 @@ export async function createCore(config: Config, options: CoreOptions): Promise<
       authUrl: musicConfig.authUrl,
       clientId: musicConfig.clientId,
       redirectUri: musicConfig.redirectUri,
+      secrets: () => [musicConfig.clientSecret],
     });
     const refreshes = new Counter({
       name: 'bot_music_token_refreshes_total',

@@ -34,6 +34,11 @@ export interface MusicOAuthOptions {
   redirectUri: string;
   timeoutMs?: number;
   dispatcher?: Dispatcher;
+  /**
+   * Other secrets an error answer might echo (the client secret): stripped from the error's message
+   * with the request's own (code, verifier, state, refresh token).
+   */
+  secrets?: () => Iterable<string>;
 }
 
 export interface TokenSet {
@@ -124,7 +129,8 @@ export class MusicOAuth {
    */
   async exchangeCode(callback: URLSearchParams, expectedState: string, verifier: string): Promise<TokenSet> {
     // RFC 6749 §5.1: `scope` is left out when the service granted exactly what was asked for.
-    return this.run([...MUSIC_SCOPES], async () => {
+    const sent = [callback.get('code') ?? '', expectedState, verifier];
+    return this.run([...MUSIC_SCOPES], sent, async () => {
       const parameters = oauth.validateAuthResponse(this.as, this.client, callback, expectedState);
       const response = await oauth.authorizationCodeGrantRequest(
         this.as,
@@ -142,7 +148,7 @@ export class MusicOAuth {
   /** RFC 6749 §6: a new access token (and, with PKCE, a new refresh token). */
   async refresh(refreshToken: string): Promise<TokenSet> {
     // No `scope` in the answer: the same as before (RFC 6749 §6), which the caller keeps.
-    return this.run([], async () => {
+    return this.run([], [refreshToken], async () => {
       const response = await oauth.refreshTokenGrantRequest(
         this.as,
         this.client,
@@ -154,13 +160,17 @@ export class MusicOAuth {
     });
   }
 
-  /** `scopes`: what the answer means when it names none. */
-  private async run(scopes: string[], call: () => Promise<oauth.TokenEndpointResponse>): Promise<TokenSet> {
+  /** `scopes`: what the answer means when it names none; `sent`: the request's secrets. */
+  private async run(
+    scopes: string[],
+    sent: string[],
+    call: () => Promise<oauth.TokenEndpointResponse>,
+  ): Promise<TokenSet> {
     let result: oauth.TokenEndpointResponse;
     try {
       result = await call();
     } catch (error) {
-      throw toOAuthError(error);
+      throw toOAuthError(error, [...sent, ...(this.options.secrets?.() ?? [])]);
     }
     return {
       accessToken: result.access_token,
@@ -171,16 +181,17 @@ export class MusicOAuth {
   }
 }
 
-function toOAuthError(error: unknown): OAuthError {
+/** `known`: secrets the service's text may echo back (what the request sent, the client secret). */
+function toOAuthError(error: unknown, known: readonly string[]): OAuthError {
   if (error instanceof oauth.ResponseBodyError) {
-    // error_description is the service's text; it carries no secret, but scrub it anyway.
-    const description = error.error_description ? `: ${redactText(error.error_description)}` : '';
+    // error_description is the service's text, which may quote what it was sent.
+    const description = error.error_description ? `: ${redactText(error.error_description, known)}` : '';
     return new OAuthError(
       error.error,
       `The music service refused the token request (${error.error}${description})`,
       { status: error.status },
     );
   }
-  const message = error instanceof Error ? redactText(error.message) : 'unknown error';
+  const message = error instanceof Error ? redactText(error.message, known) : 'unknown error';
   return new OAuthError('unreachable', `The music service's token endpoint failed: ${message}`);
 }

@@ -2,6 +2,8 @@
  * A pass-through HTTP proxy in front of an emulator, for faults that must last exactly as long as
  * a test wants (a persistent 500, a stall, a 200 whose body is not JSON, a 429 with or without
  * `Retry-After`, a 500 from Discord). A fault applies to requests whose `METHOD /path` matches.
+ * Where the emulator names its own origin in an answer (paging links), the proxy puts its own, as
+ * a real service names itself: the bot follows paging links only to the origin it was given.
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,22 +33,29 @@ export interface FaultProxy {
   readonly served: number;
   /** How many requests reached the proxy in all. */
   readonly received: number;
-  /** Every forwarded exchange as text (request line, headers, bodies), for finding secrets in it. */
+  /** Every answer as `STATUS METHOD /path`, in order, the faults' and the upstream's alike. */
+  readonly answered: readonly string[];
+  /**
+   * Every exchange as text (request line, headers, bodies), forwarded or answered by a fault, for
+   * finding secrets in it.
+   */
   readonly transcript: readonly string[];
   close(): Promise<void>;
 }
 
 export interface FaultProxyOptions {
-  /** Rewrites every forwarded answer's body (e.g. to shorten a token's lifetime). */
+  /** Rewrites every forwarded JSON or text answer's body (e.g. to shorten a token's lifetime). */
   rewrite?: (body: string, requestLine: string) => string;
 }
 
 export async function startFaultProxy(options: FaultProxyOptions = {}): Promise<FaultProxy> {
   let upstream = new URL('http://127.0.0.1:9');
+  let origin = '';
   const faults: ProxyFault[] = [];
   let served = 0;
   let received = 0;
   const transcript: string[] = [];
+  const answered: string[] = [];
 
   function forward(req: IncomingMessage, res: ServerResponse) {
     const outgoing = request(
@@ -58,31 +67,29 @@ export async function startFaultProxy(options: FaultProxyOptions = {}): Promise<
         headers: { ...req.headers, host: upstream.host },
       },
       (answer) => {
-        if (options.rewrite) {
-          const parts: Buffer[] = [];
-          answer.on('data', (chunk: Buffer) => parts.push(chunk));
-          answer.on('end', () => {
-            const body = Buffer.from(
-              options.rewrite!(Buffer.concat(parts).toString('utf8'), `${req.method} ${req.url}`),
-            );
-            if (transcript.length < 20_000) transcript.push(`${exchange}\n${body.toString('utf8')}`);
-            const headers = { ...answer.headers, 'content-length': String(body.length) };
-            delete headers['transfer-encoding'];
-            res.writeHead(answer.statusCode ?? 502, headers);
-            res.end(body);
-          });
-          return;
-        }
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.length < 64 && chunks.push(chunk));
-        answer.on(
-          'end',
-          () =>
-            transcript.length < 20_000 &&
-            transcript.push(`${exchange}\n${Buffer.concat(chunks).toString('utf8')}`),
-        );
-        answer.pipe(res);
+        const parts: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => parts.push(chunk));
+        answer.on('end', () => {
+          let body = Buffer.concat(parts);
+          const type = String(answer.headers['content-type'] ?? '');
+          const readable = /json|text/.test(type) && !answer.headers['content-encoding'];
+          if (readable) {
+            // The upstream names itself in what it sends (paging links): it is the proxy's origin
+            // that the bot knows, as a real service names its own.
+            let text = body.toString('utf8').replaceAll(upstream.origin, origin);
+            if (options.rewrite) text = options.rewrite(text, `${req.method} ${req.url}`);
+            body = Buffer.from(text);
+          }
+          if (transcript.length < 20_000)
+            transcript.push(`${exchange}\n${readable ? body.toString('utf8', 0, 65_536) : `(${type})`}`);
+          const headers = { ...answer.headers, 'content-length': String(body.length) };
+          delete headers['transfer-encoding'];
+          if (typeof headers.location === 'string')
+            headers.location = headers.location.replaceAll(upstream.origin, origin);
+          if (answered.length < 100_000) answered.push(`${answer.statusCode} ${req.method} ${req.url}`);
+          res.writeHead(answer.statusCode ?? 502, headers);
+          res.end(body);
+        });
       },
     );
     outgoing.on('error', () => res.destroy());
@@ -103,9 +110,17 @@ export async function startFaultProxy(options: FaultProxyOptions = {}): Promise<
     }
     const answer = () => {
       if (fault?.status !== undefined) {
-        req.resume();
-        res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
-        res.end(typeof fault.body === 'function' ? fault.body(req) : (fault.body ?? ''));
+        // A refused request carried its secrets all the same (a code, a verifier, a token in the
+        // path): it is kept in the transcript like a forwarded one, with the answer it got.
+        let exchange = `${line}\n${JSON.stringify(req.headers)}\n`;
+        req.on('data', (chunk: Buffer) => (exchange += chunk.toString('utf8')));
+        req.on('end', () => {
+          const body = typeof fault.body === 'function' ? fault.body(req) : (fault.body ?? '');
+          if (transcript.length < 20_000) transcript.push(`${exchange}\n${body}`);
+          if (answered.length < 100_000) answered.push(`${fault.status} ${line}`);
+          res.writeHead(fault.status!, { 'content-type': 'application/json', ...fault.headers });
+          res.end(body);
+        });
       } else forward(req, res);
     };
     if (fault?.stallMs) {
@@ -116,8 +131,9 @@ export async function startFaultProxy(options: FaultProxyOptions = {}): Promise<
   server.keepAliveTimeout = 1_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  origin = `http://127.0.0.1:${port}`;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin,
     setTarget: (origin) => void (upstream = new URL(origin)),
     fail: (fault) => void faults.push({ ...fault }),
     clear: () => void faults.splice(0),
@@ -127,6 +143,7 @@ export async function startFaultProxy(options: FaultProxyOptions = {}): Promise<
     get received() {
       return received;
     },
+    answered,
     transcript,
     close: () =>
       new Promise<void>((resolve) => {

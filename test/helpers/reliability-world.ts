@@ -1,8 +1,10 @@
 /**
  * The bot in-process against the three emulators, like `startBotWorld`, but with a fault proxy in
  * front of each upstream (Discord REST, the music API and token endpoint, the weather hosts) and
- * canary values for every secret. The logger is built the way `src/compose.ts` builds it, with
- * the configured secrets, so what it strips is what production strips.
+ * canary values for every secret, the token encryption keys (current and old, base64 and hex)
+ * included. The logger is built the way `src/compose.ts` builds it, with its `secretsOf`, so what
+ * it strips is what production strips; every error handed to it is also kept as it was thrown, so
+ * that error messages are searched before the logger's scrubbing, not only after.
  */
 import { InteractionResponseType, MessageFlags } from 'discord-api-types/v10';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -18,10 +20,23 @@ import { freePort } from '../../emulators/net.js';
 import { loadConfig } from '../../src/config.js';
 import { registerCommands } from '../../src/bot/register.js';
 import { commands } from '../../src/commands/index.js';
+import { secretsOf } from '../../src/compose.js';
 import { startApp, type App } from '../../src/index.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/logger.js';
 import { linkButtonUrl } from './bot.js';
 import { startFaultProxy, type FaultProxy } from './reliability-proxy.js';
+
+/**
+ * `url` with a canary password, for a Redis whose default user has none (it then takes any, as
+ * CI's does), or `url` itself when it carries a password of its own (a secret all the same).
+ */
+export function withCanaryPassword(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) return url;
+  parsed.username ||= 'default';
+  parsed.password = 'CANARYredispassw0rd-0005';
+  return parsed.toString();
+}
 
 /** Canary values: any of them found in an output is a leak. */
 export const CANARY = {
@@ -44,6 +59,8 @@ export interface ReliabilityWorld {
   bob: { id: string };
   publicUrl: string;
   logs: string[];
+  /** The messages of every error the bot logged (with their causes), as thrown, before scrubbing. */
+  errors: string[];
   dataDir: string;
   slash(
     name: string,
@@ -65,6 +82,8 @@ export async function startReliabilityWorld(
      * eyes (its skew is 60 s), so the next command refreshes.
      */
     shortTokens?: { on: boolean };
+    /** The bot's clock (link states, token expiry, schedules) runs this far ahead of the real one. */
+    clock?: { offsetMs: number };
   } = {},
 ): Promise<ReliabilityWorld> {
   const proxies = {
@@ -100,6 +119,9 @@ export async function startReliabilityWorld(
   const channel = discord.createChannel(guild.id, { name: 'general' });
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-reliability-'));
   const logs: string[] = [];
+  const errors: string[] = [];
+  // The current key as base64 (openssl rand -base64 32), the old ones as hex and base64.
+  const oldKeys = [randomBytes(32).toString('hex'), randomBytes(32).toString('base64')];
   const config = loadConfig({
     DISCORD_TOKEN: CANARY.botToken,
     DISCORD_APPLICATION_ID: discord.applicationId,
@@ -115,6 +137,7 @@ export async function startReliabilityWorld(
     MUSIC_AUTH_URL: viaProxy(proxies.auth, music.authUrl),
     MUSIC_API_VARIANT: music.variant,
     TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    TOKEN_ENCRYPTION_KEYS_OLD: oldKeys.join(','),
     WEATHER_API_KEY: CANARY.weatherKey,
     WEATHER_API_URL: viaProxy(proxies.weather, weather.apiUrl),
     WEATHER_PRO_URL: viaProxy(proxies.weather, weather.proUrl),
@@ -122,19 +145,21 @@ export async function startReliabilityWorld(
     WEATHER_BULK_URL: viaProxy(proxies.weather, weather.bulkUrl),
     ...options.env,
   });
-  const logger = createLogger({
-    level: 'trace',
-    secrets: () =>
-      [config.discord.token, config.music?.clientSecret, config.weather?.apiKey].filter(
-        (secret): secret is string => typeof secret === 'string',
-      ),
-    destination: new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logs.push(chunk.toString('utf8'));
-        done();
-      },
+  const logger = keepingErrors(
+    createLogger({
+      level: 'trace',
+      secrets: () => secretsOf(config),
+      destination: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          logs.push(chunk.toString('utf8'));
+          done();
+        },
+      }),
     }),
-  });
+    errors,
+  );
+  const clock = options.clock;
+  const appOptions = { logger, ...(clock ? { now: () => Date.now() + clock.offsetMs } : {}) };
   await registerCommands({
     token: CANARY.botToken,
     applicationId: discord.applicationId,
@@ -142,7 +167,7 @@ export async function startReliabilityWorld(
     apiUrl: discord.restUrl,
     commands,
   });
-  let app = await startApp(config, { logger });
+  let app = await startApp(config, appOptions);
   const world: ReliabilityWorld = {
     discord,
     music,
@@ -158,6 +183,7 @@ export async function startReliabilityWorld(
     bob,
     publicUrl,
     logs,
+    errors,
     dataDir,
     slash(name, slashOptions = {}) {
       const { userId = alice.id, ...rest } = slashOptions;
@@ -171,7 +197,7 @@ export async function startReliabilityWorld(
     },
     async restart() {
       await app.stop();
-      app = await startApp(config, { logger });
+      app = await startApp(config, appOptions);
     },
     async close() {
       await app.stop();
@@ -185,7 +211,10 @@ export async function startReliabilityWorld(
   return world;
 }
 
-/** The text a member sees for an interaction once it is settled: the reply, its embeds, follow-ups. */
+/**
+ * The text a member sees for an interaction once it is settled: the reply, its embeds (title,
+ * description, fields), follow-ups.
+ */
 export async function settledText(
   handle: ReturnType<DiscordEmulator['slash']>,
   timeoutMs: number,
@@ -207,9 +236,12 @@ export async function settledText(
       const messages = [original, ...followUps].filter((m) => m !== undefined);
       const text = messages
         .map((m) =>
-          [m.content ?? '', ...(m.embeds ?? []).map((e) => `${e.title ?? ''} ${e.description ?? ''}`)].join(
-            ' ',
-          ),
+          [
+            m.content ?? '',
+            ...(m.embeds ?? []).map((e) =>
+              [e.title, e.description, ...(e.fields ?? []).flatMap((f) => [f.name, f.value])].join(' '),
+            ),
+          ].join(' '),
         )
         .join('\n');
       const ephemeral = messages.some((m) => ((m.flags ?? 0) & 64) === 64);
@@ -221,14 +253,16 @@ export async function settledText(
 }
 
 /**
- * Every secret value the world has seen: the canaries and encryption key from the configuration,
+ * Every secret value the world has seen: the canaries and encryption keys from the configuration,
  * and, from the proxies' transcripts, every access token, refresh token, authorization code, state,
  * PKCE verifier and interaction token that went over the wire (Discord's traffic holds interaction
  * tokens, in the paths of responses, and states, in the link prompts' buttons).
  */
 export function secretsSeen(world: ReliabilityWorld): Map<string, string> {
+  const encryption = world.config.music?.encryption;
   return canarySecrets({
-    encryptionKey: world.config.music?.encryption?.current.toString('base64'),
+    encryptionKeys: encryption ? [encryption.current, ...encryption.previous] : [],
+    redisUrl: world.config.storage.redisUrl,
     transcripts: [
       ...world.proxies.auth.transcript,
       ...world.proxies.music.transcript,
@@ -238,11 +272,14 @@ export function secretsSeen(world: ReliabilityWorld): Map<string, string> {
 }
 
 /**
- * The canaries, the token encryption key, and every OAuth value and interaction token found in the
- * given transcripts (the music service's token and API traffic, Discord's).
+ * The canaries, the token encryption keys (current and old) in every form they could be printed in
+ * (base64, hex, and the byte list JSON makes of a Buffer), the password of a Redis URL, and every
+ * OAuth value and interaction token found in the given transcripts (the music service's token and
+ * API traffic, Discord's).
  */
 export function canarySecrets(sources: {
-  encryptionKey?: string | undefined;
+  encryptionKeys?: readonly Buffer[];
+  redisUrl?: string | undefined;
   transcripts: readonly string[];
 }): Map<string, string> {
   const found = new Map<string, string>();
@@ -252,7 +289,16 @@ export function canarySecrets(sources: {
   add('bot token', CANARY.botToken);
   add('client secret', CANARY.clientSecret);
   add('weather key', CANARY.weatherKey);
-  add('token encryption key', sources.encryptionKey);
+  for (const key of sources.encryptionKeys ?? []) {
+    add('token encryption key', key.toString('base64'));
+    add('token encryption key', key.toString('hex'));
+    add('token encryption key', JSON.stringify([...key]).slice(1, -1));
+  }
+  if (sources.redisUrl) {
+    const password = new URL(sources.redisUrl).password;
+    add('Redis password', password);
+    add('Redis password', decodeURIComponent(password));
+  }
   const patterns: [string, RegExp][] = [
     ['access token', /"access_token"\s*:\s*"([^"]+)"/g],
     ['refresh token', /"refresh_token"\s*:\s*"([^"]+)"/g],
@@ -272,19 +318,70 @@ export function canarySecrets(sources: {
 }
 
 /**
+ * A message as text for the search for secrets: content, embeds and components (buttons' labels,
+ * custom ids and URLs). One value is left out: the link prompt's start link carries its own state
+ * by design (`/link/start?state=…`, shown only to the member who asked). That exact form, and
+ * nothing else in it, is blanked; a state anywhere else in the message is still found.
+ */
+export function messageText(message: unknown): string {
+  return JSON.stringify(message).replace(/(\/link\/start\?state=)[A-Za-z0-9_-]+"/g, '$1<state>"');
+}
+
+/**
  * Starts recording every message the bot creates or edits on `discord`, ephemeral ones included,
- * as members see them, for the search for secrets. Buttons are left out: the link prompt carries
- * its own state in its button's URL by design (shown only to the member who asked); everything
- * else in a message must hold no secret.
+ * as members see them (see {@link messageText}), for the search for secrets.
  */
 export function recordMessages(discord: Pick<DiscordEmulator, 'events'>): string[] {
   const messages: string[] = [];
   for (const event of ['message', 'messageUpdate'] as const) {
-    discord.events.on(event, (message) =>
-      messages.push(JSON.stringify({ ...message, components: undefined })),
-    );
+    discord.events.on(event, (message) => messages.push(messageText(message)));
   }
   return messages;
+}
+
+const LOG_METHODS: ReadonlySet<PropertyKey> = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace']);
+
+/** The message of an error and of every error it wraps (`cause`, an AggregateError's `errors`). */
+function errorMessages(error: unknown, depth = 0): string[] {
+  if (!(error instanceof Error) || depth > 8) return [];
+  const inner = [
+    ...errorMessages(error.cause, depth + 1),
+    ...(error instanceof AggregateError ? error.errors.flatMap((e) => errorMessages(e, depth + 1)) : []),
+  ];
+  return [`${error.name}: ${error.message}`, ...inner];
+}
+
+/**
+ * The logger, keeping the message of every error logged through it (or its children), as it was
+ * thrown: an error's message must hold no secret even where no logger scrubs it (Node printing an
+ * unhandled one, a caller's own output). Errors are found as arguments and as fields of the object
+ * logged (`{ err }`, `{ error }`).
+ */
+export function keepingErrors(logger: Logger, errors: string[]): Logger {
+  const keep = (args: unknown[]) => {
+    for (const arg of args) {
+      errors.push(...errorMessages(arg));
+      if (typeof arg === 'object' && arg !== null && !(arg instanceof Error)) {
+        for (const value of Object.values(arg)) errors.push(...errorMessages(value));
+      }
+    }
+  };
+  return new Proxy(logger, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      if (property === 'child')
+        return (...args: unknown[]) =>
+          keepingErrors((value as (...a: unknown[]) => Logger).apply(target, args), errors);
+      if (LOG_METHODS.has(property))
+        return (...args: unknown[]) => {
+          keep(args);
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      return (value as (...a: unknown[]) => unknown).bind(target);
+    },
+    set: (target, property, value) => Reflect.set(target, property, value),
+  });
 }
 
 /**
@@ -299,14 +396,34 @@ export function kindsNotSeen(secrets: Map<string, string>, wanted: readonly stri
 /** The places where a secret must never show up, with the secrets found in each. */
 export function leaks(secrets: Map<string, string>, places: Record<string, readonly string[]>): string[] {
   const hits: string[] = [];
+  const hit = (place: string, text: string, kind: string, at: number) =>
+    hits.push(`${kind} in ${place}: …${text.slice(Math.max(0, at - 80), at + 20)}…`);
+  // Indexed by their first characters: a fuzz run sees thousands of interaction tokens, and each
+  // text is then read once instead of once per secret.
+  const PREFIX = 8;
+  const byPrefix = new Map<string, [string, string][]>();
+  const short: [string, string][] = [];
+  for (const [secret, kind] of secrets) {
+    if (secret.length < PREFIX) short.push([secret, kind]);
+    else
+      byPrefix.set(secret.slice(0, PREFIX), [
+        ...(byPrefix.get(secret.slice(0, PREFIX)) ?? []),
+        [secret, kind],
+      ]);
+  }
   for (const [place, texts] of Object.entries(places)) {
     for (const text of texts) {
-      for (const [secret, kind] of secrets) {
-        if (text.includes(secret))
-          hits.push(
-            `${kind} in ${place}: …${text.slice(Math.max(0, text.indexOf(secret) - 80), text.indexOf(secret) + 20)}…`,
-          );
+      const found = new Set<string>();
+      for (let at = 0; at + PREFIX <= text.length; at++) {
+        for (const [secret, kind] of byPrefix.get(text.slice(at, at + PREFIX)) ?? []) {
+          if (!found.has(secret) && text.startsWith(secret, at)) {
+            found.add(secret);
+            hit(place, text, kind, at);
+          }
+        }
       }
+      for (const [secret, kind] of short)
+        if (text.includes(secret)) hit(place, text, kind, text.indexOf(secret));
     }
   }
   return hits;

@@ -89,4 +89,27 @@ describe('secrets the logger strips wherever pino puts them', () => {
     logger.error({ detail: printed.join(' ') }, `settings ${printed.join(' ')}`);
     for (const secret of printed) expect(lines()[0]).not.toContain(secret);
   });
+
+  it('strips a key in whichever form the configuration took it', () => {
+    const key = randomBytes(32);
+    const base64 = key.toString('base64');
+    for (const written of [
+      base64.replace(/=+$/, ''),
+      key.toString('base64url'),
+      key.toString('hex').toUpperCase(),
+    ]) {
+      const config = loadConfig({
+        DISCORD_TOKEN: BOT_TOKEN,
+        DISCORD_APPLICATION_ID: '123456789012345678',
+        MUSIC_CLIENT_ID: 'client-id',
+        MUSIC_CLIENT_SECRET: 'client-secret-canary-0002',
+        TOKEN_ENCRYPTION_KEY: written,
+      });
+      // The configuration read it as this very key.
+      expect(config.music?.encryption?.current.equals(key)).toBe(true);
+      const { logger, lines } = capture(() => secretsOf(config));
+      logger.error(`TOKEN_ENCRYPTION_KEY=x ${written}`);
+      expect(lines()[0]).not.toContain(written);
+    }
+  });
 });
