@@ -1,12 +1,11 @@
 /**
  * Abuse of the account-linking flow over real HTTP: a start link passed on to another member, a
- * replayed callback, a foreign state (another member's, another browser's), a code used twice,
- * open-redirect attempts, oversized and malformed query strings. Each is refused with a page, and nothing is stored: no code exchange reaches the
- * music service, no link appears or changes.
- * An expired state needs the states' clock moved; that case is covered with an injected clock in
- * test/integration/linking.test.ts ("refuses an expired state on its own page and stores nothing").
- * The bot runs with canary secrets; at the end every callback-server page, log line and message is
- * searched for them and for every code, state and token that went over the wire.
+ * replayed callback, an expired state (the bot's clock is moved past the state's ten minutes), a
+ * foreign state (another member's, another browser's), a code used twice, open-redirect attempts,
+ * oversized and malformed query strings. Each is refused with a page, and nothing is stored: no
+ * code exchange reaches the music service, no link appears or changes.
+ * The bot runs with canary secrets; at the end every callback-server page, log line, logged error
+ * and message is searched for them and for every code, state and token that went over the wire.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { beginLink, formAction, visit } from '../../emulators/music/walk.js';
@@ -24,6 +23,8 @@ import {
 describe('OAuth abuse of the linking flow', () => {
   let world: ReliabilityWorld;
   let carol: { id: string };
+  /** How far the bot's clock runs ahead of the real one. */
+  const clock = { offsetMs: 0 };
   /** Every page the callback server sent back, refusals included. */
   const pages: string[] = [];
   /** Every message the bot created or edited, as members saw it. */
@@ -35,7 +36,7 @@ describe('OAuth abuse of the linking flow', () => {
   };
 
   beforeAll(async () => {
-    world = await startReliabilityWorld();
+    world = await startReliabilityWorld({ clock });
     carol = world.discord.createUser({ username: 'carol' });
     messages = recordMessages(world.discord);
   });
@@ -93,6 +94,34 @@ describe('OAuth abuse of the linking flow', () => {
     expect(replay.body).not.toContain('You can close this tab');
     expect(exchanges()).toBe(before);
     expect(await status(world.alice.id)).toBe(linked);
+  });
+
+  it('refuses a state that has expired, storing nothing', async () => {
+    const dave = world.discord.createUser({ username: 'dave' });
+    const { callbackUrl, cookie } = await consent(dave.id, world.music.fixtures!.users.free);
+    const before = exchanges();
+    // The start link says it expires in 10 minutes; the member comes back after 11.
+    clock.offsetMs = 11 * 60_000;
+    try {
+      const late = await browse(callbackUrl, cookie);
+      expect(late.status).not.toBe(200);
+      expect(late.location).toBeUndefined();
+      expect(late.body).toMatch(/expired/i);
+      expect(late.body).not.toContain('You can close this tab');
+    } finally {
+      clock.offsetMs = 0;
+    }
+    expect(exchanges()).toBe(before);
+    expect(await status(dave.id)).toContain('/music link');
+    // The same callback a minute earlier would have linked: the refusal is the clock's doing.
+    const onTime = await consent(dave.id, world.music.fixtures!.users.free);
+    clock.offsetMs = 9 * 60_000;
+    try {
+      expect((await browse(onTime.callbackUrl, onTime.cookie)).status).toBe(200);
+    } finally {
+      clock.offsetMs = 0;
+    }
+    expect(await status(dave.id)).not.toContain('/music link');
   });
 
   it('refuses a state opened by another member or in another browser, storing nothing', async () => {
@@ -153,10 +182,18 @@ describe('OAuth abuse of the linking flow', () => {
       '/link/continue?link=../../evil.example',
     ]) {
       const page = await browse(`${world.publicUrl}${path}`);
-      expect(page.status === 302 ? page.location : '').not.toContain('evil');
-      expect(page.status).not.toBe(200);
+      expect(page.location, path).toBeUndefined();
+      expect(page.status, path).toBeGreaterThanOrEqual(400);
     }
     expect(exchanges()).toBe(before);
+    // A genuine callback with a redirect target added: the link is made, the page is the bot's own.
+    const { callbackUrl, cookie } = await consent(carol.id, world.music.fixtures!.users.free);
+    const withTarget = new URL(callbackUrl);
+    for (const name of ['redirect', 'redirect_uri', 'next', 'return_to'])
+      withTarget.searchParams.set(name, 'https://evil.example/');
+    const page = await browse(withTarget.toString(), cookie);
+    expect(page.location).toBeUndefined();
+    expect(page.body).not.toContain('evil.example');
   });
 
   it('refuses oversized and malformed query strings without storing anything', async () => {
@@ -171,14 +208,9 @@ describe('OAuth abuse of the linking flow', () => {
       `/callback?${'a=1&'.repeat(5_000)}`,
     ];
     for (const path of cases) {
-      let statusCode: number;
-      try {
-        statusCode = (await browse(`${world.publicUrl}${path}`)).status;
-      } catch {
-        // The server may also drop a request line this long; that is a refusal too.
-        statusCode = 431;
-      }
-      expect(statusCode, path.slice(0, 60)).toBeGreaterThanOrEqual(400);
+      const page = await browse(`${world.publicUrl}${path}`);
+      expect(page.status, path.slice(0, 60)).toBeGreaterThanOrEqual(400);
+      expect(page.location, path.slice(0, 60)).toBeUndefined();
     }
     expect(exchanges()).toBe(before);
     // Still healthy afterwards.
@@ -198,7 +230,12 @@ describe('OAuth abuse of the linking flow', () => {
     ).toEqual([]);
     expect(pages.length).toBeGreaterThan(20);
     expect(
-      leaks(secrets, { 'callback pages': pages, logs: world.logs, 'Discord messages': messages }),
+      leaks(secrets, {
+        'callback pages': pages,
+        logs: world.logs,
+        'Discord messages': messages,
+        'error messages': world.errors,
+      }),
     ).toEqual([]);
   });
 });
