@@ -384,6 +384,16 @@ export function keepingErrors(logger: Logger, errors: string[]): Logger {
   });
 }
 
+/** The kinds of secret every run of the test world holds values of, once a member has linked. */
+export const WORLD_SECRET_KINDS = [
+  'bot token',
+  'client secret',
+  'weather key',
+  'token encryption key',
+  'access token',
+  'refresh token',
+] as const;
+
 /**
  * The kinds among `wanted` of which no value was seen. A search for secrets proves nothing about a
  * kind it had no value of, so each search first checks that this is empty.

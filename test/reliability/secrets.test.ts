@@ -31,6 +31,7 @@ import {
   CANARY,
   canarySecrets,
   kindsNotSeen,
+  WORLD_SECRET_KINDS,
   leaks,
   messageText,
   recordMessages,
@@ -203,12 +204,7 @@ describe('no secret reaches a log, a message, a page or an error message', () =>
     );
     expect(
       kindsNotSeen(secrets, [
-        'bot token',
-        'client secret',
-        'weather key',
-        'token encryption key',
-        'access token',
-        'refresh token',
+        ...WORLD_SECRET_KINDS,
         'authorization code',
         'state',
         'PKCE verifier',
