@@ -10,6 +10,7 @@
  * `WEB=off` on the bot processes. Scheduled posts are made by any process: exactly once through
  * the shared markers, and with `SCHEDULER=queue` through BullMQ job schedulers.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Client, Interaction } from 'discord.js';
 import type { Config } from './config.js';
 import { createCore, runMain, startWebServer } from './compose.js';
@@ -55,23 +56,6 @@ export interface StartAppOptions {
 }
 
 const DRAIN_MS = 10_000;
-
-/** Waits for `work`, for at most `ms`: true when it settled in time. */
-async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  try {
-    return await Promise.race([
-      work.then(
-        () => true,
-        () => true,
-      ),
-      late,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 export async function startApp(config: Config, options: StartAppOptions = {}): Promise<App> {
   const client = createDiscordClient({
@@ -161,10 +145,11 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
     (stopped ??= (async () => {
       accepting = false;
       const drainMs = options.drainMs ?? DRAIN_MS;
-      const drained = await settlesWithin(
-        Promise.all([Promise.allSettled([...inFlight]), scheduler?.stop()]),
-        drainMs,
-      );
+      // True once everything in flight has settled; false when the drain time ran out first.
+      const drained = await Promise.race([
+        Promise.allSettled([...inFlight, scheduler?.stop()]).then(() => true),
+        delay(drainMs, false, { ref: false }),
+      ]);
       if (!drained) {
         logger.warn(
           { interactions: inFlight.size, drainMs },

@@ -70,7 +70,7 @@ function refusal(error: unknown): WeatherRefusedError | undefined {
   if (error instanceof ProductNotInPlanError) {
     const code = PLAN_CODES[error.product];
     const reason = code ? REASONS[code] : `the bot's weather plan does not include ${error.product}`;
-    return new WeatherRefusedError(reason, 'schedule', cause, code);
+    return new WeatherRefusedError(reason, 'schedule', { ...cause, code });
   }
   if (
     error instanceof WeatherKeyRejectedError ||
@@ -84,7 +84,7 @@ function refusal(error: unknown): WeatherRefusedError | undefined {
     error instanceof WeatherNotFoundError ||
     error instanceof WeatherParameterError
   ) {
-    return new WeatherRefusedError(REASONS['place-refused'], 'schedule', cause, 'place-refused');
+    return new WeatherRefusedError(REASONS['place-refused'], 'schedule', { ...cause, code: 'place-refused' });
   }
   return undefined;
 }

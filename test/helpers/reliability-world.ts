@@ -97,13 +97,7 @@ export async function startReliabilityWorld(
   };
   const discord = await startDiscordEmulator({ botToken: CANARY.botToken });
   proxies.discord.setTarget(new URL(discord.restUrl).origin);
-  const httpPort = await freePort();
-  const publicUrl = `http://127.0.0.1:${httpPort}`;
-  const music = await startMusicEmulator({
-    clientId: CANARY.clientId,
-    clientSecret: CANARY.clientSecret,
-    redirectUris: [`${publicUrl}/callback`],
-  });
+  const { httpPort, publicUrl, music } = await startCanaryMusic();
   proxies.music.setTarget(new URL(music.apiUrl).origin);
   proxies.auth.setTarget(new URL(music.authUrl).origin);
   const weather = await startWeatherEmulator({ apiKeys: [CANARY.weatherKey] });
@@ -382,6 +376,25 @@ export function keepingErrors(logger: Logger, errors: string[]): Logger {
     },
     set: (target, property, value) => Reflect.set(target, property, value),
   });
+}
+
+/**
+ * The music emulator with the canary client credentials, and the free port and public URL of the
+ * callback server it redirects to (the bot's HTTP_PORT and PUBLIC_URL).
+ */
+export async function startCanaryMusic(): Promise<{
+  httpPort: number;
+  publicUrl: string;
+  music: MusicEmulator;
+}> {
+  const httpPort = await freePort();
+  const publicUrl = `http://127.0.0.1:${httpPort}`;
+  const music = await startMusicEmulator({
+    clientId: CANARY.clientId,
+    clientSecret: CANARY.clientSecret,
+    redirectUris: [`${publicUrl}/callback`],
+  });
+  return { httpPort, publicUrl, music };
 }
 
 /** The kinds of secret every run of the test world holds values of, once a member has linked. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMusicEmulator, type MusicEmulator } from '../../emulators/music/index.js';
 import { BOT_SCOPES } from '../fixtures/music.js';
+import { requestAppToken } from '../helpers/music-auth.js';
 
 describe('music emulator: error answers a client sees', () => {
   let emulator: MusicEmulator;
@@ -52,14 +53,7 @@ describe('music emulator: error answers a client sees', () => {
 
   describe('on the token endpoint', () => {
     async function clientCredentials() {
-      const response = await fetch(`${emulator.authUrl}/api/token`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: `Basic ${Buffer.from(`${emulator.clientId}:${emulator.clientSecret}`).toString('base64')}`,
-        },
-        body: 'grant_type=client_credentials',
-      });
+      const response = await requestAppToken(emulator);
       return {
         status: response.status,
         retryAfter: response.headers.get('retry-after'),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMusicEmulator, type MusicEmulator } from '../../emulators/music/index.js';
 import { NoActiveDeviceError } from '../../src/services/music/index.js';
 import { BOT_SCOPES, createMusicWorld, manualClock, type MusicWorld } from '../fixtures/music.js';
+import { requestAppToken } from '../helpers/music-auth.js';
 
 const BASE62_ID = /^[0-9A-Za-z]{22}$/;
 
@@ -179,14 +180,7 @@ describe('music emulator: stalled responses', () => {
   it('stalls the token endpoint named as its documentation names it, `/api/token`', async () => {
     emulator.stallNext('/api/token', 300);
     const started = performance.now();
-    const response = await fetch(`${emulator.authUrl}/api/token`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        authorization: `Basic ${Buffer.from(`${emulator.clientId}:${emulator.clientSecret}`).toString('base64')}`,
-      },
-      body: 'grant_type=client_credentials',
-    });
+    const response = await requestAppToken(emulator);
     expect(performance.now() - started).toBeGreaterThanOrEqual(280);
     expect(response.status).toBe(200);
   });

@@ -238,7 +238,7 @@ describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
   it('pauses the schedules of a group the weather service refuses, after one call for the group', async () => {
     const reason = "the bot's weather plan does not include the hourly forecast";
     const w = await world({
-      fetch: () => Promise.reject(new WeatherRefusedError(reason, 'schedule', undefined, 'plan-hourly')),
+      fetch: () => Promise.reject(new WeatherRefusedError(reason, 'schedule', { code: 'plan-hourly' })),
     });
     const past = new Date(Date.now() - 60_000);
     const time = utcTime(past.getTime());

@@ -13,10 +13,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDiscordEmulator } from '../../emulators/discord/index.js';
-import { startMusicEmulator } from '../../emulators/music/index.js';
 import { completeLink } from '../../emulators/music/walk.js';
 import { startWeatherEmulator } from '../../emulators/weather/index.js';
-import { freePort } from '../../emulators/net.js';
 import { registerCommands } from '../../src/bot/register.js';
 import { commands } from '../../src/commands/index.js';
 import { ScheduleStore } from '../../src/services/schedules/store.js';
@@ -34,6 +32,7 @@ import {
   leaks,
   recordMessages,
   withCanaryPassword,
+  startCanaryMusic,
 } from '../helpers/reliability-world.js';
 import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
 
@@ -227,13 +226,7 @@ describe('crash safety with SIGKILL and restart', () => {
     async () => {
       const discord = await startDiscordEmulator({ botToken: TOKEN });
       const messages = recordMessages(discord);
-      const httpPort = await freePort();
-      const publicUrl = `http://127.0.0.1:${httpPort}`;
-      const music = await startMusicEmulator({
-        clientId: CANARY.clientId,
-        clientSecret: CANARY.clientSecret,
-        redirectUris: [`${publicUrl}/callback`],
-      });
+      const { httpPort, publicUrl, music } = await startCanaryMusic();
       const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-crash-refresh-'));
       // Access tokens that the bot sees expire a second after they are issued (its skew is 60 s),
       // so every command past the first second refreshes.

@@ -18,7 +18,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDiscordEmulator, type InteractionHandle } from '../../emulators/discord/index.js';
-import { startMusicEmulator } from '../../emulators/music/index.js';
 import { beginLink, visit } from '../../emulators/music/walk.js';
 import { startWeatherEmulator } from '../../emulators/weather/index.js';
 import { freePort } from '../../emulators/net.js';
@@ -40,6 +39,7 @@ import {
   startReliabilityWorld,
   type ReliabilityWorld,
   withCanaryPassword,
+  startCanaryMusic,
 } from '../helpers/reliability-world.js';
 import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
 
@@ -247,13 +247,7 @@ describe('no secret reaches the output of a bot process', () => {
     async () => {
       const discord = await startDiscordEmulator({ botToken: CANARY.botToken });
       const messages = recordMessages(discord);
-      const httpPort = await freePort();
-      const publicUrl = `http://127.0.0.1:${httpPort}`;
-      const music = await startMusicEmulator({
-        clientId: CANARY.clientId,
-        clientSecret: CANARY.clientSecret,
-        redirectUris: [`${publicUrl}/callback`],
-      });
+      const { httpPort, publicUrl, music } = await startCanaryMusic();
       const weather = await startWeatherEmulator({ apiKeys: [CANARY.weatherKey] });
       const weatherProxy = await startFaultProxy();
       weatherProxy.setTarget(new URL(weather.apiUrl).origin);

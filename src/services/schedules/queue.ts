@@ -205,7 +205,7 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
     }
     // A refusal for good is remembered for the group's other jobs of the slot: one call, not one each.
     const refused = await refusals.get(`refused:${group}`);
-    if (refused) throw new WeatherRefusedError(refused.message, refused.scope, undefined, refused.code);
+    if (refused) throw new WeatherRefusedError(refused.message, refused.scope, { code: refused.code });
     try {
       return { weather: await options.fetch(request) };
     } catch (error) {

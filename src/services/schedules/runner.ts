@@ -59,14 +59,15 @@ export class PostRejectedError extends Error {
  */
 export class WeatherRefusedError extends Error {
   override readonly name = 'WeatherRefusedError';
+  /** The pause's code, for scope `schedule`. */
+  readonly code: BotPauseCode | undefined;
   constructor(
     message: string,
     readonly scope: 'schedule' | 'all',
-    options?: ErrorOptions,
-    /** The pause's code, for scope `schedule`. */
-    readonly code?: BotPauseCode,
+    { code, ...options }: ErrorOptions & { code?: BotPauseCode | undefined } = {},
   ) {
     super(message, options);
+    this.code = code;
   }
 
   /** The reason its schedules are paused with. */
