@@ -65,8 +65,7 @@ export function secretsOf(config: Config): string[] {
     // Every form the configuration reads a key in (see `decodeKey`).
     ...keys.flatMap((key) => {
       const base64 = key.toString('base64');
-      const hex = key.toString('hex');
-      return [base64, base64.replace(/=+$/, ''), key.toString('base64url'), hex, hex.toUpperCase()];
+      return [base64, base64.replace(/=+$/, ''), key.toString('base64url'), key.toString('hex')];
     }),
     redisPassword,
     redisPassword && decodeURIComponent(redisPassword),

@@ -97,6 +97,8 @@ describe('secrets the logger strips wherever pino puts them', () => {
       base64.replace(/=+$/, ''),
       key.toString('base64url'),
       key.toString('hex').toUpperCase(),
+      // Mixed case, as a key copied from a tool that groups or capitalises digits may be.
+      mixedCase(key.toString('hex')),
     ]) {
       const config = loadConfig({
         DISCORD_TOKEN: BOT_TOKEN,
@@ -113,3 +115,8 @@ describe('secrets the logger strips wherever pino puts them', () => {
     }
   });
 });
+
+/** Every other letter upper-case, so the text is neither all lower- nor all upper-case. */
+function mixedCase(hex: string): string {
+  return [...hex].map((digit, index) => (index % 2 === 0 ? digit.toUpperCase() : digit)).join('');
+}

@@ -75,9 +75,24 @@ export function redactText(text: string, known: Iterable<string> = []): string {
   out = out.replace(pathToken, (_m, prefix: string) => `${prefix}${REDACTED}`);
   for (const secret of known) {
     // Short strings would redact ordinary words; real secrets are long.
-    if (secret.length >= 8) out = out.split(secret).join(REDACTED);
+    if (secret.length < 8) continue;
+    // Hex digits mean the same in either case (an encryption key may be written in mixed case).
+    out = HEX.test(secret) ? out.replace(anyCase(secret), REDACTED) : out.split(secret).join(REDACTED);
   }
   return out;
+}
+
+const HEX = /^[0-9a-f]+$/i;
+/** The few secrets a process holds are redacted from every log line: each pattern is built once. */
+const anyCasePatterns = new Map<string, RegExp>();
+function anyCase(hex: string): RegExp {
+  let pattern = anyCasePatterns.get(hex);
+  if (!pattern) {
+    if (anyCasePatterns.size >= 64) anyCasePatterns.clear();
+    pattern = new RegExp(hex, 'gi');
+    anyCasePatterns.set(hex, pattern);
+  }
+  return pattern;
 }
 
 /**
