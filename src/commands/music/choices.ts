@@ -3,6 +3,7 @@
  * it answers from Keyv (recent albums and artists, a copy of the member's playlists and devices) or
  * from one quick call, and with nothing rather than an error.
  */
+import type { SlashCommandStringOption } from '@discordjs/builders';
 import type { AutocompleteInteraction } from 'discord.js';
 import type { BotContext, MusicServices } from '../../bot/context.js';
 import { CHOICE_MAX, choiceName, type ChoiceInput } from '../../bot/render/music-prompts.js';
@@ -54,6 +55,10 @@ export function recentListChoices(kind: RecentKind) {
         }));
     });
 }
+
+/** The `playlist` option of the playlist edits, answered by {@link myPlaylistChoices}. */
+export const myPlaylistOption = (option: SlashCommandStringOption) =>
+  option.setName('playlist').setDescription('One of your playlists').setRequired(true).setAutocomplete(true);
 
 /** The member's playlists (owned and followed) whose name matches. */
 export async function myPlaylistChoices(

@@ -2,7 +2,7 @@ import { renderPlaylistEdit } from '../../bot/render/playlist.js';
 import type { MusicServices } from '../../bot/context.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { movePlaylistItems } from '../../domain/music/playlists.js';
-import { myPlaylistChoices } from './choices.js';
+import { myPlaylistChoices, myPlaylistOption } from './choices.js';
 import { depsOf, ensureLinked, guarded } from './shared.js';
 
 export default {
@@ -11,13 +11,7 @@ export default {
   build: (sub) =>
     sub
       .setDescription('Move items within a playlist')
-      .addStringOption((option) =>
-        option
-          .setName('playlist')
-          .setDescription('One of your playlists')
-          .setRequired(true)
-          .setAutocomplete(true),
-      )
+      .addStringOption(myPlaylistOption)
       .addIntegerOption((option) =>
         option
           .setName('from')

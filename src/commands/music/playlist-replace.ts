@@ -3,7 +3,7 @@ import type { MusicServices } from '../../bot/context.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { prepareReplacement } from '../../domain/music/playlists.js';
 import { parseItemRefs, requireAllValid } from '../../domain/music/refs.js';
-import { myPlaylistChoices } from './choices.js';
+import { myPlaylistChoices, myPlaylistOption } from './choices.js';
 import { depsOf, ensureLinked, guarded } from './shared.js';
 
 export default {
@@ -12,13 +12,7 @@ export default {
   build: (sub) =>
     sub
       .setDescription('Replace every item of a playlist (asks first)')
-      .addStringOption((option) =>
-        option
-          .setName('playlist')
-          .setDescription('One of your playlists')
-          .setRequired(true)
-          .setAutocomplete(true),
-      )
+      .addStringOption(myPlaylistOption)
       .addStringOption((option) =>
         option
           .setName('items')
