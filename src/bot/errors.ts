@@ -10,6 +10,8 @@ import {
 } from '../services/http/errors.js';
 import { VaultError } from '../auth/vault.js';
 import type { Logger } from '../logger.js';
+import { commonMessages } from './i18n/common.js';
+import { langOf, type Lang } from './i18n/index.js';
 import type { Feature } from './types.js';
 
 /**
@@ -20,49 +22,33 @@ export class UserError extends Error {
   override readonly name = 'UserError';
 }
 
-const SERVICE_NAMES: Record<Feature, string> = { music: 'music', weather: 'weather' };
-
-export function featureOffMessage(feature: Feature): string {
-  return (
-    `The ${SERVICE_NAMES[feature]} commands are switched off on this bot: its owner has not configured ` +
-    `the ${SERVICE_NAMES[feature]} service yet.`
-  );
+/** What a member reads when a service's commands are switched off, in their language. */
+export function featureOffMessage(feature: Feature, lang: Lang = 'en'): string {
+  return commonMessages(lang).featureOff(feature);
 }
 
-/** What the member sees for an error; `undefined` means "internal: log it and say something generic". */
-export function describeForUser(error: unknown): string | undefined {
+/**
+ * What the member sees for an error, in `lang` where the words are the router's own (a service's
+ * trouble; an error's `userMessage` is as written); `undefined` means "internal: log it and say
+ * something generic".
+ */
+export function describeForUser(error: unknown, lang: Lang = 'en'): string | undefined {
   if (error instanceof UserError) return error.message;
   // Service and auth errors that the member can act on carry their own sentence for them.
   const userMessage = (error as { userMessage?: unknown } | null)?.userMessage;
   if (typeof userMessage === 'string') return userMessage;
-  if (error instanceof RateLimitError) {
-    const wait =
-      error.retryAfterMs === undefined ? 'in a little while' : `in ${formatShortWait(error.retryAfterMs)}`;
-    return `The ${error.service} service is receiving too many requests right now. Please try again ${wait}.`;
-  }
+  const t = commonMessages(lang);
+  if (error instanceof RateLimitError) return t.tooManyRequests(error.service, error.retryAfterMs);
   // A fault on the service's side (5xx, also after the retries) reads as "not answering" too.
   if (
     error instanceof TimeoutError ||
     error instanceof NetworkError ||
     (error instanceof HttpError && error.status >= 500)
   ) {
-    return `The ${error.service} service is not answering right now. Please try again in a minute.`;
+    return t.notAnswering(error.service);
   }
-  if (error instanceof ResponseValidationError) {
-    return (
-      `The ${error.service} service sent an answer the bot could not read. Please try again in a minute; ` +
-      'if it keeps happening, tell the bot’s owner.'
-    );
-  }
+  if (error instanceof ResponseValidationError) return t.unreadable(error.service);
   return undefined;
-}
-
-function formatShortWait(ms: number): string {
-  const seconds = Math.ceil(ms / 1000);
-  if (seconds < 90) return `${seconds} seconds`;
-  const minutes = Math.ceil(seconds / 60);
-  if (minutes < 90) return `${minutes} minutes`;
-  return `about ${Math.round(minutes / 60)} hours`;
 }
 
 /**
@@ -75,7 +61,8 @@ export async function replyWithError(
   error: unknown,
   logger: Logger,
 ): Promise<void> {
-  const known = describeForUser(error);
+  const lang = langOf(interaction.locale);
+  const known = describeForUser(error, lang);
   let content = known;
   const context = {
     interactionId: interaction.id,
@@ -90,7 +77,7 @@ export async function replyWithError(
   if (content === undefined) {
     const reference = randomBytes(3).toString('hex');
     logger.error({ err: error, reference, ...context }, 'interaction failed');
-    content = `Something went wrong on our side, sorry. It has been logged (reference \`${reference}\`).`;
+    content = commonMessages(lang).internal(reference);
   } else if (error instanceof UpstreamError) {
     logger.warn({ err: error, ...context }, 'upstream service trouble');
   } else if (error instanceof VaultError) {

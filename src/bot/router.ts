@@ -1,6 +1,8 @@
 import type { Interaction } from 'discord.js';
 import type { BotContext } from './context.js';
 import { featureOffMessage, replyWithError, UserError } from './errors.js';
+import { commonMessages } from './i18n/common.js';
+import { langOf } from './i18n/index.js';
 import type { ButtonHandler, Command, Feature } from './types.js';
 
 export interface RouterOptions {
@@ -20,8 +22,9 @@ export function createInteractionRouter({ commands, buttons, ctx }: RouterOption
   const byName = new Map(commands.map((command) => [command.data.name, command]));
   const byPrefix = new Map(buttons.map((button) => [button.prefix, button]));
 
-  const ensureFeature = (feature: Feature | undefined) => {
-    if (feature && !ctx.features[feature]) throw new UserError(featureOffMessage(feature));
+  const ensureFeature = (feature: Feature | undefined, interaction: Interaction) => {
+    if (feature && !ctx.features[feature])
+      throw new UserError(featureOffMessage(feature, langOf(interaction.locale)));
   };
 
   return async function route(interaction: Interaction): Promise<void> {
@@ -36,9 +39,8 @@ export function createInteractionRouter({ commands, buttons, ctx }: RouterOption
           },
           'slash command',
         );
-        if (!command)
-          throw new UserError('This command is not known to the bot any more. It may have been removed.');
-        ensureFeature(command.requires);
+        if (!command) throw new UserError(commonMessages(langOf(interaction.locale)).unknownCommand);
+        ensureFeature(command.requires, interaction);
         await command.execute(interaction, ctx);
       } else if (interaction.isAutocomplete()) {
         const command = byName.get(interaction.commandName);
@@ -50,8 +52,8 @@ export function createInteractionRouter({ commands, buttons, ctx }: RouterOption
       } else if (interaction.isButton()) {
         const [prefix = '', ...args] = interaction.customId.split(CUSTOM_ID_SEPARATOR);
         const handler = byPrefix.get(prefix);
-        if (!handler) throw new UserError('This button no longer does anything. Run the command again.');
-        ensureFeature(handler.requires);
+        if (!handler) throw new UserError(commonMessages(langOf(interaction.locale)).staleButton);
+        ensureFeature(handler.requires, interaction);
         await handler.handle(interaction, ctx, args);
       }
     } catch (error) {

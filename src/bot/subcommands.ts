@@ -6,6 +6,7 @@ import {
 import type { AutocompleteInteraction, ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from './context.js';
 import { featureOffMessage, UserError } from './errors.js';
+import { langOf } from './i18n/index.js';
 import type { Command, Feature } from './types.js';
 
 /** One subcommand of a command, in its own file: `commands/<command>/<sub>.ts`. */
@@ -57,9 +58,13 @@ export function commandGroup<S>(options: CommandGroupOptions<S>): Command {
     const name = interaction.options.getSubcommand(false);
     return options.subcommands.find((sub) => sub.name === name && sub.group === group);
   };
-  const servicesOf = (ctx: BotContext) => {
+  const servicesOf = (
+    ctx: BotContext,
+    interaction: ChatInputCommandInteraction | AutocompleteInteraction,
+  ) => {
     const services = options.services(ctx);
-    if (services === undefined) throw new UserError(featureOffMessage(options.requires));
+    if (services === undefined)
+      throw new UserError(featureOffMessage(options.requires, langOf(interaction.locale)));
     return services;
   };
 
@@ -69,7 +74,7 @@ export function commandGroup<S>(options: CommandGroupOptions<S>): Command {
     async execute(interaction, ctx) {
       const sub = find(interaction);
       if (!sub) throw new UserError(`This /${options.name} command is not known to the bot any more.`);
-      await sub.execute(interaction, servicesOf(ctx), ctx);
+      await sub.execute(interaction, servicesOf(ctx, interaction), ctx);
     },
     async autocomplete(interaction, ctx) {
       const sub = find(interaction);
@@ -77,7 +82,7 @@ export function commandGroup<S>(options: CommandGroupOptions<S>): Command {
         await interaction.respond([]);
         return;
       }
-      await sub.autocomplete(interaction, servicesOf(ctx), ctx);
+      await sub.autocomplete(interaction, servicesOf(ctx, interaction), ctx);
     },
   };
 }

@@ -25,6 +25,23 @@ describe('an unexpected error after a public defer', () => {
     expect(world.logs.join('\n')).not.toContain(TEST_WEATHER_KEY);
   });
 
+  it('tells a German member in German, with the same reference in the logs', async () => {
+    world.weather!.failNext('/data/2.5/weather', 409);
+    const handle = world.slash('weather', {
+      subcommand: 'now',
+      options: { place: BERLIN },
+      userId: world.bob.id,
+      locale: 'de',
+    });
+    const message = await handle.waitForFollowUp();
+    expect(message.flags! & 64).toBe(64);
+    const reference = /^Auf unserer Seite ist etwas schiefgegangen.*\(Referenz `([0-9a-f]{6})`\)\.$/.exec(
+      message.content,
+    )?.[1];
+    expect(reference).toBeDefined();
+    expect(world.logs.join('\n')).toContain(`"reference":"${reference}"`);
+  });
+
   it('says the service is not answering when its 5xx outlast the retries, to the member alone', async () => {
     for (let i = 0; i < 3; i++) world.weather!.failNext('/data/2.5/weather', 503);
     const handle = world.slash('weather', { subcommand: 'now', options: { place: BERLIN } });
@@ -34,6 +51,47 @@ describe('an unexpected error after a public defer', () => {
       'The weather service is not answering right now. Please try again in a minute.',
     );
     expect(handle.original()).toBeUndefined();
+  });
+});
+
+describe('a bot without the weather service', () => {
+  let world: BotWorld;
+  beforeAll(async () => {
+    world = await startBotWorld({ music: true });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('says the weather commands are switched off, in the member’s language', async () => {
+    const english = await world.slash('weather', { subcommand: 'now', options: { place: BERLIN } }).reply();
+    expect(english.flags! & 64).toBe(64);
+    expect(english.content).toBe(
+      'The weather commands are switched off on this bot: its owner has not configured the weather service yet.',
+    );
+    const german = await world
+      .slash('weather', { subcommand: 'now', options: { place: BERLIN }, userId: world.bob.id, locale: 'de' })
+      .reply();
+    expect(german.flags! & 64).toBe(64);
+    expect(german.content).toBe(
+      'Die Wetterbefehle sind auf diesem Bot abgeschaltet: Sein Betreiber hat den Wetterdienst noch nicht eingerichtet.',
+    );
+  });
+
+  it('tells a German member in German that the music service is not answering', async () => {
+    const album = `service:album:${world.music!.fixtures!.catalog.longAlbumId}`;
+    for (let i = 0; i < 3; i++) world.music!.failNext(/\/v1\/albums\//, 503);
+    const handle = world.slash('music', {
+      subcommand: 'album',
+      options: { album },
+      userId: world.bob.id,
+      locale: 'de',
+    });
+    const reply = await handle.waitForFollowUp();
+    expect(reply.flags! & 64).toBe(64);
+    expect(reply.content).toBe(
+      'Der Musikdienst antwortet gerade nicht. Bitte versuche es in einer Minute noch einmal.',
+    );
   });
 });
 

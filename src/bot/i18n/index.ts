@@ -1,7 +1,8 @@
 /**
  * Localisation: the languages replies are written in, chosen from the interaction's locale, and the
  * helpers that give slash commands, options and choices their localised names and descriptions.
- * Catalogues live next to this file, one per command family (`weather.ts`).
+ * Catalogues live next to this file, one per command family (`weather.ts`, `schedules.ts`), and
+ * the router's own words in `common.ts`.
  */
 import type { LocalizationMap } from 'discord-api-types/v10';
 

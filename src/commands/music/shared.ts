@@ -15,6 +15,7 @@ import { NotLinkedError, RelinkRequiredError } from '../../auth/tokens.js';
 import type { BotContext, MusicServices } from '../../bot/context.js';
 import type { CustomIdCodec } from '../../bot/custom-id.js';
 import { describeForUser, featureOffMessage, UserError } from '../../bot/errors.js';
+import { langOf } from '../../bot/i18n/index.js';
 import type { MusicMessage } from '../../bot/render/music-components.js';
 import { clip, CONTENT_MAX } from '../../bot/render/music-text.js';
 import { renderLinkNeeded, toChoices, type ChoiceInput } from '../../bot/render/music-prompts.js';
@@ -111,7 +112,8 @@ export async function answerProblem(
   music: MusicServices,
   ctx: BotContext,
 ): Promise<boolean> {
-  const text = describeForUser(error);
+  // The music service's own sentences are English for now; the router's words follow the member.
+  const text = describeForUser(error, langOf(interaction.locale));
   if (text === undefined) return false;
   let message: MusicMessage = { content: text, embeds: [], components: [] };
   if (
@@ -186,7 +188,7 @@ export function musicButton<T>(
     requires: 'music',
     async handle(interaction, ctx, args) {
       const music = ctx.music;
-      if (music === undefined) throw new UserError(featureOffMessage('music'));
+      if (music === undefined) throw new UserError(featureOffMessage('music', langOf(interaction.locale)));
       const state = codec.decode(args);
       try {
         await handle(interaction, state, music, ctx);

@@ -1,0 +1,84 @@
+/**
+ * The router's own words, in English and German: what any member may read whatever the command (a
+ * service switched off, a command or button the bot no longer knows, a service in trouble, an
+ * error on the bot's side). German must have every English key (the type says so).
+ */
+import type { Feature } from '../types.js';
+import type { Lang } from './index.js';
+
+interface CommonMessages {
+  featureOff(feature: Feature): string;
+  unknownCommand: string;
+  staleButton: string;
+  internal(reference: string): string;
+  tooManyRequests(service: string, waitMs: number | undefined): string;
+  notAnswering(service: string): string;
+  unreadable(service: string): string;
+}
+
+/** Seconds up to 90, minutes up to 90, then hours. */
+function shortWait(ms: number): { seconds: number } | { minutes: number } | { hours: number } {
+  const seconds = Math.ceil(ms / 1000);
+  if (seconds < 90) return { seconds };
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 90) return { minutes };
+  return { hours: Math.round(minutes / 60) };
+}
+
+const en: CommonMessages = {
+  featureOff: (feature) =>
+    `The ${feature} commands are switched off on this bot: its owner has not configured the ${feature} ` +
+    'service yet.',
+  unknownCommand: 'This command is not known to the bot any more. It may have been removed.',
+  staleButton: 'This button no longer does anything. Run the command again.',
+  internal: (reference) =>
+    `Something went wrong on our side, sorry. It has been logged (reference \`${reference}\`).`,
+  tooManyRequests: (service, waitMs) => {
+    let when = 'in a little while';
+    if (waitMs !== undefined) {
+      const wait = shortWait(waitMs);
+      if ('seconds' in wait) when = `in ${wait.seconds} seconds`;
+      else if ('minutes' in wait) when = `in ${wait.minutes} minutes`;
+      else when = `in about ${wait.hours} hours`;
+    }
+    return `The ${service} service is receiving too many requests right now. Please try again ${when}.`;
+  },
+  notAnswering: (service) =>
+    `The ${service} service is not answering right now. Please try again in a minute.`,
+  unreadable: (service) =>
+    `The ${service} service sent an answer the bot could not read. Please try again in a minute; ` +
+    'if it keeps happening, tell the bot’s owner.',
+};
+
+/** "der Musikdienst", "den Wetterdienst": the service's name in the case a sentence needs. */
+const SERVICE_DE: Record<string, string> = { music: 'Musik', weather: 'Wetter' };
+const serviceDe = (service: string) => (SERVICE_DE[service] ? `${SERVICE_DE[service]}dienst` : 'Dienst');
+
+const de: CommonMessages = {
+  featureOff: (feature) =>
+    `Die ${SERVICE_DE[feature]}befehle sind auf diesem Bot abgeschaltet: Sein Betreiber hat den ` +
+    `${serviceDe(feature)} noch nicht eingerichtet.`,
+  unknownCommand: 'Diesen Befehl kennt der Bot nicht mehr. Vielleicht wurde er entfernt.',
+  staleButton: 'Dieser Knopf tut nichts mehr. Führe den Befehl noch einmal aus.',
+  internal: (reference) =>
+    `Auf unserer Seite ist etwas schiefgegangen, tut uns leid. Es wurde protokolliert (Referenz \`${reference}\`).`,
+  tooManyRequests: (service, waitMs) => {
+    let when = 'in Kürze';
+    if (waitMs !== undefined) {
+      const wait = shortWait(waitMs);
+      if ('seconds' in wait) when = `in ${wait.seconds} Sekunden`;
+      else if ('minutes' in wait) when = `in ${wait.minutes} Minuten`;
+      else when = `in etwa ${wait.hours} Stunden`;
+    }
+    return `Der ${serviceDe(service)} bekommt gerade zu viele Anfragen. Bitte versuche es ${when} noch einmal.`;
+  },
+  notAnswering: (service) =>
+    `Der ${serviceDe(service)} antwortet gerade nicht. Bitte versuche es in einer Minute noch einmal.`,
+  unreadable: (service) =>
+    `Der ${serviceDe(service)} hat eine Antwort geschickt, die der Bot nicht lesen konnte. Bitte versuche ` +
+    'es in einer Minute noch einmal; wenn es immer wieder passiert, sag es dem Betreiber des Bots.',
+};
+
+export function commonMessages(lang: Lang): CommonMessages {
+  return lang === 'de' ? de : en;
+}
