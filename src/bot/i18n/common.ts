@@ -16,13 +16,22 @@ interface CommonMessages {
   unreadable(service: string): string;
 }
 
-/** Seconds up to 90, minutes up to 90, then hours. */
-function shortWait(ms: number): { seconds: number } | { minutes: number } | { hours: number } {
+const WAIT_WORDS: Record<
+  Lang,
+  { seconds(n: number): string; minutes(n: number): string; hours(n: number): string }
+> = {
+  en: { seconds: (n) => `${n} seconds`, minutes: (n) => `${n} minutes`, hours: (n) => `about ${n} hours` },
+  de: { seconds: (n) => `${n} Sekunden`, minutes: (n) => `${n} Minuten`, hours: (n) => `etwa ${n} Stunden` },
+};
+
+/** A wait in words: seconds up to 90, minutes up to 90, then hours ("30 seconds", "etwa 2 Stunden"). */
+export function waitText(ms: number, lang: Lang): string {
+  const words = WAIT_WORDS[lang];
   const seconds = Math.ceil(ms / 1000);
-  if (seconds < 90) return { seconds };
+  if (seconds < 90) return words.seconds(seconds);
   const minutes = Math.ceil(seconds / 60);
-  if (minutes < 90) return { minutes };
-  return { hours: Math.round(minutes / 60) };
+  if (minutes < 90) return words.minutes(minutes);
+  return words.hours(Math.round(minutes / 60));
 }
 
 const en: CommonMessages = {
@@ -33,16 +42,9 @@ const en: CommonMessages = {
   staleButton: 'This button no longer does anything. Run the command again.',
   internal: (reference) =>
     `Something went wrong on our side, sorry. It has been logged (reference \`${reference}\`).`,
-  tooManyRequests: (service, waitMs) => {
-    let when = 'in a little while';
-    if (waitMs !== undefined) {
-      const wait = shortWait(waitMs);
-      if ('seconds' in wait) when = `in ${wait.seconds} seconds`;
-      else if ('minutes' in wait) when = `in ${wait.minutes} minutes`;
-      else when = `in about ${wait.hours} hours`;
-    }
-    return `The ${service} service is receiving too many requests right now. Please try again ${when}.`;
-  },
+  tooManyRequests: (service, waitMs) =>
+    `The ${service} service is receiving too many requests right now. Please try again ` +
+    `${waitMs === undefined ? 'in a little while' : `in ${waitText(waitMs, 'en')}`}.`,
   notAnswering: (service) =>
     `The ${service} service is not answering right now. Please try again in a minute.`,
   unreadable: (service) =>
@@ -62,16 +64,9 @@ const de: CommonMessages = {
   staleButton: 'Dieser Knopf tut nichts mehr. Führe den Befehl noch einmal aus.',
   internal: (reference) =>
     `Auf unserer Seite ist etwas schiefgegangen, tut uns leid. Es wurde protokolliert (Referenz \`${reference}\`).`,
-  tooManyRequests: (service, waitMs) => {
-    let when = 'in Kürze';
-    if (waitMs !== undefined) {
-      const wait = shortWait(waitMs);
-      if ('seconds' in wait) when = `in ${wait.seconds} Sekunden`;
-      else if ('minutes' in wait) when = `in ${wait.minutes} Minuten`;
-      else when = `in etwa ${wait.hours} Stunden`;
-    }
-    return `Der ${serviceDe(service)} bekommt gerade zu viele Anfragen. Bitte versuche es ${when} noch einmal.`;
-  },
+  tooManyRequests: (service, waitMs) =>
+    `Der ${serviceDe(service)} bekommt gerade zu viele Anfragen. Bitte versuche es ` +
+    `${waitMs === undefined ? 'in Kürze' : `in ${waitText(waitMs, 'de')}`} noch einmal.`,
   notAnswering: (service) =>
     `Der ${serviceDe(service)} antwortet gerade nicht. Bitte versuche es in einer Minute noch einmal.`,
   unreadable: (service) =>

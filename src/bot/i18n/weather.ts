@@ -324,9 +324,6 @@ const en = {
   refused: (detail: string) => `The weather service refused this request: ${detail}`,
   manageServerNeeded: 'Only members who may manage this server can change its default place.',
   serverOnly: 'This works only in a server.',
-  waitSeconds: (n: number) => `${n} seconds`,
-  waitMinutes: (n: number) => `${n} minutes`,
-  waitHours: (n: number) => `about ${n} hours`,
 
   // Shared
   compass: [
@@ -503,9 +500,6 @@ const de: WeatherMessages = {
   refused: (detail) => `Der Wetterdienst hat diese Anfrage abgelehnt: ${detail}`,
   manageServerNeeded: 'Nur Mitglieder, die diesen Server verwalten dürfen, können seinen Standardort ändern.',
   serverOnly: 'Das geht nur auf einem Server.',
-  waitSeconds: (n) => `${n} Sekunden`,
-  waitMinutes: (n) => `${n} Minuten`,
-  waitHours: (n) => `etwa ${n} Stunden`,
 
   compass: [
     'N',

@@ -8,6 +8,7 @@ import {
 import type Keyv from 'keyv';
 import type { BotContext, WeatherServices } from '../../bot/context.js';
 import { UserError } from '../../bot/errors.js';
+import { waitText } from '../../bot/i18n/common.js';
 import { langOf, localize, type CommandText, type Lang } from '../../bot/i18n/index.js';
 import { WEATHER_COMMAND_TEXT, weatherMessages, type WeatherMessages } from '../../bot/i18n/weather.js';
 import { fit, type WeatherRenderOptions } from '../../bot/render/weather.js';
@@ -153,14 +154,6 @@ async function savedPlaces(interaction: AutocompleteInteraction, prefs: Keyv): P
   return [member.home, server.home].filter((place): place is Place => place !== undefined);
 }
 
-function waitText(t: WeatherMessages, ms: number): string {
-  const seconds = Math.ceil(ms / 1000);
-  if (seconds < 90) return t.waitSeconds(seconds);
-  const minutes = Math.ceil(seconds / 60);
-  if (minutes < 90) return t.waitMinutes(minutes);
-  return t.waitHours(Math.round(minutes / 60));
-}
-
 const FIELD_NAMES: Record<'start' | 'end', keyof typeof WEATHER_COMMAND_TEXT.options> = {
   start: 'historyStart',
   end: 'historyEnd',
@@ -201,7 +194,7 @@ export function describeWeatherProblem(error: unknown, lang: Lang): string | und
   if (error instanceof ProductNotInPlanError) return t.notInPlan(t.products[error.product]);
   if (error instanceof WeatherKeyRejectedError) return t.keyRejected;
   if (error instanceof RateLimitError) {
-    return t.rateLimited(error.retryAfterMs === undefined ? undefined : waitText(t, error.retryAfterMs));
+    return t.rateLimited(error.retryAfterMs === undefined ? undefined : waitText(error.retryAfterMs, lang));
   }
   // A fault on the service's side (5xx, also after the retries) reads as "not answering" too.
   if (error instanceof TimeoutError || error instanceof NetworkError) return t.unavailable;
