@@ -165,13 +165,23 @@ export function episode(ctx: RenderContext, record: EpisodeRecord): Json {
   };
 }
 
-/** A local file: no id, no URI, artists and album without ids either (as the real service sends them). */
-function localTrack(entry: Entry): Json {
+/**
+ * A local file: no id, no link, artists and album without ids or URIs either, as the real service
+ * sends them. Its own URI has a form of its own (the public local-files guide: "The track URI has a
+ * special formatting"): `<scheme>:local:<artist>:<album>:<title>:<seconds>`, each part form-encoded
+ * (spaces as `+`) and empty where the file had no such tag. The service refuses that URI in every
+ * request (400 `Invalid track uri: …`, spotify/web-api #510 and #612; see `ITEM_URI` in `api.ts`).
+ */
+function localTrack(ctx: RenderContext, entry: Entry): Json {
   const local = entry.local ?? { name: '', artist: '', album: '', durationMs: 0 };
+  const part = (text: string) => encodeURIComponent(text).replace(/%20/g, '+');
+  const uri = [URI_SCHEME, 'local', part(local.artist), part(local.album), part(local.name)]
+    .concat(String(Math.round(local.durationMs / 1000)))
+    .join(':');
   return {
     type: 'track',
     id: null,
-    uri: null,
+    uri,
     name: local.name,
     duration_ms: local.durationMs,
     explicit: false,
@@ -182,7 +192,8 @@ function localTrack(entry: Entry): Json {
     album: { id: null, name: local.album, type: 'album', uri: null, href: null, album_type: null },
     disc_number: 0,
     track_number: 0,
-    popularity: 0,
+    // Removed from every track by the 2026 changes (upstream facts), local files included.
+    ...(ctx.variant === 'classic' ? { popularity: 0 } : {}),
   };
 }
 
@@ -202,7 +213,7 @@ export function owner(ctx: RenderContext, userId: string): Json {
 
 export function playlistEntry(ctx: RenderContext, entry: Entry): Json {
   let item: Json | null = null;
-  if (entry.kind === 'local') item = localTrack(entry);
+  if (entry.kind === 'local') item = localTrack(ctx, entry);
   else if (entry.kind === 'track' && entry.uri !== null) {
     const track = ctx.catalog.tracks.get(entry.uri.split(':')[2] ?? '');
     item = track === undefined ? null : trackFull(ctx, track);

@@ -183,6 +183,20 @@ describe('playlists: pages, autocomplete and edits', () => {
     expect(world.music!.playlist(roadTrip)!.length).toBe(length);
   });
 
+  it('refuses, before asking, to remove a local file or a removed track, and changes nothing', async () => {
+    // Item 5 is a local file: the service lists it with a `…:local:…` URI of its own form, which it
+    // refuses in every request; item 3 is a track the service no longer has.
+    const length = world.music!.playlist(big)!.length;
+    const local = await playlist('remove', { playlist: big, position: 4, count: 2 }).waitForFollowUp();
+    expect(local.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(local.content).toMatch(
+      /^Item 5 cannot be removed by the bot: .*local files.*Remove them in the app\.$/,
+    );
+    const both = await playlist('remove', { playlist: big, position: 3, count: 3 }).waitForFollowUp();
+    expect(both.content).toMatch(/^Items 3, 5 cannot be removed by the bot/);
+    expect(world.music!.playlist(big)!.length).toBe(length);
+  });
+
   it('after removing every item of the last page, shows the new last page, not an empty one past the end', async () => {
     const length = world.music!.playlist(roadTrip)!.length;
     expect(length).toBeGreaterThan(10);

@@ -34,7 +34,12 @@ describe.each(VARIANTS)('playlists (%s API)', (variant) => {
       'episode',
       'track',
     ]);
-    expect(entries[4]?.track).toMatchObject({ id: null, uri: null, is_local: true });
+    // A local file: no id, and a URI of the form the public local-files guide gives.
+    expect(entries[4]?.track).toMatchObject({
+      id: null,
+      uri: 'service:local:Alice:Voice+memos:Demo+(garage+take):187',
+      is_local: true,
+    });
     expect(entries[0]?.track?.is_playable).toBe(true);
   });
 

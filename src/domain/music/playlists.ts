@@ -373,11 +373,15 @@ async function removableEntries(
   checkRange(itemsOf(full).total, from, count);
   if (count > MAX_REMOVE) throw new MusicInputError(`At most ${MAX_REMOVE} items can be removed at once.`);
   const entries = await entriesAt(deps, userId, full, from - 1, count);
-  const stuck = entries.flatMap((entry, index) => (entry.track?.uri ? [] : [from + index]));
+  // A local file has a URI of its own form (`…:local:…`), but the service refuses it in every
+  // request (400 `Invalid track uri`), and a removed track has none: asking would only fail.
+  const stuck = entries.flatMap((entry, index) =>
+    entry.kind !== 'local' && entry.track?.uri ? [] : [from + index],
+  );
   if (stuck.length > 0) {
     throw new MusicInputError(
       `${stuck.length === 1 ? `Item ${stuck[0]} cannot` : `Items ${stuck.join(', ')} cannot`} be removed by the bot: ` +
-        'the service gives apps no link for local files and removed tracks. Remove them in the app.',
+        'the service does not let apps remove local files or tracks it no longer has. Remove them in the app.',
     );
   }
   return entries;
