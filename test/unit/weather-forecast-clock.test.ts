@@ -87,6 +87,24 @@ describe('forecast clocks', () => {
     expect(offsetAt(report, MONDAY)).toBe(HOUR);
   });
 
+  it('read a forecast across the November change by the zone at the place, where its country’s zones disagree', async () => {
+    // In October UTC−7 is Los Angeles (PDT) and Phoenix (MST) alike; from 1 November 09:00 UTC Los
+    // Angeles is on UTC−8 and Phoenix stays on UTC−7. Only the coordinates tell them apart.
+    const saturday = Date.UTC(2026, 9, 31, 12) / 1000;
+    const monday = Date.UTC(2026, 10, 2, 12) / 1000;
+    const city = { country: 'US', timezone: -7 * HOUR };
+    const places = [
+      { place: { lat: 34.0522, lon: -118.2437, label: 'Los Angeles, California, US' }, after: -8 * HOUR },
+      { place: { lat: 33.4484, lon: -112.074, label: 'Phoenix, Arizona, US' }, after: -7 * HOUR },
+    ];
+    for (const { place, after } of places) {
+      answer(MOCK_URLS.proUrl, '/data/2.5/forecast/hourly', hourlyFrom(saturday, city));
+      const report = await getHourlyForecast(client, place, { hours: 48, lang: 'en' });
+      expect(offsetAt(report, saturday)).toBe(-7 * HOUR);
+      expect(offsetAt(report, monday)).toBe(after);
+    }
+  });
+
   it('read a daily forecast across the spring change with summer time after it', async () => {
     // Asked on Friday 27 March 2026 (UTC+1); the clocks go forward on Sunday at 01:00 UTC.
     const friday = Date.UTC(2026, 2, 27, 11) / 1000;

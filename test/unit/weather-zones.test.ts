@@ -60,6 +60,24 @@ describe('a place’s clock', () => {
     expect(offsetAt(central, unix(2026, 1, 15, 12))).toBe(-6 * HOUR);
   });
 
+  it('takes the zone at the place’s coordinates, where its country’s zones disagree', () => {
+    // Asked on 4 April 2025: Sydney and Lord Howe Island both say UTC+11 until 6 April, then
+    // UTC+10 and UTC+10:30.
+    const asked = unix(2025, 4, 4, 12);
+    const after = unix(2025, 4, 7, 12);
+    const sydney = placeClock(11 * HOUR, asked, 'AU', { lat: -33.8688, lon: 151.2093 });
+    expect(offsetAt(sydney, after)).toBe(10 * HOUR);
+    const lordHowe = placeClock(11 * HOUR, asked, 'AU', { lat: -31.5553, lon: 159.0821 });
+    expect(offsetAt(lordHowe, after)).toBe(10.5 * HOUR);
+  });
+
+  it('falls back to the country’s zones when the zone at the coordinates does not show the service’s offset', () => {
+    // Coordinates in Berlin, but the service says UTC−5 in July, in the US: the Central zones.
+    const clock = placeClock(-5 * HOUR, unix(2026, 7, 15, 12), 'US', { lat: 52.52, lon: 13.405 });
+    expect(clock.zones).toContain('America/Chicago');
+    expect(offsetAt(clock, unix(2026, 1, 15, 12))).toBe(-6 * HOUR);
+  });
+
   it('keeps the present offset without a known country or a zone showing it', () => {
     expect(placeClock(HOUR, unix(2026, 7, 15, 12), undefined)).toEqual({ timezone: HOUR });
     expect(placeClock(HOUR, unix(2026, 7, 15, 12), 'ZZ')).toEqual({ timezone: HOUR });

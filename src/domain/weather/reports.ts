@@ -113,6 +113,7 @@ async function forecastClock(
     timezone,
     at,
     country === undefined || country === '' ? countryOfLabel(place.label) : country,
+    place,
   );
 }
 
@@ -154,12 +155,12 @@ export async function getDailyForecast(
 
 /**
  * The place's clock, for dates in other seasons than now: the service gives only today's offset,
- * so the zones of the place's country that show it stand in for the zone (see `zones.ts`).
+ * so the zone at the place (or those of its country) that shows it stands in (see `zones.ts`).
  */
 export async function getPlaceClock(client: WeatherClient, place: Place): Promise<PlaceClock> {
   const { weather } = await getCurrentWeather(client, place, { lang: 'en' });
   const country = weather.sys?.country ?? countryOfLabel(place.label);
-  return placeClock(weather.timezone ?? 0, weather.dt, country);
+  return placeClock(weather.timezone ?? 0, weather.dt, country, place);
 }
 
 /**

@@ -1,20 +1,23 @@
 /**
  * A place's wall clock at other times than now. The service tells a place's shift from UTC only as
  * `timezone`, valid when it answers: Berlin says 7200 in July, and a January date read with it is an
- * hour off. The history answer carries UTC timestamps and no zone at all, and the bot has no
- * time-zone lookup by coordinates.
+ * hour off. The history answer carries UTC timestamps and no zone at all.
  *
- * What it does have is the country (`sys.country` of current weather, else the `DE` that ends a
- * place's label) and the runtime's CLDR data, which lists each country's IANA zones. The zones of
- * that country that show the service's present offset are the ones the place can be in; where they
- * all agree on the offset at an instant, that is the place's offset then, daylight saving included
- * (every zone of Germany, of India, of mainland Spain in winter). Where they disagree (UTC−7 in July
- * is Los Angeles and Phoenix alike, an hour apart in January) the present offset is all there is,
- * and the renderers show which offset was applied, so a member is not misled.
+ * So the bot finds the place's IANA zone itself, and keeps it only where it shows the service's
+ * present offset (the service has the last word on the place's now):
+ * 1. The zone at the place's coordinates, from @photostructure/tz-lookup (a compact map of the zone
+ *    borders, CC0): Los Angeles and Phoenix, both UTC−7 in July, an hour apart in January.
+ * 2. Else (a place near a border the compact map draws differently, a service that reads its zones
+ *    another way) the zones of the place's country (`sys.country` of current weather, else the `DE`
+ *    that ends a place's label), from the runtime's CLDR data, that show the present offset: where
+ *    they all agree at an instant, that is the place's offset then (every zone of Germany, of India).
+ *    Where they disagree, the present offset is all there is, and the renderers that show a range
+ *    say which offset they applied.
  *
  * Schedules store an IANA zone, but it is the zone of the time a member wants posts at, not
  * necessarily that of the place reported on, so it is not used here.
  */
+import tzLookup from '@photostructure/tz-lookup';
 
 const HOUR = 3600;
 const DAY = 86_400;
@@ -89,15 +92,33 @@ export function countryOfLabel(label: string): string | undefined {
   return /(?:^|,\s*)([A-Z]{2})$/.exec(label.trim())?.[1];
 }
 
+/** The IANA zone at a place's coordinates, if the map has one this runtime knows. */
+function zoneAt(coords: { lat: number; lon: number }): string | undefined {
+  try {
+    const zone = tzLookup(coords.lat, coords.lon);
+    zoneOffset(zone, 0);
+    return zone;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The clock of a place whose shift from UTC was `timezone` when the service answered about the hour
- * starting at `at` (current weather's `dt`), in `country`.
+ * starting at `at` (current weather's `dt`), at `coords`, in `country` (see the module comment).
  */
-export function placeClock(timezone: number, at: number, country: string | undefined): PlaceClock {
+export function placeClock(
+  timezone: number,
+  at: number,
+  country: string | undefined,
+  coords?: { lat: number; lon: number },
+): PlaceClock {
   // The answer came during the hour after `at`: a zone changing within it may show either offset.
-  const zones = countryZones(country ?? '').filter(
-    (zone) => zoneOffset(zone, at) === timezone || zoneOffset(zone, at + HOUR) === timezone,
-  );
+  const shows = (zone: string) =>
+    zoneOffset(zone, at) === timezone || zoneOffset(zone, at + HOUR) === timezone;
+  const mapped = coords === undefined ? undefined : zoneAt(coords);
+  if (mapped !== undefined && shows(mapped)) return { timezone, zones: [mapped] };
+  const zones = countryZones(country ?? '').filter(shows);
   return zones.length === 0 ? { timezone } : { timezone, zones };
 }
 
