@@ -26,6 +26,21 @@ describe('/weather problems, answered privately', () => {
     expect(german.content).toContain('Der Wettertarif dieses Bots umfasst historische Daten nicht.');
   });
 
+  it('says the key is refused, not the plan, when current weather refuses it too', async () => {
+    // A wrong or not yet active key gets the same 401 from a paid product as a plan without it.
+    world.weather!.failNext('/data/2.5/forecast/hourly', 401);
+    world.weather!.failNext('/data/2.5/weather', 401);
+    const message = await world
+      .slash('weather', {
+        subcommand: 'hourly',
+        options: { place: 'geo:53.5511,9.9937|Hamburg, Hamburg, DE' },
+      })
+      .waitForFollowUp();
+    expect(message.flags! & 64).toBe(64);
+    expect(message.content).toContain('The weather service does not accept this bot’s key.');
+    expect(message.content).not.toContain('plan');
+  });
+
   it('says the service does not accept the bot’s key when looking up a typed place is refused', async () => {
     world.weather!.failNext('/geo/1.0/direct', 401);
     const message = await world

@@ -300,6 +300,26 @@ describe('scheduled posts, on a controllable clock', () => {
     expect(w.posts.map((p) => [p.scheduleId, p.at])).toEqual([[schedule.id, '2026-11-24T06:00:00.000Z']]);
   });
 
+  it('skip, not pause, a schedule of a paid product when the key itself is wrong', async () => {
+    // The service refuses an unknown key and a plan without the product with the same 401: the bot
+    // asks current weather, which every plan has, before it blames the plan.
+    const weather = await startWeatherEmulator({ apiKeys: ['the-right-key'] });
+    cleanups.push(() => weather.close());
+    const client = weatherClientFor(weather, {
+      apiKey: 'a-new-key-not-yet-active',
+      transport: instantTransport(),
+    });
+    const w = await world('2026-11-23T05:59:00Z', {
+      fetch: (request) => fetchScheduledWeather(client, request),
+    });
+    const today = await w.add({ kind: 'today' });
+    w.clock.now = Date.parse('2026-11-23T06:00:00Z');
+    expect(await w.runner.tick()).toMatchObject({ refused: 1, posted: 0 });
+    expect((await w.store.list('1000')).find((s) => s.id === today.id)?.paused).toBeUndefined();
+    expect(weather.requestCount({ host: 'pro' })).toBe(1);
+    expect(weather.requestCount()).toBe(2);
+  });
+
   it('give every try of one slot the same nonce, and each slot its own', async () => {
     const w = await world('2026-11-23T05:00:00Z');
     await w.add();

@@ -67,19 +67,39 @@ export interface AccumulatedReport {
 
 const STANDARD = 'standard';
 
-/** 401 and 403 mean "not in your plan" for a paid product, "wrong key" for the free ones. */
-async function asProduct<T>(product: WeatherProduct, call: () => Promise<T>): Promise<T> {
+const refusesKey = (error: unknown) =>
+  error instanceof WeatherInvalidKeyError || error instanceof WeatherForbiddenError;
+
+/**
+ * 401 and 403 mean "wrong key" for current weather, which every plan has. For a paid product the
+ * service answers a key it does not know and a plan without the product alike (upstream facts: one
+ * 401 body for both; a new key is refused for minutes to hours until it is active), so `keyCheck`
+ * asks for current weather: refused there too, the key is wrong (and nothing is paused for a plan);
+ * answered, or not answered at all, the plan lacks the product.
+ */
+async function asProduct<T>(
+  product: WeatherProduct,
+  call: () => Promise<T>,
+  keyCheck?: () => Promise<unknown>,
+): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof WeatherInvalidKeyError || error instanceof WeatherForbiddenError) {
-      throw product === 'current'
-        ? new WeatherKeyRejectedError({ cause: error })
-        : new ProductNotInPlanError(product, { cause: error });
-    }
-    throw error;
+    if (!refusesKey(error)) throw error;
+    if (product === 'current') throw new WeatherKeyRejectedError({ cause: error });
+    const keyRefused = await (keyCheck?.().then(
+      () => false,
+      (checkError: unknown) => refusesKey(checkError),
+    ) ?? false);
+    throw keyRefused
+      ? new WeatherKeyRejectedError({ cause: error })
+      : new ProductNotInPlanError(product, { cause: error });
   }
 }
+
+/** Current weather at the place, asked only to tell a wrong key from a plan without a product. */
+const keyCheckAt = (client: WeatherClient, place: Place) => () =>
+  client.current.byCoords({ lat: place.lat, lon: place.lon, units: STANDARD, lang: 'en' });
 
 export async function getCurrentWeather(
   client: WeatherClient,
@@ -122,14 +142,17 @@ export async function getHourlyForecast(
   place: Place,
   options: { hours: number; lang: WeatherLang },
 ): Promise<HourlyReport> {
-  const forecast = await asProduct('hourly', () =>
-    client.forecast.hourly({
-      lat: place.lat,
-      lon: place.lon,
-      cnt: options.hours,
-      units: STANDARD,
-      lang: options.lang,
-    }),
+  const forecast = await asProduct(
+    'hourly',
+    () =>
+      client.forecast.hourly({
+        lat: place.lat,
+        lon: place.lon,
+        cnt: options.hours,
+        units: STANDARD,
+        lang: options.lang,
+      }),
+    keyCheckAt(client, place),
   );
   const clock = await forecastClock(client, place, forecast);
   return { ...clock, place, forecast: { ...forecast, list: forecast.list.slice(0, options.hours) } };
@@ -140,14 +163,17 @@ export async function getDailyForecast(
   place: Place,
   options: { days: number; lang: WeatherLang },
 ): Promise<DailyReport> {
-  const forecast = await asProduct('daily', () =>
-    client.forecast.daily({
-      lat: place.lat,
-      lon: place.lon,
-      cnt: options.days,
-      units: STANDARD,
-      lang: options.lang,
-    }),
+  const forecast = await asProduct(
+    'daily',
+    () =>
+      client.forecast.daily({
+        lat: place.lat,
+        lon: place.lon,
+        cnt: options.days,
+        units: STANDARD,
+        lang: options.lang,
+      }),
+    keyCheckAt(client, place),
   );
   const clock = await forecastClock(client, place, forecast);
   return { ...clock, place, forecast: { ...forecast, list: forecast.list.slice(0, options.days) } };
@@ -185,8 +211,10 @@ export async function getDayStatistics(
   place: Place,
   day: { month: number; day: number },
 ): Promise<StatisticsReport> {
-  const yearly = await asProduct('statistics', () =>
-    client.history.yearly({ lat: place.lat, lon: place.lon }),
+  const yearly = await asProduct(
+    'statistics',
+    () => client.history.yearly({ lat: place.lat, lon: place.lon }),
+    keyCheckAt(client, place),
   );
   const statistics = yearly.result.find((item) => item.month === day.month && item.day === day.day);
   return { place, month: day.month, day: day.day, statistics };
@@ -199,11 +227,14 @@ export async function getAccumulatedWeather(
 ): Promise<AccumulatedReport> {
   const { range, thresholdK } = options;
   const where = { lat: place.lat, lon: place.lon, start: range.start, end: range.end };
-  const [temperature, precipitation] = await asProduct('accumulated', () =>
-    Promise.all([
-      client.history.accumulatedTemperature({ ...where, threshold: thresholdK }),
-      client.history.accumulatedPrecipitation(where),
-    ]),
+  const [temperature, precipitation] = await asProduct(
+    'accumulated',
+    () =>
+      Promise.all([
+        client.history.accumulatedTemperature({ ...where, threshold: thresholdK }),
+        client.history.accumulatedPrecipitation(where),
+      ]),
+    keyCheckAt(client, place),
   );
   return { place, range, thresholdK, temperature, precipitation };
 }
