@@ -194,6 +194,8 @@ describe('music schemas tolerate what real lists hold', () => {
   it('accepts a 2026 playlist with no items at all', () => {
     expect(playlistSchema.parse(playlist()).tracks).toBeUndefined();
     expect(playlistSchema.parse(playlist({ items: null, tracks: null })).tracks).toBeUndefined();
+    // Someone else's playlist: no `items`, the deprecated `tracks` only as a reference.
+    expect(playlistSchema.parse(playlist({ tracks: { href: 'h', total: 7 } })).tracks).toBeUndefined();
   });
 
   it('reads the 2026 names when the deprecated ones come beside them, in their old shape', () => {
@@ -225,6 +227,12 @@ describe('music schemas tolerate what real lists hold', () => {
     expect(parsed.genres).toEqual([]);
     expect(parsed.tracks.items[0]?.linked_from?.id).toBeUndefined();
     expect(parsed.tracks.items[0]?.preview_url).toBeNull();
+    // One album track with a null `explicit` does not make the album unreadable.
+    const withNull = albumSchema.parse(album({ tracks: page([track('t', { explicit: null }), track('u')]) }));
+    expect(withNull.tracks.items.map((t) => [t.id, t.explicit])).toEqual([
+      ['t', false],
+      ['u', false],
+    ]);
     const full = trackSchema.parse({ ...relinked, album: album({ label: null }) });
     expect(full.popularity).toBeUndefined();
     const artistRead = artistSchema.parse({

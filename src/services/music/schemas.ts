@@ -93,7 +93,8 @@ const simplifiedTrackObject = z.object({
   available_markets: z.array(z.string()).optional(),
   disc_number: z.number().int(),
   duration_ms: z.number().int(),
-  explicit: z.boolean(),
+  /** Sent as null now and then (see `withoutNulls`): one such track must not fail its album. */
+  explicit: z.boolean().default(false),
   external_urls: externalUrlsSchema.optional(),
   href: z.string().optional(),
   id: z.string(),
@@ -294,8 +295,17 @@ export const playlistSchema = z.preprocess(
     owner: playlistOwnerSchema,
     public: z.boolean().nullable(),
     snapshot_id: z.string(),
-    /** Absent (or null) since 2026 for playlists the user neither owns nor collaborates on. */
-    tracks: playlistItemsSchema.nullish().transform((page) => page ?? undefined),
+    /**
+     * Absent (or null) since 2026 for playlists the user neither owns nor collaborates on, where the
+     * deprecated `tracks` may still come as a bare `{href, total}` reference: no items either way.
+     */
+    tracks: z
+      .union([
+        playlistItemsSchema,
+        z.object({ href: z.string().nullish(), total: z.number(), items: z.never().optional() }),
+      ])
+      .nullish()
+      .transform((page) => (page && 'limit' in page ? page : undefined)),
     type: z.string(),
     uri: z.string(),
   }),
