@@ -63,7 +63,7 @@ export interface CatalogFixtures {
   liveAlbumId: string;
   /** Available in `JP` only. */
   restrictedAlbumId: string;
-  /** `album_type: 'ep'`. */
+  /** A four-track EP, filed as `album_type: 'single'`. */
   epAlbumId: string;
   /** A compilation by several artists. */
   compilationAlbumId: string;
@@ -341,7 +341,8 @@ export function seedCatalog(seed: 'default' | 'empty'): Catalog {
     trackCount: 120,
     discs: 2,
   });
-  const epAlbum = addAlbum({ name: 'Four Rooms', albumType: 'ep', artistIds: [first], trackCount: 4 });
+  // A four-track EP: the service files EPs under `single`, one of the three types the contract names.
+  const epAlbum = addAlbum({ name: 'Four Rooms', albumType: 'single', artistIds: [first], trackCount: 4 });
   const liveAlbum = addAlbum({
     name: 'Live Anthology',
     albumType: 'album',

@@ -87,7 +87,7 @@ describe('albums, artists and the library', () => {
     const album = await world
       .slash('music', { subcommand: 'album', options: { album: fixtures.catalog.epAlbumId } })
       .reply();
-    expect(fieldsOf(album)['Type']).toBe('Ep');
+    expect(fieldsOf(album)['Type']).toBe('Single');
     const uri = `service:album:${fixtures.catalog.epAlbumId}`;
 
     const saved = await click(album, 'Save to library', world.bob.id).reply();
