@@ -91,6 +91,12 @@ const NO_ROLE_FLAGS = 0 as RoleFlags;
 const NO_MEMBER_FLAGS = 0 as GuildMemberFlags;
 
 export const ALL_PERMISSIONS = Object.values(PermissionFlagsBits).reduce((all, bit) => all | bit, 0n);
+/** What a member loses in a channel where Send Messages is denied (implicit permissions). */
+const WITH_SEND_MESSAGES =
+  PermissionFlagsBits.MentionEveryone |
+  PermissionFlagsBits.SendTTSMessages |
+  PermissionFlagsBits.AttachFiles |
+  PermissionFlagsBits.EmbedLinks;
 
 /**
  * What exists in the emulated Discord: users, guilds, channels, messages, attachments and
@@ -331,7 +337,8 @@ export class World {
   /**
    * A member's permissions in a channel, computed as Discord does: @everyone and role permissions,
    * owner and Administrator get everything, then the @everyone, role and member overwrites in that
-   * order. Without View Channel nothing else counts.
+   * order. Without View Channel nothing else counts; without Send Messages, neither do the
+   * permissions that only add to a message (Discord's "implicit permissions").
    */
   permissionsIn(channelId: Snowflake, userId: Snowflake): bigint {
     const channel = this.channels.get(channelId);
@@ -367,6 +374,9 @@ export class World {
     );
     if (own) apply(BigInt(own.allow), BigInt(own.deny));
     if ((permissions & PermissionFlagsBits.ViewChannel) === 0n) return 0n;
+    // Implicit permissions: without Send Messages, a member cannot mention everyone, send TTS,
+    // attach files or embed links in the channel either, whatever else allows them.
+    if ((permissions & PermissionFlagsBits.SendMessages) === 0n) permissions &= ~WITH_SEND_MESSAGES;
     return permissions;
   }
 

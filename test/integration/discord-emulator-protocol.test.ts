@@ -763,6 +763,25 @@ describe('Discord emulator protocol details, against a real discord.js client', 
       expect(memberPermissions & PermissionFlagsBits.ManageMessages).toBe(PermissionFlagsBits.ManageMessages);
       expect(memberPermissions & PermissionFlagsBits.SendMessages).toBe(PermissionFlagsBits.SendMessages);
     });
+
+    it('takes Embed Links and Attach Files away where Send Messages is denied (implicit permissions)', async () => {
+      const readOnly = emu.createChannel(guild.id, { name: 'announcements' });
+      const { EmbedLinks, AttachFiles, SendMessages, ViewChannel } = PermissionFlagsBits;
+      emu.setBotPermissions(readOnly.id, { allow: EmbedLinks | AttachFiles, deny: SendMessages });
+      const handle = emu.slash({
+        guildId: guild.id,
+        channelId: readOnly.id,
+        userId: user.id,
+        name: 'weather',
+        subcommandGroup: 'schedule',
+        subcommand: 'add',
+        options: { channel: readOnly.id },
+      });
+      await bot.nextInteraction();
+      const granted = BigInt((handle.payload as APIChatInputApplicationCommandInteraction).app_permissions);
+      expect(granted & ViewChannel).toBe(ViewChannel);
+      expect(granted & (EmbedLinks | AttachFiles | SendMessages)).toBe(0n);
+    });
   });
 });
 
