@@ -2,8 +2,10 @@
 export const DISCORD_EPOCH_MS = 1_420_070_400_000;
 
 /**
- * Generates Discord-shaped snowflakes whose timestamps strictly increase, so ids sort by creation
- * even when several are made within one millisecond or the injected clock stands still.
+ * Generates Discord-shaped snowflakes that sort by creation: ids made within one millisecond (or
+ * while an injected clock stands still) share its timestamp and differ in the 12-bit increment, as
+ * Discord's do, so a burst does not push timestamps ahead of the clock. Only the 4,097th id of one
+ * millisecond borrows the next.
  */
 export class SnowflakeGenerator {
   #lastMs = 0;
@@ -12,9 +14,14 @@ export class SnowflakeGenerator {
   constructor(private readonly now: () => number) {}
 
   next(): string {
-    const ms = Math.max(Math.floor(this.now()), this.#lastMs + 1);
+    let ms = Math.max(Math.floor(this.now()), this.#lastMs);
+    if (ms === this.#lastMs) {
+      this.#increment = (this.#increment + 1n) & 0xfffn;
+      if (this.#increment === 0n) ms += 1;
+    } else {
+      this.#increment = 0n;
+    }
     this.#lastMs = ms;
-    this.#increment = (this.#increment + 1n) & 0xfffn;
     const workerId = 1n;
     const processId = 0n;
     return (
