@@ -41,7 +41,7 @@ import {
   parseBody,
 } from './validation.js';
 import type { ChoiceInput } from './validation.js';
-import type { EmulatedMessage } from './world.js';
+import type { EmulatedMessage, EmulatorChannel } from './world.js';
 
 /** A locale as the enum or its string value (`'de'`, `'en-US'`). */
 export type LocaleInput = Locale | `${Locale}`;
@@ -244,6 +244,24 @@ class Handle implements InteractionHandle {
   }
 }
 
+/**
+ * The channel an interaction comes from, as Discord sends it: a partial channel with the invoking
+ * member's `permissions` there and without `permission_overwrites` (a bot that needs those reads
+ * the channel from its cache, filled by GUILD_CREATE and CHANNEL_* events).
+ */
+function partialChannel(
+  channel: EmulatorChannel,
+  permissions: bigint,
+): NonNullable<APIInteraction['channel']> {
+  const partial: Record<string, unknown> = {
+    ...structuredClone(channel),
+    permissions: permissions.toString(),
+  };
+  delete partial['permission_overwrites'];
+  // discord-api-types types this channel as a partial channel, without `permissions`.
+  return partial as unknown as NonNullable<APIInteraction['channel']>;
+}
+
 // ---------------------------------------------------------------- starting interactions
 
 function interactionToken(id: Snowflake): string {
@@ -410,7 +428,7 @@ export class InteractionDriver {
       guild_id: guildId,
       guild: { id: guildId, locale: guild.preferredLocale, features: [] },
       channel_id: channelId,
-      channel: structuredClone(channel),
+      channel: partialChannel(channel, world.permissionsIn(channelId, userId)),
       member: {
         ...member,
         user: userRecord.user,

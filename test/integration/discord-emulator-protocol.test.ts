@@ -782,6 +782,27 @@ describe('Discord emulator protocol details, against a real discord.js client', 
       expect(granted & ViewChannel).toBe(ViewChannel);
       expect(granted & (EmbedLinks | AttachFiles | SendMessages)).toBe(0n);
     });
+
+    it('sends the channel of the interaction as a partial channel: the member’s permissions, no overwrites', async () => {
+      const room = emu.createChannel(guild.id, { name: 'quiet' });
+      emu.setChannelOverwrite(room.id, guild.id, 'role', { deny: PermissionFlagsBits.AddReactions });
+      const handle = emu.slash({
+        guildId: guild.id,
+        channelId: room.id,
+        userId: user.id,
+        name: 'weather',
+        subcommandGroup: 'schedule',
+        subcommand: 'add',
+        options: { channel: room.id },
+      });
+      await bot.nextInteraction();
+      const payload = handle.payload as APIChatInputApplicationCommandInteraction;
+      expect(payload.channel).toMatchObject({ id: room.id, name: 'quiet', guild_id: guild.id });
+      expect(payload.channel).not.toHaveProperty('permission_overwrites');
+      const { permissions } = payload.channel as { permissions?: string };
+      expect(permissions).toBe(payload.member?.permissions);
+      expect(BigInt(permissions ?? '0') & PermissionFlagsBits.AddReactions).toBe(0n);
+    });
   });
 });
 
