@@ -88,7 +88,7 @@ describe('/weather in the member’s language and units', () => {
         'Luftfeuchtigkeit',
         'Luftdruck',
         'Sichtweite',
-        'Ortszeit',
+        'Stand (Ortszeit)',
       ]),
     );
     expect(embed.footer?.text).toContain('Einheiten:');

@@ -50,7 +50,7 @@ describe('/weather products end to end', () => {
     expect(values['Pressure']).toMatch(/hPa$/);
     expect(values['Visibility']).toMatch(/mi$/);
     // The offset itself depends on the season: see the fixed clocks below.
-    expect(values['Local time']).toMatch(/^\w{3} \d\d:\d\d \(UTC\+[12]\)$/);
+    expect(values['As of (local time)']).toMatch(/^\w{3} \d\d:\d\d \(UTC\+[12]\)$/);
     expect(reply.flags ?? 0).not.toBe(64);
   });
 
@@ -135,9 +135,9 @@ describe.each([
     return { reply, query: world.weather!.requests({ path: '/data/2.5/history/city' }).at(-1)?.query };
   };
 
-  it('shows the local time with the offset of the moment', async () => {
+  it('shows when the service worked the weather out, in local time with the offset of that moment', async () => {
     const reply = await world.slash('weather', { subcommand: 'now', options: { place: BERLIN } }).reply();
-    expect(fields(reply.embeds[0])['Local time']).toBe(localTime);
+    expect(fields(reply.embeds[0])['As of (local time)']).toBe(localTime);
   });
 
   it('reads a typed January range in winter time (UTC+1)', async () => {

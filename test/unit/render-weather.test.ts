@@ -67,7 +67,7 @@ describe('renderCurrentWeather', () => {
     expect(values['Pressure']).toBe('1012 hPa');
     expect(values['Humidity']).toBe('81%');
     expect(values['Precipitation, last hour']).toBe('0 mm');
-    expect(values['Local time']).toBe('Mon 17:00 (UTC+1)');
+    expect(values['As of (local time)']).toBe('Mon 17:00 (UTC+1)');
     for (const value of Object.values(values)) expect(value).toMatch(WITH_UNIT);
     expect(embed.data.thumbnail?.url).toBe('https://weather.example/img/wn/04d@2x.png');
     expect(embed.data.description).toBe('☁️ **Broken clouds**');
@@ -79,7 +79,7 @@ describe('renderCurrentWeather', () => {
     expect(values['Wind']).toBe('4,1 m/s O, Böen 6,2 m/s');
     expect(values['Regen, letzte Stunde']).toBe('1,3 mm');
     expect(values['Sichtweite']).toBe('8 km');
-    expect(values['Ortszeit']).toBe('Mo 17:00 (UTC+1)');
+    expect(values['Stand (Ortszeit)']).toBe('Mo 17:00 (UTC+1)');
   });
 
   it('shows Kelvin for standard units and snow of the last hour', () => {

@@ -209,7 +209,8 @@ const en = {
   rainLast3Hours: 'Rain, last 3 hours',
   snowLast3Hours: 'Snow, last 3 hours',
   precipitationLastHour: 'Precipitation, last hour',
-  localTime: 'Local time',
+  /** When the service last worked out these values (its `dt`), in the place's time. */
+  asOf: 'As of (local time)',
   sunriseSunset: 'Sunrise / sunset',
   unitsFooter: (units: string) => `Units: ${units} · change them with /weather units`,
   unitNames: { metric: 'metric', imperial: 'imperial', standard: 'standard (Kelvin)' },
@@ -391,7 +392,7 @@ const de: WeatherMessages = {
   rainLast3Hours: 'Regen, letzte 3 Stunden',
   snowLast3Hours: 'Schnee, letzte 3 Stunden',
   precipitationLastHour: 'Niederschlag, letzte Stunde',
-  localTime: 'Ortszeit',
+  asOf: 'Stand (Ortszeit)',
   sunriseSunset: 'Sonnenaufgang / -untergang',
   unitsFooter: (units) => `Einheiten: ${units} · ändern mit /wetter einheiten`,
   unitNames: { metric: 'metrisch', imperial: 'imperial', standard: 'Standard (Kelvin)' },

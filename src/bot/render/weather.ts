@@ -198,7 +198,8 @@ export function renderCurrentWeather(report: CurrentReport, options: WeatherRend
     fields.push(field(t.precipitationLastHour, f.millimetres(0)));
   }
   if (weather.clouds) fields.push(field(t.clouds, f.percent(weather.clouds.all)));
-  fields.push(field(t.localTime, `${f.weekdayTime(weather.dt, tz)} (${f.utcOffset(tz)})`));
+  // `dt` is when the service worked the values out, up to an hour or so before the member asked.
+  fields.push(field(t.asOf, `${f.weekdayTime(weather.dt, tz)} (${f.utcOffset(tz)})`));
   const sunrise = weather.sys?.sunrise;
   const sunset = weather.sys?.sunset;
   // In polar day or night the service has sent one time for both (or nonsense spans): no sun times
