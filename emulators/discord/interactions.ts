@@ -422,18 +422,15 @@ export class InteractionDriver {
     const member = world.member(guildId, userId);
     if (!userRecord || !member)
       throw new Error(`No user ${userId} in the emulator (create one with createUser)`);
+    const permissions = world.permissionsIn(channelId, userId);
     return {
       application_id: this.core.options.applicationId,
       version: 1 as const,
       guild_id: guildId,
       guild: { id: guildId, locale: guild.preferredLocale, features: [] },
       channel_id: channelId,
-      channel: partialChannel(channel, world.permissionsIn(channelId, userId)),
-      member: {
-        ...member,
-        user: userRecord.user,
-        permissions: world.permissionsIn(channelId, userId).toString(),
-      },
+      channel: partialChannel(channel, permissions),
+      member: { ...member, user: userRecord.user, permissions: permissions.toString() },
       app_permissions: this.core.botPermissions(channelId).toString(),
       locale: toLocale(locale, userRecord.locale),
       guild_locale: guild.preferredLocale,
