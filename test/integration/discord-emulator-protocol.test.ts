@@ -738,6 +738,21 @@ describe('Discord emulator protocol details, against a real discord.js client', 
   });
 
   describe('resolved options', () => {
+    /** Runs `/weather schedule add` in `channelId`; resolves with its payload once the bot has it. */
+    const scheduleAddIn = async (channelId: string, options: Record<string, string>) => {
+      const handle = emu.slash({
+        guildId: guild.id,
+        channelId,
+        userId: user.id,
+        name: 'weather',
+        subcommandGroup: 'schedule',
+        subcommand: 'add',
+        options,
+      });
+      await bot.nextInteraction();
+      return handle.payload as APIChatInputApplicationCommandInteraction;
+    };
+
     it('gives a resolved channel the invoking user’s permissions there, and a resolved member theirs in the command’s channel', async () => {
       const hidden = emu.createChannel(guild.id, { name: 'staff-only' });
       emu.setChannelOverwrite(hidden.id, guild.id, 'role', { deny: PermissionFlagsBits.ViewChannel });
@@ -746,17 +761,7 @@ describe('Discord emulator protocol details, against a real discord.js client', 
       const room = emu.createChannel(guild.id, { name: 'ops' });
       emu.setChannelOverwrite(room.id, moderator.id, 'member', { allow: PermissionFlagsBits.ManageMessages });
 
-      const handle = emu.slash({
-        guildId: guild.id,
-        channelId: room.id,
-        userId: user.id,
-        name: 'weather',
-        subcommandGroup: 'schedule',
-        subcommand: 'add',
-        options: { channel: hidden.id, who: moderator.id },
-      });
-      await bot.nextInteraction();
-      const { resolved } = (handle.payload as APIChatInputApplicationCommandInteraction).data;
+      const { resolved } = (await scheduleAddIn(room.id, { channel: hidden.id, who: moderator.id })).data;
       // The bot sees the channel, the user who ran the command does not.
       expect(resolved?.channels?.[hidden.id]?.permissions).toBe('0');
       const memberPermissions = BigInt(resolved?.members?.[moderator.id]?.permissions ?? '0');
@@ -768,17 +773,8 @@ describe('Discord emulator protocol details, against a real discord.js client', 
       const readOnly = emu.createChannel(guild.id, { name: 'announcements' });
       const { EmbedLinks, AttachFiles, SendMessages, ViewChannel } = PermissionFlagsBits;
       emu.setBotPermissions(readOnly.id, { allow: EmbedLinks | AttachFiles, deny: SendMessages });
-      const handle = emu.slash({
-        guildId: guild.id,
-        channelId: readOnly.id,
-        userId: user.id,
-        name: 'weather',
-        subcommandGroup: 'schedule',
-        subcommand: 'add',
-        options: { channel: readOnly.id },
-      });
-      await bot.nextInteraction();
-      const granted = BigInt((handle.payload as APIChatInputApplicationCommandInteraction).app_permissions);
+      const payload = await scheduleAddIn(readOnly.id, { channel: readOnly.id });
+      const granted = BigInt(payload.app_permissions);
       expect(granted & ViewChannel).toBe(ViewChannel);
       expect(granted & (EmbedLinks | AttachFiles | SendMessages)).toBe(0n);
     });
@@ -786,17 +782,7 @@ describe('Discord emulator protocol details, against a real discord.js client', 
     it('sends the channel of the interaction as a partial channel: the member’s permissions, no overwrites', async () => {
       const room = emu.createChannel(guild.id, { name: 'quiet' });
       emu.setChannelOverwrite(room.id, guild.id, 'role', { deny: PermissionFlagsBits.AddReactions });
-      const handle = emu.slash({
-        guildId: guild.id,
-        channelId: room.id,
-        userId: user.id,
-        name: 'weather',
-        subcommandGroup: 'schedule',
-        subcommand: 'add',
-        options: { channel: room.id },
-      });
-      await bot.nextInteraction();
-      const payload = handle.payload as APIChatInputApplicationCommandInteraction;
+      const payload = await scheduleAddIn(room.id, { channel: room.id });
       expect(payload.channel).toMatchObject({ id: room.id, name: 'quiet', guild_id: guild.id });
       expect(payload.channel).not.toHaveProperty('permission_overwrites');
       const { permissions } = payload.channel as { permissions?: string };
