@@ -31,7 +31,7 @@ export interface Location extends Clock {
   lon: number;
   /** The gazetteer place the request named or that lies nearest (within 50 km). */
   place: Place | undefined;
-  /** The IANA zone of the place, or of the nearest place within `ZONE_RADIUS_KM`; else none. */
+  /** The IANA zone at the coordinates (see `timeZoneFor`). */
   timeZone: string | undefined;
 }
 

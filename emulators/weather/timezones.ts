@@ -4,17 +4,15 @@
  * saving and half-hour zones included (Berlin 3600 in winter and 7200 in summer, Mumbai 19800), so
  * the emulator reads it from the IANA time-zone database through `Intl`.
  */
+import tzLookup from '@photostructure/tz-lookup';
 import { nearbyPlaces, type Place } from './places.js';
 
 const HOUR = 3600;
 const DAY = 86_400;
 
 /**
- * How far from a gazetteer place coordinates may lie and still keep its clock. The emulator has no
- * time-zone borders, only the zones of its places; a point within 100 km of one (the reverse
- * geocoder's radius, so a point it would name gets that place's clock) is taken to share its zone.
- * Farther out (the open sea, places the gazetteer lacks) it falls back to nautical time, whole hours
- * by longitude, what the emulator used everywhere before it knew zones.
+ * How far from a gazetteer place coordinates may lie and still keep its clock, when the zone map
+ * below has no zone for them (it has one for every point on Earth, so this is a last resort).
  */
 export const ZONE_RADIUS_KM = 100;
 
@@ -24,9 +22,21 @@ export interface Clock {
   timeZone: string | undefined;
 }
 
-/** The IANA zone for coordinates: the named place's, else the nearest place's within the radius. */
+/**
+ * The IANA zone for coordinates: the named place's, else the zone whose borders hold the point
+ * (@photostructure/tz-lookup, a compact map of the zone borders: Vancouver, which the gazetteer
+ * lacks, keeps Pacific time with its daylight saving; the open sea gets the `Etc/GMT±n` zones of
+ * nautical time, whole hours by longitude), else the nearest place's within the radius.
+ */
 export function timeZoneFor(lat: number, lon: number, place?: Place): string | undefined {
-  return (place ?? nearbyPlaces(lat, lon, ZONE_RADIUS_KM)[0])?.timeZone;
+  if (place) return place.timeZone;
+  try {
+    const zone = tzLookup(lat, lon);
+    zoneOffset(zone, 0);
+    return zone;
+  } catch {
+    return nearbyPlaces(lat, lon, ZONE_RADIUS_KM)[0]?.timeZone;
+  }
 }
 
 const formats = new Map<string, Intl.DateTimeFormat>();

@@ -98,7 +98,20 @@ describe('timezone: the civil offset of the place at the instant concerned', () 
     expect((await current('q=Sydney,AU')).timezone).toBe(11 * HOUR);
   });
 
-  it("lends coordinates near a known place that place's zone, and gives the open sea whole hours by longitude", async () => {
+  it('gives coordinates the gazetteer does not name the zone whose borders hold them', async () => {
+    // Vancouver is not in the gazetteer: Pacific time, with daylight saving (longitude says -8 h).
+    const vancouver = 'lat=49.2827&lon=-123.1207';
+    emulator.setNow(SUMMER);
+    expect((await current(vancouver)).timezone).toBe(-7 * HOUR);
+    emulator.setNow(WINTER);
+    expect((await current(vancouver)).timezone).toBe(-8 * HOUR);
+    // Phoenix keeps -7 h all year, where the nearest gazetteer places and longitude would not.
+    expect((await current('lat=33.4484&lon=-112.074')).timezone).toBe(-7 * HOUR);
+    emulator.setNow(SUMMER);
+    expect((await current('lat=33.4484&lon=-112.074')).timezone).toBe(-7 * HOUR);
+  });
+
+  it("gives coordinates near a known place that place's zone, and the open sea whole hours by longitude", async () => {
     emulator.setNow(SUMMER);
     // 81 km east of Madrid: too far to be named, near enough to keep Madrid's clock (longitude says 0).
     const nearMadrid = await current('lat=40.4167&lon=-2.75');
