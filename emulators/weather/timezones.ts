@@ -5,7 +5,7 @@
  * the emulator reads it from the IANA time-zone database through `Intl`.
  */
 import tzLookup from '@photostructure/tz-lookup';
-import { nearbyPlaces, type Place } from './places.js';
+import { nearbyPlaces } from './places.js';
 
 const HOUR = 3600;
 const DAY = 86_400;
@@ -23,13 +23,12 @@ export interface Clock {
 }
 
 /**
- * The IANA zone for coordinates: the named place's, else the zone whose borders hold the point
+ * The IANA zone for coordinates: the zone whose borders hold the point
  * (@photostructure/tz-lookup, a compact map of the zone borders: Vancouver, which the gazetteer
  * lacks, keeps Pacific time with its daylight saving; the open sea gets the `Etc/GMT±n` zones of
  * nautical time, whole hours by longitude), else the nearest place's within the radius.
  */
-export function timeZoneFor(lat: number, lon: number, place?: Place): string | undefined {
-  if (place) return place.timeZone;
+export function timeZoneFor(lat: number, lon: number): string | undefined {
   try {
     const zone = tzLookup(lat, lon);
     zoneOffset(zone, 0);
