@@ -155,6 +155,22 @@ describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
     expect(slotKey(schedule, new Date(next!))).toBe('2027-09-05');
   });
 
+  it('ticks on the Saturday where Greenland’s daylight-saving gap ends at midnight', async () => {
+    const w = await world();
+    // Nuuk springs from 23:00 on Saturday 27 March 2027 to 00:00 on Sunday: Saturday's 23:30 tick
+    // comes at 00:00 and belongs to Saturday's slot, so Sunday's own tick still posts.
+    const schedule = { time: '23:30', days: [6], timezone: 'America/Nuuk' };
+    const previous = Date.parse('2027-03-21T01:30:00Z'); // Saturday 20 March, 23:30 (UTC-2)
+    await w.scheduler.queue.upsertJobScheduler(
+      'greenland',
+      { pattern: cronPattern(schedule), tz: schedule.timezone },
+      { name: 'post', data: { guildId: '1000', scheduleId: 'greenland' }, opts: { prevMillis: previous } },
+    );
+    const next = (await w.scheduler.queue.getJobScheduler('greenland'))?.next;
+    expect(next).toBe(Date.parse('2027-03-28T01:00:00Z'));
+    expect(slotKey(schedule, new Date(next!))).toBe('2027-03-27');
+  });
+
   it('gives a job scheduler from an older version (six tries, 5 s apart) the retry policy that lasts the grace window', async () => {
     const w = await world();
     const schedule = await w.add({ timezone: 'UTC', time: utcTime(Date.now() + 6 * 3_600_000) });

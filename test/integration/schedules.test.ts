@@ -136,6 +136,21 @@ describe('scheduled posts, on a controllable clock', () => {
     expect(w.posts.map((p) => p.at)).toEqual(['2026-11-01T07:30:00.000Z', '2026-11-02T07:30:00.000Z']);
   });
 
+  it('post in Greenland on the Saturday its clocks jump from 23:00 to midnight, and on the Sunday', async () => {
+    // Nuuk springs from 23:00 (UTC-2) on Saturday 27 March 2027 to 00:00 (UTC-1) on Sunday: a post
+    // at 23:30 falls in the gap and is made at its end, counted for Saturday, not Sunday.
+    const w = await world('2027-03-26T12:00:00Z');
+    await w.add({ time: '23:30', timezone: 'America/Nuuk' });
+    await w.runUntil('2027-03-30T12:00:00Z');
+    expect(w.posts.map((p) => p.at)).toEqual([
+      '2027-03-27T01:30:00.000Z', // Friday 23:30 (UTC-2)
+      '2027-03-28T01:00:00.000Z', // Saturday's: 23:30 does not exist, so 00:00 on Sunday (UTC-1)
+      '2027-03-29T00:30:00.000Z', // Sunday 23:30 (UTC-1)
+      '2027-03-30T00:30:00.000Z',
+    ]);
+    expect(new Set(w.posts.map((p) => p.nonce)).size).toBe(4);
+  });
+
   it('post every day across the ends of months, the 29th to the 31st included', async () => {
     const w = await world('2028-01-28T00:00:00Z');
     await w.add({ time: '09:15' });
