@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ChannelType, MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { encodePlace } from '../../src/domain/weather/places.js';
 import { startBotWorld, type BotWorld } from '../helpers/bot.js';
@@ -132,6 +132,37 @@ describe('scheduled weather posts, managed from Discord', () => {
       channel: closed.id,
     }).reply();
     expect(reply.content).toContain('Embed Links, Attach Files');
+  });
+
+  it('checks the permissions of the channel it is used in as Discord sends them, whatever the cache holds', async () => {
+    const quiet = world.discord.createChannel(world.guildId, { name: 'quiet' });
+    world.discord.setBotPermissions(quiet.id, { deny: (1n << 14n) | (1n << 15n) });
+    // A bot whose gateway never told it about the channel (a missed event, a guild sent without
+    // it): discord.js knows the channel only from the interaction, without its overwrites.
+    const guild = world.app.client.guilds.cache.get(world.guildId)!;
+    await vi.waitFor(() => {
+      const known = guild.channels.cache.get(quiet.id);
+      expect(known && 'permissionOverwrites' in known && known.permissionOverwrites.cache.size).toBe(1);
+    });
+    guild.channels.cache.delete(quiet.id);
+    world.app.client.channels.cache.delete(quiet.id);
+    const store = world.app.storage.ns('schedules');
+    const before = (await store.get(`guild:${world.guildId}`)) as unknown[];
+    const reply = await world.discord
+      .slash({
+        guildId: world.guildId,
+        channelId: quiet.id,
+        userId: world.alice.id,
+        name: 'weather',
+        subcommandGroup: 'schedule',
+        subcommand: 'add',
+        options: { place: BERLIN, time: '08:00', timezone: 'UTC' },
+      })
+      .reply();
+    expect(reply.content).toBe(
+      `I cannot post in <#${quiet.id}>: I am missing Embed Links, Attach Files there.`,
+    );
+    expect(await store.get(`guild:${world.guildId}`)).toEqual(before);
   });
 
   it('refuses a time zone that does not exist and a time that is not a time', async () => {

@@ -20,6 +20,8 @@ const en = {
     'Scheduled weather can only be posted in a text or announcement channel: pick one with the `channel` option.',
   missingPermissions: (channelId: string, names: readonly string[]) =>
     `I cannot post in <#${channelId}>: I am missing ${names.join(', ')} there.`,
+  permissionsUnchecked: (channelId: string) =>
+    `I could not check my permissions in <#${channelId}>: run \`/weather schedule test\` to see that a post arrives there.`,
   permissionNames: {
     ViewChannel: 'View Channel',
     SendMessages: 'Send Messages',
@@ -92,6 +94,8 @@ const de: ScheduleMessages = {
     'Geplantes Wetter kann nur in einem Text- oder Ankündigungskanal gepostet werden: wähle einen mit der Option `kanal`.',
   missingPermissions: (channelId, names) =>
     `Ich kann in <#${channelId}> nicht posten: mir fehlt dort ${names.join(', ')}.`,
+  permissionsUnchecked: (channelId) =>
+    `Ich konnte meine Berechtigungen in <#${channelId}> nicht prüfen: mit \`/wetter zeitplan testen\` siehst du, ob ein Post dort ankommt.`,
   permissionNames: {
     ViewChannel: 'Kanal ansehen',
     SendMessages: 'Nachrichten senden',

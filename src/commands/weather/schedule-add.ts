@@ -1,4 +1,10 @@
-import { ChannelType, MessageFlags, PermissionFlagsBits, PermissionsBitField } from 'discord.js';
+import {
+  ChannelType,
+  MessageFlags,
+  PermissionFlagsBits,
+  type ChatInputCommandInteraction,
+  type PermissionsBitField,
+} from 'discord.js';
 import type { WeatherServices } from '../../bot/context.js';
 import { UserError } from '../../bot/errors.js';
 import { langOf, localize, localizedChoice } from '../../bot/i18n/index.js';
@@ -73,23 +79,26 @@ export default {
     } catch (error) {
       throw new UserError(t.badDays(md((error as Error).message, 200), md(typedDays, 60)));
     }
-    const channel = interaction.options.getChannel('channel') ?? interaction.channel;
-    if (!channel || !interaction.guild) throw new UserError(t.pickTextChannel);
-    if (!POSTABLE.includes(channel.type)) throw new UserError(t.notTextChannel);
-    const me = interaction.guild.members.me ?? (await interaction.guild.members.fetchMe());
-    const target = interaction.guild.channels.cache.get(channel.id);
-    // Nothing granted when the channel is not cached or permissionsFor has no answer (it gives null
-    // for a thread whose parent is not cached).
-    const granted = target?.permissionsFor(me) ?? new PermissionsBitField();
-    const missing = NEEDED.filter(([, flag]) => !granted.has(flag)).map(([name]) => t.permissionNames[name]);
-    if (missing.length > 0) throw new UserError(t.missingPermissions(channel.id, missing));
+    const picked = interaction.options.getChannel('channel');
+    const channelId = picked?.id ?? interaction.channelId;
+    if (!channelId || !interaction.inGuild()) throw new UserError(t.pickTextChannel);
+    // The type of the channel the command came from is in the interaction (its partial channel).
+    const type = picked?.type ?? interaction.channel?.type;
+    if (type !== undefined && !POSTABLE.includes(type)) throw new UserError(t.notTextChannel);
+    const granted = await botPermissionsIn(interaction, channelId);
+    if (granted) {
+      const missing = NEEDED.filter(([, flag]) => !granted.has(flag)).map(
+        ([name]) => t.permissionNames[name],
+      );
+      if (missing.length > 0) throw new UserError(t.missingPermissions(channelId, missing));
+    }
 
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     const lang = langOf(interaction.locale);
     const place = await resolvePlace(weather.client, interaction.options.getString('place', true), lang);
     const schedule = await weather.schedules.store.add({
       guildId,
-      channelId: channel.id,
+      channelId,
       place,
       time,
       timezone,
@@ -102,6 +111,28 @@ export default {
       createdAt: ctx.now(),
     });
     await weather.schedules.scheduler.changed(schedule);
-    await interaction.editReply({ embeds: [renderScheduleSaved(schedule, new Date(ctx.now()), t)] });
+    await interaction.editReply({
+      ...(granted ? {} : { content: t.permissionsUnchecked(channelId) }),
+      embeds: [renderScheduleSaved(schedule, new Date(ctx.now()), t)],
+    });
   },
 } satisfies Subcommand<WeatherServices>;
+
+/**
+ * The bot's permissions in the channel it is to post in. For the channel the command came from,
+ * those Discord sent with the interaction (`app_permissions`, always there and always current).
+ * For another channel, worked out from the cache (the channel's overwrites, the bot's roles),
+ * fetching the bot's own member if the guild came without it; undefined when that cannot be done,
+ * and the reply says the check was not made rather than refusing or claiming success.
+ */
+async function botPermissionsIn(
+  interaction: ChatInputCommandInteraction,
+  channelId: string,
+): Promise<Readonly<PermissionsBitField> | undefined> {
+  if (channelId === interaction.channelId) return interaction.appPermissions;
+  const guild = interaction.guild;
+  const target = guild?.channels.cache.get(channelId);
+  if (!guild || !target) return undefined;
+  const me = guild.members.me ?? (await guild.members.fetchMe().catch(() => undefined));
+  return (me && target.permissionsFor(me)) ?? undefined;
+}
