@@ -295,6 +295,22 @@ describe('music client (mocked HTTP)', () => {
       if ('reason' in error) expect(thrown).toMatchObject({ reason: error.reason });
     });
 
+    it.each([
+      'Check settings on developer.service.com/dashboard, the user may not be registered.',
+      'The user is not registered for this application. Please check your settings on https://developer.service.com/dashboard.',
+    ])('tells a member missing from the app’s user list so, from the plain-text 403 “%s”', async (text) => {
+      agent
+        .get(API)
+        .intercept({ path: '/v1/me/player/next', method: 'POST' })
+        .reply(403, text, { headers: { 'content-type': 'text/plain; charset=utf-8' } });
+      const thrown = await music.player.next('alice').catch((e: unknown) => e);
+      expect(thrown).toBeInstanceOf(UserNotRegisteredError);
+      expect(thrown).toMatchObject({
+        status: 403,
+        userMessage: 'Your music account is not on this app’s user list; ask the bot owner to add you.',
+      });
+    });
+
     it('keeps a plain 403 Forbidden as a ForbiddenError', async () => {
       agent
         .get(API)

@@ -15,6 +15,17 @@ export interface MusicErrorInfo {
 }
 
 export function readErrorInfo(body: unknown): MusicErrorInfo {
+  // Some refusals come as plain text, not JSON: the 403 for a user missing from a development-mode
+  // app's user list reads "Check settings on developer.…/dashboard, the user may not be registered."
+  // (spotipy #688/#689; still so in 2026). An HTML page (a proxy's) is not a message.
+  if (typeof body === 'string') {
+    const text = body.trim();
+    return {
+      message: text === '' || text.startsWith('<') ? undefined : text,
+      reason: undefined,
+      oauthError: undefined,
+    };
+  }
   const oauth = oauthErrorBodySchema.safeParse(body);
   if (oauth.success) {
     return { message: oauth.data.error_description, reason: undefined, oauthError: oauth.data.error };
@@ -283,7 +294,9 @@ export function toMusicError(error: unknown): unknown {
       if (reason === 'PREMIUM_REQUIRED' || /premium required/i.test(message ?? ''))
         return new PremiumRequiredError(error);
       if (message === 'Insufficient client scope') return new InsufficientScopeError(error);
-      if (/not registered/i.test(message ?? '')) return new UserNotRegisteredError(error);
+      // "User not registered in the Developer Dashboard" (JSON), "…the user may not be registered."
+      // (plain text), "The user is not registered for this application…" (2026).
+      if (/\bnot (?:be )?registered\b/i.test(message ?? '')) return new UserNotRegisteredError(error);
       if (reason !== undefined || /^Player command failed/i.test(message ?? ''))
         return new PlayerRestrictionError(error);
       return new ForbiddenError(error);
