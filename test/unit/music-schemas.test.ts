@@ -15,6 +15,7 @@ import {
   playlistItemsSchema,
   playlistSchema,
 } from '../../src/services/music/index.js';
+import { entryLine } from '../../src/bot/render/playlist.js';
 
 const artist = (id: string) => ({
   id,
@@ -164,6 +165,29 @@ describe('music schemas tolerate what real lists hold', () => {
     ]);
     // An entry with no `track` key at all is a removed item in effect.
     expect(parsed.items[5]?.track).toBeNull();
+  });
+
+  it('names the show of an episode sent in the track format, as the service does by default', () => {
+    // Without `additional_types=episode` the service sends episodes shaped as tracks: the show
+    // is the `album` (type `show`), the artists may have no names, and there is no `show` key.
+    const parsed = playlistItemsSchema.parse(
+      page([
+        entry({
+          type: 'episode',
+          episode: true,
+          track: false,
+          id: 'e',
+          uri: 'service:episode:e',
+          name: 'Episode 12',
+          duration_ms: 61_000,
+          explicit: false,
+          album: { type: 'show', album_type: 'compilation', name: 'The Show', release_date: null },
+          artists: [{ type: 'artist', name: null, id: null, uri: null }],
+        }),
+      ]),
+    );
+    expect(parsed.items[0]?.kind).toBe('episode');
+    expect(entryLine(parsed.items[0]!, 1)).toContain('Episode 12 — The Show');
   });
 
   it('reads an entry whose fields come as null now and then, keeping its URI', () => {
@@ -325,9 +349,19 @@ describe('music error bodies', () => {
   });
 
   it('makes do with bodies that are empty, text, or missing fields', () => {
-    for (const body of [undefined, '', 'Bad gateway', {}, { error: {} }, { error: { status: 'x' } }]) {
+    for (const body of [
+      undefined,
+      '',
+      '  ',
+      '<html><body>502 Bad Gateway</body></html>',
+      {},
+      { error: {} },
+      { error: { status: 'x' } },
+    ]) {
       expect(readErrorInfo(body)).toEqual({ message: undefined, reason: undefined, oauthError: undefined });
     }
     expect(readErrorInfo({ error: { message: 'no status here' } }).message).toBe('no status here');
+    // Plain text is the service's message (some of its 403s come so); an HTML page is not.
+    expect(readErrorInfo(' Bad gateway\n').message).toBe('Bad gateway');
   });
 });
