@@ -216,7 +216,19 @@ const playlistItemObjectSchema = z.object({
   release_date: z.string().optional(),
   description: z.string().optional(),
 });
-export const playlistItemSchema = z.preprocess(withoutNulls(['id', 'uri']), playlistItemObjectSchema);
+/**
+ * An episode in the track format carries its show as `album` (`type: 'show'`) and no `show`: the
+ * real service answers so to a playlist request without `additional_types=episode`, which the
+ * contract does not name and this client does not send (spotify/web-api #1528, rspotify #320).
+ */
+function withShow(item: z.output<typeof playlistItemObjectSchema>) {
+  if (item.type !== 'episode' || item.show !== undefined || item.album?.type !== 'show') return item;
+  return { ...item, show: item.album };
+}
+export const playlistItemSchema = z.preprocess(
+  withoutNulls(['id', 'uri']),
+  playlistItemObjectSchema.transform(withShow),
+);
 
 /**
  * `track` — a catalog track; `episode` — a podcast episode; `local` — a file on the owner's device
