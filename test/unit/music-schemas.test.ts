@@ -284,11 +284,13 @@ describe('music schemas tolerate what real lists hold', () => {
         playlist({ id: 'good', tracks: { href: 'h', total: 4 } }),
         // Since December 2024, playlists the service owns come as null.
         null,
-        // Generated playlists: no track count; some have neither name nor snapshot.
+        // Generated playlists: no track count; some have neither name, description nor snapshot
+        // (spotify/web-api #828).
         playlist({ id: 'mix', tracks: { href: 'h', total: null } }),
         {
           ...playlist({ id: 'bare', tracks: { href: 'h', total: 2 } }),
           name: undefined,
+          description: undefined,
           snapshot_id: undefined,
         },
         { id: 'unreadable' },

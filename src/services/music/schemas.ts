@@ -327,7 +327,11 @@ export const simplifiedPlaylistSchema = z.preprocess(
   renameKey('items', 'tracks'),
   z.object({
     collaborative: z.boolean(),
-    description: z.string().nullable(),
+    /** Missing on the playlists below that have no name. */
+    description: z
+      .string()
+      .nullish()
+      .transform((description) => description ?? null),
     external_urls: externalUrlsSchema.optional(),
     href: z.string(),
     id: z.string(),
