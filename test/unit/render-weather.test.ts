@@ -19,6 +19,7 @@ import {
   type WeatherMessage,
 } from '../../src/bot/render/weather.js';
 import { weatherMessages } from '../../src/bot/i18n/weather.js';
+import { currentWeatherSchema } from '../../src/services/weather/schemas.js';
 import { dailyChartSpec, hourlyChartSpec } from '../../src/bot/render/charts.js';
 import { weatherFormat } from '../../src/bot/render/weather-format.js';
 import { placeClock } from '../../src/domain/weather/zones.js';
@@ -71,6 +72,15 @@ describe('renderCurrentWeather', () => {
     for (const value of Object.values(values)) expect(value).toMatch(WITH_UNIT);
     expect(embed.data.thumbnail?.url).toBe('https://weather.example/img/wn/04d@2x.png');
     expect(embed.data.description).toBe('☁️ **Broken clouds**');
+  });
+
+  it('reads rain and snow sent as null or as an empty object as nothing fallen', () => {
+    // Real answers have carried `"rain":{}` (with light rain described) and `"snow":null`.
+    const { weather } = currentReportFixture();
+    const raw = { ...weather, rain: {}, snow: null };
+    const report = { ...currentReportFixture(), weather: currentWeatherSchema.parse(raw) };
+    const values = fields(renderCurrentWeather(report, US));
+    expect(values['Precipitation, last hour']).toBe('0 mm');
   });
 
   it('writes German labels, decimal commas and German compass points', () => {

@@ -185,7 +185,8 @@ export async function getDailyForecast(
  */
 export async function getPlaceClock(client: WeatherClient, place: Place): Promise<PlaceClock> {
   const { weather } = await getCurrentWeather(client, place, { lang: 'en' });
-  const country = weather.sys?.country ?? countryOfLabel(place.label);
+  // An empty `sys.country` (seen in real answers) names no country.
+  const country = weather.sys?.country || countryOfLabel(place.label);
   return placeClock(weather.timezone ?? 0, weather.dt, country, place);
 }
 

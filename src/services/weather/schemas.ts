@@ -24,6 +24,15 @@ export const precipitationSchema = z.object({
   '3h': z.number().optional(),
 });
 
+/**
+ * `rain` or `snow` as a report carries it: left out when nothing fell, and read as left out when it
+ * comes as null or as `{}` with no amount, as real answers had it (`"rain":{}` on light rain, 2019).
+ */
+const precipitationField = precipitationSchema
+  .nullish()
+  .transform((amount) => (amount?.['1h'] === undefined && amount?.['3h'] === undefined ? undefined : amount))
+  .optional();
+
 export const mainSchema = z.object({
   temp: z.number(),
   feels_like: z.number().optional(),
@@ -55,8 +64,8 @@ export const currentWeatherSchema = z.object({
   visibility: z.number().optional(),
   wind: windSchema.optional(),
   clouds: cloudsSchema.optional(),
-  rain: precipitationSchema.optional(),
-  snow: precipitationSchema.optional(),
+  rain: precipitationField,
+  snow: precipitationField,
   /** Unix seconds, UTC. */
   dt: z.number(),
   sys: z
@@ -95,8 +104,8 @@ export const forecastEntrySchema = z.object({
   visibility: z.number().optional(),
   /** Probability of precipitation, 0 to 1. */
   pop: z.number().optional(),
-  rain: precipitationSchema.optional(),
-  snow: precipitationSchema.optional(),
+  rain: precipitationField,
+  snow: precipitationField,
   sys: z.object({ pod: z.string().optional() }).optional(),
   /** `YYYY-MM-DD HH:MM:SS`, UTC. */
   dt_txt: z.string().optional(),
@@ -171,8 +180,8 @@ export const historyEntrySchema = z.object({
   main: mainSchema,
   wind: windSchema.optional(),
   clouds: cloudsSchema.optional(),
-  rain: precipitationSchema.optional(),
-  snow: precipitationSchema.optional(),
+  rain: precipitationField,
+  snow: precipitationField,
   weather: z.array(conditionSchema),
 });
 
@@ -295,8 +304,8 @@ export const bulkJsonRecordSchema = z.object({
   wind: z.object({ speed: z.number(), deg: z.number().optional() }).optional(),
   clouds: cloudsSchema.optional(),
   weather: z.array(conditionSchema),
-  rain: precipitationSchema.optional(),
-  snow: precipitationSchema.optional(),
+  rain: precipitationField,
+  snow: precipitationField,
 });
 
 /** The error body: `{cod, message}`. */
