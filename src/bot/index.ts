@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { Events, type Client, type Interaction } from 'discord.js';
 import type { Logger } from '../logger.js';
 
@@ -7,11 +6,15 @@ export interface StartBotOptions {
   token: string;
   route: (interaction: Interaction) => Promise<void>;
   logger: Logger;
-  /** How long to wait for the gateway to say READY. */
+  /**
+   * How long to wait for the gateway without progress: for the first shard to be ready, then for
+   * each next one. Discord lets a bot identify one shard per 5 s (per `max_concurrency` bucket), so
+   * a process with many shards takes longer than this in all, and may.
+   */
   readyTimeoutMs?: number;
 }
 
-/** Logs in, routes interactions, resolves once the client is ready. */
+/** Logs in, routes interactions, resolves once the client is ready (every shard of this process). */
 export async function startBot({ client, token, route, logger, readyTimeoutMs = 30_000 }: StartBotOptions) {
   client.on(Events.InteractionCreate, (interaction) => {
     void route(interaction);
@@ -20,8 +23,31 @@ export async function startBot({ client, token, route, logger, readyTimeoutMs = 
   client.on(Events.ShardDisconnect, (_event, shardId) => logger.warn({ shardId }, 'gateway disconnected'));
   client.on(Events.ShardResume, (shardId) => logger.info({ shardId }, 'gateway resumed'));
 
-  const ready = once(client, Events.ClientReady, { signal: AbortSignal.timeout(readyTimeoutMs) });
-  await client.login(token);
-  await ready;
+  // Given up on only when no shard has become ready for `readyTimeoutMs`.
+  let timer: NodeJS.Timeout | undefined;
+  let giveUp: (error: Error) => void = () => {};
+  const wait = () => {
+    clearTimeout(timer);
+    timer = setTimeout(
+      () => giveUp(new Error(`Discord's gateway got no shard ready for ${readyTimeoutMs / 1000} s`)),
+      readyTimeoutMs,
+    );
+  };
+  const onShardReady = (shardId: number) => {
+    logger.debug({ shardId }, 'shard ready');
+    wait();
+  };
+  const ready = new Promise<void>((resolve, reject) => {
+    giveUp = reject;
+    client.once(Events.ClientReady, () => resolve());
+  });
+  client.on(Events.ShardReady, onShardReady);
+  wait();
+  try {
+    await Promise.all([client.login(token), ready]);
+  } finally {
+    clearTimeout(timer);
+    client.off(Events.ShardReady, onShardReady);
+  }
   logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'connected to Discord');
 }

@@ -1,10 +1,12 @@
 import { once } from 'node:events';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Events, type Client } from 'discord.js';
+import { pino } from 'pino';
 import type { APIGuild, APIUser } from 'discord-api-types/v10';
 import { startDiscordEmulator, type DiscordEmulator } from '../../emulators/discord/index.js';
 import type { EmulatorChannel } from '../../emulators/discord/index.js';
 import { createDiscordClient } from '../../src/bot/client.js';
+import { startBot } from '../../src/bot/index.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/reliability-proxy.js';
 
 /**
@@ -78,4 +80,27 @@ describe("the bot's Discord client", () => {
     expect(secondEdit).toBeGreaterThanOrEqual(0);
     expect(secondEdit).toBeLessThan(firstAck);
   });
+});
+
+describe('starting the bot', () => {
+  it('waits for every shard of a process that identifies them one per 5 s, however long they take in all', async () => {
+    // Three shards with max_concurrency 1: discord.js identifies one every 5 s, so the last is ready
+    // about 10 s after login, longer than the wait for any one of them.
+    const emu = await startDiscordEmulator({ shardCount: 3, maxConcurrency: 1 });
+    const client = createDiscordClient({ apiUrl: emu.restUrl, shards: [0, 1, 2], shardCount: 3 });
+    try {
+      await startBot({
+        client,
+        token: 'emulator-bot-token',
+        route: () => Promise.resolve(),
+        logger: pino({ level: 'silent' }),
+        readyTimeoutMs: 7_000,
+      });
+      expect(client.ws.shards.size).toBe(3);
+      expect(client.isReady()).toBe(true);
+    } finally {
+      await client.destroy();
+      await emu.close();
+    }
+  }, 30_000);
 });
