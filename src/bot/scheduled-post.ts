@@ -18,7 +18,12 @@ import {
   WeatherKeyRejectedError,
   type WeatherProduct,
 } from '../domain/weather/errors.js';
-import { PostRejectedError, WeatherRefusedError, type WeatherRequest } from '../services/schedules/runner.js';
+import {
+  PostRefusedError,
+  PostRejectedError,
+  WeatherRefusedError,
+  type WeatherRequest,
+} from '../services/schedules/runner.js';
 import type { BotPauseCode, Schedule } from '../services/schedules/types.js';
 import {
   WeatherBadRequestError,
@@ -149,9 +154,14 @@ export function createScheduledPoster(client: Client, siteUrl: string) {
         })),
       });
     } catch (error) {
-      const code =
-        error instanceof DiscordAPIError && typeof error.code === 'number' ? GONE[error.code] : undefined;
+      if (!(error instanceof DiscordAPIError)) throw error;
+      const code = typeof error.code === 'number' ? GONE[error.code] : undefined;
       if (code) throw new PostRejectedError(REASONS[code], code, { cause: error });
+      // Any other 4xx but a rate limit (which discord.js waits out itself) will not mend on a retry.
+      if (error.status >= 400 && error.status < 500 && error.status !== 429)
+        throw new PostRefusedError(`Discord refused the post: ${error.status} ${error.message}`, {
+          cause: error,
+        });
       throw error;
     }
   };

@@ -1,12 +1,16 @@
 import { once } from 'node:events';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Events, type Client } from 'discord.js';
+import { ChannelType, Events, type Client } from 'discord.js';
 import { pino } from 'pino';
 import type { APIGuild, APIUser } from 'discord-api-types/v10';
 import { startDiscordEmulator, type DiscordEmulator } from '../../emulators/discord/index.js';
 import type { EmulatorChannel } from '../../emulators/discord/index.js';
 import { createDiscordClient } from '../../src/bot/client.js';
 import { startBot } from '../../src/bot/index.js';
+import { createScheduledPoster } from '../../src/bot/scheduled-post.js';
+import { PostRefusedError } from '../../src/services/schedules/runner.js';
+import { berlinSchedule } from '../fixtures/schedules.js';
+import { currentReportFixture } from '../fixtures/weather-render.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/reliability-proxy.js';
 
 /**
@@ -73,6 +77,23 @@ describe("the bot's Discord client", () => {
     const { firstAck, secondEdit } = await twoDeferred(400);
     expect(firstAck).toBeGreaterThanOrEqual(0);
     expect(secondEdit).toBeGreaterThan(firstAck);
+  });
+
+  it('posts a scheduled message, and reports a post Discord refuses as one not to try again', async () => {
+    const post = createScheduledPoster(client, 'https://weather.example');
+    const fetched = { kind: 'current' as const, report: currentReportFixture() };
+    const schedule = { ...berlinSchedule({ guildId: guild.id, channelId: channel.id }), id: 'sched' };
+    await post(schedule, fetched, 'nonce-1');
+    expect(emu.messages(channel.id).at(-1)?.embeds[0]?.title).toContain('Berlin');
+    // Discord answers 400 "Cannot send messages in a non-text channel" for a category.
+    const category = emu.createChannel(guild.id, { name: 'Weather', type: ChannelType.GuildCategory });
+    const refused = await post({ ...schedule, channelId: category.id }, fetched, 'nonce-2').catch(
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(PostRefusedError);
+    expect((refused as Error).message).toBe(
+      'Discord refused the post: 400 Cannot send messages in a non-text channel',
+    );
   });
 
   it('sends the edit anyway when an earlier acknowledgement takes longer than a second', async () => {

@@ -6,6 +6,7 @@ import { startWeatherEmulator } from '../../emulators/weather/index.js';
 import { fetchScheduledWeather } from '../../src/bot/scheduled-post.js';
 import {
   createScheduleRunner,
+  PostRefusedError,
   PostRejectedError,
   type WeatherRequest,
 } from '../../src/services/schedules/runner.js';
@@ -45,6 +46,9 @@ async function world(
   const events: Event[] = [];
   const fetches: WeatherRequest[] = [];
   const rejected = new Set<string>();
+  /** Channels where Discord refuses the post itself (a 400), and how often it was tried there. */
+  const refusing = new Set<string>();
+  let refusedTries = 0;
   let weatherDown = false;
   const runner = createScheduleRunner({
     store,
@@ -67,6 +71,10 @@ async function world(
     post: (schedule, _weather, nonce) => {
       if (rejected.has(schedule.channelId))
         return Promise.reject(new PostRejectedError('the channel was deleted', 'channel-deleted'));
+      if (refusing.has(schedule.channelId)) {
+        refusedTries++;
+        return Promise.reject(new PostRefusedError('Discord refused the post: 400 Invalid Form Body'));
+      }
       events.push('post');
       posts.push({
         scheduleId: schedule.id,
@@ -100,6 +108,8 @@ async function world(
     events,
     fetches,
     rejected,
+    refusing,
+    refusedTries: () => refusedTries,
     add,
     runUntil,
     setWeatherDown: (down: boolean) => (weatherDown = down),
@@ -259,6 +269,22 @@ describe('scheduled posts, on a controllable clock', () => {
     expect(stored?.id).toBe(schedule.id);
     expect(stored?.paused).toMatchObject({ reason: 'the channel was deleted', code: 'channel-deleted' });
     expect(w.posts).toHaveLength(0);
+  });
+
+  it('skip a post Discord refuses as malformed after one try, and post the next day as usual', async () => {
+    const w = await world('2026-11-23T05:59:00Z');
+    await w.add({ channelId: '998' });
+    w.refusing.add('998');
+    // 07:00 in Berlin, then looks within the grace window, as after a failed post.
+    for (const at of ['06:00', '06:05', '06:10', '06:20']) {
+      w.clock.now = Date.parse(`2026-11-23T${at}:00Z`);
+      await w.runner.tick();
+    }
+    expect(w.refusedTries()).toBe(1);
+    w.refusing.delete('998');
+    await w.runUntil('2026-11-24T07:00:00Z');
+    expect(w.posts.map((p) => p.at)).toEqual(['2026-11-24T06:00:00.000Z']);
+    expect((await w.store.list('1000'))[0]?.paused).toBeUndefined();
   });
 
   it('try again within the grace window when the weather service is down', async () => {

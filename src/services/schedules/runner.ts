@@ -51,6 +51,16 @@ export class PostRejectedError extends Error {
 }
 
 /**
+ * Discord refused one post for a reason retrying cannot mend (STYLE: never retry a 400, 401, 403 or
+ * 404), other than the channel's (`PostRejectedError`): a message it finds malformed, say. That
+ * slot of the schedule is skipped and logged, not tried again every few seconds for the grace
+ * window; the schedule stays as it is, and its next run posts as usual.
+ */
+export class PostRefusedError extends Error {
+  override readonly name = 'PostRefusedError';
+}
+
+/**
  * The weather service refused a group's request for a reason retrying cannot mend (STYLE: never
  * retry a 400, 401, 403 or 404). `schedule`: the request itself is refused (a product the bot's plan
  * lacks, a place the service rejects): the schedules are paused with the message as their reason.
@@ -104,7 +114,10 @@ export interface TickReport {
   missed: number;
   /** Failed this time; tried again on a later tick within the grace window. */
   failed: number;
-  /** Not made: the weather service refused the request for good (see `WeatherRefusedError`). */
+  /**
+   * Not made: the weather service refused the request for good (see `WeatherRefusedError`), or
+   * Discord refused the post (see `PostRefusedError`).
+   */
   refused: number;
   /** Held by another process (or a crashed one whose lease has not run out yet). */
   busy: number;
@@ -158,7 +171,7 @@ export function interleaveByChannel<T extends { schedule: Schedule }>(posts: rea
 }
 
 /** What became of one (schedule, slot) post. */
-export type PostOutcome = 'posted' | 'alreadyDone' | 'busy' | 'failed' | 'stopped';
+export type PostOutcome = 'posted' | 'alreadyDone' | 'busy' | 'failed' | 'refused' | 'stopped';
 
 export type SlotPosterOptions = Pick<
   ScheduleRunnerOptions,
@@ -264,14 +277,22 @@ export function createSlotPoster(options: SlotPosterOptions) {
         if (await markers.get(`done:${id}`)) return 'alreadyDone';
         await pace(signal);
         if (signal?.aborted) return 'stopped';
+        let outcome: PostOutcome = 'posted';
         try {
           await options.post(schedule, weather, nonceFor(schedule.id, slot));
         } catch (error) {
-          if (!(error instanceof PostRejectedError)) throw error;
-          await pause(schedule, { reason: error.message, code: error.code });
+          if (error instanceof PostRejectedError) {
+            await pause(schedule, { reason: error.message, code: error.code });
+          } else if (error instanceof PostRefusedError) {
+            logger.error(
+              { err: error, scheduleId: schedule.id, slot },
+              'scheduled post refused by Discord: skipped for this run, not tried again',
+            );
+            outcome = 'refused';
+          } else throw error;
         }
         await markers.set(`done:${id}`, true, DONE_TTL_MS);
-        return 'posted';
+        return outcome;
       } catch (error) {
         logger.warn({ err: error, scheduleId: schedule.id, slot }, 'scheduled post failed; will try again');
         return 'failed';
