@@ -102,12 +102,21 @@ function threeHours(seed: number, location: Location, s: Sample): Sample[] {
   ];
 }
 
+/**
+ * The coordinates an answer names: those asked for, to four decimals, as every recorded answer of
+ * the service shows them (37.7749295, -122.4194155 comes back as 37.7749, -122.4194).
+ */
+function shownCoord(location: Location) {
+  const round = (degrees: number) => Math.round(degrees * 10_000) / 10_000;
+  return { lon: round(location.lon), lat: round(location.lat) };
+}
+
 function cityBlock(location: Location, t: number) {
   const sun = sunTimes(location.lat, location.lon, t);
   return {
     id: location.place?.id ?? 0,
     name: location.place?.name ?? '',
-    coord: { lat: location.lat, lon: location.lon },
+    coord: shownCoord(location),
     country: location.place?.country ?? '',
     population: location.place?.population ?? 0,
     // The shift at the time of the request, as upstream: one number for the whole forecast.
@@ -126,7 +135,7 @@ export function currentWeather(location: Location, now: number, view: View) {
   const s = sample(view.seed, location.lat, location.lon, t);
   const sun = sunTimes(location.lat, location.lon, t);
   return {
-    coord: { lon: location.lon, lat: location.lat },
+    coord: shownCoord(location),
     weather: [conditionObject(s.conditionId, s.isDay, view.lang)],
     base: 'stations',
     main: mainBlock(s, view.units),
@@ -250,7 +259,7 @@ export function dailyForecast(location: Location, t: number, cnt: number, view: 
     city: {
       id: city.id,
       name: city.name,
-      coord: { lon: location.lon, lat: location.lat },
+      coord: shownCoord(location),
       country: city.country,
       population: city.population,
       timezone: city.timezone,

@@ -79,6 +79,18 @@ describe('the weather emulator speaks like the service', () => {
     expect(await ask('zh_cn')).toEqual(english);
   });
 
+  it('names the coordinates asked for to four decimals, as the service does', async () => {
+    const at = 'lat=37.7749295&lon=-122.4194155';
+    const current = (await get(`${emulator.apiUrl}/data/2.5/weather?${at}&${KEY}`)).body as {
+      coord: { lat: number; lon: number };
+    };
+    expect(current.coord).toEqual({ lat: 37.7749, lon: -122.4194 });
+    const forecast = (await get(`${emulator.apiUrl}/data/2.5/forecast?${at}&${KEY}`)).body as {
+      city: { coord: { lat: number; lon: number } };
+    };
+    expect(forecast.city.coord).toEqual({ lat: 37.7749, lon: -122.4194 });
+  });
+
   it('answers bad input with 400 and a string cod', async () => {
     const cases: Array<[string, string]> = [
       [`${emulator.apiUrl}/data/2.5/weather?lat=91&lon=0&${KEY}`, 'wrong latitude'],
