@@ -312,19 +312,48 @@ export function createApi(options: ApiOptions): Api {
     return { status: 200 };
   };
 
-  const LIBRARY_TYPES: Record<string, { scope: string; exists: (id: string) => boolean }> = {
-    album: { scope: 'user-library-modify', exists: (id) => catalog.albums.has(id) },
-    track: { scope: 'user-library-modify', exists: (id) => catalog.tracks.has(id) },
-    episode: { scope: 'user-library-modify', exists: (id) => catalog.episodes.has(id) },
-    artist: { scope: 'user-follow-modify', exists: (id) => catalog.artists.has(id) },
-    user: { scope: 'user-follow-modify', exists: (id) => state.users.has(id) },
-    playlist: { scope: 'playlist-modify-public', exists: (id) => state.playlists.has(id) },
-  };
+  /** What each URI type of the library needs: the scope to change it, the scope to read it. */
+  const LIBRARY_TYPES: Record<string, { scope: string; readScope: string; exists: (id: string) => boolean }> =
+    {
+      album: {
+        scope: 'user-library-modify',
+        readScope: 'user-library-read',
+        exists: (id) => catalog.albums.has(id),
+      },
+      track: {
+        scope: 'user-library-modify',
+        readScope: 'user-library-read',
+        exists: (id) => catalog.tracks.has(id),
+      },
+      episode: {
+        scope: 'user-library-modify',
+        readScope: 'user-library-read',
+        exists: (id) => catalog.episodes.has(id),
+      },
+      artist: {
+        scope: 'user-follow-modify',
+        readScope: 'user-follow-read',
+        exists: (id) => catalog.artists.has(id),
+      },
+      user: {
+        scope: 'user-follow-modify',
+        readScope: 'user-follow-read',
+        exists: (id) => state.users.has(id),
+      },
+      playlist: {
+        scope: 'playlist-modify-public',
+        readScope: 'playlist-read-private',
+        exists: (id) => state.playlists.has(id),
+      },
+    };
 
-  const changeLibrary: Route['handle'] = (req, auth) => {
-    const user = requireUser(auth);
+  /**
+   * The `uris` of a library call (query, else the JSON body), each checked, with what its type
+   * needs. Refuses the call as the service does: none, too many, malformed or unsupported.
+   */
+  function libraryUris(req: EmulatorRequest) {
     const query = req.query.get('uris');
-    const bodyUris = query === null ? jsonBody(req)['uris'] : undefined;
+    const bodyUris = query === null && req.method !== 'GET' ? jsonBody(req)['uris'] : undefined;
     const uris =
       query !== null && query.trim() !== ''
         ? query.split(',')
@@ -333,20 +362,36 @@ export function createApi(options: ApiOptions): Api {
           : [];
     if (uris.length === 0) fail(400, 'Missing required parameter: uris');
     if (uris.length > LIMITS.libraryUris) fail(400, `Too many uris: at most ${LIMITS.libraryUris}`);
-    for (const uri of uris) {
+    return uris.map((uri) => {
       const [scheme, type = '', id = '', ...rest] = uri.split(':');
       const kind = LIBRARY_TYPES[type];
       if (scheme !== URI_SCHEME || rest.length > 0 || (type !== 'user' && !ID.test(id)))
         fail(400, `Invalid uri: ${uri}`);
       if (kind === undefined) return fail(400, `Unsupported uri type: ${uri}`);
+      return { uri, id, kind };
+    });
+  }
+
+  const changeLibrary: Route['handle'] = (req, auth) => {
+    const user = requireUser(auth);
+    const uris = libraryUris(req);
+    for (const { uri, id, kind } of uris) {
       requireScope(auth, [kind.scope]);
       if (!kind.exists(id)) fail(400, `Non existing id: '${uri}'`);
     }
-    for (const uri of uris) {
+    for (const { uri } of uris) {
       if (req.method === 'PUT') user.library.add(uri);
       else user.library.delete(uri);
     }
     return { status: 200 };
+  };
+
+  /** `GET /v1/me/library/contains?uris=…`: one boolean per URI, in order (upstream-facts, 2026). */
+  const libraryContains: Route['handle'] = (req, auth) => {
+    const user = requireUser(auth);
+    const uris = libraryUris(req);
+    for (const { kind } of uris) requireScope(auth, [kind.readScope]);
+    return { status: 200, body: uris.map(({ uri }) => user.library.has(uri)) };
   };
 
   // ---- Player --------------------------------------------------------------------------------
@@ -682,6 +727,20 @@ export function createApi(options: ApiOptions): Api {
     return { status: 200, body };
   };
 
+  /**
+   * Paths the contract does not list that the 2026 changes removed for development-mode apps
+   * (upstream-facts: "Removed: GET /artists (several), /artists/{id}/top-tracks, GET /albums
+   * (several), /users/{id}[/playlists], /markets, browse"; PUT/DELETE /me/tracks and following).
+   */
+  const REMOVED_ELSEWHERE_IN_2026 = [
+    /^\/v1\/albums$/,
+    /^\/v1\/users\/[^/]+$/,
+    /^\/v1\/users\/[^/]+\/playlists$/,
+    /^\/v1\/markets$/,
+    /^\/v1\/browse(\/.*)?$/,
+    /^\/v1\/me\/tracks$/,
+    /^\/v1\/me\/following$/,
+  ];
   const modify = ['playlist-modify-public', 'playlist-modify-private'];
   const P = '/v1/playlists/([^/]+)';
   const routes: Route[] = [
@@ -713,6 +772,7 @@ export function createApi(options: ApiOptions): Api {
     },
     { method: 'PUT', pattern: /^\/v1\/me\/library$/, user: true, handle: changeLibrary },
     { method: 'DELETE', pattern: /^\/v1\/me\/library$/, user: true, handle: changeLibrary },
+    { method: 'GET', pattern: /^\/v1\/me\/library\/contains$/, user: true, handle: libraryContains },
     {
       method: 'GET',
       pattern: /^\/v1\/me\/player\/devices$/,
@@ -802,7 +862,15 @@ export function createApi(options: ApiOptions): Api {
 
   function dispatch(req: EmulatorRequest): Reply {
     const candidates = routes.filter((route) => route.pattern.test(req.path));
-    if (candidates.length === 0) fail(404, 'Service not found');
+    if (candidates.length === 0) {
+      // Endpoints outside the contract that 2026 took from development-mode apps: refused as the
+      // service refuses them, after the token is checked. Before 2026 they are not emulated.
+      if (variant === '2026' && REMOVED_ELSEWHERE_IN_2026.some((pattern) => pattern.test(req.path))) {
+        authenticate(req);
+        fail(403, 'Forbidden');
+      }
+      fail(404, 'Service not found');
+    }
     const route =
       candidates.find((candidate) => candidate.method === req.method) ?? fail(405, 'Method not allowed');
     const auth = authenticate(req);

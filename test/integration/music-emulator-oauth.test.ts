@@ -555,11 +555,39 @@ describe('music emulator: 2026 variant', () => {
     expect((await call('GET', `/v1/artists?ids=${fixtures.artistIds[0] ?? ''}`)).status).toBe(403);
     expect((await call('GET', `/v1/playlists/${big}/items`)).status).toBe(200);
     expect((await call('PUT', `/v1/me/library?uris=service:album:${album}`)).status).toBe(200);
+    // Removed paths the contract does not list answer the same 403, not "not found".
+    for (const path of ['/v1/albums?ids=' + album, '/v1/users/alice/playlists', '/v1/markets']) {
+      const refused = await call('GET', path);
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toEqual({ error: { status: 403, message: 'Forbidden' } });
+    }
+    expect((await call('GET', '/v1/nothing-here')).status).toBe(404);
     const bobs = emulator.issueUserToken('bob', ['playlist-read-private']).access_token;
     const forbidden = await fetch(`${emulator.apiUrl}/v1/playlists/${big}/items`, {
       headers: { authorization: `Bearer ${bobs}` },
     });
     expect(forbidden.status).toBe(403);
+  });
+
+  it('tells which URIs are in the library, one boolean each, in order', async () => {
+    const token = emulator.issueUserToken('alice', ['user-library-modify', 'user-library-read']).access_token;
+    const fixtures = emulator.fixtures ?? expect.fail('seeded');
+    const [saved = '', other = ''] = fixtures.albumIds;
+    const call = (method: string, path: string) =>
+      fetch(`${emulator.apiUrl}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
+    expect((await call('PUT', `/v1/me/library?uris=service:album:${saved}`)).status).toBe(200);
+    const contains = await call(
+      'GET',
+      `/v1/me/library/contains?uris=service:album:${other},service:album:${saved}`,
+    );
+    expect(contains.status).toBe(200);
+    expect(await contains.json()).toEqual([false, true]);
+    expect((await call('GET', '/v1/me/library/contains')).status).toBe(400);
+    const unscoped = emulator.issueUserToken('alice', ['user-library-modify']).access_token;
+    const refused = await fetch(`${emulator.apiUrl}/v1/me/library/contains?uris=service:album:${saved}`, {
+      headers: { authorization: `Bearer ${unscoped}` },
+    });
+    expect(refused.status).toBe(403);
   });
 
   it('answers 401 with the 2026 wording', async () => {
