@@ -169,6 +169,7 @@ export function createApi(options: ApiOptions): Api {
       variant,
       market: effective,
       explicitFilter: auth.user?.explicitFilter ?? false,
+      fullEpisodes: (req.query.get('additional_types') ?? '').split(',').includes('episode'),
       catalog,
       users: state.users,
     };
@@ -498,7 +499,9 @@ export function createApi(options: ApiOptions): Api {
   ) {
     const entries = playlist.entries;
     const items = entries.slice(offset, offset + limit).map((entry) => playlistEntry(ctx, entry));
-    return paging(ctx.apiUrl, path, marketParam(req), offset, limit, entries.length, items);
+    // The page links keep the request's `additional_types`, as the service's do.
+    const extra = { ...marketParam(req), additional_types: req.query.get('additional_types') ?? undefined };
+    return paging(ctx.apiUrl, path, extra, offset, limit, entries.length, items);
   }
 
   const getPlaylist: Route['handle'] = (req, auth, [id = '']) => {

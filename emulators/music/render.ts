@@ -15,6 +15,12 @@ export interface RenderContext {
   market: string | undefined;
   /** The caller's account filters explicit content. */
   explicitFilter?: boolean;
+  /**
+   * The request named `episode` in `additional_types`: episodes in playlists come as episode
+   * objects. Without it they come in the track format (`episodeAsTrack`), as the service keeps
+   * them for clients that know only tracks.
+   */
+  fullEpisodes?: boolean;
   catalog: Catalog;
   users: Map<string, UserRecord>;
 }
@@ -166,6 +172,52 @@ export function episode(ctx: RenderContext, record: EpisodeRecord): Json {
 }
 
 /**
+ * An episode in the track format, for a playlist request without `additional_types=episode`: the
+ * contract's playlist items are full tracks, and the service shapes an episode as one, its show in
+ * `album` (`type` `show`) and `artists` (without names), with the flags it really sends
+ * (`episode: false`, `track: true`; spotify-player #494, recorded 2024; spotify/web-api #1528).
+ */
+function episodeAsTrack(ctx: RenderContext, record: EpisodeRecord): Json {
+  const show = {
+    external_urls: { service: `${OPEN_HOST}/show/${record.showId}` },
+    href: `${ctx.apiUrl}/v1/shows/${record.showId}`,
+    id: record.showId,
+    name: null,
+    type: 'show',
+    uri: `${URI_SCHEME}:show:${record.showId}`,
+  };
+  return {
+    type: 'episode',
+    episode: false,
+    track: true,
+    id: record.id,
+    uri: `${URI_SCHEME}:episode:${record.id}`,
+    name: record.name,
+    duration_ms: record.durationMs,
+    explicit: record.explicit,
+    is_local: false,
+    is_playable: ctx.market !== undefined,
+    disc_number: 0,
+    track_number: 0,
+    external_ids: { service: `${OPEN_HOST}/episode/${record.id}` },
+    external_urls: { service: `${OPEN_HOST}/episode/${record.id}` },
+    href: `${ctx.apiUrl}/v1/episodes/${record.id}`,
+    album: {
+      ...show,
+      name: record.showName,
+      album_type: 'compilation',
+      images: imagesFor(record.showId),
+      release_date: null,
+      release_date_precision: null,
+      total_tracks: 0,
+      artists: [show],
+    },
+    artists: [show],
+    ...(ctx.variant === 'classic' ? { popularity: 0 } : {}),
+  };
+}
+
+/**
  * A local file: no id, no link, artists and album without ids or URIs either, as the real service
  * sends them. Its own URI has a form of its own (the public local-files guide: "The track URI has a
  * special formatting"): `<scheme>:local:<artist>:<album>:<title>:<seconds>`, each part form-encoded
@@ -219,7 +271,8 @@ export function playlistEntry(ctx: RenderContext, entry: Entry): Json {
     item = track === undefined ? null : trackFull(ctx, track);
   } else if (entry.kind === 'episode' && entry.uri !== null) {
     const record = ctx.catalog.episodes.get(entry.uri.split(':')[2] ?? '');
-    item = record === undefined ? null : episode(ctx, record);
+    item =
+      record === undefined ? null : ctx.fullEpisodes ? episode(ctx, record) : episodeAsTrack(ctx, record);
   }
   return {
     added_at: entry.addedAt,

@@ -79,7 +79,8 @@ describe('playlists: pages, autocomplete and edits', () => {
     expect(lines).toHaveLength(10);
     expect(lines[2]).toContain('Unavailable');
     expect(lines[4]).toMatch(/💾 Demo \(garage take\).*local file/);
-    expect(lines[6]).toMatch(/🎙️ Episode 1/);
+    // The service sends the episode in the track format (the bot asks for no other): its show still shows.
+    expect(lines[6]).toMatch(/🎙️ Episode 1.* — The Long Listen/);
     expect(button(page, 'First').disabled).toBe(true);
     expect(button(page, 'Previous').disabled).toBe(true);
   });

@@ -26,6 +26,25 @@ describe('music emulator: editing playlists', () => {
     return { status: response.status, body: await response.json() };
   }
 
+  it('sends episodes in the track format unless additional_types names episode', async () => {
+    const token = emulator.issueUserToken('alice', ['playlist-read-private']).access_token;
+    const path = `/v1/playlists/${playlists.big}/tracks?offset=0&limit=10`;
+    type Page = { href: string; items: { track: Record<string, unknown> | null }[] };
+    const episodeOf = (page: Page) => page.items.find((item) => item.track?.['type'] === 'episode')?.track;
+    const asTrack = episodeOf((await call('GET', path, token)).body as Page);
+    expect(asTrack).toMatchObject({
+      type: 'episode',
+      track: true,
+      album: { type: 'show', album_type: 'compilation', name: 'The Long Listen', release_date: null },
+      artists: [{ type: 'show', name: null }],
+    });
+    expect(asTrack).not.toHaveProperty('show');
+    const full = (await call('GET', `${path}&additional_types=track,episode`, token)).body as Page;
+    expect(episodeOf(full)).toMatchObject({ type: 'episode', show: { name: 'The Long Listen' } });
+    expect(episodeOf(full)).not.toHaveProperty('album');
+    expect(new URL(full.href).searchParams.get('additional_types')).toBe('track,episode');
+  });
+
   describe('needs the modify scope that fits the playlist', () => {
     it('playlist-modify-public for a public playlist', async () => {
       const [uri] = trackUris(emulator, 1);
