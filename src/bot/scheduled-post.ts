@@ -131,6 +131,9 @@ const GONE: Partial<Record<number, BotPauseCode>> = {
   [RESTJSONErrorCodes.MissingPermissions]: 'missing-permission',
 };
 
+/** Statuses of a post Discord refuses as it is: malformed (400), unknown (404), too large (413). */
+const REFUSED_STATUSES = new Set([400, 404, 413]);
+
 /** Posts a scheduled message; a channel that is gone or closed to the bot pauses the schedule. */
 export function createScheduledPoster(client: Client, siteUrl: string) {
   return async (schedule: Schedule, weather: unknown, nonce: string): Promise<void> => {
@@ -157,8 +160,11 @@ export function createScheduledPoster(client: Client, siteUrl: string) {
       if (!(error instanceof DiscordAPIError)) throw error;
       const code = typeof error.code === 'number' ? GONE[error.code] : undefined;
       if (code) throw new PostRejectedError(REASONS[code], code, { cause: error });
-      // Any other 4xx but a rate limit (which discord.js waits out itself) will not mend on a retry.
-      if (error.status >= 400 && error.status < 500 && error.status !== 429)
+      // Discord's own refusal of this message (a JSON error code with 400, 404 or 413) will not mend
+      // on a retry. Other 4xx may: a 401 (the token, for every post alike), a 403 such as 40333
+      // (Cloudflare's block of the host) or one without a JSON body, 408, 409. Those are retried
+      // within the grace window, as 5xx are.
+      if (REFUSED_STATUSES.has(error.status) && typeof error.code === 'number')
         throw new PostRefusedError(`Discord refused the post: ${error.status} ${error.message}`, {
           cause: error,
         });

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ChannelType, Events, type Client } from 'discord.js';
+import { ChannelType, DiscordAPIError, Events, type Client } from 'discord.js';
 import { pino } from 'pino';
 import type { APIGuild, APIUser } from 'discord-api-types/v10';
 import { startDiscordEmulator, type DiscordEmulator } from '../../emulators/discord/index.js';
@@ -94,6 +94,15 @@ describe("the bot's Discord client", () => {
     expect((refused as Error).message).toBe(
       'Discord refused the post: 400 Cannot send messages in a non-text channel',
     );
+    // Cloudflare's block of the host (403, 40333) lifts on its own: tried again, not refused.
+    proxy.fail({
+      match: new RegExp(`^POST /api/v10/channels/${channel.id}/messages`),
+      status: 403,
+      body: JSON.stringify({ message: 'internal network error', code: 40333 }),
+    });
+    const blocked = await post(schedule, fetched, 'nonce-3').catch((error: unknown) => error);
+    expect(blocked).toBeInstanceOf(DiscordAPIError);
+    expect(blocked).not.toBeInstanceOf(PostRefusedError);
   });
 
   it('sends the edit anyway when an earlier acknowledgement takes longer than a second', async () => {
