@@ -165,6 +165,38 @@ describe('scheduled weather posts, managed from Discord', () => {
     expect(await store.get(`guild:${world.guildId}`)).toEqual(before);
   });
 
+  it('saves a schedule it could not check, and says so, when discord.js has no guild to know the channel by', async () => {
+    const quiet = world.discord.createChannel(world.guildId, { name: 'unknown-to-the-cache' });
+    const guilds = world.app.client.guilds.cache;
+    const guild = guilds.get(world.guildId)!;
+    guilds.delete(world.guildId);
+    world.app.client.channels.cache.delete(quiet.id);
+    try {
+      const reply = await world.discord
+        .slash({
+          guildId: world.guildId,
+          channelId: quiet.id,
+          userId: world.alice.id,
+          name: 'weather',
+          subcommandGroup: 'schedule',
+          subcommand: 'add',
+          options: { place: BERLIN, time: '08:00', timezone: 'UTC' },
+        })
+        .reply();
+      expect(reply.content).toBe(
+        `I could not check my permissions in <#${quiet.id}>: run \`/weather schedule test\` to see that a post arrives there.`,
+      );
+      expect(reply.embeds[0]?.title).toBe('Scheduled weather post saved');
+    } finally {
+      guilds.set(world.guildId, guild);
+    }
+    const list = (await world.app.storage.ns('schedules').get(`guild:${world.guildId}`)) as {
+      id: string;
+      channelId: string;
+    }[];
+    await schedule('remove', { id: list.find((entry) => entry.channelId === quiet.id)!.id }).reply();
+  });
+
   it('refuses a time zone that does not exist and a time that is not a time', async () => {
     expect(
       (await schedule('add', { place: BERLIN, time: '08:00', timezone: 'Mars/Base' }).reply()).content,

@@ -82,10 +82,12 @@ export default {
     const picked = interaction.options.getChannel('channel');
     const channelId = picked?.id ?? interaction.channelId;
     if (!channelId || !interaction.inGuild()) throw new UserError(t.pickTextChannel);
-    // The type of the channel the command came from is in the interaction (its partial channel).
+    // The type of the channel the command came from is in the interaction (its partial channel),
+    // which discord.js keeps only when it has the guild: without it, nothing is checked, and the
+    // reply says so.
     const type = picked?.type ?? interaction.channel?.type;
     if (type !== undefined && !POSTABLE.includes(type)) throw new UserError(t.notTextChannel);
-    const granted = await botPermissionsIn(interaction, channelId);
+    const granted = type === undefined ? undefined : await botPermissionsIn(interaction, channelId);
     if (granted) {
       const missing = NEEDED.filter(([, flag]) => !granted.has(flag)).map(
         ([name]) => t.permissionNames[name],
