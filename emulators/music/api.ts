@@ -314,33 +314,15 @@ export function createApi(options: ApiOptions): Api {
   };
 
   /** What each URI type of the library needs: the scope to change it, the scope to read it. */
+  const saved = { scope: 'user-library-modify', readScope: 'user-library-read' };
+  const followed = { scope: 'user-follow-modify', readScope: 'user-follow-read' };
   const LIBRARY_TYPES: Record<string, { scope: string; readScope: string; exists: (id: string) => boolean }> =
     {
-      album: {
-        scope: 'user-library-modify',
-        readScope: 'user-library-read',
-        exists: (id) => catalog.albums.has(id),
-      },
-      track: {
-        scope: 'user-library-modify',
-        readScope: 'user-library-read',
-        exists: (id) => catalog.tracks.has(id),
-      },
-      episode: {
-        scope: 'user-library-modify',
-        readScope: 'user-library-read',
-        exists: (id) => catalog.episodes.has(id),
-      },
-      artist: {
-        scope: 'user-follow-modify',
-        readScope: 'user-follow-read',
-        exists: (id) => catalog.artists.has(id),
-      },
-      user: {
-        scope: 'user-follow-modify',
-        readScope: 'user-follow-read',
-        exists: (id) => state.users.has(id),
-      },
+      album: { ...saved, exists: (id) => catalog.albums.has(id) },
+      track: { ...saved, exists: (id) => catalog.tracks.has(id) },
+      episode: { ...saved, exists: (id) => catalog.episodes.has(id) },
+      artist: { ...followed, exists: (id) => catalog.artists.has(id) },
+      user: { ...followed, exists: (id) => state.users.has(id) },
       playlist: {
         scope: 'playlist-modify-public',
         readScope: 'playlist-read-private',

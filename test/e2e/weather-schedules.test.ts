@@ -29,6 +29,20 @@ describe('scheduled weather posts, managed from Discord', () => {
       ...(locale ? { locale } : {}),
     });
 
+  /** `/weather schedule add` for Berlin at 08:00 UTC, run in `channelId` (not the world's channel). */
+  const addIn = (channelId: string) =>
+    world.discord
+      .slash({
+        guildId: world.guildId,
+        channelId,
+        userId: world.alice.id,
+        name: 'weather',
+        subcommandGroup: 'schedule',
+        subcommand: 'add',
+        options: { place: BERLIN, time: '08:00', timezone: 'UTC' },
+      })
+      .reply();
+
   it('offers IANA time zones in autocomplete', async () => {
     const choices = await world.discord.autocomplete({
       guildId: world.guildId,
@@ -104,17 +118,7 @@ describe('scheduled weather posts, managed from Discord', () => {
     world.discord.setBotPermissions(voice.id, { allow: VIEW_SEND | (1n << 14n) | (1n << 15n) });
     const store = world.app.storage.ns('schedules');
     const before = (await store.get(`guild:${world.guildId}`)) as unknown[];
-    const reply = await world.discord
-      .slash({
-        guildId: world.guildId,
-        channelId: voice.id,
-        userId: world.alice.id,
-        name: 'weather',
-        subcommandGroup: 'schedule',
-        subcommand: 'add',
-        options: { place: BERLIN, time: '08:00', timezone: 'UTC' },
-      })
-      .reply();
+    const reply = await addIn(voice.id);
     expect(reply.flags! & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     expect(reply.content).toBe(
       'Scheduled weather can only be posted in a text or announcement channel: pick one with the `channel` option.',
@@ -148,17 +152,7 @@ describe('scheduled weather posts, managed from Discord', () => {
     world.app.client.channels.cache.delete(quiet.id);
     const store = world.app.storage.ns('schedules');
     const before = (await store.get(`guild:${world.guildId}`)) as unknown[];
-    const reply = await world.discord
-      .slash({
-        guildId: world.guildId,
-        channelId: quiet.id,
-        userId: world.alice.id,
-        name: 'weather',
-        subcommandGroup: 'schedule',
-        subcommand: 'add',
-        options: { place: BERLIN, time: '08:00', timezone: 'UTC' },
-      })
-      .reply();
+    const reply = await addIn(quiet.id);
     expect(reply.content).toBe(
       `I cannot post in <#${quiet.id}>: I am missing Embed Links, Attach Files there.`,
     );
@@ -172,17 +166,7 @@ describe('scheduled weather posts, managed from Discord', () => {
     guilds.delete(world.guildId);
     world.app.client.channels.cache.delete(quiet.id);
     try {
-      const reply = await world.discord
-        .slash({
-          guildId: world.guildId,
-          channelId: quiet.id,
-          userId: world.alice.id,
-          name: 'weather',
-          subcommandGroup: 'schedule',
-          subcommand: 'add',
-          options: { place: BERLIN, time: '08:00', timezone: 'UTC' },
-        })
-        .reply();
+      const reply = await addIn(quiet.id);
       expect(reply.content).toBe(
         `I could not check my permissions in <#${quiet.id}>: run \`/weather schedule test\` to see that a post arrives there.`,
       );
