@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Cron } from 'croner';
+import { zoneOffset } from '../../domain/weather/zones.js';
 import type { Schedule } from './types.js';
 
 /** What decides when a schedule runs. */
@@ -147,35 +148,16 @@ function gapEnd(zone: string, wall: number): number | undefined {
   return hi;
 }
 
-/** One formatter per time zone (a few hundred at most): building one costs more than using it. */
-const wallFormats = new Map<string, Intl.DateTimeFormat>();
-
 /** The wall clock of `zone` at `ms`: its date (as `Date.UTC` takes it) and its minutes since midnight. */
 function localParts(zone: string, ms: number) {
-  let format = wallFormats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-    });
-    wallFormats.set(zone, format);
-  }
-  const field: Record<string, number> = {};
-  for (const part of format.formatToParts(ms))
-    if (part.type !== 'literal') field[part.type] = Number(part.value);
-  const date = [field.year!, field.month! - 1, field.day!] as [number, number, number];
-  return { date, minutes: field.hour! * 60 + field.minute! };
+  const wall = new Date(ms + offsetAt(zone, ms) * 60_000);
+  const date = [wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate()] as [number, number, number];
+  return { date, minutes: wall.getUTCHours() * 60 + wall.getUTCMinutes() };
 }
 
-/** The offset of `zone` from UTC at `ms`, in whole minutes. */
+/** The offset of `zone` from UTC at `ms`, in minutes (`zoneOffset` caches it per quarter hour). */
 function offsetAt(zone: string, ms: number): number {
-  const { date, minutes } = localParts(zone, ms);
-  return Math.round((Date.UTC(...date) + minutes * 60_000 - Math.floor(ms / 60_000) * 60_000) / 60_000);
+  return zoneOffset(zone, Math.floor(ms / 1000)) / 60;
 }
 
 /**
