@@ -197,6 +197,7 @@ export async function createCore(config: Config, options: CoreOptions): Promise<
       clientId: musicConfig.clientId,
       clientSecret: musicConfig.clientSecret,
       variant: musicConfig.variant,
+      uriScheme: musicConfig.uriScheme,
       // After a 429, every process pauses music calls until the wait ends.
       rateGate: createStorageRateGate(storage.ns('rate-limits'), 'music', {
         onError: (error) => logger.warn({ err: error }, 'music rate-limit pause: storage error'),

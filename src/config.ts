@@ -62,6 +62,14 @@ const envSchema = z.object({
   MUSIC_AUTH_URL: baseUrl('https://accounts.spotify.com'),
   /** `classic` uses the spec's paths; `2026` the newer ones (`/items`, `/me/library`) of upstream-facts.md. */
   MUSIC_API_VARIANT: oneOf(['classic', '2026'], 'classic'),
+  /** The scheme of the service's resource URIs; unset: see `uriSchemeFor`. */
+  MUSIC_URI_SCHEME: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^[a-z][a-z0-9]{0,31}$/, { error: 'must be a lowercase word, such as spotify' })
+      .optional(),
+  ),
 
   // Weather service
   WEATHER_API_KEY: optionalString,
@@ -125,6 +133,8 @@ export interface MusicConfig {
   apiUrl: string;
   authUrl: string;
   variant: 'classic' | '2026';
+  /** The first word of the service's resource URIs (`<scheme>:track:<id>`). */
+  uriScheme: string;
   redirectUri: string;
   /** Undefined without TOKEN_ENCRYPTION_KEY: catalog commands work, account linking is off. */
   encryption: { current: Buffer; previous: Buffer[] } | undefined;
@@ -172,6 +182,16 @@ function decodeKey(raw: string): Buffer | undefined {
     Buffer.from(raw, 'base64'),
   ];
   return candidates.find((key) => key?.length === 32);
+}
+
+/**
+ * The URI scheme of the service at `apiUrl` when MUSIC_URI_SCHEME is unset. The spec writes the
+ * service's own name as `service` (`service:album:<id>`), and so does the emulator; the real service
+ * at the default MUSIC_API_URL writes its name, and answers 400 to a URI with any other scheme. So:
+ * `spotify` for that host, `service` for any other (the emulator, or a fake of it).
+ */
+export function uriSchemeFor(apiUrl: string): string {
+  return new URL(apiUrl).hostname === 'api.spotify.com' ? 'spotify' : 'service';
 }
 
 /**
@@ -291,6 +311,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             apiUrl: raw.MUSIC_API_URL,
             authUrl: raw.MUSIC_AUTH_URL,
             variant: raw.MUSIC_API_VARIANT,
+            uriScheme: raw.MUSIC_URI_SCHEME ?? uriSchemeFor(raw.MUSIC_API_URL),
             redirectUri: `${publicUrl}/callback`,
             encryption: encryptionKey ? { current: encryptionKey, previous: previousKeys } : undefined,
           }

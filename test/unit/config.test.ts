@@ -56,6 +56,19 @@ describe('configuration', () => {
     expect(config.music?.redirectUri).toBe('http://127.0.0.1:8787/callback');
   });
 
+  it('writes music URIs with the real service’s scheme at its default host, and the spec’s elsewhere', () => {
+    const music = { ...minimal, MUSIC_CLIENT_ID: 'id', MUSIC_CLIENT_SECRET: 'secret' };
+    expect(loadConfig(music).music?.uriScheme).toBe('spotify');
+    expect(loadConfig({ ...music, MUSIC_API_URL: 'http://127.0.0.1:8791' }).music?.uriScheme).toBe('service');
+    expect(
+      loadConfig({ ...music, MUSIC_API_URL: 'https://music-proxy.example', MUSIC_URI_SCHEME: 'spotify' })
+        .music?.uriScheme,
+    ).toBe('spotify');
+    expect(problemsOf({ ...music, MUSIC_URI_SCHEME: 'Spotify:' })).toEqual([
+      'MUSIC_URI_SCHEME must be a lowercase word, such as spotify',
+    ]);
+  });
+
   it('refuses a half-configured music service and names what is missing', () => {
     const problems = problemsOf({ ...minimal, MUSIC_CLIENT_ID: 'id' });
     expect(problems).toEqual(['MUSIC_CLIENT_SECRET is required when the music service is configured']);

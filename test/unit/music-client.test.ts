@@ -15,6 +15,7 @@ import {
   UserNotRegisteredError,
   type MusicClient,
 } from '../../src/services/music/index.js';
+import { parseItemRefs } from '../../src/domain/music/refs.js';
 import { recordingSleep } from '../fixtures/music.js';
 
 const API = 'https://api.music.test';
@@ -226,6 +227,30 @@ describe('music client (mocked HTTP)', () => {
     expect(error).toBeInstanceOf(AppCredentialsError);
     // No link prompt: linking again cannot mend the app's own token.
     expect((error as AppCredentialsError).userMessage).not.toMatch(/link/i);
+  });
+
+  it('writes the URIs it sends with its scheme: the real service refuses the spec’s `service:`', async () => {
+    const real = createMusicClient({
+      apiUrl: API,
+      authUrl: ACCOUNTS,
+      clientId: 'client-id',
+      clientSecret: 'client-secret-abcdef',
+      variant: '2026',
+      uriScheme: 'spotify',
+      getAccessToken: (userId) => Promise.resolve(tokens[userId] ?? ''),
+      transport: { dispatcher: agent, sleep: recordingSleep().sleep, retries: 0 },
+      now: () => now,
+    });
+    agent
+      .get(API)
+      .intercept({ path: `/v1/me/library?uris=spotify%3Aalbum%3A${ALBUM}`, method: 'PUT' })
+      .reply(200, '');
+    await real.library.saveAlbums('alice', [`service:album:${ALBUM}`]);
+    expect(real.uri('track', ALBUM)).toBe(`spotify:track:${ALBUM}`);
+    expect(
+      parseItemRefs(`service:episode:${ALBUM} https://open.spotify.com/track/${ALBUM}`, real.uri).uris,
+    ).toEqual([`spotify:episode:${ALBUM}`, `spotify:track:${ALBUM}`]);
+    expect(music.uri('album', ALBUM)).toBe(`service:album:${ALBUM}`);
   });
 
   it('never sends a playlist move twice after a 503, while other PUTs are retried', async () => {

@@ -28,7 +28,7 @@ export default {
   execute: guarded(async (interaction, music, ctx) => {
     const playlist = interaction.options.getString('playlist', true);
     const items = interaction.options.getString('items', true);
-    requireAllValid(parseItemRefs(items).invalid, 'track or episode');
+    requireAllValid(parseItemRefs(items, music.client.uri).invalid, 'track or episode');
     if (!(await ensureLinked(interaction, music))) return;
     await interaction.deferReply();
     const position = interaction.options.getInteger('position') ?? undefined;

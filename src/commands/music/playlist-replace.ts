@@ -22,7 +22,7 @@ export default {
   execute: guarded(async (interaction, music, ctx) => {
     const playlist = interaction.options.getString('playlist', true);
     const items = interaction.options.getString('items', true);
-    requireAllValid(parseItemRefs(items).invalid, 'track or episode');
+    requireAllValid(parseItemRefs(items, music.client.uri).invalid, 'track or episode');
     if (!(await ensureLinked(interaction, music))) return;
     await interaction.deferReply();
     const preview = await prepareReplacement(depsOf(music, ctx), interaction.user.id, playlist, items);

@@ -284,8 +284,8 @@ export interface PlaylistEdit {
   page: PlaylistPage;
 }
 
-function itemUris(input: string): string[] {
-  const { uris, invalid } = parseItemRefs(input);
+function itemUris(deps: MusicDeps, input: string): string[] {
+  const { uris, invalid } = parseItemRefs(input, deps.client.uri);
   requireAllValid(invalid, 'track or episode');
   if (uris.length === 0) throw new MusicInputError('Give at least one track or episode link, URI or id.');
   return uris;
@@ -299,7 +299,7 @@ export async function addToPlaylist(
   items: string,
   position?: number,
 ): Promise<PlaylistEdit> {
-  const uris = itemUris(items);
+  const uris = itemUris(deps, items);
   const full = await requireEditable(deps, userId, playlist);
   const total = itemsOf(full).total;
   if (position !== undefined && (!Number.isInteger(position) || position < 1 || position > total + 1))
@@ -461,7 +461,7 @@ export async function prepareReplacement(
   playlist: string,
   items: string,
 ): Promise<ReplacementPreview> {
-  const uris = itemUris(items);
+  const uris = itemUris(deps, items);
   const full = await requireEditable(deps, userId, playlist);
   const token = randomBytes(9).toString('base64url');
   await deps.cache.set(pendingKey(token), { userId, playlistId: full.id, uris }, PENDING_TTL_MS);

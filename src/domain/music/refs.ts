@@ -1,5 +1,5 @@
 /** Reading lists of albums, artists and playlist items as members paste them. */
-import { parseMusicRef, toMusicUri, type MusicRefType } from '../../services/music/index.js';
+import { parseMusicRef, type MusicClient, type MusicRefType } from '../../services/music/index.js';
 import { MusicInputError, shorten } from './errors.js';
 
 /** Links, `service:<type>:<id>` URIs and ids, separated by spaces, commas or new lines. */
@@ -40,15 +40,18 @@ export interface ParsedItems {
   invalid: string[];
 }
 
-/** Tracks and episodes for a playlist; a bare id is taken as a track. */
-export function parseItemRefs(text: string): ParsedItems {
+/**
+ * Tracks and episodes for a playlist; a bare id is taken as a track. URIs are written with the
+ * service's own scheme (`uri`, the music client's), whatever scheme a pasted URI came with.
+ */
+export function parseItemRefs(text: string, uri: MusicClient['uri']): ParsedItems {
   const uris: string[] = [];
   const invalid: string[] = [];
   for (const part of splitRefs(text)) {
     const track = parseMusicRef(part, 'track');
     const episode = track === undefined ? parseMusicRef(part, 'episode') : undefined;
-    if (track !== undefined) uris.push(toMusicUri('track', track));
-    else if (episode !== undefined) uris.push(toMusicUri('episode', episode));
+    if (track !== undefined) uris.push(uri('track', track));
+    else if (episode !== undefined) uris.push(uri('episode', episode));
     else invalid.push(part);
   }
   return { uris, invalid };

@@ -14,7 +14,7 @@ import { createLibraryApi, type LibraryApi } from './library.js';
 import { PagingRegistry, type Page, type PageRequest } from './paging.js';
 import { createPlayerApi, type PlayerApi } from './player.js';
 import { createPlaylistsApi, type PlaylistsApi } from './playlists.js';
-import { DEFAULT_URI_SCHEME } from './refs.js';
+import { DEFAULT_URI_SCHEME, toMusicUri, type MusicRefType } from './refs.js';
 import { createUsersApi, type UsersApi } from './users.js';
 
 export interface MusicClientOptions {
@@ -71,6 +71,8 @@ export interface MusicClient {
   readonly player: PlayerApi;
   readonly playlists: PlaylistsApi;
   readonly users: UsersApi;
+  /** The service's URI for an object, `<scheme>:<type>:<id>`, with this client's `uriScheme`. */
+  uri(type: MusicRefType, id: string): string;
   readonly paging: {
     /** Another slice of the list `page` came from: exactly one request, whatever the offset. */
     fetch<T>(page: Page<T>, at: PageRequest): Promise<Page<T>>;
@@ -129,6 +131,7 @@ export function createMusicClient(options: MusicClientOptions): MusicClient {
     player: createPlayerApi(ctx),
     playlists: createPlaylistsApi(ctx),
     users: createUsersApi(ctx),
+    uri: (type, id) => toMusicUri(type, id, ctx.uriScheme),
     paging: {
       fetch: (page, at) => paging.fetch(page, at),
       iterate: (first, iterateOptions) => paging.iterate(first, iterateOptions),
