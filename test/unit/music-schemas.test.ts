@@ -100,6 +100,16 @@ describe('music schemas tolerate what real lists hold', () => {
     expect(parsed.tracks.items[0]?.restrictions?.reason).toBe('mystery');
   });
 
+  it('reads the public page the real service keys with its own name', () => {
+    const real = albumSchema.parse(
+      album({ external_urls: { spotify: 'https://open.spotify.com/album/4aawyAB9vmqN3uQ7FjRGTy' } }),
+    );
+    expect(real.external_urls?.service).toBe('https://open.spotify.com/album/4aawyAB9vmqN3uQ7FjRGTy');
+    const spec = albumSchema.parse(album({ external_urls: { service: 'https://open.example/album/1' } }));
+    expect(spec.external_urls?.service).toBe('https://open.example/album/1');
+    expect(albumSchema.parse(album({ external_urls: {} })).external_urls?.service).toBeUndefined();
+  });
+
   it('accepts the fields development-mode apps lost being absent', () => {
     const parsed = albumSchema.parse(album());
     expect(parsed.label).toBeUndefined();

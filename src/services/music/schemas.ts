@@ -6,7 +6,19 @@
  */
 import { z } from 'zod';
 
-const externalUrlsSchema = z.object({ service: z.string().optional() }).catchall(z.string());
+/**
+ * The object's public page. The spec keys it `service`; the real service keys it with its own name
+ * (`external_urls.<name>`, the neutral-naming rule of the spec's preamble), so a link under another
+ * key is read as `service` when `service` is missing.
+ */
+const externalUrlsSchema = z
+  .object({ service: z.string().optional() })
+  .catchall(z.string())
+  .transform((urls) => {
+    if (urls.service !== undefined) return urls;
+    const other = Object.values(urls).find((url) => url !== undefined);
+    return other === undefined ? urls : { ...urls, service: other };
+  });
 
 export const imageSchema = z.object({
   url: z.string(),
