@@ -72,7 +72,7 @@ export interface MusicClient {
   readonly playlists: PlaylistsApi;
   readonly users: UsersApi;
   /** The service's URI for an object, `<scheme>:<type>:<id>`, with this client's `uriScheme`. */
-  uri(type: MusicRefType, id: string): string;
+  readonly uri: (type: MusicRefType, id: string) => string;
   readonly paging: {
     /** Another slice of the list `page` came from: exactly one request, whatever the offset. */
     fetch<T>(page: Page<T>, at: PageRequest): Promise<Page<T>>;
