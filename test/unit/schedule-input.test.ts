@@ -23,12 +23,34 @@ describe('schedule input', () => {
   });
 
   it('never accepts a time that makes a bad cron pattern', () => {
+    // Strings shaped like times (digits, a separator, digits, am/pm, spaces), in and out of range:
+    // random text would almost never be read as a time, and the property would check nothing.
+    const timeLike = fc
+      .tuple(
+        fc.constantFrom('', ' ', '  '),
+        fc.stringMatching(/^\d{1,3}$/),
+        fc.constantFrom('', ':', '.', 'h', ' ', '::'),
+        fc.stringMatching(/^\d{0,3}$/),
+        fc.constantFrom('', ' '),
+        fc.constantFrom('', 'am', 'pm', 'AM', 'Pm', 'xm'),
+      )
+      .map((parts) => parts.join(''));
+    let accepted = 0;
     fc.assert(
-      fc.property(fc.string({ maxLength: 12 }), (text) => {
+      fc.property(timeLike, (text) => {
         const time = parseTimeOfDay(text);
-        if (time !== undefined) expect(cronPattern({ time, days: [] })).toMatch(/^\d{1,2} \d{1,2} \* \* \*$/);
+        if (time === undefined) return;
+        accepted++;
+        const [hour, minute] = time.split(':').map(Number) as [number, number];
+        expect(hour).toBeGreaterThanOrEqual(0);
+        expect(hour).toBeLessThan(24);
+        expect(minute).toBeGreaterThanOrEqual(0);
+        expect(minute).toBeLessThan(60);
+        expect(cronPattern({ time, days: [] })).toBe(`${minute} ${hour} * * *`);
       }),
+      { numRuns: 2_000 },
     );
+    expect(accepted).toBeGreaterThan(20);
   });
 
   it('reads days of the week, groups and ranges', () => {
