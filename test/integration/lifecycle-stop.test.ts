@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startDiscordEmulator } from '../../emulators/discord/index.js';
 import { freePort } from '../../emulators/net.js';
 import { startWeatherEmulator } from '../../emulators/weather/index.js';
-import { Keyring, seal } from '../../src/auth/seal.js';
+import { Keyring, seal, sealedKeyId } from '../../src/auth/seal.js';
 import { createDiscordRest } from '../../src/bot/client.js';
 import { registerCommands } from '../../src/bot/register.js';
 import { commands } from '../../src/commands/index.js';
@@ -191,19 +191,35 @@ describe('starting on music links sealed with another key', () => {
     );
   });
 
+  /** The key the start-up key check was last written with. */
+  async function checkedKey(dataDir: string): Promise<string | undefined> {
+    const storage = await createStorage({ dataDir });
+    try {
+      return sealedKeyId((await storage.ns<string>('keyring').get('check')) ?? '');
+    } finally {
+      await storage.close();
+    }
+  }
+
   it('starts with the old key among the previous ones, and then without any links to read', async () => {
     const dataDir = await tempDir();
     const old = randomBytes(32);
     const rotated = randomBytes(32);
     await storeLinks(dataDir, old, 3);
-    await core(musicConfig(dataDir, rotated, [old]));
-    await core(musicConfig(dataDir, rotated, [old]));
+    await expect(core(musicConfig(dataDir, rotated, [old]))).resolves.toBeUndefined();
+    // The check now names the new key: the next start reads it alone, not the links.
+    expect(await checkedKey(dataDir)).toBe(Keyring.idOf(rotated));
+    await expect(core(musicConfig(dataDir, rotated, [old]))).resolves.toBeUndefined();
   });
 
   it('starts with a new key when there are no links, even after another key was used', async () => {
     const dataDir = await tempDir();
-    await core(musicConfig(dataDir, randomBytes(32)));
-    await core(musicConfig(dataDir, randomBytes(32)));
+    const first = randomBytes(32);
+    const second = randomBytes(32);
+    await expect(core(musicConfig(dataDir, first))).resolves.toBeUndefined();
+    expect(await checkedKey(dataDir)).toBe(Keyring.idOf(first));
+    await expect(core(musicConfig(dataDir, second))).resolves.toBeUndefined();
+    expect(await checkedKey(dataDir)).toBe(Keyring.idOf(second));
   });
 
   it('refuses a key change once the check is written, when links sealed before it remain', async () => {

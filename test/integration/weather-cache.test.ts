@@ -63,45 +63,47 @@ describe('weather answers are cached and coalesced', () => {
     await client.close();
   });
 
-  it.each(backends)(
-    'makes one call for identical requests from three processes sharing storage ($name)',
-    async ({ available, options }) => {
-      if (!available) return;
-      const opened = await options();
-      const processes = await Promise.all([0, 1, 2].map(() => createStorage(opened)));
-      const clients = processes.map((storage) =>
-        weatherClientFor(emulator, {
-          cache: storage.ns('weather-cache'),
-          now: () => START,
-          cacheLock: {
-            claim: (key, ttlMs, owner) => storage.claim('locks', key, ttlMs, owner),
-            held: (key) => storage.held('locks', key),
-            release: (key, owner) => storage.release('locks', key, owner),
-          },
-        }),
-      );
-      try {
-        // The answer takes a moment, so every process asks while the first call is under way.
-        emulator.delayNext(CURRENT.path, 300);
-        const answers = await Promise.all(
-          Array.from({ length: 30 }, (_, i) => clients[i % 3]!.current.byCoords(BERLIN)),
+  // Without Redis its case is reported as skipped (haveRedis names why; under CI=true it fails).
+  describe.each(backends)('with $name storage', ({ available, options }) => {
+    it.runIf(available)(
+      'makes one call for identical requests from three processes sharing storage',
+      async () => {
+        const opened = await options();
+        const processes = await Promise.all([0, 1, 2].map(() => createStorage(opened)));
+        const clients = processes.map((storage) =>
+          weatherClientFor(emulator, {
+            cache: storage.ns('weather-cache'),
+            now: () => START,
+            cacheLock: {
+              claim: (key, ttlMs, owner) => storage.claim('locks', key, ttlMs, owner),
+              held: (key) => storage.held('locks', key),
+              release: (key, owner) => storage.release('locks', key, owner),
+            },
+          }),
         );
-        expect(emulator.requestCount(CURRENT)).toBe(1);
-        for (const answer of answers) expect(answer).toEqual(answers[0]);
+        try {
+          // The answer takes a moment, so every process asks while the first call is under way.
+          emulator.delayNext(CURRENT.path, 300);
+          const answers = await Promise.all(
+            Array.from({ length: 30 }, (_, i) => clients[i % 3]!.current.byCoords(BERLIN)),
+          );
+          expect(emulator.requestCount(CURRENT)).toBe(1);
+          for (const answer of answers) expect(answer).toEqual(answers[0]);
 
-        // The loading process fails: the others do not wait for the lock in turn, they ask themselves.
-        emulator.resetCounts();
-        const PARIS = { lat: 48.86, lon: 2.35 };
-        for (let i = 0; i < 3; i++) emulator.failNext(CURRENT.path, 500);
-        const settled = await Promise.allSettled(clients.map((client) => client.current.byCoords(PARIS)));
-        expect(settled.filter((r) => r.status === 'fulfilled').length).toBeGreaterThanOrEqual(2);
-        expect(emulator.requestCount(CURRENT)).toBeLessThanOrEqual(5);
-      } finally {
-        await Promise.all(clients.map((client) => client.close()));
-        await Promise.all(processes.map((storage) => storage.close()));
-      }
-    },
-  );
+          // The loading process fails: the others do not wait for the lock in turn, they ask themselves.
+          emulator.resetCounts();
+          const PARIS = { lat: 48.86, lon: 2.35 };
+          for (let i = 0; i < 3; i++) emulator.failNext(CURRENT.path, 500);
+          const settled = await Promise.allSettled(clients.map((client) => client.current.byCoords(PARIS)));
+          expect(settled.filter((r) => r.status === 'fulfilled').length).toBeGreaterThanOrEqual(2);
+          expect(emulator.requestCount(CURRENT)).toBeLessThanOrEqual(5);
+        } finally {
+          await Promise.all(clients.map((client) => client.close()));
+          await Promise.all(processes.map((storage) => storage.close()));
+        }
+      },
+    );
+  });
 
   it('coalesces concurrent requests even without a cache, but then keeps nothing', async () => {
     const client = weatherClientFor(emulator);
