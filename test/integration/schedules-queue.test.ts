@@ -151,6 +151,7 @@ describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
       { name: 'post', data: { guildId: '1000', scheduleId: 'gap' }, opts: { prevMillis: previous } },
     );
     const next = (await w.scheduler.queue.getJobScheduler('gap'))?.next;
+    expect(next).toBe(Date.parse('2027-09-05T04:00:00Z')); // 01:00 local, the gap's end (UTC-3)
     expect(next).toBe(nextRun(schedule, new Date(previous))?.getTime());
     expect(slotKey(schedule, new Date(next!))).toBe('2027-09-05');
   });
