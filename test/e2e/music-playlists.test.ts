@@ -173,6 +173,27 @@ describe('playlists: pages, autocomplete and edits', () => {
     expect(world.music!.playlist(roadTrip)!.uris).toEqual([before[0], ...before.slice(4)]);
   });
 
+  it('shows every copy of a track that a removal takes, since the service removes them all, and removes them', async () => {
+    // Put a second copy of item 1 at the end; the playlist may hold more already.
+    const first = world.music!.playlist(roadTrip)!.uris[0]!;
+    await playlist('add', { playlist: roadTrip, items: first }).reply();
+    const before = world.music!.playlist(roadTrip)!.uris;
+    const copies = before.flatMap((uri, index) => (index > 0 && uri === first ? [index + 1] : []));
+    expect(copies.at(-1)).toBe(before.length);
+
+    const prompt = await playlist('remove', { playlist: roadTrip, position: 1 }).reply();
+    const where = copies.length === 1 ? 'the copy at position' : 'the copies at positions';
+    expect(prompt.embeds[0]?.description).toContain(
+      `The service removes every copy of a track, so ${where} ${copies.join(', ')} would go too.`,
+    );
+    expect(world.music!.playlist(roadTrip)!.length).toBe(before.length);
+
+    const done = await click(prompt, `Remove ${copies.length + 1} items`).waitForEdit();
+    const other = copies.length === 1 ? '1 other copy' : `${copies.length} other copies`;
+    expect(done.embeds[0]?.description).toContain(`Removed 1 item from position 1, and ${other} of them.`);
+    expect(world.music!.playlist(roadTrip)!.uris).toEqual(before.filter((uri) => uri !== first));
+  });
+
   it('refuses a removal whose items moved since the prompt', async () => {
     const prompt = await playlist('remove', { playlist: roadTrip, position: 1 }).reply();
     await playlist('move', { playlist: roadTrip, from: 1, to: 5 }).reply();
@@ -199,18 +220,22 @@ describe('playlists: pages, autocomplete and edits', () => {
   });
 
   it('after removing every item of the last page, shows the new last page, not an empty one past the end', async () => {
-    const length = world.music!.playlist(roadTrip)!.length;
+    const before = world.music!.playlist(roadTrip)!.uris;
+    const length = before.length;
     expect(length).toBeGreaterThan(10);
     const lastPageStart = Math.floor((length - 1) / 10) * 10 + 1;
     const count = length - lastPageStart + 1;
+    // Copies of the last page's tracks further up go too (the service removes every copy).
+    const last = new Set(before.slice(lastPageStart - 1));
+    const left = before.slice(0, lastPageStart - 1).filter((uri) => !last.has(uri)).length;
     const prompt = await playlist('remove', { playlist: roadTrip, position: lastPageStart, count }).reply();
-    const done = await click(prompt, `Remove ${count} item`).waitForEdit();
-    const pages = (lastPageStart - 1) / 10;
+    const done = await click(prompt, `Remove ${length - left} item`).waitForEdit();
+    const pages = Math.ceil(left / 10);
     expect(done.embeds[0]?.description).toContain(`Removed ${count} item`);
     expect(done.embeds[0]?.footer?.text).toBe(
-      `Page ${pages} of ${pages} · items ${lastPageStart - 10}–${lastPageStart - 1} of ${lastPageStart - 1}`,
+      `Page ${pages} of ${pages} · items ${(pages - 1) * 10 + 1}–${left} of ${left}`,
     );
-    expect(itemLines(done)).toHaveLength(10);
+    expect(itemLines(done)).toHaveLength(left - (pages - 1) * 10);
     if (pages > 1) expect(button(done, 'Previous').disabled).toBeUndefined();
   });
 

@@ -363,6 +363,7 @@ describe('playlist renderers', () => {
       head: playlistHead({ name: LONG }),
       from: 9_990,
       entries: Array.from({ length: 50 }, () => playlistEntry('track', { name: LONG })),
+      copiesAt: [],
       total: 10_000,
       fingerprint: 'AbC_-123xy',
     });

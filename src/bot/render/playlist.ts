@@ -142,8 +142,11 @@ export function editNote(edit: PlaylistEdit): string {
       return `Added ${items} at position ${formatCount(edit.position)}.`;
     case 'move':
       return `Moved ${items} from position ${formatCount(edit.from ?? edit.position)} to ${formatCount(edit.position)}.`;
-    case 'remove':
-      return `Removed ${items} from position ${formatCount(edit.position)}.`;
+    case 'remove': {
+      const copies = edit.copies ?? 0;
+      const also = copies > 0 ? `, and ${plural(copies, 'other copy', 'other copies')} of them` : '';
+      return `Removed ${items} from position ${formatCount(edit.position)}${also}.`;
+    }
     case 'replace':
       return `Replaced every item: the playlist now holds ${items}.`;
   }
@@ -154,17 +157,29 @@ export function renderPlaylistEdit(edit: PlaylistEdit, ownerId: string): MusicMe
   return renderPlaylistPage(edit.page, { ownerId, note: editNote(edit) });
 }
 
+/** The service removes every copy of a track (see `copiesOf`): where the other copies are. */
+function copiesLine(positions: readonly number[]): string {
+  const shown = positions.slice(0, 20).map(formatCount).join(', ');
+  const more = positions.length > 20 ? ` and ${formatCount(positions.length - 20)} more` : '';
+  const where =
+    positions.length === 1 ? `the copy at position ${shown}` : `the copies at positions ${shown}${more}`;
+  return `The service removes every copy of a track, so ${where} would go too.`;
+}
+
 /** Asks before removing: the items that would go, Remove (only the invoker may confirm) and Cancel. */
 export function renderRemovalPrompt(preview: RemovalPreview, ownerId: string): MusicMessage {
   const lines = preview.entries.map((entry, index) => entryLine(entry, preview.from + index));
   const n = preview.entries.length;
+  const copies = preview.copiesAt.length;
+  const copiesNote = copies === 0 ? [] : ['', copiesLine(preview.copiesAt)];
   const embed = fitEmbed({
     title: `Remove from “${label(preview.head.name, 200, 'Untitled playlist')}”?`,
     url: preview.head.url,
     description: [
       `These ${plural(n, 'item')} of ${formatCount(preview.total)} would be removed:`,
       '',
-      fitLines(lines, EMBED_LIMITS.description - 300, (hidden) => `…and ${plural(hidden, 'more item')}`),
+      fitLines(lines, EMBED_LIMITS.description - 500, (hidden) => `…and ${plural(hidden, 'more item')}`),
+      ...copiesNote,
       '',
       `Only <@${ownerId}> can confirm. Nothing changes until then.`,
     ].join('\n'),
@@ -177,7 +192,7 @@ export function renderRemovalPrompt(preview: RemovalPreview, ownerId: string): M
       count: n,
       check: preview.fingerprint,
     }),
-    label: `Remove ${plural(n, 'item')}`,
+    label: `Remove ${plural(n + copies, 'item')}`,
     style: ButtonStyle.Danger,
   };
   const cancel: ButtonSpec = {

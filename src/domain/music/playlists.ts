@@ -14,7 +14,6 @@ import {
   type Page,
   type Playlist,
   type PlaylistEntry,
-  type PlaylistItemToRemove,
   type SimplifiedPlaylist,
 } from '../../services/music/index.js';
 import { readCached, within } from './cache.js';
@@ -280,6 +279,8 @@ export interface PlaylistEdit {
   position: number;
   /** For a move: where the items were. */
   from?: number;
+  /** For a removal: copies of the removed items elsewhere in the playlist, which went too. */
+  copies?: number;
   /** The page that shows the change. */
   page: PlaylistPage;
 }
@@ -348,10 +349,16 @@ export async function movePlaylistItems(
   return { kind: 'move', count, position: to, from, page };
 }
 
-/** Names the items of a removal, so a confirmation only applies to the items it showed. */
-export function fingerprintOf(entries: readonly PlaylistEntry[]): string {
+/**
+ * Names the items of a removal and where their other copies are, so a confirmation only applies to
+ * the items it showed.
+ */
+export function fingerprintOf(entries: readonly PlaylistEntry[], copiesAt: readonly number[] = []): string {
   const uris = entries.map((entry) => entry.track?.uri ?? '-').join(',');
-  return createHash('sha256').update(uris).digest('base64url').slice(0, 10);
+  return createHash('sha256')
+    .update(`${uris}|${copiesAt.join(',')}`)
+    .digest('base64url')
+    .slice(0, 10);
 }
 
 export interface RemovalPreview {
@@ -359,8 +366,34 @@ export interface RemovalPreview {
   /** 1-based. */
   from: number;
   entries: PlaylistEntry[];
+  /** 1-based positions outside the range that hold the same tracks: they go too (see `copiesOf`). */
+  copiesAt: number[];
   total: number;
   fingerprint: string;
+}
+
+/**
+ * Where else in the playlist the items to remove sit (1-based). The contract's removal names items
+ * by URI only, and the real service removes every copy of a URI: it has ignored `positions` since
+ * 2024 (spotipy #1098, tekore #315, spotify-dedup #157). So the member is shown every copy that
+ * would go before confirming. Reads the pages after the first one the playlist came with (none for
+ * a playlist of up to 100 items).
+ */
+async function copiesOf(
+  deps: MusicDeps,
+  full: Playlist,
+  from: number,
+  entries: readonly PlaylistEntry[],
+): Promise<number[]> {
+  const uris = new Set(entries.map((entry) => entry.track?.uri));
+  const copies: number[] = [];
+  let position = itemsOf(full).offset;
+  for await (const entry of deps.client.paging.iterate(itemsOf(full))) {
+    position++;
+    const inRange = position >= from && position < from + entries.length;
+    if (!inRange && entry.track?.uri !== undefined && uris.has(entry.track.uri)) copies.push(position);
+  }
+  return copies;
 }
 
 async function removableEntries(
@@ -397,12 +430,14 @@ export async function previewRemoval(
 ): Promise<RemovalPreview> {
   const full = await requireEditable(deps, userId, playlist);
   const entries = await removableEntries(deps, userId, full, from, count);
+  const copiesAt = await copiesOf(deps, full, from, entries);
   return {
     head: headOf(full),
     from,
     entries,
+    copiesAt,
     total: itemsOf(full).total,
-    fingerprint: fingerprintOf(entries),
+    fingerprint: fingerprintOf(entries, copiesAt),
   };
 }
 
@@ -420,23 +455,21 @@ export async function removePlaylistItems(
     if (error instanceof MusicInputError) throw new StaleConfirmationError(changedMessage('remove'));
     throw error;
   });
-  if (fingerprintOf(entries) !== fingerprint) throw new StaleConfirmationError(changedMessage('remove'));
-  const byUri = new Map<string, number[]>();
-  entries.forEach((entry, index) => {
-    const uri = entry.track?.uri ?? '';
-    byUri.set(uri, [...(byUri.get(uri) ?? []), from - 1 + index]);
-  });
-  const items: PlaylistItemToRemove[] = [...byUri].map(([uri, positions]) => ({ uri, positions }));
-  await editing(full, () =>
-    deps.client.playlists.removeItems(userId, full.id, items, full.snapshot_id),
-  ).catch((error: unknown) => {
-    // The service checks the positions against the snapshot: a 400 means they moved meanwhile.
-    if (error instanceof HttpError && error.status === 400)
-      throw new StaleConfirmationError(changedMessage('remove'));
-    throw error;
-  });
+  const copiesAt = await copiesOf(deps, full, from, entries);
+  if (fingerprintOf(entries, copiesAt) !== fingerprint)
+    throw new StaleConfirmationError(changedMessage('remove'));
+  // By URI alone, as the contract names them: every copy goes, as the prompt said.
+  const uris = [...new Set(entries.map((entry) => entry.track?.uri ?? ''))];
+  await editing(full, () => deps.client.playlists.removeItems(userId, full.id, uris, full.snapshot_id)).catch(
+    (error: unknown) => {
+      // The service checks the items against the snapshot: a 400 means they changed meanwhile.
+      if (error instanceof HttpError && error.status === 400)
+        throw new StaleConfirmationError(changedMessage('remove'));
+      throw error;
+    },
+  );
   const page = await getPlaylistPage(deps, userId, full.id, pageIndexOf(from));
-  return { kind: 'remove', count, position: from, page };
+  return { kind: 'remove', count, copies: copiesAt.length, position: from, page };
 }
 
 function changedMessage(command: 'remove' | 'replace'): string {
