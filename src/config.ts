@@ -60,9 +60,15 @@ const envSchema = z.object({
   MUSIC_CLIENT_SECRET: optionalString,
   MUSIC_API_URL: baseUrl('https://api.spotify.com'),
   MUSIC_AUTH_URL: baseUrl('https://accounts.spotify.com'),
-  /** `classic` uses the spec's paths; `2026` the newer ones (`/items`, `/me/library`) of upstream-facts.md. */
-  MUSIC_API_VARIANT: oneOf(['classic', '2026'], 'classic'),
-  /** The scheme of the service's resource URIs; unset: see `uriSchemeFor`. */
+  /**
+   * `classic` uses the spec's paths; `2026` the newer ones (`/items`, `/me/library`) of
+   * upstream-facts.md. Unset: see `musicDefaultsFor`.
+   */
+  MUSIC_API_VARIANT: z.preprocess(
+    blankToUndefined,
+    z.enum(['classic', '2026'], { error: 'must be one of: classic, 2026' }).optional(),
+  ),
+  /** The scheme of the service's resource URIs; unset: see `musicDefaultsFor`. */
   MUSIC_URI_SCHEME: z.preprocess(
     blankToUndefined,
     z
@@ -185,13 +191,19 @@ function decodeKey(raw: string): Buffer | undefined {
 }
 
 /**
- * The URI scheme of the service at `apiUrl` when MUSIC_URI_SCHEME is unset. The spec writes the
- * service's own name as `service` (`service:album:<id>`), and so does the emulator; the real service
- * at the default MUSIC_API_URL writes its name, and answers 400 to a URI with any other scheme. So:
- * `spotify` for that host, `service` for any other (the emulator, or a fake of it).
+ * What MUSIC_URI_SCHEME and MUSIC_API_VARIANT are when unset, for the service at `apiUrl`:
+ * - The real service at the default MUSIC_API_URL writes its own name in URIs, and answers 400 to a
+ *   URI with another scheme; the spec writes `service` (`service:album:<id>`), and so does the
+ *   emulator.
+ * - Every app made on the real service since February 2026 starts in development mode, where the
+ *   spec's playlist-item and library paths answer 403 (upstream-facts.md, "2026 changes"): a server
+ *   owner's new app needs `2026`. Apps with extended quota may set `classic` (it keeps artist top
+ *   tracks). The emulator serves the spec, so `classic` for any other host.
  */
-export function uriSchemeFor(apiUrl: string): string {
-  return new URL(apiUrl).hostname === 'api.spotify.com' ? 'spotify' : 'service';
+export function musicDefaultsFor(apiUrl: string): { uriScheme: string; variant: 'classic' | '2026' } {
+  return new URL(apiUrl).hostname === 'api.spotify.com'
+    ? { uriScheme: 'spotify', variant: '2026' }
+    : { uriScheme: 'service', variant: 'classic' };
 }
 
 /**
@@ -310,8 +322,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             clientSecret: raw.MUSIC_CLIENT_SECRET,
             apiUrl: raw.MUSIC_API_URL,
             authUrl: raw.MUSIC_AUTH_URL,
-            variant: raw.MUSIC_API_VARIANT,
-            uriScheme: raw.MUSIC_URI_SCHEME ?? uriSchemeFor(raw.MUSIC_API_URL),
+            variant: raw.MUSIC_API_VARIANT ?? musicDefaultsFor(raw.MUSIC_API_URL).variant,
+            uriScheme: raw.MUSIC_URI_SCHEME ?? musicDefaultsFor(raw.MUSIC_API_URL).uriScheme,
             redirectUri: `${publicUrl}/callback`,
             encryption: encryptionKey ? { current: encryptionKey, previous: previousKeys } : undefined,
           }

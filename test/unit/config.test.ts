@@ -56,10 +56,14 @@ describe('configuration', () => {
     expect(config.music?.redirectUri).toBe('http://127.0.0.1:8787/callback');
   });
 
-  it('writes music URIs with the real service’s scheme at its default host, and the spec’s elsewhere', () => {
+  it('speaks to the real service as a new app must, and to any other host (the emulator) as the spec says', () => {
     const music = { ...minimal, MUSIC_CLIENT_ID: 'id', MUSIC_CLIENT_SECRET: 'secret' };
-    expect(loadConfig(music).music?.uriScheme).toBe('spotify');
-    expect(loadConfig({ ...music, MUSIC_API_URL: 'http://127.0.0.1:8791' }).music?.uriScheme).toBe('service');
+    expect(loadConfig(music).music).toMatchObject({ uriScheme: 'spotify', variant: '2026' });
+    expect(loadConfig({ ...music, MUSIC_API_URL: 'http://127.0.0.1:8791' }).music).toMatchObject({
+      uriScheme: 'service',
+      variant: 'classic',
+    });
+    expect(loadConfig({ ...music, MUSIC_API_VARIANT: 'classic' }).music?.variant).toBe('classic');
     expect(
       loadConfig({ ...music, MUSIC_API_URL: 'https://music-proxy.example', MUSIC_URI_SCHEME: 'spotify' })
         .music?.uriScheme,
