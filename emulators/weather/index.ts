@@ -162,6 +162,11 @@ const bad = (message: string) => new Reply(400, { cod: '400', message });
 
 /** Hosts whose products need a paid plan. */
 const PAID_HOSTS: ReadonlySet<WeatherHost> = new Set(['pro', 'history', 'bulk']);
+/**
+ * Paid products on the api host: the 16-day daily forecast is not in the real service's free plan
+ * (free keys get the 401 of a wrong key there: pyowm #216 and #371, node-red-web-nodes #186).
+ */
+const PAID_API_PATHS: ReadonlySet<string> = new Set(['/data/2.5/forecast/daily']);
 
 const DEFAULT_MESSAGES: Readonly<Record<number, string>> = {
   400: 'Bad request',
@@ -518,7 +523,9 @@ export async function startWeatherEmulator(options: WeatherEmulatorOptions = {})
     const paid = keys.has(key);
     if (!paid && !freeKeys.has(key)) return invalidKey();
     // Upstream answers a product outside the key's plan with the same 401 as a wrong key.
-    if (!paid && host !== undefined && PAID_HOSTS.has(host)) return invalidKey();
+    const paidProduct =
+      host === undefined || host === 'api' ? PAID_API_PATHS.has(path) : PAID_HOSTS.has(host);
+    if (!paid && paidProduct) return invalidKey();
     if (forcedLimit.remaining > 0) {
       forcedLimit.remaining--;
       return tooMany(forcedLimit.retryAfterSeconds);

@@ -38,12 +38,14 @@ describe('the weather emulator speaks like the service', () => {
     expect((await get(`${emulator.proUrl}/data/2.5/forecast/hourly?lat=1&lon=1`)).body).toEqual(expected);
   });
 
-  it('refuses a free-plan key on the paid hosts with the same 401, and serves it the free products', async () => {
+  it('refuses a free-plan key the paid products with the same 401, and serves it the free ones', async () => {
     const free = 'appid=test-free-key';
     expect((await get(`${emulator.apiUrl}/data/2.5/weather?lat=1&lon=1&${free}`)).status).toBe(200);
-    expect((await get(`${emulator.apiUrl}/data/2.5/forecast/daily?lat=1&lon=1&${free}`)).status).toBe(200);
+    expect((await get(`${emulator.apiUrl}/data/2.5/forecast?lat=1&lon=1&${free}`)).status).toBe(200);
     expect((await get(`${emulator.apiUrl}/geo/1.0/direct?q=Paris&${free}`)).status).toBe(200);
     const paid = [
+      // The 16-day daily forecast is not in the real free plan (pyowm #216, #371).
+      `${emulator.apiUrl}/data/2.5/forecast/daily?lat=1&lon=1&${free}`,
       `${emulator.proUrl}/data/2.5/forecast/hourly?lat=1&lon=1&${free}`,
       `${emulator.historyUrl}/data/2.5/history/city?lat=1&lon=1&type=hour&${free}`,
       `${emulator.historyUrl}/data/2.5/aggregated/year?lat=1&lon=1&${free}`,

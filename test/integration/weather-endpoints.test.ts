@@ -242,9 +242,10 @@ describe('weather errors through the client', () => {
     const free = weatherClientFor(emulator, { apiKey: 'test-free-key' });
     try {
       expect((await free.current.byCoords(BERLIN)).name).toBe('Berlin');
-      expect((await free.forecast.daily({ ...BERLIN, cnt: 1 })).cnt).toBe(1);
+      expect((await free.forecast.threeHourly({ ...BERLIN, cnt: 1 })).cnt).toBe(1);
       const refusals = await Promise.all(
         [
+          () => free.forecast.daily({ ...BERLIN, cnt: 1 }),
           () => free.forecast.hourly({ ...BERLIN, cnt: 1 }),
           () => free.history.hourly({ ...BERLIN, start: NOW_S - 3600, cnt: 1 }),
           () => free.history.yearly(BERLIN),

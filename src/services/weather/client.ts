@@ -116,7 +116,10 @@ export interface WeatherClient {
      * plan lacks it gets a `WeatherInvalidKeyError` with `paidProduct` set, like the history below.
      */
     hourly(query: Coordinates & Presentation & { cnt?: number | undefined }): Promise<HourlyForecast>;
-    /** Daily forecast for up to 16 days (`cnt` 1-16). Deprecated upstream. */
+    /**
+     * Daily forecast for up to 16 days (`cnt` 1-16). Deprecated upstream. A paid product too (the
+     * free plan's forecast is `threeHourly`).
+     */
     daily(query: Coordinates & Presentation & { cnt?: number | undefined }): Promise<DailyForecast>;
     /** 5 days in 3-hour steps (`cnt` 1-40). */
     threeHourly(query: Coordinates & Presentation & { cnt?: number | undefined }): Promise<ThreeHourForecast>;
@@ -167,6 +170,9 @@ type Host = 'api' | 'pro' | 'history';
 
 /** Hosts whose products need a paid plan; bulk files (see `snapshot`) need one too. */
 const PAID_HOSTS: ReadonlySet<Host> = new Set(['pro', 'history']);
+/** A paid product on the api host: the free plan has no 16-day daily forecast (pyowm #216, #371). */
+const isPaid = (endpoint: Endpoint) =>
+  PAID_HOSTS.has(endpoint.host) || endpoint.path === ENDPOINTS.daily.path;
 
 /** Every cached endpoint: where it lives and how long its answers stay fresh. */
 const ENDPOINTS = {
@@ -245,7 +251,7 @@ export function createWeatherClient(options: WeatherClientOptions): WeatherClien
           schema,
         );
       } catch (error) {
-        throw toWeatherError(error, PAID_HOSTS.has(endpoint.host));
+        throw toWeatherError(error, isPaid(endpoint));
       }
     });
   }
