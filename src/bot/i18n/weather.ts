@@ -225,6 +225,8 @@ const en = {
 
   // Daily forecast
   dailyTitle: (place: string, days: number) => `${place}: next ${days} days`,
+  /** Under a daily forecast made from the 5-day/3-hour one (a weather plan without the daily forecast). */
+  fromThreeHourly: "From the 5-day forecast in 3-hour steps: the bot's weather plan has no daily forecast.",
   high: 'High',
   low: 'Low',
   dayPart: 'Day',
@@ -405,6 +407,8 @@ const de: WeatherMessages = {
   hourlyChartAlt: 'Diagramm von Temperatur und Niederschlagswahrscheinlichkeit, stündlich',
 
   dailyTitle: (place, days) => `${place}: die nächsten ${days} Tage`,
+  fromThreeHourly:
+    'Aus der 5-Tage-Vorhersage in 3-Stunden-Schritten: Der Wettertarif des Bots enthält keine Tagesvorhersage.',
   high: 'Höchstwert',
   low: 'Tiefstwert',
   dayPart: 'Tag',

@@ -328,8 +328,17 @@ export function renderDailyForecast(report: DailyReport, options: WeatherRenderO
     dailyChart({ ...report, forecast: { ...report.forecast, list } }, fit(title, CHART_TITLE_MAX), f),
     t.dailyChartAlt,
   );
+  const description = report.fromThreeHourly ? `*${t.fromThreeHourly}*` : undefined;
   return {
-    embeds: [weatherEmbed({ title, fields, footer: unitsFooter(f), image: `attachment://${chart.name}` })],
+    embeds: [
+      weatherEmbed({
+        title,
+        description,
+        fields,
+        footer: unitsFooter(f),
+        image: `attachment://${chart.name}`,
+      }),
+    ],
     files: [chart],
   };
 }

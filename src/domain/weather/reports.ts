@@ -18,6 +18,7 @@ import {
 import { ProductNotInPlanError, WeatherKeyRejectedError, type WeatherProduct } from './errors.js';
 import type { Place } from './places.js';
 import type { UnixRange } from './dates.js';
+import { dailyFromThreeHourly } from './five-day.js';
 import { countryOfLabel, placeClock, type PlaceClock } from './zones.js';
 
 export interface CurrentReport {
@@ -37,6 +38,8 @@ export interface DailyReport extends PlaceClock {
   forecast: DailyForecast;
   /** The place's shift from UTC when the service answered; `zones` (when known) give it later on. */
   timezone: number;
+  /** Set when the days were made from the 5-day/3-hour forecast (a plan without the daily one). */
+  fromThreeHourly?: true;
 }
 
 export interface HistoryReport extends PlaceClock {
@@ -158,25 +161,53 @@ export async function getHourlyForecast(
   return { ...clock, place, forecast: { ...forecast, list: forecast.list.slice(0, options.hours) } };
 }
 
+/**
+ * Up to `days` days. Where the plan lacks the daily forecast (the real service's free plan), the
+ * days come from the 5-day/3-hour forecast, which every plan has: up to five, marked as such.
+ */
 export async function getDailyForecast(
   client: WeatherClient,
   place: Place,
   options: { days: number; lang: WeatherLang },
 ): Promise<DailyReport> {
-  const forecast = await asProduct(
-    'daily',
-    () =>
-      client.forecast.daily({
-        lat: place.lat,
-        lon: place.lon,
-        cnt: options.days,
-        units: STANDARD,
-        lang: options.lang,
-      }),
-    keyCheckAt(client, place),
-  );
+  let forecast: DailyForecast;
+  try {
+    forecast = await asProduct(
+      'daily',
+      () =>
+        client.forecast.daily({
+          lat: place.lat,
+          lon: place.lon,
+          cnt: options.days,
+          units: STANDARD,
+          lang: options.lang,
+        }),
+      keyCheckAt(client, place),
+    );
+  } catch (error) {
+    if (!(error instanceof ProductNotInPlanError)) throw error;
+    return dailyFromFiveDayForecast(client, place, options);
+  }
   const clock = await forecastClock(client, place, forecast);
   return { ...clock, place, forecast: { ...forecast, list: forecast.list.slice(0, options.days) } };
+}
+
+async function dailyFromFiveDayForecast(
+  client: WeatherClient,
+  place: Place,
+  options: { days: number; lang: WeatherLang },
+): Promise<DailyReport> {
+  const threeHourly = await asProduct('daily', () =>
+    client.forecast.threeHourly({ lat: place.lat, lon: place.lon, units: STANDARD, lang: options.lang }),
+  );
+  const clock = await forecastClock(client, place, threeHourly);
+  const forecast = dailyFromThreeHourly(threeHourly, clock);
+  return {
+    ...clock,
+    place,
+    forecast: { ...forecast, list: forecast.list.slice(0, options.days) },
+    fromThreeHourly: true,
+  };
 }
 
 /**
