@@ -12,9 +12,32 @@ describe('/weather problems, answered privately', () => {
     await world?.close();
   });
 
+  it('shows the 5-day forecast’s 3-hour steps, and says why, when the plan lacks the hourly forecast', async () => {
+    world.weather!.failNext('/data/2.5/forecast/hourly', 401);
+    const reply = await world
+      .slash('weather', { subcommand: 'hourly', options: { place: BERLIN } })
+      .reply(15_000);
+    const embed = reply.embeds[0];
+    expect(embed?.title).toBe('Berlin, Berlin, DE: next 24 hours');
+    expect(embed?.description).toContain(
+      "*In 3-hour steps from the 5-day forecast: the bot's weather plan has no hourly forecast.*",
+    );
+    // The coming hours: five steps, three hours apart.
+    const times = [...(embed?.fields?.[1]?.value ?? '').matchAll(/`(\d{1,2}):(\d{2})[^`]*`/g)].map(([, h]) =>
+      Number(h),
+    );
+    expect(times).toHaveLength(5);
+    for (let i = 1; i < times.length; i++) expect((times[i]! - times[i - 1]! + 24) % 24).toBe(3);
+  });
+
   it('says the bot’s plan lacks a paid product when its host refuses the key', async () => {
     world.weather!.failNext('/data/2.5/forecast/hourly', 401);
-    const handle = world.slash('weather', { subcommand: 'hourly', options: { place: BERLIN } });
+    world.weather!.failNext('/data/2.5/forecast', 401);
+    // Not Berlin: the test before left its 5-day forecast in the bot's cache.
+    const handle = world.slash('weather', {
+      subcommand: 'hourly',
+      options: { place: 'geo:50.9375,6.9603|Cologne, North Rhine-Westphalia, DE' },
+    });
     const message = await handle.waitForFollowUp();
     expect(message.flags! & 64).toBe(64);
     expect(message.content).toContain('This bot’s weather plan does not include the hourly forecast.');

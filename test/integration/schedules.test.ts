@@ -298,6 +298,26 @@ describe('scheduled posts, on a controllable clock', () => {
     expect((await w.runner.tick()).posted).toBe(1);
   });
 
+  it('post today’s forecast and the week on a free weather plan, from its 5-day forecast, pausing nothing', async () => {
+    const weather = await startWeatherEmulator({ apiKeys: [], freeApiKeys: ['free-plan-key'] });
+    cleanups.push(() => weather.close());
+    const client = weatherClientFor(weather, { apiKey: 'free-plan-key', transport: instantTransport() });
+    const w = await world('2026-11-23T05:59:00Z', {
+      fetch: (request) => fetchScheduledWeather(client, request),
+    });
+    const today = await w.add({ kind: 'today' });
+    const week = await w.add({ kind: 'week', channelId: '2001' });
+    await w.runUntil('2026-11-23T06:30:00Z');
+
+    const stored = await w.store.list('1000');
+    expect(stored.map((s) => s.paused)).toEqual([undefined, undefined]);
+    expect(w.posts.map((p) => p.scheduleId).sort()).toEqual([today.id, week.id].sort());
+    // Each asked its own product once, was refused, and took the 5-day forecast instead.
+    expect(weather.requestCount({ host: 'pro' })).toBe(1);
+    expect(weather.requestCount({ path: '/data/2.5/forecast/daily' })).toBe(1);
+    expect(weather.requestCount({ path: '/data/2.5/forecast' })).toBeGreaterThanOrEqual(1);
+  });
+
   it('pause a schedule of a product the weather plan lacks, with the reason, after one call', async () => {
     const weather = await startWeatherEmulator({ apiKeys: [], freeApiKeys: ['free-plan-key'] });
     cleanups.push(() => weather.close());
@@ -307,6 +327,8 @@ describe('scheduled posts, on a controllable clock', () => {
     });
     const today = await w.add({ kind: 'today' });
     const now = await w.add({ kind: 'current', channelId: '2001' });
+    // A plan without even the 5-day forecast: the service refuses it the key as well.
+    weather.failNext('/data/2.5/forecast', 401);
     await w.runUntil('2026-11-23T06:30:00Z');
 
     const stored = await w.store.list('1000');

@@ -217,6 +217,9 @@ const en = {
 
   // Hourly forecast
   hourlyTitle: (place: string, hours: number) => `${place}: next ${hours} hours`,
+  /** Under 3-hour steps of the 5-day forecast (a weather plan without the hourly forecast). */
+  hourlyFromThreeHourly:
+    "In 3-hour steps from the 5-day forecast: the bot's weather plan has no hourly forecast.",
   hourlyOverview: (low: string, high: string, pop: string, precipitation: string) =>
     `Between ${low} and ${high}; chance of precipitation up to ${pop}; ${precipitation} in total.`,
   byDay: 'Day by day',
@@ -226,7 +229,8 @@ const en = {
   // Daily forecast
   dailyTitle: (place: string, days: number) => `${place}: next ${days} days`,
   /** Under a daily forecast made from the 5-day/3-hour one (a weather plan without the daily forecast). */
-  fromThreeHourly: "From the 5-day forecast in 3-hour steps: the bot's weather plan has no daily forecast.",
+  dailyFromThreeHourly:
+    "From the 5-day forecast in 3-hour steps: the bot's weather plan has no daily forecast.",
   high: 'High',
   low: 'Low',
   dayPart: 'Day',
@@ -400,6 +404,8 @@ const de: WeatherMessages = {
   unitNames: { metric: 'metrisch', imperial: 'imperial', standard: 'Standard (Kelvin)' },
 
   hourlyTitle: (place, hours) => `${place}: die nächsten ${hours} Stunden`,
+  hourlyFromThreeHourly:
+    'In 3-Stunden-Schritten aus der 5-Tage-Vorhersage: Der Wettertarif des Bots enthält keine stündliche Vorhersage.',
   hourlyOverview: (low, high, pop, precipitation) =>
     `Zwischen ${low} und ${high}; Niederschlagswahrscheinlichkeit bis ${pop}; insgesamt ${precipitation}.`,
   byDay: 'Tag für Tag',
@@ -407,7 +413,7 @@ const de: WeatherMessages = {
   hourlyChartAlt: 'Diagramm von Temperatur und Niederschlagswahrscheinlichkeit, stündlich',
 
   dailyTitle: (place, days) => `${place}: die nächsten ${days} Tage`,
-  fromThreeHourly:
+  dailyFromThreeHourly:
     'Aus der 5-Tage-Vorhersage in 3-Stunden-Schritten: Der Wettertarif des Bots enthält keine Tagesvorhersage.',
   high: 'Höchstwert',
   low: 'Tiefstwert',

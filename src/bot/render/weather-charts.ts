@@ -53,7 +53,8 @@ type Amounts = { '1h'?: number | undefined; '3h'?: number | undefined } | undefi
 
 /** Rain and snow of an hour that gives its own `1h` (the hourly forecast does), in mm. */
 export function precipitationOf(entry: { rain?: Amounts; snow?: Amounts }): number {
-  return (entry.rain?.['1h'] ?? 0) + (entry.snow?.['1h'] ?? 0);
+  // An hour's amount, or the 3 hours' of a 5-day forecast step.
+  return (entry.rain?.['1h'] ?? entry.rain?.['3h'] ?? 0) + (entry.snow?.['1h'] ?? entry.snow?.['3h'] ?? 0);
 }
 
 const HOUR = 3_600;

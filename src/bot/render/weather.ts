@@ -243,8 +243,10 @@ export function renderHourlyForecast(report: HourlyReport, options: WeatherRende
   const f = weatherFormat(options);
   const { t } = f;
   const tzAt = (unix: number) => offsetAt(report, unix);
-  const list = report.forecast.list.slice(0, RENDER_LIMITS.hours);
-  const title = t.hourlyTitle(report.place.label, list.length);
+  // A plan without the hourly forecast gets the 5-day forecast's 3-hour steps (see the report).
+  const stepHours = report.fromThreeHourly ? 3 : 1;
+  const list = report.forecast.list.slice(0, Math.ceil(RENDER_LIMITS.hours / stepHours));
+  const title = t.hourlyTitle(report.place.label, list.length * stepHours);
   if (list.length === 0) {
     return { embeds: [weatherEmbed({ title, description: '—', footer: unitsFooter(f) })], files: [] };
   }
@@ -272,7 +274,7 @@ export function renderHourlyForecast(report: HourlyReport, options: WeatherRende
         `${f.millimetres(sum(hours.map(precipitationOf)))} · ${f.describe(typical)}`
       );
     });
-  const step = list.length > 24 ? 3 : 2;
+  const step = stepHours === 3 ? 1 : list.length > 24 ? 3 : 2;
   const coming = list
     .filter((_, i) => i % step === 0)
     .slice(0, RENDER_LIMITS.comingHours)
@@ -291,7 +293,7 @@ export function renderHourlyForecast(report: HourlyReport, options: WeatherRende
     embeds: [
       weatherEmbed({
         title,
-        description: overview,
+        description: report.fromThreeHourly ? `${overview}\n*${t.hourlyFromThreeHourly}*` : overview,
         fields: [field(t.byDay, days.join('\n'), false), field(t.nextHours, coming.join('\n'), false)],
         footer: unitsFooter(f),
         image: `attachment://${chart.name}`,
@@ -328,7 +330,7 @@ export function renderDailyForecast(report: DailyReport, options: WeatherRenderO
     dailyChart({ ...report, forecast: { ...report.forecast, list } }, fit(title, CHART_TITLE_MAX), f),
     t.dailyChartAlt,
   );
-  const description = report.fromThreeHourly ? `*${t.fromThreeHourly}*` : undefined;
+  const description = report.fromThreeHourly ? `*${t.dailyFromThreeHourly}*` : undefined;
   return {
     embeds: [
       weatherEmbed({

@@ -31,6 +31,8 @@ export interface HourlyReport extends PlaceClock {
   forecast: HourlyForecast;
   /** The place's shift from UTC when the service answered; `zones` (when known) give it later on. */
   timezone: number;
+  /** Set when the entries are 3-hour steps of the 5-day forecast (a plan without the hourly one). */
+  fromThreeHourly?: true;
 }
 
 export interface DailyReport extends PlaceClock {
@@ -140,25 +142,51 @@ async function forecastClock(
   );
 }
 
+/**
+ * The next `hours` hours. Where the plan lacks the hourly forecast (the real service's free plan),
+ * they come in the 3-hour steps of the 5-day forecast, which every plan has, marked as such.
+ */
 export async function getHourlyForecast(
   client: WeatherClient,
   place: Place,
   options: { hours: number; lang: WeatherLang },
 ): Promise<HourlyReport> {
-  const forecast = await asProduct(
-    'hourly',
-    () =>
-      client.forecast.hourly({
-        lat: place.lat,
-        lon: place.lon,
-        cnt: options.hours,
-        units: STANDARD,
-        lang: options.lang,
-      }),
-    keyCheckAt(client, place),
-  );
+  let forecast: HourlyForecast;
+  try {
+    forecast = await asProduct(
+      'hourly',
+      () =>
+        client.forecast.hourly({
+          lat: place.lat,
+          lon: place.lon,
+          cnt: options.hours,
+          units: STANDARD,
+          lang: options.lang,
+        }),
+      keyCheckAt(client, place),
+    );
+  } catch (error) {
+    if (!(error instanceof ProductNotInPlanError)) throw error;
+    const steps = await fiveDayForecast(client, place, 'hourly', options.lang);
+    const count = Math.ceil(options.hours / 3);
+    return { ...steps, forecast: { ...steps.forecast, list: steps.forecast.list.slice(0, count) } };
+  }
   const clock = await forecastClock(client, place, forecast);
   return { ...clock, place, forecast: { ...forecast, list: forecast.list.slice(0, options.hours) } };
+}
+
+/** The 5-day/3-hour forecast, which every plan has, standing in for `product`. */
+async function fiveDayForecast(
+  client: WeatherClient,
+  place: Place,
+  product: 'hourly' | 'daily',
+  lang: WeatherLang,
+): Promise<HourlyReport & { fromThreeHourly: true }> {
+  const forecast = await asProduct(product, () =>
+    client.forecast.threeHourly({ lat: place.lat, lon: place.lon, units: STANDARD, lang }),
+  );
+  const clock = await forecastClock(client, place, forecast);
+  return { ...clock, place, forecast, fromThreeHourly: true };
 }
 
 /**
@@ -186,28 +214,12 @@ export async function getDailyForecast(
     );
   } catch (error) {
     if (!(error instanceof ProductNotInPlanError)) throw error;
-    return dailyFromFiveDayForecast(client, place, options);
+    const steps = await fiveDayForecast(client, place, 'daily', options.lang);
+    const days = dailyFromThreeHourly(steps.forecast, steps);
+    return { ...steps, forecast: { ...days, list: days.list.slice(0, options.days) } };
   }
   const clock = await forecastClock(client, place, forecast);
   return { ...clock, place, forecast: { ...forecast, list: forecast.list.slice(0, options.days) } };
-}
-
-async function dailyFromFiveDayForecast(
-  client: WeatherClient,
-  place: Place,
-  options: { days: number; lang: WeatherLang },
-): Promise<DailyReport> {
-  const threeHourly = await asProduct('daily', () =>
-    client.forecast.threeHourly({ lat: place.lat, lon: place.lon, units: STANDARD, lang: options.lang }),
-  );
-  const clock = await forecastClock(client, place, threeHourly);
-  const forecast = dailyFromThreeHourly(threeHourly, clock);
-  return {
-    ...clock,
-    place,
-    forecast: { ...forecast, list: forecast.list.slice(0, options.days) },
-    fromThreeHourly: true,
-  };
 }
 
 /**
