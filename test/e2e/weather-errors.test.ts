@@ -12,43 +12,6 @@ describe('/weather problems, answered privately', () => {
     await world?.close();
   });
 
-  it('shows the 5-day forecast’s 3-hour steps, and says why, when the plan lacks the hourly forecast', async () => {
-    world.weather!.failNext('/data/2.5/forecast/hourly', 401);
-    const reply = await world
-      .slash('weather', { subcommand: 'hourly', options: { place: BERLIN } })
-      .reply(15_000);
-    const embed = reply.embeds[0];
-    expect(embed?.title).toBe('Berlin, Berlin, DE: next 24 hours');
-    expect(embed?.description).toContain(
-      "*In 3-hour steps from the 5-day forecast: the bot's weather plan has no hourly forecast.*",
-    );
-    // The coming hours: five steps, three hours apart.
-    const times = [...(embed?.fields?.[1]?.value ?? '').matchAll(/`(\d{1,2}):(\d{2})[^`]*`/g)].map(([, h]) =>
-      Number(h),
-    );
-    expect(times).toHaveLength(5);
-    for (let i = 1; i < times.length; i++) expect((times[i]! - times[i - 1]! + 24) % 24).toBe(3);
-  });
-
-  it('says the bot’s plan lacks a paid product when its host refuses the key', async () => {
-    world.weather!.failNext('/data/2.5/forecast/hourly', 401);
-    world.weather!.failNext('/data/2.5/forecast', 401);
-    // Not Berlin: the test before left its 5-day forecast in the bot's cache.
-    const handle = world.slash('weather', {
-      subcommand: 'hourly',
-      options: { place: 'geo:50.9375,6.9603|Cologne, North Rhine-Westphalia, DE' },
-    });
-    const message = await handle.waitForFollowUp();
-    expect(message.flags! & 64).toBe(64);
-    expect(message.content).toContain('This bot’s weather plan does not include the hourly forecast.');
-
-    world.weather!.failNext('/data/2.5/history/city', 403);
-    const german = await world
-      .slash('weather', { subcommand: 'history', options: { place: BERLIN }, userId: world.bob.id })
-      .waitForFollowUp();
-    expect(german.content).toContain('Der Wettertarif dieses Bots umfasst historische Daten nicht.');
-  });
-
   it('says the key is refused, not the plan, when current weather refuses it too', async () => {
     // A wrong or not yet active key gets the same 401 from a paid product as a plan without it.
     world.weather!.failNext('/data/2.5/forecast/hourly', 401);
@@ -62,6 +25,23 @@ describe('/weather problems, answered privately', () => {
     expect(message.flags! & 64).toBe(64);
     expect(message.content).toContain('The weather service does not accept this bot’s key.');
     expect(message.content).not.toContain('plan');
+  });
+
+  it('says the bot’s plan lacks a paid product when its host refuses the key', async () => {
+    world.weather!.failNext('/data/2.5/forecast/hourly', 401);
+    world.weather!.failNext('/data/2.5/forecast', 401);
+    // The bot remembers for a while that the plan lacks the hourly forecast: the test above, which
+    // needs the hourly forecast asked, comes first.
+    const handle = world.slash('weather', { subcommand: 'hourly', options: { place: BERLIN } });
+    const message = await handle.waitForFollowUp();
+    expect(message.flags! & 64).toBe(64);
+    expect(message.content).toContain('This bot’s weather plan does not include the hourly forecast.');
+
+    world.weather!.failNext('/data/2.5/history/city', 403);
+    const german = await world
+      .slash('weather', { subcommand: 'history', options: { place: BERLIN }, userId: world.bob.id })
+      .waitForFollowUp();
+    expect(german.content).toContain('Der Wettertarif dieses Bots umfasst historische Daten nicht.');
   });
 
   it('says the service does not accept the bot’s key when looking up a typed place is refused', async () => {

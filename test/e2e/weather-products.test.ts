@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { APIEmbed } from 'discord-api-types/v10';
-import { startBotWorld, TEST_WEATHER_KEY, type BotWorld } from '../helpers/bot.js';
+import { startBotWorld, type BotWorld } from '../helpers/bot.js';
 
 const BERLIN = 'geo:52.517,13.3889|Berlin, Berlin, DE';
 
@@ -73,35 +73,6 @@ describe('/weather products end to end', () => {
     expect(embed?.fields).toHaveLength(16);
     expect(embed?.fields?.[0]?.value).toMatch(/↑ -?[\d,.]+ °F · ↓ -?[\d,.]+ °F/);
     expect(pngSize(await chartOf(embed, 'daily.png'))).toEqual({ width: 800, height: 400 });
-  });
-
-  it('makes the days from the 5-day forecast, and says so, where the plan has no daily forecast', async () => {
-    // The real service's free plan: current weather, the 5-day/3-hour forecast, geocoding.
-    world.weather!.setApiKeys([]);
-    world.weather!.setFreeApiKeys([TEST_WEATHER_KEY]);
-    try {
-      const reply = await world
-        .slash('weather', {
-          subcommand: 'daily',
-          options: { place: 'geo:48.8566,2.3522|Paris, FR', days: 7 },
-        })
-        .reply(15_000);
-      const embed = reply.embeds[0];
-      expect(embed?.description).toBe(
-        "*From the 5-day forecast in 3-hour steps: the bot's weather plan has no daily forecast.*",
-      );
-      // Five days of 3-hour steps: four or five local days with at least four steps each.
-      expect(embed?.fields?.length).toBeGreaterThanOrEqual(4);
-      expect(embed?.fields?.length).toBeLessThanOrEqual(5);
-      expect(embed?.title).toBe(`Paris, FR: next ${embed?.fields?.length} days`);
-      expect(embed?.fields?.[0]?.value).toMatch(/↑ -?[\d,.]+ °F · ↓ -?[\d,.]+ °F/);
-      expect(pngSize(await chartOf(embed, 'daily.png'))).toEqual({ width: 800, height: 400 });
-      expect(world.weather!.requests({ path: '/data/2.5/forecast/daily' }).at(-1)?.status).toBe(401);
-      expect(world.weather!.requests({ path: '/data/2.5/forecast' }).at(-1)?.status).toBe(200);
-    } finally {
-      world.weather!.setApiKeys([TEST_WEATHER_KEY]);
-      world.weather!.setFreeApiKeys([]);
-    }
   });
 
   it('shows the past 24 hours with a chart', async () => {

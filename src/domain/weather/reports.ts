@@ -151,28 +151,60 @@ export async function getHourlyForecast(
   place: Place,
   options: { hours: number; lang: WeatherLang },
 ): Promise<HourlyReport> {
-  let forecast: HourlyForecast;
-  try {
-    forecast = await asProduct(
-      'hourly',
-      () =>
-        client.forecast.hourly({
-          lat: place.lat,
-          lon: place.lon,
-          cnt: options.hours,
-          units: STANDARD,
-          lang: options.lang,
-        }),
-      keyCheckAt(client, place),
-    );
-  } catch (error) {
-    if (!(error instanceof ProductNotInPlanError)) throw error;
+  const forecast = await unlessRefused(client, 'hourly', place, () =>
+    client.forecast.hourly({
+      lat: place.lat,
+      lon: place.lon,
+      cnt: options.hours,
+      units: STANDARD,
+      lang: options.lang,
+    }),
+  );
+  if (forecast === undefined) {
     const steps = await fiveDayForecast(client, place, 'hourly', options.lang);
     const count = Math.ceil(options.hours / 3);
     return { ...steps, forecast: { ...steps.forecast, list: steps.forecast.list.slice(0, count) } };
   }
   const clock = await forecastClock(client, place, forecast);
   return { ...clock, place, forecast: { ...forecast, list: forecast.list.slice(0, options.hours) } };
+}
+
+/**
+ * Products each client's key was refused for a plan, until when (ms): while a plan lacks one, asking
+ * for it before the 5-day forecast would spend a call of the plan's quota (the free plan has 60 a
+ * minute) on a known refusal. A plan may be upgraded meanwhile, so it is asked again after a while.
+ */
+const refusedProducts = new WeakMap<WeatherClient, Map<'hourly' | 'daily', number>>();
+const PLAN_REFUSAL_MEMORY_MS = 10 * 60_000;
+
+function knownRefused(client: WeatherClient, product: 'hourly' | 'daily'): boolean {
+  return (refusedProducts.get(client)?.get(product) ?? 0) > Date.now();
+}
+
+function noteRefused(client: WeatherClient, product: 'hourly' | 'daily'): void {
+  const refused = refusedProducts.get(client) ?? new Map<'hourly' | 'daily', number>();
+  refused.set(product, Date.now() + PLAN_REFUSAL_MEMORY_MS);
+  refusedProducts.set(client, refused);
+}
+
+/**
+ * `call` for `product`, or `undefined` where the plan lacks it (now, or known from a refusal of the
+ * last minutes): the caller then takes the 5-day forecast.
+ */
+async function unlessRefused<T>(
+  client: WeatherClient,
+  product: 'hourly' | 'daily',
+  place: Place,
+  call: () => Promise<T>,
+): Promise<T | undefined> {
+  if (knownRefused(client, product)) return undefined;
+  try {
+    return await asProduct(product, call, keyCheckAt(client, place));
+  } catch (error) {
+    if (!(error instanceof ProductNotInPlanError)) throw error;
+    noteRefused(client, product);
+    return undefined;
+  }
 }
 
 /** The 5-day/3-hour forecast, which every plan has, standing in for `product`. */
@@ -198,22 +230,16 @@ export async function getDailyForecast(
   place: Place,
   options: { days: number; lang: WeatherLang },
 ): Promise<DailyReport> {
-  let forecast: DailyForecast;
-  try {
-    forecast = await asProduct(
-      'daily',
-      () =>
-        client.forecast.daily({
-          lat: place.lat,
-          lon: place.lon,
-          cnt: options.days,
-          units: STANDARD,
-          lang: options.lang,
-        }),
-      keyCheckAt(client, place),
-    );
-  } catch (error) {
-    if (!(error instanceof ProductNotInPlanError)) throw error;
+  const forecast = await unlessRefused(client, 'daily', place, () =>
+    client.forecast.daily({
+      lat: place.lat,
+      lon: place.lon,
+      cnt: options.days,
+      units: STANDARD,
+      lang: options.lang,
+    }),
+  );
+  if (forecast === undefined) {
     const steps = await fiveDayForecast(client, place, 'daily', options.lang);
     const days = dailyFromThreeHourly(steps.forecast, steps);
     return { ...steps, forecast: { ...days, list: days.list.slice(0, options.days) } };
