@@ -30,7 +30,8 @@ export function createLinking(options: {
         account: extra.account,
         ...(extra.notify ? { notify: extra.notify } : {}),
       });
-      const url = new URL('/link/start', options.publicUrl);
+      // Under PUBLIC_URL's path too (a proxy may serve the bot under one), as the redirect URI is.
+      const url = new URL(`${options.publicUrl.replace(/\/+$/, '')}/link/start`);
       url.searchParams.set('state', state);
       return url.toString();
     },

@@ -181,7 +181,8 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     // The Continue button's form is followed by a redirect to the consent page, which form-action
     // also governs.
     const consentOrigin = new URL(await consentUrl(state, found.link)).origin;
-    const action = `/link/continue?link=${stateHash}`;
+    // Relative to this page (`…/link/start`), so it works under PUBLIC_URL's path as well.
+    const action = `continue?link=${stateHash}`;
     send(res, '/link/start', pages.confirmLink(found.link.account, action), {
       'content-security-policy': contentSecurityPolicy(`'self' ${consentOrigin}`),
       // Path=/ reaches both the Continue button's route and the callback.

@@ -28,6 +28,7 @@ let server: CallbackServer;
 let storage: Storage;
 let vault: TokenVault;
 let linking: Linking;
+let states: LinkStates;
 let client: MusicClient;
 let dataDir: string;
 let now = Date.now();
@@ -43,7 +44,7 @@ beforeAll(async () => {
   storage = await createStorage({ dataDir });
   const key = new Keyring(randomBytes(32));
   vault = new TokenVault(storage, key);
-  const states = new LinkStates(storage, key, () => now);
+  states = new LinkStates(storage, key, () => now);
   const oauth = new MusicOAuth({
     authUrl: music.authUrl,
     clientId: music.clientId,
@@ -130,6 +131,16 @@ describe('linking a music account', () => {
     expect(start.cookie).toMatch(/^link_session_[A-Za-z0-9_-]{8}=/);
     const page = await visit(`${server.url}/callback?state=${'a'.repeat(43)}&code=x`);
     expect(page.status).toBe(400);
+  });
+
+  it('keeps PUBLIC_URL’s path in the link and in the start page’s button, for a bot served under a path', async () => {
+    const prefixed = createLinking({ states, vault, publicUrl: 'https://bot.example.org/skybeat' });
+    const url = new URL(await prefixed.startLink('discord-proxy'));
+    expect(`${url.origin}${url.pathname}`).toBe('https://bot.example.org/skybeat/link/start');
+    // The page as the proxy hands it on from this server: its button must post back under the path.
+    const page = await visit(`${server.url}/link/start${url.search}`);
+    expect(page.status).toBe(200);
+    expect(new URL(formAction(page, url.toString())!).pathname).toBe('/skybeat/link/continue');
   });
 
   it('refuses a replayed state on its own page, keeping the first link intact', async () => {
