@@ -293,6 +293,14 @@ describe('playlists: pages, autocomplete and edits', () => {
     const missing = await playlist('view', { playlist: 'AAAAAAAAAAAAAAAAAAAAAA' }).waitForFollowUp();
     expect(missing.flags! & EPHEMERAL).toBe(EPHEMERAL);
     expect(missing.content).toBe('Not found: check the link or id.');
+    // The service's own playlists (Discover Weekly here) answer 404 to apps: the link is not wrong.
+    const serviceMade = await playlist('view', {
+      playlist: 'https://open.spotify.com/playlist/37i9dQZEVXcJZyENOWUFo7?si=abc',
+    }).waitForFollowUp();
+    expect(serviceMade.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(serviceMade.content).toBe(
+      'The music service does not let apps open the playlists it makes itself (editorial ones, Discover Weekly, daily mixes). Open it in the app.',
+    );
     const unknown = await playlist('view', { playlist: 'my favourite songs' }).waitForFollowUp();
     expect(unknown.flags! & EPHEMERAL).toBe(EPHEMERAL);
     expect(unknown.content).toBe(

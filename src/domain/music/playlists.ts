@@ -9,6 +9,7 @@ import { HttpError } from '../../services/http/errors.js';
 import {
   MAX_PAGE_SIZE,
   ForbiddenError,
+  NotFoundError,
   pageCount,
   parseMusicRef,
   type Page,
@@ -133,7 +134,7 @@ export async function openPlaylist(
   page = 0,
 ): Promise<PlaylistPage> {
   const id = await resolvePlaylist(deps, userId, playlist);
-  const full = await deps.client.playlists.get(id, { userId });
+  const full = await getPlaylist(deps, id, userId);
   const head = await keepHead(deps, userId, full);
   const total = itemsOf(full).total;
   const at = Math.min(Math.max(0, page), pageCount(total, PLAYLIST_PAGE_SIZE) - 1);
@@ -168,7 +169,7 @@ export async function getPlaylistPage(
   }
   const head =
     (await readCached(deps.cache, headKey(userId, playlistId), playlistHeadSchema)) ??
-    (await keepHead(deps, userId, await deps.client.playlists.get(playlistId, { userId })));
+    (await keepHead(deps, userId, await getPlaylist(deps, playlistId, userId)));
   return pageView(head, at, items.total, items.items);
 }
 
@@ -232,13 +233,30 @@ export async function resolvePlaylist(deps: MusicDeps, userId: string, input: st
   );
 }
 
+/**
+ * Playlists the service makes itself (editorial ones, Discover Weekly, the daily mixes) have ids
+ * that start like this, and since 27 November 2024 the real service answers 404 to apps asking for
+ * them (spotipy #1175): the link is fine, the service does not serve it. Said so, not "not found".
+ */
+const SERVICE_MADE_PLAYLIST = /^37i9dQZ/;
+
+async function getPlaylist(deps: MusicDeps, id: string, userId: string): Promise<Playlist> {
+  try {
+    return await deps.client.playlists.get(id, { userId });
+  } catch (error) {
+    if (error instanceof NotFoundError && SERVICE_MADE_PLAYLIST.test(id)) {
+      throw new MusicInputError(
+        'The music service does not let apps open the playlists it makes itself (editorial ones, Discover Weekly, daily mixes). Open it in the app.',
+      );
+    }
+    throw error;
+  }
+}
+
 /** The playlist, when the member owns it or it is collaborative (the service checks the rest). */
 async function requireEditable(deps: MusicDeps, userId: string, playlist: string): Promise<Playlist> {
   const id = await resolvePlaylist(deps, userId, playlist);
-  const [full, me] = await Promise.all([
-    deps.client.playlists.get(id, { userId }),
-    deps.client.users.me(userId),
-  ]);
+  const [full, me] = await Promise.all([getPlaylist(deps, id, userId), deps.client.users.me(userId)]);
   if (full.owner.id !== me.id && !full.collaborative) throw new NotYourPlaylistError(full.name);
   await keepHead(deps, userId, full);
   return full;
