@@ -151,6 +151,12 @@ describe('albums, artists and the library', () => {
       .reply();
     expect(unknown.flags! & EPHEMERAL).toBe(EPHEMERAL);
     expect(unknown.content).toBe('That is not an album link, URI or id: `no such album`.');
+    const short = await world
+      .slash('music', { subcommand: 'album', options: { album: 'https://spotify.link/AbCdEf123' } })
+      .reply();
+    expect(short.content).toBe(
+      'That is not an album link, URI or id: `https://spotify.link/AbCdEf123`. A short share link must be opened first: copy the full link it leads to.',
+    );
   });
 
   it('shows an artist with followers, genres, popularity and top tracks in the member’s market', async () => {

@@ -29,9 +29,27 @@ export function parseRefList(text: string, type: MusicRefType): ParsedRefs {
 export function requireRef(text: string, type: MusicRefType): string {
   const id = parseMusicRef(text, type);
   if (id === undefined) {
-    throw new MusicInputError(`That is not ${articleFor(type)} link, URI or id: \`${shorten(text)}\`.`);
+    throw new MusicInputError(
+      `That is not ${articleFor(type)} link, URI or id: \`${shorten(text)}\`.${shortLinkHint([text])}`,
+    );
   }
   return id;
+}
+
+/**
+ * For a short share link (the app's share sheet gives `https://<name>.link/…`, which only redirects):
+ * the bot reads the full `https://open.…/<type>/<id>` links, and does not follow redirects to find one.
+ */
+function shortLinkHint(parts: readonly string[]): string {
+  const short = parts.some((part) => {
+    try {
+      const url = new URL(part);
+      return /^https?:$/.test(url.protocol) && !url.hostname.startsWith('open.');
+    } catch {
+      return false;
+    }
+  });
+  return short ? ' A short share link must be opened first: copy the full link it leads to.' : '';
 }
 
 export interface ParsedItems {
@@ -65,7 +83,9 @@ export function requireAllValid(invalid: readonly string[], what: string): void 
     .map((part) => `\`${shorten(part)}\``)
     .join(', ');
   const more = invalid.length > 3 ? ` and ${invalid.length - 3} more` : '';
-  throw new MusicInputError(`These are not ${what} links, URIs or ids: ${shown}${more}.`);
+  throw new MusicInputError(
+    `These are not ${what} links, URIs or ids: ${shown}${more}.${shortLinkHint(invalid)}`,
+  );
 }
 
 function articleFor(type: MusicRefType): string {
