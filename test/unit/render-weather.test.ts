@@ -172,6 +172,25 @@ describe('renderHourlyForecast', () => {
     expect(message.embeds[0]?.data.title).toMatch(/: die nächsten 96 Stunden$|…$/);
   });
 
+  it('reads 3-hour steps of the 5-day forecast as three hours each, with their 3-hour amounts, and says so', () => {
+    const hourly = hourlyReportFixture({ hours: 8 });
+    const steps = hourly.forecast.list.map((entry, i) => ({
+      ...entry,
+      dt: hourly.forecast.list[0]!.dt + i * 3 * 3600,
+      rain: i < 2 ? { '3h': 1.25 } : undefined,
+    }));
+    const message = renderHourlyForecast(
+      { ...hourly, forecast: { ...hourly.forecast, list: steps }, fromThreeHourly: true },
+      DE,
+    );
+    const embed = message.embeds[0]!;
+    expect(embed.data.title).toBe('Berlin, Berlin, DE: die nächsten 24 Stunden');
+    expect(embed.data.description).toContain('insgesamt 2,5 mm');
+    expect(embed.data.description).toContain(
+      '*In 3-Stunden-Schritten aus der 5-Tage-Vorhersage: Der Wettertarif des Bots enthält keine stündliche Vorhersage.*',
+    );
+  });
+
   it('draws nothing for an empty forecast', () => {
     const message = renderHourlyForecast(hourlyReportFixture({ hours: 0 }), US);
     expect(message.files).toEqual([]);

@@ -51,10 +51,12 @@ function hourLabels(times: readonly number[], tzAt: (unix: number) => number, f:
 
 type Amounts = { '1h'?: number | undefined; '3h'?: number | undefined } | undefined;
 
-/** Rain and snow of an hour that gives its own `1h` (the hourly forecast does), in mm. */
-export function precipitationOf(entry: { rain?: Amounts; snow?: Amounts }): number {
-  // An hour's amount, or the 3 hours' of a 5-day forecast step.
-  return (entry.rain?.['1h'] ?? entry.rain?.['3h'] ?? 0) + (entry.snow?.['1h'] ?? entry.snow?.['3h'] ?? 0);
+/**
+ * Rain and snow of an hour that gives its own `1h` (the hourly forecast does), in mm; with `3h`, of
+ * a step of the 5-day forecast, which gives its three hours' amount.
+ */
+export function precipitationOf(entry: { rain?: Amounts; snow?: Amounts }, span: '1h' | '3h' = '1h'): number {
+  return (entry.rain?.[span] ?? 0) + (entry.snow?.[span] ?? 0);
 }
 
 const HOUR = 3_600;

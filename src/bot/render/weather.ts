@@ -245,6 +245,7 @@ export function renderHourlyForecast(report: HourlyReport, options: WeatherRende
   const tzAt = (unix: number) => offsetAt(report, unix);
   // A plan without the hourly forecast gets the 5-day forecast's 3-hour steps (see the report).
   const stepHours = report.fromThreeHourly ? 3 : 1;
+  const span = report.fromThreeHourly ? '3h' : '1h';
   const list = report.forecast.list.slice(0, Math.ceil(RENDER_LIMITS.hours / stepHours));
   const title = t.hourlyTitle(report.place.label, list.length * stepHours);
   if (list.length === 0) {
@@ -256,7 +257,7 @@ export function renderHourlyForecast(report: HourlyReport, options: WeatherRende
     f.temperature(Math.min(...temps), 0),
     f.temperature(Math.max(...temps), 0),
     f.probability(Math.max(...list.map((entry) => entry.pop ?? 0))),
-    f.millimetres(sum(list.map(precipitationOf))),
+    f.millimetres(sum(list.map((entry) => precipitationOf(entry, span)))),
   );
   const days = byLocalDay(list, report)
     .slice(0, RENDER_LIMITS.summaryDays)
@@ -271,7 +272,7 @@ export function renderHourlyForecast(report: HourlyReport, options: WeatherRende
         `**${f.dayHeading(first.dt, tzAt(first.dt))}** ${conditionEmoji(typical)} ` +
         `${f.temperature(Math.min(...dayTemps), 0)} – ${f.temperature(Math.max(...dayTemps), 0)} · ` +
         `${f.probability(Math.max(...hours.map((entry) => entry.pop ?? 0)))} · ` +
-        `${f.millimetres(sum(hours.map(precipitationOf)))} · ${f.describe(typical)}`
+        `${f.millimetres(sum(hours.map((entry) => precipitationOf(entry, span))))} · ${f.describe(typical)}`
       );
     });
   const step = stepHours === 3 ? 1 : list.length > 24 ? 3 : 2;
