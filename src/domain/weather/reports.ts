@@ -70,7 +70,7 @@ export interface AccumulatedReport {
   precipitation: readonly AccumulatedPrecipitationRecord[];
 }
 
-const STANDARD = 'standard';
+const STANDARD = 'standard' as const;
 
 const refusesKey = (error: unknown) =>
   error instanceof WeatherInvalidKeyError || error instanceof WeatherForbiddenError;
@@ -152,13 +152,7 @@ export async function getHourlyForecast(
   options: { hours: number; lang: WeatherLang },
 ): Promise<HourlyReport> {
   const forecast = await unlessRefused(client, 'hourly', place, () =>
-    client.forecast.hourly({
-      lat: place.lat,
-      lon: place.lon,
-      cnt: options.hours,
-      units: STANDARD,
-      lang: options.lang,
-    }),
+    client.forecast.hourly(forecastQuery(place, options.hours, options.lang)),
   );
   if (forecast === undefined) {
     const steps = await fiveDayForecast(client, place, 'hourly', options.lang);
@@ -207,6 +201,15 @@ async function unlessRefused<T>(
   }
 }
 
+/** A forecast of `cnt` entries at the place, in standard units. */
+const forecastQuery = (place: Place, cnt: number | undefined, lang: WeatherLang) => ({
+  lat: place.lat,
+  lon: place.lon,
+  cnt,
+  units: STANDARD,
+  lang,
+});
+
 /** The 5-day/3-hour forecast, which every plan has, standing in for `product`. */
 async function fiveDayForecast(
   client: WeatherClient,
@@ -215,7 +218,7 @@ async function fiveDayForecast(
   lang: WeatherLang,
 ): Promise<HourlyReport & { fromThreeHourly: true }> {
   const forecast = await asProduct(product, () =>
-    client.forecast.threeHourly({ lat: place.lat, lon: place.lon, units: STANDARD, lang }),
+    client.forecast.threeHourly(forecastQuery(place, undefined, lang)),
   );
   const clock = await forecastClock(client, place, forecast);
   return { ...clock, place, forecast, fromThreeHourly: true };
@@ -231,13 +234,7 @@ export async function getDailyForecast(
   options: { days: number; lang: WeatherLang },
 ): Promise<DailyReport> {
   const forecast = await unlessRefused(client, 'daily', place, () =>
-    client.forecast.daily({
-      lat: place.lat,
-      lon: place.lon,
-      cnt: options.days,
-      units: STANDARD,
-      lang: options.lang,
-    }),
+    client.forecast.daily(forecastQuery(place, options.days, options.lang)),
   );
   if (forecast === undefined) {
     const steps = await fiveDayForecast(client, place, 'daily', options.lang);
