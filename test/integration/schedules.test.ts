@@ -298,13 +298,19 @@ describe('scheduled posts, on a controllable clock', () => {
     expect((await w.runner.tick()).posted).toBe(1);
   });
 
-  it('post today’s forecast and the week on a free weather plan, from its 5-day forecast, pausing nothing', async () => {
+  /** Schedules fetching their weather with a free-plan key from a weather emulator of their own. */
+  async function freePlanWorld() {
     const weather = await startWeatherEmulator({ apiKeys: [], freeApiKeys: ['free-plan-key'] });
     cleanups.push(() => weather.close());
     const client = weatherClientFor(weather, { apiKey: 'free-plan-key', transport: instantTransport() });
     const w = await world('2026-11-23T05:59:00Z', {
       fetch: (request) => fetchScheduledWeather(client, request),
     });
+    return { weather, w };
+  }
+
+  it('post today’s forecast and the week on a free weather plan, from its 5-day forecast, pausing nothing', async () => {
+    const { weather, w } = await freePlanWorld();
     const today = await w.add({ kind: 'today' });
     const week = await w.add({ kind: 'week', channelId: '2001' });
     await w.runUntil('2026-11-23T06:30:00Z');
@@ -319,12 +325,7 @@ describe('scheduled posts, on a controllable clock', () => {
   });
 
   it('pause a schedule of a product the weather plan lacks, with the reason, after one call', async () => {
-    const weather = await startWeatherEmulator({ apiKeys: [], freeApiKeys: ['free-plan-key'] });
-    cleanups.push(() => weather.close());
-    const client = weatherClientFor(weather, { apiKey: 'free-plan-key', transport: instantTransport() });
-    const w = await world('2026-11-23T05:59:00Z', {
-      fetch: (request) => fetchScheduledWeather(client, request),
-    });
+    const { weather, w } = await freePlanWorld();
     const today = await w.add({ kind: 'today' });
     const now = await w.add({ kind: 'current', channelId: '2001' });
     // A plan without even the 5-day forecast: the service refuses it the key as well.
