@@ -64,17 +64,22 @@ describe('music client (mocked HTTP)', () => {
     agent = new MockAgent();
     agent.disableNetConnect();
     now = 1_000_000;
-    music = createMusicClient({
+    music = clientWith();
+  });
+
+  /** A client on the mocked service, with the test's clock; `options` replace the defaults. */
+  const clientWith = (options: Partial<Parameters<typeof createMusicClient>[0]> = {}, retries = 0) =>
+    createMusicClient({
       apiUrl: API,
       authUrl: ACCOUNTS,
       clientId: 'client-id',
       clientSecret: 'client-secret-abcdef',
       variant: 'classic',
       getAccessToken: (userId) => Promise.resolve(tokens[userId] ?? ''),
-      transport: { dispatcher: agent, sleep: recordingSleep().sleep, retries: 0 },
+      transport: { dispatcher: agent, sleep: recordingSleep().sleep, retries },
       now: () => now,
+      ...options,
     });
-  });
   afterEach(async () => {
     agent.assertNoPendingInterceptors();
     await agent.close();
@@ -230,17 +235,7 @@ describe('music client (mocked HTTP)', () => {
   });
 
   it('writes the URIs it sends with its scheme: the real service refuses the spec’s `service:`', async () => {
-    const real = createMusicClient({
-      apiUrl: API,
-      authUrl: ACCOUNTS,
-      clientId: 'client-id',
-      clientSecret: 'client-secret-abcdef',
-      variant: '2026',
-      uriScheme: 'spotify',
-      getAccessToken: (userId) => Promise.resolve(tokens[userId] ?? ''),
-      transport: { dispatcher: agent, sleep: recordingSleep().sleep, retries: 0 },
-      now: () => now,
-    });
+    const real = clientWith({ variant: '2026', uriScheme: 'spotify' });
     agent
       .get(API)
       .intercept({ path: `/v1/me/library?uris=spotify%3Aalbum%3A${ALBUM}`, method: 'PUT' })
@@ -254,15 +249,7 @@ describe('music client (mocked HTTP)', () => {
   });
 
   it('never sends a playlist move twice after a 503, while other PUTs are retried', async () => {
-    const retrying = createMusicClient({
-      apiUrl: API,
-      authUrl: ACCOUNTS,
-      clientId: 'client-id',
-      clientSecret: 'client-secret-abcdef',
-      variant: 'classic',
-      getAccessToken: (userId) => Promise.resolve(tokens[userId] ?? ''),
-      transport: { dispatcher: agent, sleep: recordingSleep().sleep, retries: 2 },
-    });
+    const retrying = clientWith({}, 2);
     const playlist = '37i9dQZF1DXcBWIGoYBM5M';
     const items = agent.get(API);
     let moves = 0;
