@@ -25,6 +25,13 @@ describe('/weather problems, answered privately', () => {
     expect(message.flags! & 64).toBe(64);
     expect(message.content).toContain('The weather service does not accept this bot’s key.');
     expect(message.content).not.toContain('plan');
+    // The owner's to fix: a warning in the log (whose default level hides debug lines).
+    const warned = world.logs
+      .join('')
+      .split('\n')
+      .filter((line) => line.includes('the weather service refuses the key'))
+      .map((line) => (JSON.parse(line) as { level: number }).level);
+    expect(warned).toEqual([40]);
   });
 
   it('says the bot’s plan lacks a paid product when its host refuses the key', async () => {

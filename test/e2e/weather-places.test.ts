@@ -108,6 +108,10 @@ describe('/weather places: autocomplete, typed names, homes', () => {
     const reply = await world.slash('weather', { subcommand: 'now' }).reply();
     expect(reply.embeds[0]?.title).toBe('Tokyo, JP');
     expect(await autocomplete('')).toEqual([{ name: 'Tokyo, JP', value: tokyo!.value }]);
+    // The first two characters are not geocoded (Discord asks again at each one): saved places.
+    const geocoded = world.weather!.requestCount({ path: '/geo/1.0/direct' });
+    expect(await autocomplete('Sa')).toEqual([{ name: 'Tokyo, JP', value: tokyo!.value }]);
+    expect(world.weather!.requestCount({ path: '/geo/1.0/direct' })).toBe(geocoded);
 
     const shown = await world.slash('weather', { subcommandGroup: 'home', subcommand: 'show' }).reply();
     expect(shown.embeds[0]?.fields?.[0]).toMatchObject({ name: 'Your home place', value: 'Tokyo, JP' });

@@ -102,6 +102,31 @@ describe('looking up typed places', () => {
     }
   });
 
+  it('asks again with the country when a US state code after the name found nothing', async () => {
+    // The real geocoder reads `Seattle, WA` as a name and a country code, and finds nothing.
+    const asked: string[] = [];
+    const seattle = { name: 'Seattle', lat: 47.6, lon: -122.3, country: 'US', state: 'Washington' };
+    const berlin = { name: 'Berlin', lat: 52.5, lon: 13.4, country: 'DE' };
+    const client = {
+      geocoding: {
+        direct: ({ q }: { q: string }) => {
+          asked.push(q);
+          return Promise.resolve(q === 'Seattle,WA,US' ? [seattle] : q === 'Berlin, DE' ? [berlin] : []);
+        },
+      },
+    } as unknown as WeatherClient;
+    expect((await resolvePlace(client, 'Seattle, wa', 'en')).label).toBe('Seattle, Washington, US');
+    expect(asked).toEqual(['Seattle, wa', 'Seattle,WA,US']);
+    // A state code that is a country code too (DE: Delaware, Germany) is asked as typed first.
+    asked.length = 0;
+    expect((await resolvePlace(client, 'Berlin, DE', 'en')).label).toBe('Berlin, DE');
+    expect(asked).toEqual(['Berlin, DE']);
+    // Two letters that are no state code are not asked again.
+    asked.length = 0;
+    await expect(suggestPlaces(client, 'Paris, XX', 'en')).resolves.toEqual([]);
+    expect(asked).toEqual(['Paris, XX']);
+  });
+
   it('leaves other failures as they are', async () => {
     const error = new WeatherNotFoundError(refusal(404));
     await expect(resolvePlace(refusingClient(error), 'Berlin', 'en')).rejects.toBe(error);

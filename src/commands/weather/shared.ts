@@ -118,9 +118,11 @@ function withinBudget<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * Places for what the member is typing: their saved places while the box is empty, geocoding
- * matches (name, state, country) otherwise. Any failure answers an empty list.
+ * Places for what the member is typing: their saved places until it holds three characters,
+ * geocoding matches (name, state, country) from then on. Any failure answers an empty list.
  */
+const MIN_GEOCODED_LENGTH = 3;
+
 export async function placeAutocomplete(
   interaction: AutocompleteInteraction,
   weather: WeatherServices,
@@ -134,7 +136,10 @@ export async function placeAutocomplete(
       const lang = langOf(interaction.locale);
       const chosen = decodePlace(typed);
       if (chosen) places = [chosen];
-      else if (typed === '') places = await savedPlaces(interaction, ctx.storage.ns('prefs'));
+      // Discord asks again as each character is typed: the first ones would spend geocoding calls
+      // of the key's plan (the free one has 60 a minute) on prefixes nobody means.
+      else if ([...typed].length < MIN_GEOCODED_LENGTH)
+        places = await savedPlaces(interaction, ctx.storage.ns('prefs'));
       else places = await withinBudget(suggestPlaces(weather.client, typed, lang), AUTOCOMPLETE_BUDGET_MS);
     }
   } catch (error) {
@@ -235,7 +240,13 @@ export function withWeatherErrors(sub: Subcommand<WeatherServices>): Subcommand<
       } catch (error) {
         const message = describeWeatherProblem(error, langOf(interaction.locale));
         if (message === undefined) throw error;
-        ctx.logger.debug({ err: error, interactionId: interaction.id }, 'weather request refused');
+        // A refused key is the owner's to fix: it goes to the log the owner reads.
+        if (error instanceof WeatherKeyRejectedError)
+          ctx.logger.warn(
+            { err: error, interactionId: interaction.id },
+            'the weather service refuses the key',
+          );
+        else ctx.logger.debug({ err: error, interactionId: interaction.id }, 'weather request refused');
         await replyPrivately(interaction, message);
       }
     },

@@ -78,9 +78,19 @@ export async function suggestPlaces(
 ): Promise<Place[]> {
   const query = typed.trim();
   if (query.replaceAll(',', '').trim() === '') return [];
-  let found: GeocodingLocation[];
+  let found = await geocode(client, query);
+  // `Seattle, WA`: the real service reads a second part as a country code and finds nothing; a US
+  // state code goes before the country (`Seattle,WA,US`). Asked only when the text as typed found
+  // nothing, since many state codes are country codes too (`Berlin, DE`).
+  const state = US_STATE_QUERY.exec(query);
+  if (found.length === 0 && state && US_STATES.has(state[2]!.toUpperCase()))
+    found = await geocode(client, `${state[1]!.trim()},${state[2]!.toUpperCase()},US`);
+  return found.map((location) => placeFromLocation(location, lang));
+}
+
+async function geocode(client: WeatherClient, q: string): Promise<GeocodingLocation[]> {
   try {
-    found = await client.geocoding.direct({ q: query, limit: MAX_PLACE_SUGGESTIONS });
+    return await client.geocoding.direct({ q, limit: MAX_PLACE_SUGGESTIONS });
   } catch (error) {
     // Geocoding is in every plan: a refusal there is about the key, never about the plan.
     if (error instanceof WeatherInvalidKeyError || error instanceof WeatherForbiddenError) {
@@ -88,8 +98,17 @@ export async function suggestPlaces(
     }
     throw error;
   }
-  return found.map((location) => placeFromLocation(location, lang));
 }
+
+/** `<name>, <two letters>`. */
+const US_STATE_QUERY = /^([^,]+),\s*([A-Za-z]{2})\s*$/;
+/** The US state codes the geocoder takes (states, DC and the territories with their own code). */
+const US_STATES: ReadonlySet<string> = new Set(
+  (
+    'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ' +
+    'ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC PR GU VI AS MP'
+  ).split(' '),
+);
 
 /**
  * The place for a `place` option: the coordinates of a chosen value as they are, or the first match
