@@ -55,6 +55,19 @@ describe('/weather places: autocomplete, typed names, homes', () => {
     expect(lastWeatherQuery()).toMatchObject({ lat: '39.8', lon: '-89.64' });
   });
 
+  it('takes typed coordinates as they are, named after the nearest place, or by themselves at sea', async () => {
+    const paris = await world
+      .slash('weather', { subcommand: 'now', options: { place: '48.8566, 2.3522' } })
+      .reply();
+    expect(paris.embeds[0]?.title).toMatch(/^Paris\b.*, FR$/);
+    expect(lastWeatherQuery()).toMatchObject({ lat: '48.86', lon: '2.35' });
+    const atSea = await world
+      .slash('weather', { subcommand: 'now', options: { place: '-30.5 -140' } })
+      .reply();
+    expect(atSea.embeds[0]?.title).toBe('-30.5, -140');
+    expect(lastWeatherQuery()).toMatchObject({ lat: '-30.5', lon: '-140' });
+  });
+
   it('says privately when no place matches, with the places of that name as suggestions', async () => {
     const handle = world.slash('weather', { subcommand: 'now', options: { place: 'Springfield, Narnia' } });
     const message = await handle.waitForFollowUp();

@@ -300,7 +300,7 @@ const en = {
   placeNotFound: (query: string) => `No place called “${query}” was found.`,
   didYouMean: (suggestions: readonly string[]) => `Did you mean one of these?\n${list(suggestions)}`,
   placeTips:
-    'Check the spelling, pick a place from the list while you type, or add a country code: `Paris, FR`, `Springfield, MO, US`.',
+    'Check the spelling, pick a place from the list while you type, or add a country code: `Paris, FR`, `Springfield, MO, US`. Coordinates work too: `48.8566, 2.3522`.',
   noPlace:
     'Which place? Give one with the `place` option, or save yours with `/weather home set` so you can leave it out.',
   invalidDate: (field: string, typed: string) =>
@@ -479,7 +479,7 @@ const de: WeatherMessages = {
   placeNotFound: (query) => `Kein Ort namens „${query}“ gefunden.`,
   didYouMean: (suggestions) => `Meintest du einen dieser Orte?\n${list(suggestions)}`,
   placeTips:
-    'Prüfe die Schreibweise, wähle beim Tippen einen Ort aus der Liste oder ergänze ein Länderkürzel: `Paris, FR`, `Springfield, MO, US`.',
+    'Prüfe die Schreibweise, wähle beim Tippen einen Ort aus der Liste oder ergänze ein Länderkürzel: `Paris, FR`, `Springfield, MO, US`. Koordinaten gehen auch: `48.8566, 2.3522`.',
   noPlace:
     'Welcher Ort? Gib einen mit der Option `ort` an oder speichere deinen mit `/wetter zuhause festlegen`, dann kannst du ihn weglassen.',
   invalidDate: (field, typed) =>

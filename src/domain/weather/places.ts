@@ -78,6 +78,8 @@ export async function suggestPlaces(
 ): Promise<Place[]> {
   const query = typed.trim();
   if (query.replaceAll(',', '').trim() === '') return [];
+  const coordinates = typedCoordinates(query);
+  if (coordinates) return [await placeAt(client, coordinates, lang)];
   let found = await geocode(client, query);
   // `Seattle, WA`: the real service reads a second part as a country code and finds nothing; a US
   // state code goes before the country (`Seattle,WA,US`). Asked only when the text as typed found
@@ -88,9 +90,12 @@ export async function suggestPlaces(
   return found.map((location) => placeFromLocation(location, lang));
 }
 
-async function geocode(client: WeatherClient, q: string): Promise<GeocodingLocation[]> {
+const geocode = (client: WeatherClient, q: string) =>
+  withKeyMeaning(() => client.geocoding.direct({ q, limit: MAX_PLACE_SUGGESTIONS }));
+
+async function withKeyMeaning(lookUp: () => Promise<GeocodingLocation[]>): Promise<GeocodingLocation[]> {
   try {
-    return await client.geocoding.direct({ q, limit: MAX_PLACE_SUGGESTIONS });
+    return await lookUp();
   } catch (error) {
     // Geocoding is in every plan: a refusal there is about the key, never about the plan.
     if (error instanceof WeatherInvalidKeyError || error instanceof WeatherForbiddenError) {
@@ -98,6 +103,30 @@ async function geocode(client: WeatherClient, q: string): Promise<GeocodingLocat
     }
     throw error;
   }
+}
+
+/** `48.8566, 2.3522` (or with a space alone between them): latitude, then longitude, in range. */
+const TYPED_COORDINATES = /^(-?\d{1,2}(?:\.\d+)?)\s*[,\s]\s*(-?\d{1,3}(?:\.\d+)?)$/;
+
+function typedCoordinates(text: string): { lat: number; lon: number } | undefined {
+  const match = TYPED_COORDINATES.exec(text);
+  if (!match) return undefined;
+  const lat = Number(match[1]);
+  const lon = Number(match[2]);
+  return Math.abs(lat) <= 90 && Math.abs(lon) <= 180 ? { lat: round4(lat), lon: round4(lon) } : undefined;
+}
+
+/**
+ * The place at typed coordinates, named by reverse geocoding; at sea, or anywhere the service names
+ * nothing, by its coordinates.
+ */
+async function placeAt(
+  client: WeatherClient,
+  at: { lat: number; lon: number },
+  lang: WeatherLang,
+): Promise<Place> {
+  const [named] = await withKeyMeaning(() => client.geocoding.reverse({ ...at, limit: 1 }));
+  return { ...at, label: named ? placeLabel(named, lang) : `${at.lat}, ${at.lon}` };
 }
 
 /** `<name>, <two letters>`. */
