@@ -19,10 +19,12 @@ const forecast = hourlyForecastSchema.parse({
   cnt: 16,
   city: { name: 'Moscow', country: 'RU', timezone: 10_800 },
   list: [
-    // 10 January, 15:00 to 21:00 local: three entries, too few to stand for a day.
-    entry('2026-01-10T12:00:00Z', 280, CLEAR),
+    // 10 January, 09:00 to 21:00 local: the rest of today, from before midday to the evening.
+    entry('2026-01-10T06:00:00Z', 279, CLOUDS),
+    entry('2026-01-10T09:00:00Z', 281, CLOUDS),
+    entry('2026-01-10T12:00:00Z', 282, CLEAR),
     entry('2026-01-10T15:00:00Z', 280, CLEAR),
-    entry('2026-01-10T18:00:00Z', 280, CLEAR),
+    entry('2026-01-10T18:00:00Z', 278, CLEAR),
     // 11 January, 00:00 to 21:00 local.
     entry('2026-01-10T21:00:00Z', 270, { ...CLEAR, icon: '01n' }, { wind: { speed: 3, deg: 90 } }),
     entry('2026-01-11T00:00:00Z', 268, { ...CLEAR, icon: '01n' }),
@@ -32,7 +34,7 @@ const forecast = hourlyForecastSchema.parse({
     entry('2026-01-11T12:00:00Z', 274, CLOUDS),
     entry('2026-01-11T15:00:00Z', 272, CLEAR),
     entry('2026-01-11T18:00:00Z', 269, { ...CLEAR, icon: '01n' }),
-    // 12 January, 00:00 to 12:00 local: five entries.
+    // 12 January, 00:00 to 12:00 local: the last day of the five ends in its morning.
     entry('2026-01-11T21:00:00Z', 266, { ...SNOW, icon: '13n' }),
     entry('2026-01-12T00:00:00Z', 265, { ...SNOW, icon: '13n' }, { snow: { '3h': 2 } }),
     entry('2026-01-12T03:00:00Z', 264, { ...SNOW, icon: '13n' }, { snow: { '3h': 2 } }),
@@ -44,29 +46,54 @@ const forecast = hourlyForecastSchema.parse({
 describe('a daily forecast made from the 5-day/3-hour one', () => {
   const daily = dailyFromThreeHourly(forecast, MOSCOW);
 
-  it('makes the place’s own days, leaving out a day of fewer than four entries', () => {
-    expect(daily.list.map((day) => day.dt)).toEqual([at('2026-01-11T09:00:00Z'), at('2026-01-12T09:00:00Z')]);
+  it('makes the place’s own days that reach from midday to night, dated at local noon', () => {
+    expect(daily.list.map((day) => day.dt)).toEqual([at('2026-01-10T09:00:00Z'), at('2026-01-11T09:00:00Z')]);
     expect(daily.cnt).toBe(2);
     expect(daily.city?.name).toBe('Moscow');
   });
 
-  it('gives each day its low, high and day parts at 06:00, 12:00, 18:00 and midnight', () => {
-    expect(daily.list[0]?.temp).toEqual({ min: 267, max: 275, morn: 267, day: 275, eve: 272, night: 270 });
-    // The second day ends at noon: its evening is its last entry.
-    expect(daily.list[1]?.temp).toEqual({ min: 264, max: 273, morn: 264, day: 273, eve: 273, night: 266 });
+  it('gives each day its low, high and parts at 06:00, 12:00, 18:00 and its last hours', () => {
+    expect(daily.list[1]?.temp).toEqual({ min: 267, max: 275, morn: 267, day: 275, eve: 272, night: 269 });
+    // The rest of today: low and high of the hours left, midday and night its own.
+    expect(daily.list[0]?.temp).toMatchObject({ min: 278, max: 282, day: 281, night: 278 });
   });
 
   it('adds up rain and snow, and keeps the highest chance of precipitation and the strongest wind', () => {
-    expect(daily.list[0]).toMatchObject({ rain: 1.75, pop: 0.8, speed: 7.5, deg: 250, gust: 12 });
-    expect(daily.list[0]?.snow).toBeUndefined();
-    expect(daily.list[1]).toMatchObject({ snow: 4 });
-    expect(daily.list[1]?.rain).toBeUndefined();
+    expect(daily.list[1]).toMatchObject({ rain: 1.75, pop: 0.8, speed: 7.5, deg: 250, gust: 12 });
+    expect(daily.list[1]?.snow).toBeUndefined();
+    expect(daily.list[0]?.rain).toBeUndefined();
   });
 
   it('names the condition seen most in daytime, the more eventful one on a tie, with the day icon', () => {
     // 11 January, 06:00-21:00: rain twice, clouds twice, clear twice: rain.
-    expect(daily.list[0]?.weather).toEqual([RAIN]);
-    // 12 January, 06:00-12:00: snow (its 06:00 entry has the night icon), clouds.
-    expect(daily.list[1]?.weather).toEqual([SNOW]);
+    expect(daily.list[1]?.weather).toEqual([RAIN]);
+    // Heavier rain beats light rain, and overcast beats a few clouds, on a tie.
+    const tie = (a: object, b: object) =>
+      dailyFromThreeHourly(
+        hourlyForecastSchema.parse({
+          cnt: 4,
+          list: [
+            entry('2026-01-10T06:00:00Z', 270, a),
+            entry('2026-01-10T09:00:00Z', 270, b),
+            entry('2026-01-10T15:00:00Z', 270, a),
+            entry('2026-01-10T18:00:00Z', 270, b),
+          ],
+        }),
+        MOSCOW,
+      ).list[0]?.weather[0]?.id;
+    expect(tie(RAIN, { ...RAIN, id: 502, description: 'heavy intensity rain' })).toBe(502);
+    expect(tie({ ...CLOUDS, id: 801 }, { ...CLOUDS, id: 804 })).toBe(804);
+    expect(tie(CLEAR, SNOW)).toBe(600);
+  });
+
+  it('reads each step with the offset of its own moment across a daylight-saving change', () => {
+    // Berlin springs from 02:00 to 03:00 on 29 March 2026: 09:00 UTC is 11:00 there, 12:00 UTC 14:00.
+    const berlin = { timezone: 3_600, zones: ['Europe/Berlin'] };
+    const steps = ['00', '03', '06', '09', '12', '15', '18', '21'].map((hour, i) =>
+      entry(`2026-03-29T${hour}:00:00Z`, hour === '09' ? 285 : hour === '12' ? 290 : 280 - i, CLOUDS),
+    );
+    const [day] = dailyFromThreeHourly(hourlyForecastSchema.parse({ cnt: 8, list: steps }), berlin).list;
+    expect(day?.temp.day).toBe(285);
+    expect(day?.dt).toBe(at('2026-03-29T10:00:00Z'));
   });
 });

@@ -17,7 +17,8 @@ import type {
   StatisticsReport,
 } from '../../domain/weather/reports.js';
 import type { WeatherUnits } from '../../domain/weather/units.js';
-import { offsetAt, type PlaceClock } from '../../domain/weather/zones.js';
+import { typicalCondition } from '../../domain/weather/five-day.js';
+import { byLocalDay, localHour, offsetAt, type PlaceClock } from '../../domain/weather/zones.js';
 import type { Condition } from '../../services/weather/index.js';
 import { md } from './music-text.js';
 import { EMBED_LIMITS } from './text.js';
@@ -143,20 +144,6 @@ function windText(
   return `${f.speed(wind.speed)}${direction}${gust}`;
 }
 
-/** The most frequent of `values`; the first one wins a tie. */
-function mostFrequent<T>(values: readonly T[], key: (value: T) => string): T | undefined {
-  const counts = new Map<string, { value: T; count: number }>();
-  for (const value of values) {
-    const k = key(value);
-    const entry = counts.get(k) ?? { value, count: 0 };
-    entry.count++;
-    counts.set(k, entry);
-  }
-  let best: { value: T; count: number } | undefined;
-  for (const entry of counts.values()) if (!best || entry.count > best.count) best = entry;
-  return best?.value;
-}
-
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 
 function iconUrl(siteUrl: string | undefined, condition: Condition | undefined): string | undefined {
@@ -223,21 +210,6 @@ export function renderCurrentWeather(report: CurrentReport, options: WeatherRend
   });
 }
 
-/** Entries grouped by the place's local date of each, in order. */
-function byLocalDay<T extends { dt: number }>(entries: readonly T[], clock: PlaceClock): T[][] {
-  const groups: T[][] = [];
-  let key: number | undefined;
-  for (const entry of entries) {
-    const day = Math.floor((entry.dt + offsetAt(clock, entry.dt)) / 86_400);
-    if (day !== key) {
-      groups.push([]);
-      key = day;
-    }
-    groups.at(-1)?.push(entry);
-  }
-  return groups;
-}
-
 /** The next 24 to 96 hours: an overview, day by day, the coming hours, and a chart. */
 export function renderHourlyForecast(report: HourlyReport, options: WeatherRenderOptions): WeatherMessage {
   const f = weatherFormat(options);
@@ -264,10 +236,7 @@ export function renderHourlyForecast(report: HourlyReport, options: WeatherRende
     .map((hours) => {
       const first = hours[0]!;
       const dayTemps = hours.map((entry) => entry.main.temp);
-      const typical = mostFrequent(
-        hours.map((entry) => entry.weather[0]),
-        (c) => String(c?.id),
-      );
+      const typical = typicalCondition(hours, (entry) => localHour(report, entry.dt));
       return (
         `**${f.dayHeading(first.dt, tzAt(first.dt))}** ${conditionEmoji(typical)} ` +
         `${f.temperature(Math.min(...dayTemps), 0)} – ${f.temperature(Math.max(...dayTemps), 0)} · ` +

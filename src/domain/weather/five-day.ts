@@ -1,39 +1,32 @@
 /**
  * A daily forecast made from the 5-day/3-hour one, for keys whose plan lacks the daily forecast
  * (the real service's free plan: current weather, the 5-day/3-hour forecast and geocoding). Days
- * are the place's own calendar days, with the offset of each entry's moment (`offsetAt`).
+ * are the place's own calendar days, each entry read with the offset of its own moment.
  */
 import type {
+  Condition,
   DailyForecast,
   DailyForecastEntry,
   ForecastEntry,
   HourlyForecast,
 } from '../../services/weather/index.js';
-import { offsetAt, type PlaceClock } from './zones.js';
+import { byLocalDay, localHour, offsetAt, wallToUnix, type PlaceClock } from './zones.js';
 
 const DAY = 86_400;
 const HOUR = 3_600;
-/**
- * A day with fewer entries than this (the rest of today late in the evening, the last day of the
- * five) would show the low and high of a few hours as the day's: it is left out.
- */
-export const MIN_ENTRIES_PER_DAY = 4;
 
-/** Local hours the daily forecast's day parts stand for (morning, day, evening, night). */
-const PARTS = { morn: 6, day: 12, eve: 18, night: 0 } as const;
+/**
+ * Local hours the day parts stand for. `night` is the night the day ends in, as a forecast's "Day
+ * 12° · Night 4°" is read: the day's last step.
+ */
+const PARTS = { morn: 6, day: 12, eve: 18, night: 24 } as const;
+/** A step stands for a part of the day within half the 3 hours between steps. */
+const PART_REACH_HOURS = 1.5;
 
 export function dailyFromThreeHourly(forecast: HourlyForecast, clock: PlaceClock): DailyForecast {
-  const days = new Map<number, { entries: ForecastEntry[]; offset: number }>();
-  for (const entry of forecast.list) {
-    const offset = offsetAt(clock, entry.dt);
-    const day = Math.floor((entry.dt + offset) / DAY);
-    const bucket = days.get(day) ?? { entries: [], offset };
-    bucket.entries.push(entry);
-    days.set(day, bucket);
-  }
-  const list = [...days]
-    .filter(([, { entries }]) => entries.length >= MIN_ENTRIES_PER_DAY)
-    .map(([day, { entries, offset }]) => dayOf(day, entries, offset));
+  const list = byLocalDay(forecast.list, clock)
+    .filter((entries) => coversDayAndNight(entries, clock))
+    .map((entries) => dayOf(entries, clock));
   return {
     ...(forecast.city === undefined ? {} : { city: forecast.city }),
     cnt: list.length,
@@ -41,34 +34,47 @@ export function dailyFromThreeHourly(forecast: HourlyForecast, clock: PlaceClock
   };
 }
 
-function dayOf(day: number, entries: readonly ForecastEntry[], offset: number): DailyForecastEntry {
-  const localHour = (entry: ForecastEntry) => (entry.dt + offset - day * DAY) / HOUR;
+/**
+ * Whether the steps of a day reach from midday to its last hours, so that its "day" and "night"
+ * (what the daily view shows) are the day's own: the rest of today until about 13:30, every whole
+ * day; not the last day of the five, which ends in its morning.
+ */
+function coversDayAndNight(entries: readonly ForecastEntry[], clock: PlaceClock): boolean {
+  const hours = entries.map((entry) => localHour(clock, entry.dt));
+  return (
+    hours.some((hour) => Math.abs(hour - PARTS.day) <= PART_REACH_HOURS) &&
+    hours.some((hour) => PARTS.night - hour <= 3)
+  );
+}
+
+function dayOf(entries: readonly ForecastEntry[], clock: PlaceClock): DailyForecastEntry {
+  const first = entries[0]!;
+  const localMidnight = Math.floor((first.dt + offsetAt(clock, first.dt)) / DAY) * DAY;
   const nearest = (hour: number) =>
     entries.reduce((best, entry) =>
-      Math.abs(localHour(entry) - hour) < Math.abs(localHour(best) - hour) ? entry : best,
-    );
+      Math.abs(localHour(clock, entry.dt) - hour) < Math.abs(localHour(clock, best.dt) - hour) ? entry : best,
+    ).main.temp;
   const temps = entries.map((entry) => entry.main.temp);
-  const part = (hour: number) => nearest(hour).main.temp;
   const windiest = entries.reduce((best, entry) =>
     (entry.wind?.speed ?? 0) > (best.wind?.speed ?? 0) ? entry : best,
   );
-  const sum = (amounts: (number | undefined)[]) => amounts.reduce<number>((a, b) => a + (b ?? 0), 0);
-  const rain = sum(entries.map((entry) => entry.rain?.['3h'] ?? entry.rain?.['1h']));
-  const snow = sum(entries.map((entry) => entry.snow?.['3h'] ?? entry.snow?.['1h']));
+  const total = (amounts: (number | undefined)[]) => amounts.reduce<number>((a, b) => a + (b ?? 0), 0);
+  const rain = total(entries.map((entry) => entry.rain?.['3h']));
+  const snow = total(entries.map((entry) => entry.snow?.['3h']));
   const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
   const clouds = entries.flatMap((entry) => (entry.clouds?.all === undefined ? [] : [entry.clouds.all]));
   const pops = entries.flatMap((entry) => (entry.pop === undefined ? [] : [entry.pop]));
-  const condition = dayCondition(entries, localHour);
+  const condition = typicalCondition(entries, (entry) => localHour(clock, entry.dt));
   return {
-    // As the daily forecast dates its days: about midday, local time.
-    dt: day * DAY + PARTS.day * HOUR - offset,
+    // As the daily forecast dates its days: midday, local time.
+    dt: wallToUnix(clock, localMidnight + PARTS.day * HOUR),
     temp: {
       min: Math.min(...temps),
       max: Math.max(...temps),
-      morn: part(PARTS.morn),
-      day: part(PARTS.day),
-      eve: part(PARTS.eve),
-      night: part(PARTS.night),
+      morn: nearest(PARTS.morn),
+      day: nearest(PARTS.day),
+      eve: nearest(PARTS.eve),
+      night: nearest(PARTS.night),
     },
     pressure: Math.round(mean(entries.map((entry) => entry.main.pressure))),
     humidity: Math.round(mean(entries.map((entry) => entry.main.humidity))),
@@ -86,14 +92,16 @@ function dayOf(day: number, entries: readonly ForecastEntry[], offset: number): 
 }
 
 /**
- * The day's weather: the condition seen most often between 06:00 and 21:00 local (all of the
- * entries when none falls then), a tie going to the more eventful one (thunderstorm before drizzle,
- * rain, snow, mist, clouds and clear sky: the service's condition groups in that order), with the
- * day icon.
+ * A day's weather from its hours or steps: the condition seen most often between 06:00 and 21:00
+ * local (in all of them when none falls then), a tie going to the more eventful one (see
+ * `eventfulness`), with the day icon.
  */
-function dayCondition(entries: readonly ForecastEntry[], localHour: (entry: ForecastEntry) => number) {
-  const daytime = entries.filter((entry) => localHour(entry) >= 6 && localHour(entry) <= 21);
-  const counts = new Map<number, { count: number; condition: ForecastEntry['weather'][number] }>();
+export function typicalCondition<T extends { weather: readonly Condition[] }>(
+  entries: readonly T[],
+  hourOf: (entry: T) => number,
+): Condition | undefined {
+  const daytime = entries.filter((entry) => hourOf(entry) >= 6 && hourOf(entry) <= 21);
+  const counts = new Map<number, { count: number; condition: Condition }>();
   for (const entry of daytime.length > 0 ? daytime : entries) {
     const condition = entry.weather[0];
     if (condition === undefined) continue;
@@ -101,14 +109,22 @@ function dayCondition(entries: readonly ForecastEntry[], localHour: (entry: Fore
     counts.set(condition.id, { count: (seen?.count ?? 0) + 1, condition: seen?.condition ?? condition });
   }
   const [best] = [...counts.values()].sort(
-    (a, b) => b.count - a.count || eventfulness(a.condition.id) - eventfulness(b.condition.id),
+    (a, b) => b.count - a.count || eventfulness(b.condition.id) - eventfulness(a.condition.id),
   );
-  if (best === undefined) return undefined;
-  const { condition } = best;
-  return condition.icon === undefined ? condition : { ...condition, icon: condition.icon.replace(/n$/, 'd') };
+  const condition = best?.condition;
+  if (condition?.icon === undefined) return condition;
+  return { ...condition, icon: condition.icon.replace(/n$/, 'd') };
 }
 
-/** Lower is more eventful: the condition id's group (2xx thunderstorm … 8xx clouds), clear sky last. */
-const eventfulness = (id: number) => (id === 800 ? 900 : id);
+/**
+ * Higher is more eventful: thunderstorm, snow, rain, drizzle, mist and the like, clouds, clear sky
+ * (by the condition id's group), and within a group the higher id (heavier rain, more clouds).
+ */
+function eventfulness(id: number): number {
+  const group = Math.floor(id / 100);
+  const rank =
+    id === 800 ? 0 : (({ 2: 6, 6: 5, 5: 4, 3: 3, 7: 2, 8: 1 } as Record<number, number>)[group] ?? 0);
+  return rank * 1_000 + id;
+}
 
 const round2 = (value: number) => Math.round(value * 100) / 100;

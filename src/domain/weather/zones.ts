@@ -130,6 +130,27 @@ export function offsetAt(clock: PlaceClock, unix: number): number {
   return rest.every((zone) => zoneOffset(zone, unix) === offset) ? offset : clock.timezone;
 }
 
+/** Entries grouped by the place's local date of each, in order. */
+export function byLocalDay<T extends { dt: number }>(entries: readonly T[], clock: PlaceClock): T[][] {
+  const groups: T[][] = [];
+  let key: number | undefined;
+  for (const entry of entries) {
+    const day = Math.floor((entry.dt + offsetAt(clock, entry.dt)) / DAY);
+    if (day !== key) {
+      groups.push([]);
+      key = day;
+    }
+    groups.at(-1)?.push(entry);
+  }
+  return groups;
+}
+
+/** The hour of the place's clock at `unix`, from 0 to 24 (fractions for minutes). */
+export function localHour(clock: PlaceClock, unix: number): number {
+  const local = unix + offsetAt(clock, unix);
+  return (((local % DAY) + DAY) % DAY) / 3_600;
+}
+
 /**
  * The Unix time at which the place's wall clock shows `wall` (seconds since the epoch as if local
  * time were UTC). A repeated wall time (autumn) is its first occurrence; one skipped by a change
