@@ -35,15 +35,6 @@ describe('/weather problems, answered privately', () => {
   });
 
   it('says the bot’s plan lacks a paid product when its host refuses the key', async () => {
-    world.weather!.failNext('/data/2.5/forecast/hourly', 401);
-    world.weather!.failNext('/data/2.5/forecast', 401);
-    // The bot remembers for a while that the plan lacks the hourly forecast: the test above, which
-    // needs the hourly forecast asked, comes first.
-    const handle = world.slash('weather', { subcommand: 'hourly', options: { place: BERLIN } });
-    const message = await handle.waitForFollowUp();
-    expect(message.flags! & 64).toBe(64);
-    expect(message.content).toContain('This bot’s weather plan does not include the hourly forecast.');
-
     world.weather!.failNext('/data/2.5/history/city', 403);
     const german = await world
       .slash('weather', { subcommand: 'history', options: { place: BERLIN }, userId: world.bob.id })

@@ -324,21 +324,15 @@ describe('scheduled posts, on a controllable clock', () => {
     expect(weather.requestCount({ path: '/data/2.5/forecast' })).toBeGreaterThanOrEqual(1);
   });
 
-  it('pause a schedule of a product the weather plan lacks, with the reason, after one call', async () => {
+  it('skip, not pause, a free-plan schedule whose key the 5-day forecast refuses: the key is wrong', async () => {
     const { weather, w } = await freePlanWorld();
     const today = await w.add({ kind: 'today' });
-    const now = await w.add({ kind: 'current', channelId: '2001' });
-    // A plan without even the 5-day forecast: the service refuses it the key as well.
+    // The hourly forecast is refused for the plan; then the 5-day forecast, which every plan has,
+    // refuses the key (revoked meanwhile): that is the key's problem, not the plan's.
     weather.failNext('/data/2.5/forecast', 401);
-    await w.runUntil('2026-11-23T06:30:00Z');
-
-    const stored = await w.store.list('1000');
-    expect(stored.find((s) => s.id === today.id)?.paused).toMatchObject({
-      reason: "the bot's weather plan does not include the hourly forecast",
-      code: 'plan-hourly',
-    });
-    expect(stored.find((s) => s.id === now.id)?.paused).toBeUndefined();
-    expect(w.posts.map((p) => p.scheduleId)).toEqual([now.id]);
+    w.clock.now = Date.parse('2026-11-23T06:00:00Z');
+    expect(await w.runner.tick()).toMatchObject({ refused: 1, posted: 0 });
+    expect((await w.store.list('1000')).find((s) => s.id === today.id)?.paused).toBeUndefined();
     expect(weather.requestCount({ host: 'pro' })).toBe(1);
   });
 

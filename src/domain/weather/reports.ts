@@ -155,7 +155,7 @@ export async function getHourlyForecast(
     client.forecast.hourly(forecastQuery(place, options.hours, options.lang)),
   );
   if (forecast === undefined) {
-    const steps = await fiveDayForecast(client, place, 'hourly', options.lang);
+    const steps = await fiveDayForecast(client, place, options.lang);
     const count = Math.ceil(options.hours / 3);
     return { ...steps, forecast: { ...steps.forecast, list: steps.forecast.list.slice(0, count) } };
   }
@@ -210,14 +210,14 @@ const forecastQuery = (place: Place, cnt: number | undefined, lang: WeatherLang)
   lang,
 });
 
-/** The 5-day/3-hour forecast, which every plan has, standing in for `product`. */
+/** The 5-day/3-hour forecast, which every plan has, standing in for the hourly or daily one. */
 async function fiveDayForecast(
   client: WeatherClient,
   place: Place,
-  product: 'hourly' | 'daily',
   lang: WeatherLang,
 ): Promise<HourlyReport & { fromThreeHourly: true }> {
-  const forecast = await asProduct(product, () =>
+  // In every plan, as current weather is: a refusal here is about the key, whatever `product` is.
+  const forecast = await asProduct('current', () =>
     client.forecast.threeHourly(forecastQuery(place, undefined, lang)),
   );
   const clock = await forecastClock(client, place, forecast);
@@ -237,7 +237,7 @@ export async function getDailyForecast(
     client.forecast.daily(forecastQuery(place, options.days, options.lang)),
   );
   if (forecast === undefined) {
-    const steps = await fiveDayForecast(client, place, 'daily', options.lang);
+    const steps = await fiveDayForecast(client, place, options.lang);
     const days = dailyFromThreeHourly(steps.forecast, steps);
     return { ...steps, forecast: { ...days, list: days.list.slice(0, options.days) } };
   }
