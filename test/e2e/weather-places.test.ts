@@ -66,6 +66,19 @@ describe('/weather places: autocomplete, typed names, homes', () => {
       .reply();
     expect(atSea.embeds[0]?.title).toBe('-30.5, -140');
     expect(lastWeatherQuery()).toMatchObject({ lat: '-30.5', lon: '-140' });
+    // Named by the coordinates too when naming them fails: they are all the command needs.
+    // The first try and its two retries.
+    for (let i = 0; i < 3; i++) world.weather!.failNext('/geo/1.0/reverse', 503);
+    const unnamed = await world
+      .slash('weather', { subcommand: 'now', options: { place: '35.68, 139.69' } })
+      .reply();
+    expect(unnamed.embeds[0]?.title).toBe('35.68, 139.69');
+    expect(
+      world
+        .weather!.requests({ path: '/geo/1.0/reverse' })
+        .map((r) => r.status)
+        .slice(-3),
+    ).toEqual([503, 503, 503]);
   });
 
   it('says privately when no place matches, with the places of that name as suggestions', async () => {
@@ -121,9 +134,11 @@ describe('/weather places: autocomplete, typed names, homes', () => {
     const reply = await world.slash('weather', { subcommand: 'now' }).reply();
     expect(reply.embeds[0]?.title).toBe('Tokyo, JP');
     expect(await autocomplete('')).toEqual([{ name: 'Tokyo, JP', value: tokyo!.value }]);
-    // The first two characters are not geocoded (Discord asks again at each one): saved places.
+    // The first two characters are not geocoded (Discord asks again at each one): the saved places
+    // they begin.
     const geocoded = world.weather!.requestCount({ path: '/geo/1.0/direct' });
-    expect(await autocomplete('Sa')).toEqual([{ name: 'Tokyo, JP', value: tokyo!.value }]);
+    expect(await autocomplete('to')).toEqual([{ name: 'Tokyo, JP', value: tokyo!.value }]);
+    expect(await autocomplete('Sa')).toEqual([]);
     expect(world.weather!.requestCount({ path: '/geo/1.0/direct' })).toBe(geocoded);
 
     const shown = await world.slash('weather', { subcommandGroup: 'home', subcommand: 'show' }).reply();

@@ -117,12 +117,14 @@ function withinBudget<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-/**
- * Places for what the member is typing: their saved places until it holds three characters,
- * geocoding matches (name, state, country) from then on. Any failure answers an empty list.
- */
+/** Typed text is geocoded from this many characters on (see `placeAutocomplete`). */
 const MIN_GEOCODED_LENGTH = 3;
 
+/**
+ * Places for what the member is typing: their saved places that match it until it holds three
+ * characters, geocoding matches (name, state, country) from then on. Any failure answers an
+ * empty list.
+ */
 export async function placeAutocomplete(
   interaction: AutocompleteInteraction,
   weather: WeatherServices,
@@ -138,9 +140,10 @@ export async function placeAutocomplete(
       if (chosen) places = [chosen];
       // Discord asks again as each character is typed: the first ones would spend geocoding calls
       // of the key's plan (the free one has 60 a minute) on prefixes nobody means.
-      else if ([...typed].length < MIN_GEOCODED_LENGTH)
-        places = await savedPlaces(interaction, ctx.storage.ns('prefs'));
-      else places = await withinBudget(suggestPlaces(weather.client, typed, lang), AUTOCOMPLETE_BUDGET_MS);
+      else if ([...typed].length < MIN_GEOCODED_LENGTH) {
+        const saved = await savedPlaces(interaction, ctx.storage.ns('prefs'));
+        places = saved.filter((place) => place.label.toLowerCase().startsWith(typed.toLowerCase()));
+      } else places = await withinBudget(suggestPlaces(weather.client, typed, lang), AUTOCOMPLETE_BUDGET_MS);
     }
   } catch (error) {
     ctx.logger.debug({ err: error }, 'place autocomplete answered nothing');

@@ -125,7 +125,13 @@ async function placeAt(
   at: { lat: number; lon: number },
   lang: WeatherLang,
 ): Promise<Place> {
-  const [named] = await withKeyMeaning(() => client.geocoding.reverse({ ...at, limit: 1 }));
+  let named: GeocodingLocation | undefined;
+  try {
+    [named] = await withKeyMeaning(() => client.geocoding.reverse({ ...at, limit: 1 }));
+  } catch (error) {
+    // The coordinates are known: only a refused key is worth failing the command for.
+    if (error instanceof WeatherKeyRejectedError) throw error;
+  }
   return { ...at, label: named ? placeLabel(named, lang) : `${at.lat}, ${at.lon}` };
 }
 
