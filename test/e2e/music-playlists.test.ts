@@ -184,13 +184,13 @@ describe('playlists: pages, autocomplete and edits', () => {
     const prompt = await playlist('remove', { playlist: roadTrip, position: 1 }).reply();
     const where = copies.length === 1 ? 'the copy at position' : 'the copies at positions';
     expect(prompt.embeds[0]?.description).toContain(
-      `The service removes every copy of a track, so ${where} ${copies.join(', ')} would go too.`,
+      `The service removes every copy of a track, so ${where} ${copies.join(' · ')} would go too.`,
     );
     expect(world.music!.playlist(roadTrip)!.length).toBe(before.length);
 
     const done = await click(prompt, `Remove ${copies.length + 1} items`).waitForEdit();
     const other = copies.length === 1 ? '1 other copy' : `${copies.length} other copies`;
-    expect(done.embeds[0]?.description).toContain(`Removed 1 item from position 1, and ${other} of them.`);
+    expect(done.embeds[0]?.description).toContain(`Removed 1 item from position 1, and ${other} of it.`);
     expect(world.music!.playlist(roadTrip)!.uris).toEqual(before.filter((uri) => uri !== first));
   });
 
@@ -300,6 +300,10 @@ describe('playlists: pages, autocomplete and edits', () => {
     expect(serviceMade.flags! & EPHEMERAL).toBe(EPHEMERAL);
     expect(serviceMade.content).toBe(
       'The music service does not let apps open the playlists it makes itself (editorial ones, Discover Weekly, daily mixes). Open it in the app.',
+    );
+    const short = await playlist('view', { playlist: 'https://spotify.link/AbCdEf123' }).waitForFollowUp();
+    expect(short.content).toMatch(
+      /A short share link must be opened first: copy the full link it leads to\.$/,
     );
     const unknown = await playlist('view', { playlist: 'my favourite songs' }).waitForFollowUp();
     expect(unknown.flags! & EPHEMERAL).toBe(EPHEMERAL);

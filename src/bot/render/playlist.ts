@@ -144,7 +144,8 @@ export function editNote(edit: PlaylistEdit): string {
       return `Moved ${items} from position ${formatCount(edit.from ?? edit.position)} to ${formatCount(edit.position)}.`;
     case 'remove': {
       const copies = edit.copies ?? 0;
-      const also = copies > 0 ? `, and ${plural(copies, 'other copy', 'other copies')} of them` : '';
+      const of = edit.count === 1 ? 'it' : 'them';
+      const also = copies > 0 ? `, and ${plural(copies, 'other copy', 'other copies')} of ${of}` : '';
       return `Removed ${items} from position ${formatCount(edit.position)}${also}.`;
     }
     case 'replace':
@@ -159,7 +160,8 @@ export function renderPlaylistEdit(edit: PlaylistEdit, ownerId: string): MusicMe
 
 /** The service removes every copy of a track (see `copiesOf`): where the other copies are. */
 function copiesLine(positions: readonly number[]): string {
-  const shown = positions.slice(0, 20).map(formatCount).join(', ');
+  // ` · ` between them: a comma would run into the thousands separator (1,204, 3,517).
+  const shown = positions.slice(0, 20).map(formatCount).join(' · ');
   const more = positions.length > 20 ? ` and ${formatCount(positions.length - 20)} more` : '';
   const where =
     positions.length === 1 ? `the copy at position ${shown}` : `the copies at positions ${shown}${more}`;

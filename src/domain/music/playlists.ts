@@ -26,7 +26,7 @@ import {
   shorten,
   StaleConfirmationError,
 } from './errors.js';
-import { parseItemRefs, requireAllValid } from './refs.js';
+import { parseItemRefs, requireAllValid, shortLinkHint } from './refs.js';
 
 export const PLAYLIST_PAGE_SIZE = 10;
 /** Items removed by one confirmation at most (one page of the service's list). */
@@ -229,7 +229,7 @@ export async function resolvePlaylist(deps: MusicDeps, userId: string, input: st
     (copy === undefined ? undefined : named(copy.playlists)) ?? named(await fetchMine(deps, userId));
   if (found !== undefined) return found;
   throw new MusicInputError(
-    `None of your playlists is called “${shorten(input)}”. Pick one from the suggestions, or give its link, URI or id.`,
+    `None of your playlists is called “${shorten(input)}”. Pick one from the suggestions, or give its link, URI or id.${shortLinkHint([input])}`,
   );
 }
 
@@ -371,7 +371,7 @@ export async function movePlaylistItems(
  * Names the items of a removal and where their other copies are, so a confirmation only applies to
  * the items it showed.
  */
-export function fingerprintOf(entries: readonly PlaylistEntry[], copiesAt: readonly number[] = []): string {
+export function fingerprintOf(entries: readonly PlaylistEntry[], copiesAt: readonly number[]): string {
   const uris = entries.map((entry) => entry.track?.uri ?? '-').join(',');
   return createHash('sha256')
     .update(`${uris}|${copiesAt.join(',')}`)

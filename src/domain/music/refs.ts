@@ -40,11 +40,11 @@ export function requireRef(text: string, type: MusicRefType): string {
  * For a short share link (the app's share sheet gives `https://<name>.link/…`, which only redirects):
  * the bot reads the full `https://open.…/<type>/<id>` links, and does not follow redirects to find one.
  */
-function shortLinkHint(parts: readonly string[]): string {
+export function shortLinkHint(parts: readonly string[]): string {
   const short = parts.some((part) => {
     try {
-      const url = new URL(part);
-      return /^https?:$/.test(url.protocol) && !url.hostname.startsWith('open.');
+      const url = new URL(part.trim());
+      return /^https?:$/.test(url.protocol) && url.hostname.endsWith('.link');
     } catch {
       return false;
     }

@@ -70,8 +70,9 @@ export interface PlaylistsApi {
     options?: { position?: number },
   ): Promise<string | undefined>;
   /**
-   * Removes items, 100 per request, every request against `snapshotId`: the service checks the
-   * positions against that version and applies the removal to the current one.
+   * Removes items, 100 per request, every request against `snapshotId`. Items named by URI alone
+   * go in every copy; the contract's service checks `positions` against that version, but the real
+   * one has ignored them since 2024 (see the domain's `copiesOf`).
    */
   removeItems(
     userId: string,
