@@ -31,7 +31,7 @@ export function createLinking(options: {
         ...(extra.notify ? { notify: extra.notify } : {}),
       });
       // Under PUBLIC_URL's path too (a proxy may serve the bot under one), as the redirect URI is.
-      const url = new URL(`${options.publicUrl.replace(/\/+$/, '')}/link/start`);
+      const url = new URL(`${options.publicUrl}/link/start`);
       url.searchParams.set('state', state);
       return url.toString();
     },

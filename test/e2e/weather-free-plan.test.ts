@@ -23,7 +23,7 @@ describe('/weather on a free weather plan', () => {
     const embed = reply.embeds[0];
     expect(embed?.title).toBe('Berlin, Berlin, DE: next 24 hours');
     expect(embed?.description).toContain(
-      "*In 3-hour steps from the 5-day forecast: the bot's weather plan has no hourly forecast.*",
+      '*In 3-hour steps from the 5-day forecast: this bot’s weather plan has no hourly forecast.*',
     );
     // The coming hours: five steps, three hours apart.
     const hours = [...(embed?.fields?.[1]?.value ?? '').matchAll(/`(\d{1,2}):\d{2}[^`]*`/g)].map(([, h]) =>
@@ -39,7 +39,7 @@ describe('/weather on a free weather plan', () => {
       .reply(15_000);
     const embed = reply.embeds[0];
     expect(embed?.description).toBe(
-      "*From the 5-day forecast in 3-hour steps: the bot's weather plan has no daily forecast.*",
+      '*From the 5-day forecast in 3-hour steps: this bot’s weather plan has no daily forecast.*',
     );
     // Five days of 3-hour steps: four or five local days with at least four steps each.
     expect(embed?.fields?.length).toBeGreaterThanOrEqual(4);

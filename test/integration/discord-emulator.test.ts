@@ -25,9 +25,9 @@ import type { DiscordEmulator, EmulatorChannel } from '../../emulators/discord/i
 import { loginToEmulator } from '../helpers/discord-client.js';
 import type { EmulatedClient } from '../helpers/discord-client.js';
 
-/** A 1×1 PNG. */
 /** How long discord.js waits for a guild named in READY whose GUILD_CREATE never comes. */
 const GUILD_WAIT_MS = 15_000;
+/** A 1×1 PNG. */
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',

@@ -187,7 +187,7 @@ describe('renderHourlyForecast', () => {
     expect(embed.data.title).toBe('Berlin, Berlin, DE: die nächsten 24 Stunden');
     expect(embed.data.description).toContain('insgesamt 2,5 mm');
     expect(embed.data.description).toContain(
-      '*In 3-Stunden-Schritten aus der 5-Tage-Vorhersage: Der Wettertarif des Bots enthält keine stündliche Vorhersage.*',
+      '*In 3-Stunden-Schritten aus der 5-Tage-Vorhersage: Der Wettertarif dieses Bots enthält keine stündliche Vorhersage.*',
     );
   });
 

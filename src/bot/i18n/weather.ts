@@ -219,18 +219,19 @@ const en = {
   hourlyTitle: (place: string, hours: number) => `${place}: next ${hours} hours`,
   /** Under 3-hour steps of the 5-day forecast (a weather plan without the hourly forecast). */
   hourlyFromThreeHourly:
-    "In 3-hour steps from the 5-day forecast: the bot's weather plan has no hourly forecast.",
+    'In 3-hour steps from the 5-day forecast: this bot’s weather plan has no hourly forecast.',
   hourlyOverview: (low: string, high: string, pop: string, precipitation: string) =>
     `Between ${low} and ${high}; chance of precipitation up to ${pop}; ${precipitation} in total.`,
   byDay: 'Day by day',
   nextHours: 'Coming hours',
   hourlyChartAlt: 'Chart of temperature and chance of precipitation, hour by hour',
+  threeHourlyChartAlt: 'Chart of temperature and chance of precipitation, in 3-hour steps',
 
   // Daily forecast
   dailyTitle: (place: string, days: number) => `${place}: next ${days} days`,
   /** Under a daily forecast made from the 5-day/3-hour one (a weather plan without the daily forecast). */
   dailyFromThreeHourly:
-    "From the 5-day forecast in 3-hour steps: the bot's weather plan has no daily forecast.",
+    'From the 5-day forecast in 3-hour steps: this bot’s weather plan has no daily forecast.',
   high: 'High',
   low: 'Low',
   dayPart: 'Day',
@@ -405,16 +406,17 @@ const de: WeatherMessages = {
 
   hourlyTitle: (place, hours) => `${place}: die nächsten ${hours} Stunden`,
   hourlyFromThreeHourly:
-    'In 3-Stunden-Schritten aus der 5-Tage-Vorhersage: Der Wettertarif des Bots enthält keine stündliche Vorhersage.',
+    'In 3-Stunden-Schritten aus der 5-Tage-Vorhersage: Der Wettertarif dieses Bots enthält keine stündliche Vorhersage.',
   hourlyOverview: (low, high, pop, precipitation) =>
     `Zwischen ${low} und ${high}; Niederschlagswahrscheinlichkeit bis ${pop}; insgesamt ${precipitation}.`,
   byDay: 'Tag für Tag',
   nextHours: 'Die nächsten Stunden',
   hourlyChartAlt: 'Diagramm von Temperatur und Niederschlagswahrscheinlichkeit, stündlich',
+  threeHourlyChartAlt: 'Diagramm von Temperatur und Niederschlagswahrscheinlichkeit, in 3-Stunden-Schritten',
 
   dailyTitle: (place, days) => `${place}: die nächsten ${days} Tage`,
   dailyFromThreeHourly:
-    'Aus der 5-Tage-Vorhersage in 3-Stunden-Schritten: Der Wettertarif des Bots enthält keine Tagesvorhersage.',
+    'Aus der 5-Tage-Vorhersage in 3-Stunden-Schritten: Der Wettertarif dieses Bots enthält keine Tagesvorhersage.',
   high: 'Höchstwert',
   low: 'Tiefstwert',
   dayPart: 'Tag',

@@ -46,7 +46,9 @@ export function localizeChartSpec(spec: ChartSpec, t: WeatherMessages): ChartSpe
 
 /** Hour labels: `14:00` within a day, `Tue 14:00` beyond, each with the place's offset at that hour. */
 function hourLabels(times: readonly number[], tzAt: (unix: number) => number, f: WeatherFormat): string[] {
-  return times.map((dt) => (times.length > 24 ? f.weekdayTime(dt, tzAt(dt)) : f.time(dt, tzAt(dt))));
+  // The weekday too once the hours span more than a day (24 hourly entries, 9 steps of 3 hours).
+  const spansDays = times.length > 0 && times.at(-1)! - times[0]! >= 24 * 3_600;
+  return times.map((dt) => (spansDays ? f.weekdayTime(dt, tzAt(dt)) : f.time(dt, tzAt(dt))));
 }
 
 type Amounts = { '1h'?: number | undefined; '3h'?: number | undefined } | undefined;

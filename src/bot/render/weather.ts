@@ -257,7 +257,7 @@ export function renderHourlyForecast(report: HourlyReport, options: WeatherRende
   const chart = chartFile(
     CHART_FILE_NAMES.hourly,
     hourlyChart({ ...report, forecast: { ...report.forecast, list } }, chartTitle, f),
-    t.hourlyChartAlt,
+    report.fromThreeHourly ? t.threeHourlyChartAlt : t.hourlyChartAlt,
   );
   return {
     embeds: [
