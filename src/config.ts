@@ -308,6 +308,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (problems.length > 0 || !raw) throw new ConfigError(problems);
 
   const publicUrl = (raw.PUBLIC_URL ?? `http://127.0.0.1:${raw.HTTP_PORT}`).replace(/\/+$/, '');
+  const musicDefaults = musicDefaultsFor(raw.MUSIC_API_URL);
   return {
     discord: {
       token: raw.DISCORD_TOKEN,
@@ -322,8 +323,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             clientSecret: raw.MUSIC_CLIENT_SECRET,
             apiUrl: raw.MUSIC_API_URL,
             authUrl: raw.MUSIC_AUTH_URL,
-            variant: raw.MUSIC_API_VARIANT ?? musicDefaultsFor(raw.MUSIC_API_URL).variant,
-            uriScheme: raw.MUSIC_URI_SCHEME ?? musicDefaultsFor(raw.MUSIC_API_URL).uriScheme,
+            variant: raw.MUSIC_API_VARIANT ?? musicDefaults.variant,
+            uriScheme: raw.MUSIC_URI_SCHEME ?? musicDefaults.uriScheme,
             redirectUri: `${publicUrl}/callback`,
             encryption: encryptionKey ? { current: encryptionKey, previous: previousKeys } : undefined,
           }

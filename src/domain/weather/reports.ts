@@ -9,6 +9,7 @@ import {
   type AccumulatedTemperatureRecord,
   type CurrentWeather,
   type DailyForecast,
+  type PaidForecast,
   type DayStatistics,
   type HourlyForecast,
   type HourlyHistory,
@@ -164,39 +165,21 @@ export async function getHourlyForecast(
 }
 
 /**
- * Products each client's key was refused for a plan, until when (ms): while a plan lacks one, asking
- * for it before the 5-day forecast would spend a call of the plan's quota (the free plan has 60 a
- * minute) on a known refusal. A plan may be upgraded meanwhile, so it is asked again after a while.
- */
-const refusedProducts = new WeakMap<WeatherClient, Map<'hourly' | 'daily', number>>();
-const PLAN_REFUSAL_MEMORY_MS = 10 * 60_000;
-
-function knownRefused(client: WeatherClient, product: 'hourly' | 'daily'): boolean {
-  return (refusedProducts.get(client)?.get(product) ?? 0) > Date.now();
-}
-
-function noteRefused(client: WeatherClient, product: 'hourly' | 'daily'): void {
-  const refused = refusedProducts.get(client) ?? new Map<'hourly' | 'daily', number>();
-  refused.set(product, Date.now() + PLAN_REFUSAL_MEMORY_MS);
-  refusedProducts.set(client, refused);
-}
-
-/**
  * `call` for `product`, or `undefined` where the plan lacks it (now, or known from a refusal of the
  * last minutes): the caller then takes the 5-day forecast.
  */
 async function unlessRefused<T>(
   client: WeatherClient,
-  product: 'hourly' | 'daily',
+  product: PaidForecast,
   place: Place,
   call: () => Promise<T>,
 ): Promise<T | undefined> {
-  if (knownRefused(client, product)) return undefined;
+  if (client.planLacks.has(product)) return undefined;
   try {
     return await asProduct(product, call, keyCheckAt(client, place));
   } catch (error) {
     if (!(error instanceof ProductNotInPlanError)) throw error;
-    noteRefused(client, product);
+    client.planLacks.note(product);
     return undefined;
   }
 }
@@ -216,7 +199,7 @@ async function fiveDayForecast(
   place: Place,
   lang: WeatherLang,
 ): Promise<HourlyReport & { fromThreeHourly: true }> {
-  // In every plan, as current weather is: a refusal here is about the key, whatever `product` is.
+  // In every plan, as current weather is: a refusal here is about the key.
   const forecast = await asProduct('current', () =>
     client.forecast.threeHourly(forecastQuery(place, undefined, lang)),
   );

@@ -158,9 +158,23 @@ export interface WeatherClient {
     snapshot(name: BulkJsonFileName, options?: BulkOptions): AsyncGenerator<BulkJsonRecord, void, undefined>;
     snapshot(name: BulkCsvFileName, options?: BulkOptions): AsyncGenerator<BulkCsvRecord, void, undefined>;
   };
+  /**
+   * Paid forecasts this client's key was found to lack, remembered for 10 minutes: while a plan
+   * lacks one, asking before the 5-day forecast would spend a call of its quota (the free plan
+   * has 60 a minute) on a known refusal. A plan may be upgraded meanwhile, so it is asked again.
+   * (Refused and plan-refused look alike upstream; the caller tells them apart and notes a plan.)
+   */
+  readonly planLacks: {
+    has(product: PaidForecast): boolean;
+    note(product: PaidForecast): void;
+  };
   /** Releases the connection pool. */
   close(): Promise<void>;
 }
+
+/** The forecasts a plan may lack, where the 5-day/3-hour one can stand in. */
+export type PaidForecast = 'hourly' | 'daily';
+const PLAN_LACKS_MEMORY_MS = 10 * 60_000;
 
 export interface BulkOptions {
   signal?: AbortSignal | undefined;
@@ -232,6 +246,7 @@ export function createWeatherClient(options: WeatherClientOptions): WeatherClien
   const ttl: WeatherCacheTtls = { ...DEFAULT_CACHE_TTLS, ...definedOnly(options.ttl ?? {}) };
   const now = options.now ?? Date.now;
   const cache = new WeatherCache(options.cache, now, options.cacheLock);
+  const lacking = new Map<PaidForecast, number>();
 
   /**
    * Sends `query` (plus the key), cached under `keyQuery` (by default the query itself) for the
@@ -444,6 +459,10 @@ export function createWeatherClient(options: WeatherClientOptions): WeatherClien
         ),
     },
     bulk: { snapshot: snapshot as WeatherClient['bulk']['snapshot'] },
+    planLacks: {
+      has: (product) => (lacking.get(product) ?? 0) > now(),
+      note: (product) => void lacking.set(product, now() + PLAN_LACKS_MEMORY_MS),
+    },
     close: () => transport.close(),
   };
 }

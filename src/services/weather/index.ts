@@ -7,6 +7,7 @@ export {
   describeWeatherError,
   type BulkOptions,
   type Coordinates,
+  type PaidForecast,
   type Presentation,
   type WeatherClient,
   type WeatherClientOptions,
