@@ -312,6 +312,25 @@ describe('playlists: pages, autocomplete and edits', () => {
     );
   });
 
+  it('reads a long playlist for copies once: the Remove button reuses what its prompt read', async () => {
+    const items = { method: 'GET', path: new RegExp(`^/v1/playlists/${big}/(tracks|items)$`) };
+    const length = world.music!.playlist(big)!.length;
+    const before = world.music!.requestCount(items);
+    // The last item, an episode the playlist holds once.
+    const prompt = await playlist('remove', { playlist: big, position: length }).reply(15_000);
+    // Every page after the first 100 items the playlist came with, to look for copies.
+    const pages = world.music!.requestCount(items) - before;
+    expect(pages).toBeGreaterThanOrEqual(Math.ceil((length - 100) / 100));
+    const pressedAt = world.music!.requestCount(items);
+    const done = await click(prompt, 'Remove 1 item').waitForEdit(1, 15_000);
+    expect(done.embeds[0]?.description).toContain(
+      `Removed 1 item from position ${length.toLocaleString('en-US')}.`,
+    );
+    // The item itself, and the page shown after: not every page again.
+    expect(world.music!.requestCount(items) - pressedAt).toBeLessThanOrEqual(2);
+    expect(world.music!.playlist(big)!.length).toBe(length - 1);
+  });
+
   // Last: the 429 pauses every music call of the bot for a few seconds.
   it('answers autocomplete with nothing, in time, for a member without a link or when the service is slow', async () => {
     const ask = (userId: string) =>

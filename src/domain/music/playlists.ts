@@ -17,7 +17,7 @@ import {
   type PlaylistEntry,
   type SimplifiedPlaylist,
 } from '../../services/music/index.js';
-import { readCached, within } from './cache.js';
+import { cached, readCached, within } from './cache.js';
 import type { MusicDeps } from './deps.js';
 import {
   MusicInputError,
@@ -403,16 +403,23 @@ async function copiesOf(
   from: number,
   entries: readonly PlaylistEntry[],
 ): Promise<number[]> {
-  const uris = new Set(entries.map((entry) => entry.track?.uri));
-  const copies: number[] = [];
-  let position = itemsOf(full).offset;
-  for await (const entry of deps.client.paging.iterate(itemsOf(full))) {
-    position++;
-    const inRange = position >= from && position < from + entries.length;
-    if (!inRange && entry.track?.uri !== undefined && uris.has(entry.track.uri)) copies.push(position);
-  }
-  return copies;
+  // A version of the playlist (its snapshot) holds the same copies: the Remove button, pressed on
+  // an unchanged playlist, reuses what the prompt read instead of reading every page again.
+  const key = `copies:${full.id}:${full.snapshot_id}:${from}:${fingerprintOf(entries, [])}`;
+  return cached(deps.cache, key, PENDING_TTL_MS, copiesSchema, async () => {
+    const uris = new Set(entries.map((entry) => entry.track?.uri));
+    const copies: number[] = [];
+    let position = itemsOf(full).offset;
+    for await (const entry of deps.client.paging.iterate(itemsOf(full))) {
+      position++;
+      const inRange = position >= from && position < from + entries.length;
+      if (!inRange && entry.track?.uri !== undefined && uris.has(entry.track.uri)) copies.push(position);
+    }
+    return copies;
+  });
 }
+
+const copiesSchema = z.array(z.number().int());
 
 async function removableEntries(
   deps: MusicDeps,
