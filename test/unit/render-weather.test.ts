@@ -83,6 +83,16 @@ describe('renderCurrentWeather', () => {
     expect(values['Precipitation, last hour']).toBe('0 mm');
   });
 
+  it('says no "0 mm" under a rain, snow or storm condition the service gave no amount for', () => {
+    const rain = { id: 500, main: 'Rain', description: 'light rain', icon: '10d' };
+    const values = fields(renderCurrentWeather(currentReportFixture({ condition: rain }), US));
+    expect(Object.keys(values).filter((name) => /precipitation|rain|snow/i.test(name))).toEqual([]);
+    const drizzle = { id: 300, main: 'Drizzle', description: 'light drizzle', icon: '09d' };
+    expect(
+      fields(renderCurrentWeather(currentReportFixture({ condition: drizzle, rain: 0.2 }), US)),
+    ).toMatchObject({ 'Rain, last hour': '0.2 mm' });
+  });
+
   it('writes German labels, decimal commas and German compass points', () => {
     const values = fields(renderCurrentWeather(currentReportFixture({ rain: 1.25 }), DE));
     expect(values['Temperatur']).toBe('7,2 °C');

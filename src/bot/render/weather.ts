@@ -180,8 +180,12 @@ export function renderCurrentWeather(report: CurrentReport, options: WeatherRend
     if (amount?.['1h'] !== undefined) fields.push(field(lastHour, f.millimetres(amount['1h'])));
     else if (amount?.['3h'] !== undefined) fields.push(field(last3Hours, f.millimetres(amount['3h'])));
   }
-  // The service leaves `rain` and `snow` out when nothing fell.
-  if (weather.rain === undefined && weather.snow === undefined) {
+  // The service leaves `rain` and `snow` out when nothing fell, and also where it has no amount
+  // ("where available"): under a thunderstorm, drizzle, rain or snow, "0 mm" would contradict the
+  // condition shown above it, so nothing is said.
+  const group = Math.floor((weather.weather[0]?.id ?? 800) / 100);
+  const falling = group === 2 || group === 3 || group === 5 || group === 6;
+  if (weather.rain === undefined && weather.snow === undefined && !falling) {
     fields.push(field(t.precipitationLastHour, f.millimetres(0)));
   }
   if (weather.clouds) fields.push(field(t.clouds, f.percent(weather.clouds.all)));
