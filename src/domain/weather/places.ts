@@ -66,7 +66,7 @@ export function decodePlace(value: string): Place | undefined {
   const lat = Number(match[1]);
   const lon = Number(match[2]);
   const label = (match[3] ?? '').trim();
-  if (!(lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180) || label === '') return undefined;
+  if (!onEarth(lat, lon) || label === '') return undefined;
   return { lat, lon, label };
 }
 
@@ -113,8 +113,11 @@ function typedCoordinates(text: string): { lat: number; lon: number } | undefine
   if (!match) return undefined;
   const lat = Number(match[1]);
   const lon = Number(match[2]);
-  return Math.abs(lat) <= 90 && Math.abs(lon) <= 180 ? { lat: round4(lat), lon: round4(lon) } : undefined;
+  return onEarth(lat, lon) ? { lat: round4(lat), lon: round4(lon) } : undefined;
 }
+
+/** A latitude and longitude in range (NaN is not). */
+const onEarth = (lat: number, lon: number) => lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180;
 
 /**
  * The place at typed coordinates, named by reverse geocoding; at sea, or anywhere the service names
