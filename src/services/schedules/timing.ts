@@ -47,8 +47,13 @@ export function nextRun(schedule: Timed, after: Date): Date | undefined {
   return withGapRun(schedule, after.getTime(), cronOf(schedule).nextRun(after) ?? undefined, 'first');
 }
 
-/** Croner jobs by pattern and zone, for `nextRunOfPattern`: one per distinct schedule time. */
+/**
+ * Croner jobs by pattern and zone, for `nextRunOfPattern`: one per distinct schedule time, at most
+ * {@link PATTERN_CRONS_MAX} (past that it starts again, so schedules moved to new times over the
+ * months cannot grow it without bound; a job costs only its construction to make again).
+ */
 const patternCrons = new Map<string, Cron>();
+const PATTERN_CRONS_MAX = 4096;
 
 /**
  * The first run of a cron `pattern` in `timezone` strictly after `afterMs`, as `nextRun` computes
@@ -63,6 +68,7 @@ export function nextRunOfPattern(pattern: string, timezone: string | undefined, 
   let cron = patternCrons.get(key);
   if (!cron) {
     cron = new Cron(pattern, { paused: true, ...(timezone ? { timezone } : {}) });
+    if (patternCrons.size >= PATTERN_CRONS_MAX) patternCrons.clear();
     patternCrons.set(key, cron);
   }
   const next = cron.nextRun(new Date(afterMs)) ?? undefined;
