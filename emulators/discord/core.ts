@@ -145,7 +145,7 @@ export class EmulatorCore {
       verified: true,
       mfa_enabled: false,
     };
-    this.world = new World(this.ids, this.botUser);
+    this.world = new World(this.ids, this.botUser, () => this.options.now());
     this.messages = new MessageFactory(this.world, this.ids, () => this.baseUrl);
   }
 

@@ -212,6 +212,32 @@ export class DiscordEmulator {
     if (channel) this.#channelEvent(GatewayDispatchEvents.ChannelUpdate, channel);
   }
 
+  /**
+   * Times a member out until `until` (null ends the timeout early), as a moderator would: the member
+   * keeps only View Channel and Read Message History, and GUILD_MEMBER_UPDATE goes to the guild's
+   * sessions (for the bot's own member whatever the intents, for others with Guild Members). A
+   * timeout that runs out sends nothing, as on Discord.
+   */
+  timeoutMember(guildId: Snowflake, userId: Snowflake, until: Date | null): void {
+    const { world } = this.#core;
+    if (!world.guilds.has(guildId)) throw new Error(`No guild ${guildId} in the emulator`);
+    const key = `${guildId}:${userId}`;
+    if (until) world.timeouts.set(key, until.toISOString());
+    else world.timeouts.delete(key);
+    const member = world.member(guildId, userId);
+    if (!member) throw new Error(`No user ${userId} in the emulator`);
+    this.#gateway.dispatchToGuild(
+      guildId,
+      {
+        op: GatewayOpcodes.Dispatch,
+        t: GatewayDispatchEvents.GuildMemberUpdate,
+        d: { ...member, avatar: member.avatar ?? null, banner: member.banner ?? null, guild_id: guildId },
+      },
+      userId === this.botUser.id ? 0 : GatewayIntentBits.GuildMembers,
+    );
+    this.#core.changed();
+  }
+
   /** Deletes a channel: later calls about it answer 404 / 10003 "Unknown Channel". */
   deleteChannel(channelId: Snowflake): void {
     const channel = this.#core.world.channels.get(channelId);

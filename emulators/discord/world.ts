@@ -98,6 +98,9 @@ const WITH_SEND_MESSAGES =
   PermissionFlagsBits.AttachFiles |
   PermissionFlagsBits.EmbedLinks;
 
+/** All a timed-out member keeps of their permissions in a channel. */
+const TIMED_OUT_KEEPS = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.ReadMessageHistory;
+
 /**
  * What exists in the emulated Discord: users, guilds, channels, messages, attachments and
  * application commands. Plain data and lookups; no HTTP and no gateway here.
@@ -114,10 +117,13 @@ export class World {
   /** `channel:author:nonce` → the message created with that nonce and when. */
   readonly nonces = new Map<string, { messageId: Snowflake; at: number }>();
   readonly botRoleIds = new Map<Snowflake, Snowflake>();
+  /** `guild:user` → when the member's timeout ends (ISO 8601), as Discord keeps it after it ends. */
+  readonly timeouts = new Map<string, string>();
 
   constructor(
     private readonly ids: SnowflakeGenerator,
     readonly botUser: APIUser,
+    private readonly now: () => number = Date.now,
   ) {}
 
   // ------------------------------------------------------------ users
@@ -260,8 +266,17 @@ export class World {
       mute: false,
       flags: NO_MEMBER_FLAGS,
       pending: false,
-      communication_disabled_until: null,
+      communication_disabled_until: this.timeouts.get(`${guildId}:${userId}`) ?? null,
     };
+  }
+
+  /**
+   * Whether a member is timed out now. Discord leaves `communication_disabled_until` as it was when
+   * a timeout ends by itself (no event says so): a time in the past means no longer timed out.
+   */
+  isTimedOut(guildId: Snowflake, userId: Snowflake): boolean {
+    const until = this.timeouts.get(`${guildId}:${userId}`);
+    return until !== undefined && Date.parse(until) > this.now();
   }
 
   // ------------------------------------------------------------ channels
@@ -338,7 +353,9 @@ export class World {
    * A member's permissions in a channel, computed as Discord does: @everyone and role permissions,
    * owner and Administrator get everything, then the @everyone, role and member overwrites in that
    * order. Without View Channel nothing else counts; without Send Messages, neither do the
-   * permissions that only add to a message (Discord's "implicit permissions").
+   * permissions that only add to a message (Discord's "implicit permissions"). A member in a timeout
+   * keeps only View Channel and Read Message History until it ends (the owner and administrators
+   * cannot be timed out, and are not masked).
    */
   permissionsIn(channelId: Snowflake, userId: Snowflake): bigint {
     const channel = this.channels.get(channelId);
@@ -374,6 +391,7 @@ export class World {
     );
     if (own) apply(BigInt(own.allow), BigInt(own.deny));
     if ((permissions & PermissionFlagsBits.ViewChannel) === 0n) return 0n;
+    if (this.isTimedOut(guild.id, userId)) permissions &= TIMED_OUT_KEEPS;
     // Implicit permissions: without Send Messages, a member cannot mention everyone, send TTS,
     // attach files or embed links in the channel either, whatever else allows them.
     if ((permissions & PermissionFlagsBits.SendMessages) === 0n) permissions &= ~WITH_SEND_MESSAGES;

@@ -3,7 +3,7 @@
  * rendered (the same renderers as the commands), and the post itself, with the slot's nonce and
  * `enforce_nonce` so a retry is dropped by Discord if the first try got through.
  */
-import { DiscordAPIError, RESTJSONErrorCodes, Routes, type Client } from 'discord.js';
+import { DiscordAPIError, RESTJSONErrorCodes, Routes, type APIGuildMember, type Client } from 'discord.js';
 import type { Place } from '../domain/weather/places.js';
 import {
   getCurrentWeather,
@@ -19,6 +19,7 @@ import {
   type WeatherProduct,
 } from '../domain/weather/errors.js';
 import {
+  BotTimedOutError,
   PostRefusedError,
   PostRejectedError,
   WeatherRefusedError,
@@ -134,8 +135,29 @@ const GONE: Partial<Record<number, BotPauseCode>> = {
 /** Statuses of a post Discord refuses as it is: malformed (400), unknown (404), too large (413). */
 const REFUSED_STATUSES = new Set([400, 404, 413]);
 
-/** Posts a scheduled message; a channel that is gone or closed to the bot pauses the schedule. */
-export function createScheduledPoster(client: Client, siteUrl: string) {
+/**
+ * When the bot's timeout on a server ends, if it is timed out at `now`: from its own member in the
+ * cache (kept up to date by GUILD_MEMBER_UPDATE), or asked of Discord when this process does not
+ * hold the server's shard. Undefined when not timed out, or when that cannot be told.
+ */
+async function botTimedOutUntil(client: Client, guildId: string, now: number): Promise<number | undefined> {
+  let until = client.guilds.cache.get(guildId)?.members.me?.communicationDisabledUntilTimestamp;
+  if (until === undefined && client.user) {
+    const member = (await client.rest
+      .get(Routes.guildMember(guildId, client.user.id))
+      .catch(() => undefined)) as APIGuildMember | undefined;
+    const iso = member?.communication_disabled_until;
+    until = iso ? Date.parse(iso) : null;
+  }
+  return until && until > now ? until : undefined;
+}
+
+/**
+ * Posts a scheduled message; a channel that is gone or closed to the bot pauses the schedule. A
+ * post refused for a missing permission while the bot is timed out on the server is skipped
+ * instead: the permissions come back when the timeout ends.
+ */
+export function createScheduledPoster(client: Client, siteUrl: string, now: () => number = Date.now) {
   return async (schedule: Schedule, weather: unknown, nonce: string): Promise<void> => {
     const message = renderScheduledPost(schedule, weather as Report, siteUrl);
     try {
@@ -159,6 +181,10 @@ export function createScheduledPoster(client: Client, siteUrl: string) {
     } catch (error) {
       if (!(error instanceof DiscordAPIError)) throw error;
       const code = typeof error.code === 'number' ? GONE[error.code] : undefined;
+      if (code === 'missing-permission') {
+        const until = await botTimedOutUntil(client, schedule.guildId, now());
+        if (until !== undefined) throw new BotTimedOutError(until, { cause: error });
+      }
       if (code) throw new PostRejectedError(REASONS[code], code, { cause: error });
       // Discord's own refusal of this message (a JSON error code with 400, 404 or 413) will not mend
       // on a retry. Other 4xx may: a 401 (the token, for every post alike), a 403 such as 40333

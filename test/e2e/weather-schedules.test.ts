@@ -279,4 +279,63 @@ describe('scheduled weather posts, managed from Discord', () => {
       'angehalten: der Kanal wurde gelöscht',
     );
   });
+
+  it('while the bot is timed out: saves with the time posting starts again, skips due posts without pausing, posts after', async () => {
+    const channel = world.discord.createChannel(world.guildId, { name: 'muted' });
+    const until = new Date(Date.now() + 3_600_000);
+    const untilNote = `I am timed out on this server until <t:${Math.floor(until.getTime() / 1000)}:f>`;
+    world.discord.timeoutMember(world.guildId, world.discord.botUser.id, until);
+    const me = () => world.app.client.guilds.cache.get(world.guildId)?.members.me;
+    await vi.waitFor(() => expect(me()?.communicationDisabledUntilTimestamp).toBe(until.getTime()));
+    // The storage of the bot running now (a restart below opens it again).
+    const store = () => world.app.storage.ns('schedules');
+    const list = async () => (await store().get(`guild:${world.guildId}`)) as Record<string, unknown>[];
+    const before = (await list()).length;
+
+    // Asked for another channel, and from the channel itself (whose permissions Discord sends masked
+    // by the timeout): saved, not refused for permissions the timeout takes away for a while.
+    const elsewhere = await schedule('add', {
+      place: BERLIN,
+      time: '08:00',
+      timezone: 'UTC',
+      channel: channel.id,
+    }).reply();
+    expect(elsewhere.embeds[0]?.title).toBe('Scheduled weather post saved');
+    expect(elsewhere.content).toContain(untilNote);
+    const here = await addIn(channel.id);
+    expect(here.embeds[0]?.title).toBe('Scheduled weather post saved');
+    expect(here.content).toContain(untilNote);
+    const added = (await list()).slice(before) as { id: string; createdAt: number; time: string }[];
+    expect(added).toHaveLength(2);
+    const test = await schedule('test', { id: added[0]!.id }).reply();
+    expect(test.content).toBe(
+      `Could not post in <#${channel.id}>: ${untilNote}: posts due before then are skipped, and they start again by themselves after it.`,
+    );
+
+    // Due this minute (created an hour ago): Discord refuses the post for a missing permission, and
+    // the runner skips that run rather than pausing the schedule for good.
+    const now = new Date();
+    const hhmm = `${String(now.getUTCHours()).padStart(2, '0')}:${String(now.getUTCMinutes()).padStart(2, '0')}`;
+    await store().set(
+      `guild:${world.guildId}`,
+      (await list()).map((s) =>
+        s['id'] === added[0]!.id
+          ? { ...s, time: hhmm, createdAt: (s['createdAt'] as number) - 3_600_000 }
+          : s,
+      ),
+    );
+    await world.restart();
+    await vi.waitFor(() => expect(world.logs.join('')).toContain('the bot is timed out on the server'), {
+      timeout: 10_000,
+    });
+    expect((await list()).find((s) => s['id'] === added[0]!.id)?.['paused']).toBeUndefined();
+    expect(world.discord.messages(channel.id)).toHaveLength(0);
+
+    world.discord.timeoutMember(world.guildId, world.discord.botUser.id, null);
+    expect((await schedule('test', { id: added[0]!.id }).reply()).content).toBe(
+      `Posted it in <#${channel.id}>.`,
+    );
+    expect(world.discord.messages(channel.id)).toHaveLength(1);
+    for (const { id } of added) await schedule('remove', { id }).reply();
+  });
 });

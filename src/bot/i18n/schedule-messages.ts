@@ -22,6 +22,8 @@ const en = {
     `I cannot post in <#${channelId}>: I am missing ${names.join(', ')} there.`,
   permissionsUnchecked: (channelId: string) =>
     `I could not check my permissions in <#${channelId}>: run \`/weather schedule test\` to see that a post arrives there.`,
+  timedOut: (untilSeconds: number) =>
+    `I am timed out on this server until <t:${untilSeconds}:f>: posts due before then are skipped, and they start again by themselves after it.`,
   permissionNames: {
     ViewChannel: 'View Channel',
     SendMessages: 'Send Messages',
@@ -96,6 +98,8 @@ const de: ScheduleMessages = {
     `Ich kann in <#${channelId}> nicht posten: mir fehlt dort ${names.join(', ')}.`,
   permissionsUnchecked: (channelId) =>
     `Ich konnte meine Berechtigungen in <#${channelId}> nicht prüfen: mit \`/wetter zeitplan testen\` siehst du, ob ein Post dort ankommt.`,
+  timedOut: (untilSeconds) =>
+    `Ich bin auf diesem Server bis <t:${untilSeconds}:f> im Timeout: Posts, die vorher fällig sind, fallen aus, danach geht es von selbst weiter.`,
   permissionNames: {
     ViewChannel: 'Kanal ansehen',
     SendMessages: 'Nachrichten senden',

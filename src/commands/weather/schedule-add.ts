@@ -87,7 +87,8 @@ export default {
     // reply says so.
     const type = picked?.type ?? interaction.channel?.type;
     if (type !== undefined && !POSTABLE.includes(type)) throw new UserError(t.notTextChannel);
-    const granted = type === undefined ? undefined : await botPermissionsIn(interaction, channelId);
+    const { granted, timedOutUntil } =
+      type === undefined ? UNKNOWN_STANDING : await botStanding(interaction, channelId, ctx.now());
     if (granted) {
       const missing = NEEDED.filter(([, flag]) => !granted.has(flag)).map(
         ([name]) => t.permissionNames[name],
@@ -113,28 +114,52 @@ export default {
       createdAt: ctx.now(),
     });
     await weather.schedules.scheduler.changed(schedule);
+    const notes = [
+      ...(granted ? [] : [t.permissionsUnchecked(channelId)]),
+      ...(timedOutUntil === undefined ? [] : [t.timedOut(Math.floor(timedOutUntil / 1000))]),
+    ];
     await interaction.editReply({
-      ...(granted ? {} : { content: t.permissionsUnchecked(channelId) }),
+      ...(notes.length > 0 ? { content: notes.join('\n') } : {}),
       embeds: [renderScheduleSaved(schedule, new Date(ctx.now()), t)],
     });
   },
 } satisfies Subcommand<WeatherServices>;
 
+interface Standing {
+  /** The bot's permissions in the channel, or undefined when they cannot be worked out. */
+  granted: Readonly<PermissionsBitField> | undefined;
+  /** When the bot's timeout on this server ends (milliseconds), if it is timed out now. */
+  timedOutUntil: number | undefined;
+}
+
+const UNKNOWN_STANDING: Standing = { granted: undefined, timedOutUntil: undefined };
+
 /**
- * The bot's permissions in the channel it is to post in. For the channel the command came from,
- * those Discord sent with the interaction (`app_permissions`, always there and always current).
- * For another channel, worked out from the cache (the channel's overwrites, the bot's roles),
- * fetching the bot's own member if the guild came without it; undefined when that cannot be done,
- * and the reply says the check was not made rather than refusing or claiming success.
+ * The bot's permissions in the channel it is to post in, and whether it is timed out on the server.
+ * For the channel the command came from, the permissions Discord sent with the interaction
+ * (`app_permissions`, always there and always current). For another channel, worked out from the
+ * cache (the channel's overwrites, the bot's roles), fetching the bot's own member if the guild came
+ * without it; undefined when that cannot be done, and the reply says the check was not made rather
+ * than refusing or claiming success.
+ *
+ * A timed-out member keeps only View Channel and Read Message History until the timeout ends, and
+ * Discord does not say whether `app_permissions` is masked then. The schedule is for the days after
+ * it too, so while the bot is timed out its permissions are worked out from the cache, which leaves
+ * the timeout out (discord.js #9730), and the reply says when posting starts again. The bot's own
+ * member is kept up to date by GUILD_MEMBER_UPDATE, which Discord sends for the bot itself without
+ * the Guild Members intent; a timeout that ends by itself leaves its time in the past.
  */
-async function botPermissionsIn(
+async function botStanding(
   interaction: ChatInputCommandInteraction,
   channelId: string,
-): Promise<Readonly<PermissionsBitField> | undefined> {
-  if (channelId === interaction.channelId) return interaction.appPermissions;
+  now: number,
+): Promise<Standing> {
   const guild = interaction.guild;
+  const here = channelId === interaction.channelId;
+  const me = guild?.members.me ?? (here ? undefined : await guild?.members.fetchMe().catch(() => undefined));
+  const until = me?.communicationDisabledUntilTimestamp ?? undefined;
+  const timedOutUntil = until !== undefined && until > now ? until : undefined;
+  if (here && timedOutUntil === undefined) return { granted: interaction.appPermissions, timedOutUntil };
   const target = guild?.channels.cache.get(channelId);
-  if (!guild || !target) return undefined;
-  const me = guild.members.me ?? (await guild.members.fetchMe().catch(() => undefined));
-  return (me && target.permissionsFor(me)) ?? undefined;
+  return { granted: (me && target?.permissionsFor(me)) ?? undefined, timedOutUntil };
 }

@@ -3,7 +3,12 @@ import type { WeatherServices } from '../../bot/context.js';
 import { langOf, localize } from '../../bot/i18n/index.js';
 import { SCHEDULE_TEXT } from '../../bot/i18n/schedules.js';
 import type { Subcommand } from '../../bot/subcommands.js';
-import { PostRefusedError, PostRejectedError, WeatherRefusedError } from '../../services/schedules/runner.js';
+import {
+  BotTimedOutError,
+  PostRefusedError,
+  PostRejectedError,
+  WeatherRefusedError,
+} from '../../services/schedules/runner.js';
 import {
   findSchedule,
   idOption,
@@ -32,9 +37,11 @@ export default {
           ? `${t.pauseReasons[error.code]}.`
           : error instanceof WeatherRefusedError
             ? (describeWeatherProblem(error.cause, langOf(interaction.locale)) ?? error.message)
-            : error instanceof PostRefusedError
-              ? `${error.message}.`
-              : undefined;
+            : error instanceof BotTimedOutError
+              ? t.timedOut(Math.floor(error.until / 1000))
+              : error instanceof PostRefusedError
+                ? `${error.message}.`
+                : undefined;
       if (reason === undefined) throw error;
       await interaction.editReply({ content: t.couldNotPost(schedule.channelId, reason) });
       return;

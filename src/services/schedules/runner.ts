@@ -57,7 +57,22 @@ export class PostRejectedError extends Error {
  * window; the schedule stays as it is, and its next run posts as usual.
  */
 export class PostRefusedError extends Error {
-  override readonly name = 'PostRefusedError';
+  override readonly name: string = 'PostRefusedError';
+}
+
+/**
+ * The bot may not post on the schedule's server until `until` (milliseconds): a moderator has
+ * timed it out. Posts due meanwhile are skipped as refused ones are; the schedule is not paused, so
+ * it posts again by itself once the timeout ends.
+ */
+export class BotTimedOutError extends PostRefusedError {
+  override readonly name = 'BotTimedOutError';
+  constructor(
+    readonly until: number,
+    options?: ErrorOptions,
+  ) {
+    super(`the bot is timed out on this server until ${new Date(until).toISOString()}`, options);
+  }
 }
 
 /**
@@ -283,6 +298,12 @@ export function createSlotPoster(options: SlotPosterOptions) {
         } catch (error) {
           if (error instanceof PostRejectedError) {
             await pause(schedule, { reason: error.message, code: error.code });
+          } else if (error instanceof BotTimedOutError) {
+            logger.warn(
+              { scheduleId: schedule.id, guildId: schedule.guildId, slot, until: new Date(error.until) },
+              'scheduled post skipped: the bot is timed out on the server',
+            );
+            outcome = 'refused';
           } else if (error instanceof PostRefusedError) {
             logger.error(
               { err: error, scheduleId: schedule.id, slot },
