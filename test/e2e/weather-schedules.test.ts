@@ -289,7 +289,8 @@ describe('scheduled weather posts, managed from Discord', () => {
     await vi.waitFor(() => expect(me()?.communicationDisabledUntilTimestamp).toBe(until.getTime()));
     // The storage of the bot running now (a restart below opens it again).
     const store = () => world.app.storage.ns('schedules');
-    const list = async () => (await store().get(`guild:${world.guildId}`)) as Record<string, unknown>[];
+    const list = async () =>
+      ((await store().get(`guild:${world.guildId}`)) ?? []) as Record<string, unknown>[];
     const before = (await list()).length;
 
     // Asked for another channel, and from the channel itself (whose permissions Discord sends masked
