@@ -106,6 +106,40 @@ describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
     expect(await w.scheduler.queue.getDelayedCount()).toBe(1);
   });
 
+  it('keeps the job scheduler of a schedule paused and resumed at once, whichever change reaches Redis last', async () => {
+    const w = await world();
+    await w.scheduler.start();
+    const a = await w.add();
+    await w.scheduler.changed(a);
+    // One member pauses it and another resumes it, each stored under the server's lock; the
+    // resume's scheduler change lands first, the pause's after it. The schedule is active.
+    const paused = await w.store.pause(
+      a.guildId,
+      a.id,
+      { reason: 'paused by alice', code: 'member', by: 'alice' },
+      true,
+      Date.now(),
+    );
+    const resumed = await w.store.resume(a.guildId, a.id);
+    await w.scheduler.changed(resumed!);
+    await w.scheduler.changed(paused!);
+    expect(await w.schedulers()).toEqual([`${a.id} 30 7 * * * Europe/Berlin`]);
+  });
+
+  it('keeps a member’s change when its job scheduler cannot be written, and mends the scheduler on the next check', async () => {
+    const w = await world();
+    await w.scheduler.start();
+    const a = await w.add();
+    const upsert = w.scheduler.queue.upsertJobScheduler.bind(w.scheduler.queue);
+    w.scheduler.queue.upsertJobScheduler = () => Promise.reject(new Error('Connection is closed.'));
+    // Thrown, the member would read an error and add the schedule again: two copies posting.
+    await expect(w.scheduler.changed(a)).resolves.toBeUndefined();
+    expect(await w.schedulers()).toEqual([]);
+    w.scheduler.queue.upsertJobScheduler = upsert;
+    await w.scheduler.reconcile();
+    expect(await w.schedulers()).toEqual([`${a.id} 30 7 * * * Europe/Berlin`]);
+  });
+
   it('reconciles at start: adds missing job schedulers and removes stale ones', async () => {
     const w = await world();
     const kept = await w.add();

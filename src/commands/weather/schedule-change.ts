@@ -1,6 +1,7 @@
 /** `/weather schedule remove|pause|resume <id>`: one file, three verbs that differ only in the change. */
 import { MessageFlags } from 'discord.js';
 import type { WeatherServices } from '../../bot/context.js';
+import { UserError } from '../../bot/errors.js';
 import { renderScheduleSaved } from '../../bot/render/schedules.js';
 import { localize } from '../../bot/i18n/index.js';
 import { SCHEDULE_TEXT } from '../../bot/i18n/schedules.js';
@@ -51,8 +52,9 @@ function scheduleVerb(verb: Verb): Subcommand<WeatherServices> {
       // Storage locks and (with SCHEDULER=queue) Redis come next: acknowledge first, privately.
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       const schedule = await findSchedule(weather, guildId, interaction.options.getString('id', true), t);
-      const changed =
-        (await changeSchedule(verb, weather, schedule, interaction.user.username, ctx.now())) ?? schedule;
+      const changed = await changeSchedule(verb, weather, schedule, interaction.user.username, ctx.now());
+      // Removed meanwhile by someone else: say so, rather than show it as paused or resumed.
+      if (!changed) throw new UserError(t.noSuchSchedule(schedule.id));
       await weather.schedules.scheduler.changed(changed, verb === 'remove');
       await interaction.editReply({
         embeds: [renderScheduleSaved(changed, new Date(ctx.now()), t, t.titles[verb])],

@@ -45,6 +45,12 @@ const MAX_RETRY_DELAY_MS = 60_000;
 const REFUSAL_TTL_MS = 60 * 60_000;
 /** A refused key is logged at most this often, not once per job. */
 const KEY_REFUSAL_LOG_MS = 60_000;
+/**
+ * How often each process makes the job schedulers match the stored schedules again, beside doing so
+ * at start: a scheduler change that failed (Redis unreachable for a moment after the store was
+ * written) is mended within this, and a tick it cost is caught up within the grace window.
+ */
+const RECONCILE_EVERY_MS = 5 * 60_000;
 
 export interface PostJobData {
   guildId: string;
@@ -98,6 +104,7 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
   }>('schedule-markers');
   let keyRefusalLoggedAt = Number.NEGATIVE_INFINITY;
   let worker: Worker<PostJobData> | undefined;
+  let reconciling: NodeJS.Timeout | undefined;
 
   async function upsert(schedule: Schedule): Promise<void> {
     await queue.upsertJobScheduler(
@@ -114,6 +121,20 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
         },
       },
     );
+  }
+
+  /**
+   * Makes one schedule's job scheduler match the store: from the schedule as stored when this runs,
+   * under its server's lock (see `ScheduleStore.withCurrent`), not from what the caller saw. Two
+   * members pausing and resuming one schedule at once, or a member resuming it while a worker
+   * pauses it, otherwise left the scheduler of whichever call reached Redis last: an active schedule
+   * that never posted, until a restart.
+   */
+  async function sync(guildId: string, id: string): Promise<void> {
+    await store.withCurrent(guildId, id, async (current) => {
+      if (!current || current.paused) await queue.removeJobScheduler(id);
+      else await upsert(current);
+    });
   }
 
   /**
@@ -224,7 +245,7 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
   async function refuse(schedule: Schedule, slot: string, error: WeatherRefusedError): Promise<string> {
     if (error.scope === 'schedule') {
       await slots.pause(schedule, error.pauseReason);
-      await queue.removeJobScheduler(schedule.id);
+      await sync(schedule.guildId, schedule.id);
     } else if (now() - keyRefusalLoggedAt >= KEY_REFUSAL_LOG_MS) {
       keyRefusalLoggedAt = now();
       logger.error({ err: error, scheduleId: schedule.id, slot }, KEY_REFUSED_LOG);
@@ -237,7 +258,7 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
     const schedule = (await store.list(guildId)).find((s) => s.id === scheduleId);
     if (!schedule || schedule.paused) {
       // Deleted or paused by a process that did not get to remove the scheduler (or paused after a 403).
-      await queue.removeJobScheduler(scheduleId);
+      await sync(guildId, scheduleId);
       return 'gone';
     }
     const due = dueAt(job);
@@ -288,12 +309,29 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
           logger.warn({ err: error, scheduleId: job.data.scheduleId }, 'scheduled post given up');
         }
       });
+      reconciling = setInterval(() => {
+        reconcile().catch((error: unknown) =>
+          logger.error({ err: error }, 'could not check the job schedulers against the schedules'),
+        );
+      }, RECONCILE_EVERY_MS).unref();
     },
-    async changed(schedule: Schedule, removed = false): Promise<void> {
-      if (removed || schedule.paused) await queue.removeJobScheduler(schedule.id);
-      else await upsert(schedule);
+    /**
+     * The schedule is stored already, so a failure here is logged, not thrown: the member's change
+     * stands (an error would have them add it again, and both copies post), and the next
+     * reconcile mends its job scheduler.
+     */
+    async changed(schedule: Schedule): Promise<void> {
+      try {
+        await sync(schedule.guildId, schedule.id);
+      } catch (error) {
+        logger.error(
+          { err: error, scheduleId: schedule.id },
+          'could not update a schedule’s job scheduler: the next check of them all, within 5 minutes, will',
+        );
+      }
     },
     async stop(): Promise<void> {
+      clearInterval(reconciling);
       await worker?.close();
       await queue.close();
       connection.disconnect();

@@ -158,6 +158,23 @@ export class ScheduleStore {
     return this.change(guildId, id, ({ paused: _paused, ...schedule }) => schedule);
   }
 
+  /**
+   * Runs `work` with the schedule as stored now (undefined once removed), under its server's lock,
+   * so no change to that server's schedules lands meanwhile. For what is kept beside a schedule (the
+   * queue's job scheduler): applied from the stored state under the lock, it ends up matching the
+   * store whatever order two members' changes come in.
+   */
+  async withCurrent(
+    guildId: string,
+    id: string,
+    work: (schedule: Schedule | undefined) => Promise<void>,
+  ): Promise<void> {
+    await this.withLock(guildKey(guildId), async () => {
+      const { schedules } = await this.records(guildId);
+      await work(schedules.find((schedule) => schedule.id === id));
+    });
+  }
+
   private async guilds(): Promise<string[]> {
     const raw = await this.keyv.get(INDEX);
     return Array.isArray(raw) ? raw.filter((id): id is string => typeof id === 'string') : [];
