@@ -499,6 +499,30 @@ describe('schedules when storage fails or holds what this version cannot read', 
     expect(unreadable).toEqual(['1001', '1001']);
   });
 
+  it('keep the fields a newer version added to a schedule through changes to it and to its server’s others', async () => {
+    const w = await world('2026-11-23T05:00:00Z');
+    const first = await w.add();
+    const second = await w.add();
+    // Written by a newer version, which posts into a thread and names the country of the place.
+    const newer = {
+      ...first,
+      threadId: '3000',
+      place: { ...first.place, country: 'DE' },
+    };
+    await w.storage.ns('schedules').set(`guild:${first.guildId}`, [newer, second]);
+    await w.store.pause(second.guildId, second.id, { reason: 'paused by alice', code: 'member' }, true, 1);
+    await w.store.pause(first.guildId, first.id, { reason: 'paused by bob', code: 'member' }, true, 2);
+    await w.store.resume(first.guildId, first.id);
+    const stored = (await w.storage.ns('schedules').get(`guild:${first.guildId}`)) as Record<
+      string,
+      unknown
+    >[];
+    expect(stored.find((s) => s['id'] === first.id)).toMatchObject({
+      threadId: '3000',
+      place: { country: 'DE' },
+    });
+  });
+
   it('keep a record this version cannot read through changes to its server’s other schedules', async () => {
     const w = await world('2026-11-23T05:00:00Z');
     const first = await w.add();

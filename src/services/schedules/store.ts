@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Storage } from '../../storage/index.js';
-import { scheduleSchema, type PauseReason, type Schedule } from './types.js';
+import { storedScheduleSchema, type PauseReason, type Schedule } from './types.js';
 
 const INDEX = 'guilds';
 const VERSION = 'version';
@@ -60,8 +60,9 @@ export class ScheduleStore {
     const out = { schedules: [] as Schedule[], unread: [] as unknown[] };
     if (!Array.isArray(raw)) return out;
     for (const item of raw) {
-      const parsed = scheduleSchema.safeParse(item);
-      if (parsed.success) out.schedules.push(parsed.data);
+      const parsed = storedScheduleSchema.safeParse(item);
+      // The fields of a later version ride along (see `storedScheduleSchema`); this one reads its own.
+      if (parsed.success) out.schedules.push(parsed.data as Schedule);
       else out.unread.push(item);
     }
     return out;

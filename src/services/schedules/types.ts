@@ -4,11 +4,29 @@ import { z } from 'zod';
 export const SCHEDULE_KINDS = ['current', 'today', 'week'] as const;
 export type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
 
+const placeSchema = z.object({ lat: z.number(), lon: z.number(), label: z.string() });
+
+/** Set when the schedule is paused, by a member or because posting failed for good. */
+const pausedSchema = z.object({
+  /** In English: for the logs, and for a version that does not know `code`. */
+  reason: z.string(),
+  at: z.number(),
+  byUser: z.boolean(),
+  /**
+   * What the reason says, so the list can say it in the reader's language: one of
+   * {@link PAUSE_CODES}, or a code of a later version, shown as `reason`. Absent in records
+   * written before codes were stored.
+   */
+  code: z.string().optional(),
+  /** The member who paused it (`code` 'member'). */
+  by: z.string().optional(),
+});
+
 export const scheduleSchema = z.object({
   id: z.string(),
   guildId: z.string(),
   channelId: z.string(),
-  place: z.object({ lat: z.number(), lon: z.number(), label: z.string() }),
+  place: placeSchema,
   /** Local wall-clock time, `HH:MM`, 24 h. */
   time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/),
   /** IANA time zone name. */
@@ -20,25 +38,18 @@ export const scheduleSchema = z.object({
   lang: z.string(),
   createdBy: z.string(),
   createdAt: z.number(),
-  /** Set when the schedule is paused, by a member or because posting failed for good. */
-  paused: z
-    .object({
-      /** In English: for the logs, and for a version that does not know `code`. */
-      reason: z.string(),
-      at: z.number(),
-      byUser: z.boolean(),
-      /**
-       * What the reason says, so the list can say it in the reader's language: one of
-       * {@link PAUSE_CODES}, or a code of a later version, shown as `reason`. Absent in records
-       * written before codes were stored.
-       */
-      code: z.string().optional(),
-      /** The member who paused it (`code` 'member'). */
-      by: z.string().optional(),
-    })
-    .optional(),
+  paused: pausedSchema.optional(),
 });
 export type Schedule = z.infer<typeof scheduleSchema>;
+
+/**
+ * A schedule as read from storage: the same fields, and any a later version added kept as they are
+ * (where this version would drop them), so a list written back by this version (while several
+ * versions run side by side during an upgrade, or after going back to this one) loses none of them.
+ */
+export const storedScheduleSchema = scheduleSchema
+  .extend({ place: placeSchema.loose(), paused: pausedSchema.loose().optional() })
+  .loose();
 
 export const PAUSE_CODES = [
   'member',
