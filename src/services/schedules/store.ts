@@ -62,7 +62,7 @@ export class ScheduleStore {
     for (const item of raw) {
       const parsed = storedScheduleSchema.safeParse(item);
       // The fields of a later version ride along (see `storedScheduleSchema`); this one reads its own.
-      if (parsed.success) out.schedules.push(parsed.data as Schedule);
+      if (parsed.success) out.schedules.push(parsed.data);
       else out.unread.push(item);
     }
     return out;
