@@ -73,6 +73,13 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     const lock = linkLockKey(userId);
     for (let pause = 25; ; pause = Math.min(pause * 2, 250)) {
       if (await options.storage.claim('locks', lock, lockTtlMs, owner)) {
+        // Kept for as long as this process works under it, however long the token endpoint or
+        // storage takes (a process that dies lets it run out). Run out while the token endpoint was
+        // answering, it let another process send the same refresh token, which the service had just
+        // rotated: that refusal read as a revoked link, and a good link was deleted.
+        const keep = setInterval(() => {
+          options.storage.extend('locks', lock, lockTtlMs, owner).catch(() => false);
+        }, lockTtlMs / 3);
         try {
           // Read again under the lock: another process may have refreshed meanwhile, and its
           // refresh token replaced ours (with rotation, ours is now spent).
@@ -81,6 +88,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
           if (fresh(link, rejected)) return link.accessToken;
           return await refresh(userId, link);
         } finally {
+          clearInterval(keep);
           await options.storage.release('locks', lock, owner);
         }
       }

@@ -89,6 +89,11 @@ export interface Storage {
   /** Gives up a claim, but only if `owner` still holds it. */
   release(namespace: Namespace, key: string, owner: string): Promise<void>;
   /**
+   * Makes `owner`'s claim on `key` last `ttlMs` from now, for work that may take longer than the
+   * claim was taken for: true when `owner` still held it, false when it ran out and was lost.
+   */
+  extend(namespace: Namespace, key: string, ttlMs: number, owner: string): Promise<boolean>;
+  /**
    * Hands out turns `intervalMs` apart on `key`, in order, to every process sharing the backend:
    * answers how long this caller must wait for its turn (0 when it may go now). For keeping a pace
    * that a limit counts across processes (Discord's 50 requests per second for the whole bot).
@@ -100,6 +105,9 @@ export interface Storage {
 
 /** Compare-and-delete, so a lock that expired and was taken by someone else is not released by us. */
 const RELEASE_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+
+/** Compare-and-expire: a claim is made to last longer only by the one who holds it. */
+const EXTEND_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 
 /**
  * A turn on Redis's clock: the key holds the time the next turn may start (a "theoretical arrival
@@ -187,6 +195,13 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
           keys: [`${prefix}:${namespace}:claim:${key}`],
           arguments: [owner],
         });
+      },
+      async extend(namespace, key, ttlMs, owner) {
+        const extended = await client.eval(EXTEND_SCRIPT, {
+          keys: [`${prefix}:${namespace}:claim:${key}`],
+          arguments: [owner, String(Math.max(1, Math.round(ttlMs)))],
+        });
+        return Number(extended) === 1;
       },
       async nextTurn(namespace, key, intervalMs) {
         const wait = await client.eval(NEXT_TURN_SCRIPT, {
@@ -307,6 +322,20 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
         claimKey(namespace, key),
         owner,
       );
+    },
+    async extend(namespace, key, ttlMs, owner) {
+      // Only while unexpired, as on Redis, where an expired claim is gone even if no one took it.
+      const now = Date.now();
+      const rows = (await claims.query(
+        `UPDATE keyv SET value = ? WHERE key = ? AND json_extract(value, '$.value') = ?
+           AND json_extract(value, '$.expires') > ?
+         RETURNING 1`,
+        JSON.stringify({ value: owner, expires: now + Math.max(1, Math.round(ttlMs)) }),
+        claimKey(namespace, key),
+        owner,
+        now,
+      )) as unknown[];
+      return rows.length > 0;
     },
     async nextTurn(namespace, key, intervalMs) {
       // One statement, so atomic across processes on the file; the row's value is the time the

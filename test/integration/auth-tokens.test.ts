@@ -48,6 +48,11 @@ function slowIssuer(ms: number, prefix = 'late') {
   };
 }
 
+/** Storage on which a claim cannot be made to last longer (as while the backend is out of reach). */
+function unkept(storage: Storage): Storage {
+  return { ...storage, extend: () => Promise.resolve(false) };
+}
+
 function linkingOn(storage: Storage, vault: TokenVault, key: Keyring) {
   return createLinking({ states: new LinkStates(storage, key), vault, publicUrl: 'http://127.0.0.1:1' });
 }
@@ -148,8 +153,14 @@ describe('a refresh racing an unlink or a new link', () => {
     const key = new Keyring(randomBytes(32));
     const vault = new TokenVault(storage, key);
     await vault.put('u1', linkFactory({ expiresAt: Date.now() - 1 }));
-    // The lock lasts 50 ms, the token endpoint takes 300: the unlink does not have to wait.
-    const source = createTokenSource({ vault, oauth: slowIssuer(300), storage, lockTtlMs: 50 });
+    // The lock lasts 50 ms and cannot be kept, the token endpoint takes 300: the unlink does not
+    // have to wait.
+    const source = createTokenSource({
+      vault,
+      oauth: slowIssuer(300),
+      storage: unkept(storage),
+      lockTtlMs: 50,
+    });
     const refreshing = source.getAccessToken('u1').catch((e: unknown) => e);
     await delay(150);
     expect(await linkingOn(storage, vault, key).unlink('u1')).toBe(true);
@@ -161,7 +172,12 @@ describe('a refresh racing an unlink or a new link', () => {
     const storage = await sqliteStorage();
     const vault = new TokenVault(storage, new Keyring(randomBytes(32)));
     await vault.put('u1', linkFactory({ accountId: 'old-account', expiresAt: Date.now() - 1 }));
-    const source = createTokenSource({ vault, oauth: slowIssuer(300), storage, lockTtlMs: 50 });
+    const source = createTokenSource({
+      vault,
+      oauth: slowIssuer(300),
+      storage: unkept(storage),
+      lockTtlMs: 50,
+    });
     const refreshing = source.getAccessToken('u1');
     await delay(150);
     const relinked = linkFactory({ accountId: 'new-account' });
@@ -169,6 +185,39 @@ describe('a refresh racing an unlink or a new link', () => {
     // The caller gets the new link's token, and the old account's answer is not stored.
     expect(await refreshing).toBe(relinked.accessToken);
     expect(await vault.get('u1')).toEqual(relinked);
+  });
+
+  it('keeps the link when a second process needs a token while the first waits longer than the lock lasts for the token endpoint', async () => {
+    const storage = await sqliteStorage();
+    const vault = new TokenVault(storage, new Keyring(randomBytes(32)));
+    const link = linkFactory({ expiresAt: Date.now() - 1 });
+    await vault.put('u1', link);
+    // The service rotates at once (the sent refresh token is spent) and answers 300 ms later.
+    const valid = new Set([link.refreshToken]);
+    let sent = 0;
+    const oauth = {
+      async refresh(refreshToken: string): Promise<TokenSet> {
+        sent++;
+        const ok = valid.delete(refreshToken);
+        await delay(300);
+        if (!ok) throw new OAuthError('invalid_grant', 'Invalid refresh token');
+        valid.add('rotated-refresh');
+        return {
+          accessToken: 'rotated-access',
+          refreshToken: 'rotated-refresh',
+          expiresInSeconds: 3600,
+          scopes: [],
+        };
+      },
+    };
+    // Two processes on one store, with a lock of 50 ms: the second asks while the first still waits.
+    const [first, second] = [0, 1].map(() => createTokenSource({ vault, oauth, storage, lockTtlMs: 50 }));
+    const one = first!.getAccessToken('u1');
+    await delay(120);
+    const two = second!.getAccessToken('u1');
+    expect(await Promise.all([one, two])).toEqual(['rotated-access', 'rotated-access']);
+    expect(sent).toBe(1);
+    expect((await vault.get('u1'))?.refreshToken).toBe('rotated-refresh');
   });
 
   it('makes an unlink wait for a refresh that is storing its answer', async () => {
