@@ -115,6 +115,23 @@ describe.each(backends)('the storage contract on $name', ({ available, options }
       expect(await storage.claim('locks', 'brief', 60_000, 'fifth')).toBe(true);
     },
   );
+
+  it.runIf(available)(
+    'makes a claim last longer for its owner only, and not once it has run out',
+    async () => {
+      expect(await storage.claim('locks', 'kept', 150, 'holder')).toBe(true);
+      expect(await storage.extend('locks', 'kept', 150, 'someone-else')).toBe(false);
+      // Extended every 75 ms, it outlasts its first 150 ms several times over.
+      for (let i = 0; i < 5; i++) {
+        await delay(75);
+        expect(await storage.extend('locks', 'kept', 150, 'holder')).toBe(true);
+      }
+      expect(await storage.claim('locks', 'kept', 60_000, 'other')).toBe(false);
+      await delay(300);
+      expect(await storage.extend('locks', 'kept', 150, 'holder')).toBe(false);
+      expect(await storage.claim('locks', 'kept', 60_000, 'other')).toBe(true);
+    },
+  );
 });
 
 describe('the Redis store when Redis refuses a command', () => {
