@@ -111,6 +111,34 @@ async function checkEncryptionKey(storage: Storage, keyring: Keyring, config: Co
   await checks.set('check', seal(keyring, KEY_CHECK_OWNER, { keyId: keyring.currentId }));
 }
 
+/**
+ * After a key rotation (TOKEN_ENCRYPTION_KEYS_OLD set), seals every link still sealed with an old
+ * key again with TOKEN_ENCRYPTION_KEY, beside the bot's start, and tells the owner when the old keys
+ * are no longer needed. Without it, a link is sealed again only when next refreshed, and dropping an
+ * old key broke the links of every member who had not used the bot since; the start-up key check
+ * cannot see that, once it has been written with the new key.
+ */
+async function resealLinks(vault: TokenVault, logger: Logger, signal: AbortSignal): Promise<void> {
+  try {
+    const { resealed, failed, unreadable } = await vault.reseal(signal);
+    if (signal.aborted) return;
+    if (resealed > 0) logger.info({ resealed }, 'music links sealed again with TOKEN_ENCRYPTION_KEY');
+    if (unreadable > 0)
+      logger.warn(
+        { unreadable },
+        'music links are sealed with a key in neither TOKEN_ENCRYPTION_KEY nor TOKEN_ENCRYPTION_KEYS_OLD: those members must link again',
+      );
+    if (failed > 0)
+      logger.warn(
+        { failed },
+        'music links could not be sealed again with TOKEN_ENCRYPTION_KEY now: keep TOKEN_ENCRYPTION_KEYS_OLD, the next start tries again',
+      );
+    else logger.info('no music link needs TOKEN_ENCRYPTION_KEYS_OLD any more: it can be removed');
+  } catch (error) {
+    logger.warn({ err: error }, 'could not look for music links sealed with an old key');
+  }
+}
+
 function keyMismatch(found: string[], keyring: Keyring, config: Config): string {
   const where = config.storage.redisUrl
     ? `the Redis keys ${config.storage.redisPrefix}:links:* and ${config.storage.redisPrefix}:keyring:check`
@@ -170,6 +198,14 @@ export async function createCore(config: Config, options: CoreOptions): Promise<
       }
     }
     const vault = keyring && new TokenVault(storage, keyring);
+    if (vault && musicConfig.encryption && musicConfig.encryption.previous.length > 0) {
+      const stop = new AbortController();
+      const pass = resealLinks(vault, logger, stop.signal);
+      closers.push(async () => {
+        stop.abort();
+        await pass;
+      });
+    }
     const oauth = new MusicOAuth({
       authUrl: musicConfig.authUrl,
       clientId: musicConfig.clientId,

@@ -6,7 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
 import { UpstreamError } from '../services/http/errors.js';
 import type { Storage } from '../storage/index.js';
-import { seal, unseal, type Keyring } from './seal.js';
+import { seal, sealedKeyId, unseal, type Keyring } from './seal.js';
 
 export const musicLinkSchema = z.object({
   /** The music account's stable id (`account_id` from /v1/me, else `id`). */
@@ -108,6 +108,42 @@ export class TokenVault {
   /** Deletes a link; false when there was none. Callers hold the link lock (see {@link locked}). */
   async delete(userId: string): Promise<boolean> {
     return this.store.delete(userId);
+  }
+
+  /**
+   * Seals again with the current key every link sealed with a previous one, each under its link
+   * lock and only if it still is (see {@link get} for why not on read), until `signal` says stop.
+   * Counts what it found: links sealed again, links it could not (a busy lock, storage), and links
+   * sealed with a key the keyring lacks. Once a pass finds none of the last two and has sealed all
+   * the rest, the previous keys are needed no more.
+   */
+  async reseal(signal?: AbortSignal): Promise<{ resealed: number; failed: number; unreadable: number }> {
+    const found = { resealed: 0, failed: 0, unreadable: 0 };
+    const stale: string[] = [];
+    for await (const [userId, sealed] of this.store.iterator?.(undefined) ?? []) {
+      if (signal?.aborted) return found;
+      if (typeof userId !== 'string' || typeof sealed !== 'string') continue;
+      const keyId = sealedKeyId(sealed);
+      if (keyId === this.keyring.currentId) continue;
+      if (keyId !== undefined && this.keyring.get(keyId)) stale.push(userId);
+      else found.unreadable++;
+    }
+    for (const userId of stale) {
+      if (signal?.aborted) break;
+      try {
+        await this.locked(userId, async () => {
+          const sealed = await this.store.get(userId);
+          if (sealed === undefined || sealedKeyId(sealed) === this.keyring.currentId) return;
+          const link = await this.get(userId);
+          if (!link) return;
+          await this.put(userId, link);
+          found.resealed++;
+        });
+      } catch {
+        found.failed++;
+      }
+    }
+    return found;
   }
 
   /**

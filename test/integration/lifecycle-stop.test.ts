@@ -14,6 +14,7 @@ import { startDiscordEmulator } from '../../emulators/discord/index.js';
 import { freePort } from '../../emulators/net.js';
 import { startWeatherEmulator } from '../../emulators/weather/index.js';
 import { Keyring, seal, sealedKeyId } from '../../src/auth/seal.js';
+import { TokenVault } from '../../src/auth/vault.js';
 import { createDiscordRest } from '../../src/bot/client.js';
 import { registerCommands } from '../../src/bot/register.js';
 import { commands } from '../../src/commands/index.js';
@@ -23,6 +24,7 @@ import { startApp } from '../../src/index.js';
 import { createLogger } from '../../src/logger.js';
 import { createStorage } from '../../src/storage/index.js';
 import { startWeb } from '../../src/web.js';
+import { linkFactory } from '../fixtures/links.js';
 import { weatherEnv } from '../helpers/fixtures-env.js';
 
 const TOKEN = 'lifecycle-test-bot-token';
@@ -220,6 +222,33 @@ describe('starting on music links sealed with another key', () => {
     expect(await checkedKey(dataDir)).toBe(Keyring.idOf(first));
     await expect(core(musicConfig(dataDir, second))).resolves.toBeUndefined();
     expect(await checkedKey(dataDir)).toBe(Keyring.idOf(second));
+  });
+
+  it('seals the links of an old key again with the new one at start, so the old key can then be dropped', async () => {
+    const dataDir = await tempDir();
+    const old = randomBytes(32);
+    const rotated = randomBytes(32);
+    const links = new Map(
+      [0, 1, 2].map((i) => [`20000000000000000${i}`, linkFactory({ accountId: `acc-${i}` })]),
+    );
+    const storage = await createStorage({ dataDir });
+    for (const [userId, link] of links) await new TokenVault(storage, new Keyring(old)).put(userId, link);
+    await storage.close();
+    // Started with the old key among the previous ones; its links are sealed again beside the start.
+    const { logger, lines } = captureLogs();
+    const started = await createCore(musicConfig(dataDir, rotated, [old]), {
+      logger,
+      discordRest: createDiscordRest({ apiUrl: 'http://127.0.0.1:1/api', token: TOKEN }),
+    });
+    await expect.poll(() => lines.join('\n')).toContain('TOKEN_ENCRYPTION_KEYS_OLD any more');
+    expect(lines.find((line) => line.includes('sealed again'))).toContain('"resealed":3');
+    await started.close();
+    // The old key goes: the bot starts, and every link reads with the new key alone.
+    await expect(core(musicConfig(dataDir, rotated))).resolves.toBeUndefined();
+    const after = await createStorage({ dataDir });
+    const vault = new TokenVault(after, new Keyring(rotated));
+    for (const [userId, link] of links) expect(await vault.get(userId)).toEqual(link);
+    await after.close();
   });
 
   it('refuses a key change once the check is written, when links sealed before it remain', async () => {
