@@ -288,9 +288,8 @@ describe('scheduled weather posts, managed from Discord', () => {
     const me = () => world.app.client.guilds.cache.get(world.guildId)?.members.me;
     await vi.waitFor(() => expect(me()?.communicationDisabledUntilTimestamp).toBe(until.getTime()));
     // The storage of the bot running now (a restart below opens it again).
-    const store = () => world.app.storage.ns('schedules');
-    const list = async () =>
-      ((await store().get(`guild:${world.guildId}`)) ?? []) as Record<string, unknown>[];
+    const store = () => world.app.storage.ns<Record<string, unknown>[]>('schedules');
+    const list = async () => (await store().get(`guild:${world.guildId}`)) ?? [];
     const before = (await list()).length;
 
     // Asked for another channel, and from the channel itself (whose permissions Discord sends masked
