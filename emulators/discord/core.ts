@@ -88,6 +88,10 @@ export interface GatewayLink {
   dispatchToGuild(guildId: Snowflake, payload: UnsequencedDispatch, requiredIntents?: number): number;
   /** Sessions (connected or waiting to resume) whose shard holds the guild. */
   sessionCountForGuild(guildId: Snowflake): number;
+  /** Sends a dispatch about direct messages: Discord sends those on shard 0. */
+  dispatchToDms(payload: UnsequencedDispatch): number;
+  /** Sessions of shard 0, which gets direct messages. */
+  sessionCountForDms(): number;
 }
 
 /** The intents an application must enable in the developer portal before it may ask for them. */
@@ -131,7 +135,12 @@ export class EmulatorCore {
   readonly interactionsByToken = new Map<string, InteractionState>();
   readonly botUser: APIUser;
   baseUrl = 'http://127.0.0.1';
-  gateway: GatewayLink = { dispatchToGuild: () => 0, sessionCountForGuild: () => 0 };
+  gateway: GatewayLink = {
+    dispatchToGuild: () => 0,
+    sessionCountForGuild: () => 0,
+    dispatchToDms: () => 0,
+    sessionCountForDms: () => 0,
+  };
 
   constructor(readonly options: CoreOptions) {
     this.ids = new SnowflakeGenerator(options.now);
@@ -182,6 +191,13 @@ export class EmulatorCore {
     const guild = this.world.guilds.get(guildId);
     if (!guild) throw DiscordErrors.unknownGuild();
     return this.world.apiGuild(guild);
+  }
+
+  /** A channel messages can be created in: a guild channel or one of the bot's DM channels. */
+  messageChannelOrThrow(channelId: Snowflake): { id: Snowflake; guild_id?: Snowflake } {
+    const channel = this.world.channels.get(channelId) ?? this.world.dmChannels.get(channelId);
+    if (!channel) throw DiscordErrors.unknownChannel();
+    return channel;
   }
 
   botPermissions(channelId: Snowflake): bigint {

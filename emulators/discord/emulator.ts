@@ -22,6 +22,8 @@ import type { ConnectedShard } from './gateway.js';
 import { InteractionDriver, toLocale } from './interactions.js';
 import type {
   AutocompleteOptions,
+  DmAutocompleteOptions,
+  DmSlashCommandOptions,
   ComponentClickOptions,
   InteractionHandle,
   LocaleInput,
@@ -238,6 +240,11 @@ export class DiscordEmulator {
     this.#core.changed();
   }
 
+  /** The bot's DM channel with a user (made if there was none yet): `messages(id)` lists what it holds. */
+  dmChannel(userId: Snowflake): { id: Snowflake } {
+    return { id: this.#core.world.dmChannel(userId).id };
+  }
+
   /** Deletes a channel: later calls about it answer 404 / 10003 "Unknown Channel". */
   deleteChannel(channelId: Snowflake): void {
     const channel = this.#core.world.channels.get(channelId);
@@ -270,8 +277,11 @@ export class DiscordEmulator {
 
   // ------------------------------------------------------------ interactions
 
-  /** A user runs a registered chat-input command (guild commands first, then global). */
-  slash(options: SlashCommandOptions): InteractionHandle {
+  /**
+   * A user runs a registered chat-input command (guild commands first, then global), or with
+   * `dm: true` a global command in the bot's DM with them.
+   */
+  slash(options: SlashCommandOptions | DmSlashCommandOptions): InteractionHandle {
     return this.#driver.slash(options);
   }
 
@@ -286,7 +296,7 @@ export class DiscordEmulator {
   }
 
   /** A user types in an autocomplete option; resolves to the choices the bot answered with. */
-  autocomplete(options: AutocompleteOptions): Promise<ChoiceInput[]> {
+  autocomplete(options: AutocompleteOptions | DmAutocompleteOptions): Promise<ChoiceInput[]> {
     const handle = this.#driver.autocomplete(options);
     const state = this.#core.interactions.get(handle.id);
     if (!state) throw new Error('Autocomplete interaction vanished');

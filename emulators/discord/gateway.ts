@@ -107,6 +107,21 @@ export class Gateway implements GatewayLink {
     return this.#sessionsFor(guildId).length;
   }
 
+  dispatchToDms(payload: UnsequencedDispatch): number {
+    const sessions = this.#dmSessions();
+    for (const session of sessions) this.#dispatch(session, payload);
+    return sessions.length;
+  }
+
+  sessionCountForDms(): number {
+    return this.#dmSessions().length;
+  }
+
+  /** Direct messages go to shard 0 (Discord's docs, "Sharding"). */
+  #dmSessions(): Session[] {
+    return [...this.#sessions.values()].filter((session) => session.shard[0] === 0);
+  }
+
   async close(): Promise<void> {
     for (const socket of this.#socketSessions.keys()) socket.terminate();
     this.#socketSessions.clear();

@@ -5,6 +5,8 @@ export type { ConnectedShard } from './gateway.js';
 export type {
   AutocompleteOptions,
   ComponentClickOptions,
+  DmAutocompleteOptions,
+  DmSlashCommandOptions,
   InteractionCallbackRecord,
   InteractionHandle,
   LocaleInput,

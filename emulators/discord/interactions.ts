@@ -13,6 +13,7 @@ import {
   MessageFlags,
   MessageReferenceType,
   MessageType,
+  PermissionFlagsBits,
   RESTJSONErrorCodes,
 } from 'discord-api-types/v10';
 import type {
@@ -68,10 +69,24 @@ export interface SlashCommandOptions {
   locale?: LocaleInput;
 }
 
+/**
+ * A command run in the bot's direct messages with the user (`dm: true`): no guild, no member; the DM
+ * channel is made on first use. Only global commands whose `contexts` allow the bot's DM (or that
+ * leave `contexts` unset) can be run there, as in Discord's client.
+ */
+export interface DmSlashCommandOptions extends Omit<SlashCommandOptions, 'guildId' | 'channelId'> {
+  dm: true;
+}
+
 export interface AutocompleteOptions extends SlashCommandOptions {
   /** The option the user is typing in. */
   focused: string;
   /** How long to wait for the bot's choices (default: the interaction deadline plus a second). */
+  timeoutMs?: number;
+}
+
+export interface DmAutocompleteOptions extends DmSlashCommandOptions {
+  focused: string;
   timeoutMs?: number;
 }
 
@@ -135,7 +150,8 @@ export class InteractionState {
     readonly token: string,
     readonly kind: InteractionType,
     readonly payload: APIInteraction,
-    readonly guildId: Snowflake,
+    /** Undefined in the bot's direct messages. */
+    readonly guildId: Snowflake | undefined,
     readonly channelId: Snowflake,
     readonly userId: Snowflake,
     readonly createdAt: number,
@@ -277,16 +293,36 @@ export function toLocale(value: LocaleInput | undefined, fallback: Locale): Loca
 
 type OptionValue = string | number | boolean;
 /** Where a command is run, and by whom. */
-type InvokedIn = Pick<SlashCommandOptions, 'guildId' | 'channelId' | 'userId'>;
+/** Where a command is run (no guild: the bot's DM channel with the user), and by whom. */
+interface InvokedIn {
+  guildId: Snowflake | undefined;
+  channelId: Snowflake;
+  userId: Snowflake;
+}
+
+/**
+ * The bot's permissions in a DM channel, as `app_permissions` carries them there: what a DM allows
+ * (no roles or overwrites apply).
+ */
+const DM_APP_PERMISSIONS =
+  PermissionFlagsBits.AddReactions |
+  PermissionFlagsBits.ViewChannel |
+  PermissionFlagsBits.SendMessages |
+  PermissionFlagsBits.EmbedLinks |
+  PermissionFlagsBits.AttachFiles |
+  PermissionFlagsBits.ReadMessageHistory |
+  PermissionFlagsBits.UseExternalEmojis |
+  PermissionFlagsBits.UseApplicationCommands;
 
 /** Creates interactions the way a user's client would, and sends them through the gateway. */
 export class InteractionDriver {
   constructor(private readonly core: EmulatorCore) {}
 
-  slash(options: SlashCommandOptions): InteractionHandle {
-    const command = this.findCommand(options.guildId, options.name);
-    const { data } = this.commandData(command, options, undefined);
-    const base = this.base(options.guildId, options.channelId, options.userId, options.locale);
+  slash(options: SlashCommandOptions | DmSlashCommandOptions): InteractionHandle {
+    const where = this.invokedIn(options);
+    const command = this.findCommand(where.guildId, options.name);
+    const { data } = this.commandData(command, options, where, undefined);
+    const base = this.base(where.guildId, where.channelId, options.userId, options.locale);
     const id = this.core.ids.next();
     const token = interactionToken(id);
     const payload: APIInteraction = {
@@ -297,13 +333,14 @@ export class InteractionDriver {
       data: { ...data, type: ApplicationCommandType.ChatInput },
     };
     const fullName = [options.name, options.subcommandGroup, options.subcommand].filter(Boolean).join(' ');
-    return this.start(payload, options, `/${fullName}`, fullName, undefined);
+    return this.start(payload, where, `/${fullName}`, fullName, undefined);
   }
 
-  autocomplete(options: AutocompleteOptions): InteractionHandle {
-    const command = this.findCommand(options.guildId, options.name);
-    const { data } = this.commandData(command, options, options.focused);
-    const base = this.base(options.guildId, options.channelId, options.userId, options.locale);
+  autocomplete(options: AutocompleteOptions | DmAutocompleteOptions): InteractionHandle {
+    const where = this.invokedIn(options);
+    const command = this.findCommand(where.guildId, options.name);
+    const { data } = this.commandData(command, options, where, options.focused);
+    const base = this.base(where.guildId, where.channelId, options.userId, options.locale);
     const id = this.core.ids.next();
     const token = interactionToken(id);
     // Autocomplete options carry what the user typed, so a focused number option holds a string;
@@ -322,7 +359,7 @@ export class InteractionDriver {
     };
     return this.start(
       payload,
-      options,
+      where,
       `autocomplete /${options.name} (${options.focused})`,
       options.name,
       undefined,
@@ -377,14 +414,19 @@ export class InteractionDriver {
 
   private start(
     payload: APIInteraction,
-    where: { guildId: Snowflake; channelId: Snowflake; userId: Snowflake },
+    where: InvokedIn,
     label: string,
     commandName: string | undefined,
     sourceMessageId: Snowflake | undefined,
   ): InteractionHandle {
-    if (this.core.gateway.sessionCountForGuild(where.guildId) === 0) {
+    const { gateway } = this.core;
+    const sessions =
+      where.guildId === undefined
+        ? gateway.sessionCountForDms()
+        : gateway.sessionCountForGuild(where.guildId);
+    if (sessions === 0) {
       throw new Error(
-        `No gateway session holds guild ${where.guildId}: log the client in (and wait for ready) before sending ${label}`,
+        `No gateway session holds ${where.guildId === undefined ? 'shard 0, which gets direct messages' : `guild ${where.guildId}`}: log the client in (and wait for ready) before sending ${label}`,
       );
     }
     const state = new InteractionState(
@@ -401,17 +443,67 @@ export class InteractionDriver {
       sourceMessageId,
     );
     this.core.registerInteraction(state);
-    this.core.gateway.dispatchToGuild(where.guildId, {
+    const dispatch = {
       op: GatewayOpcodes.Dispatch,
       t: GatewayDispatchEvents.InteractionCreate,
       d: payload,
-    });
+    } as const;
+    if (where.guildId === undefined) gateway.dispatchToDms(dispatch);
+    else gateway.dispatchToGuild(where.guildId, dispatch);
     if (this.core.events.listenerCount('interaction') > 0)
       this.core.events.emit('interaction', structuredClone(payload));
     return new Handle(this.core, state);
   }
 
-  private base(guildId: Snowflake, channelId: Snowflake, userId: Snowflake, locale: LocaleInput | undefined) {
+  /** Where the command runs: the given guild channel, or the bot's DM channel with the user. */
+  private invokedIn(options: SlashCommandOptions | DmSlashCommandOptions): InvokedIn {
+    if ('dm' in options) {
+      const channel = this.core.world.dmChannel(options.userId);
+      return { guildId: undefined, channelId: channel.id, userId: options.userId };
+    }
+    return { guildId: options.guildId, channelId: options.channelId, userId: options.userId };
+  }
+
+  private base(
+    guildId: Snowflake | undefined,
+    channelId: Snowflake,
+    userId: Snowflake,
+    locale: LocaleInput | undefined,
+  ) {
+    return guildId === undefined
+      ? this.dmBase(channelId, userId, locale)
+      : this.guildBase(guildId, channelId, userId, locale);
+  }
+
+  /** In the bot's DMs: the user instead of a member, the DM channel, no guild fields. */
+  private dmBase(channelId: Snowflake, userId: Snowflake, locale: LocaleInput | undefined) {
+    const { world } = this.core;
+    const channel = world.dmChannels.get(channelId);
+    if (!channel) throw new Error(`No DM channel ${channelId} in the emulator`);
+    const userRecord = world.users.get(userId);
+    if (!userRecord) throw new Error(`No user ${userId} in the emulator (create one with createUser)`);
+    return {
+      application_id: this.core.options.applicationId,
+      version: 1 as const,
+      channel_id: channelId,
+      channel: structuredClone(channel),
+      user: userRecord.user,
+      app_permissions: DM_APP_PERMISSIONS.toString(),
+      locale: toLocale(locale, userRecord.locale),
+      entitlements: [],
+      // A guild-installed app used in its own DM: "0" stands for the guild (Discord's docs).
+      authorizing_integration_owners: { [ApplicationIntegrationType.GuildInstall]: '0' as Snowflake },
+      context: InteractionContextType.BotDM,
+      attachment_size_limit: ATTACHMENT_SIZE_LIMIT,
+    };
+  }
+
+  private guildBase(
+    guildId: Snowflake,
+    channelId: Snowflake,
+    userId: Snowflake,
+    locale: LocaleInput | undefined,
+  ) {
     const { world } = this.core;
     const guild = world.guilds.get(guildId);
     if (!guild) throw new Error(`No guild ${guildId} in the emulator`);
@@ -441,13 +533,30 @@ export class InteractionDriver {
     };
   }
 
-  private findCommand(guildId: Snowflake, name: string): APIApplicationCommand {
+  private findCommand(guildId: Snowflake | undefined, name: string): APIApplicationCommand {
     const isChatInput = (command: APIApplicationCommand) =>
       command.name === name && command.type === ApplicationCommandType.ChatInput;
-    const guildCommands = [...(this.core.world.guildCommands.get(guildId)?.values() ?? [])];
+    const guildCommands =
+      guildId === undefined ? [] : [...(this.core.world.guildCommands.get(guildId)?.values() ?? [])];
     const globalCommands = [...this.core.world.globalCommands.values()];
     const command = guildCommands.find(isChatInput) ?? globalCommands.find(isChatInput);
+    if (
+      command &&
+      guildId === undefined &&
+      command.contexts &&
+      !command.contexts.includes(InteractionContextType.BotDM)
+    ) {
+      throw new Error(
+        `/${name} is not offered in the bot's DMs: its contexts are ${JSON.stringify(command.contexts)}`,
+      );
+    }
     if (command) return command;
+    if (guildId === undefined) {
+      const known = globalCommands.map((candidate) => `/${candidate.name}`).join(', ') || 'none';
+      throw new Error(
+        `No global command /${name} to run in a DM (global commands: ${known}; guild commands are not offered in DMs)`,
+      );
+    }
     const known =
       [...guildCommands, ...globalCommands].map((candidate) => `/${candidate.name}`).join(', ') || 'none';
     throw new Error(
@@ -475,14 +584,16 @@ export class InteractionDriver {
     if (target['disabled'] === true) throw new Error(`Component "${options.customId}" is disabled`);
     const channelId = options.channelId ?? message.channel_id;
     const guildId = options.guildId ?? message.guild_id ?? this.core.world.channels.get(channelId)?.guild_id;
-    if (guildId === undefined) throw new Error(`Cannot tell the guild of message ${message.id}`);
+    if (guildId === undefined && !this.core.world.dmChannels.has(channelId))
+      throw new Error(`Cannot tell the guild of message ${message.id}`);
     return { message: structuredClone(message), channelId, guildId };
   }
 
   /** Builds `data` for a chat-input command from the registered definition and the given values. */
   private commandData(
     command: APIApplicationCommand,
-    options: SlashCommandOptions,
+    options: Pick<SlashCommandOptions, 'options' | 'subcommandGroup' | 'subcommand'>,
+    where: InvokedIn,
     focused: string | undefined,
   ) {
     const definitions = command.options ?? [];
@@ -554,7 +665,7 @@ export class InteractionDriver {
           `${path} has no option "${name}" (has: ${leaves.map((option) => option.name).join(', ') || 'none'})`,
         );
       }
-      built.push(this.option(definition, value, options, name === focused, resolved, path));
+      built.push(this.option(definition, value, where, name === focused, resolved, path));
     }
     if (focused === undefined) {
       for (const definition of leaves) {
@@ -658,6 +769,7 @@ export class InteractionDriver {
       }
       case ApplicationCommandOptionType.Channel: {
         const channel = typeof value === 'string' ? world.channels.get(value) : undefined;
+        if (guildId === undefined) return fail('no channel: a DM has no server channels to pick');
         if (!channel || channel.guild_id !== guildId) return fail(`the id of a channel in guild ${guildId}`);
         if (
           definition.channel_types?.length &&
@@ -678,13 +790,14 @@ export class InteractionDriver {
         return { type: definition.type, name, value: channel.id };
       }
       case ApplicationCommandOptionType.Role: {
-        if (typeof value !== 'string' || !this.resolveRole(value, guildId, resolved))
+        if (typeof value !== 'string' || guildId === undefined || !this.resolveRole(value, guildId, resolved))
           return fail('the id of a role in the guild');
         return { type: definition.type, name, value };
       }
       case ApplicationCommandOptionType.Mentionable: {
         if (typeof value !== 'string') return fail('a user or role id');
-        if (!this.resolveUser(value, where, resolved) && !this.resolveRole(value, guildId, resolved)) {
+        const isRole = guildId !== undefined && this.resolveRole(value, guildId, resolved);
+        if (!this.resolveUser(value, where, resolved) && !isRole) {
           fail('the id of a known user or role');
         }
         return { type: definition.type, name, value };
@@ -698,6 +811,12 @@ export class InteractionDriver {
 
   /** A user option's user and member; the member's permissions are those in the command's channel. */
   private resolveUser(id: Snowflake, where: InvokedIn, resolved: APIInteractionDataResolved): boolean {
+    if (where.guildId === undefined) {
+      // In a DM there are users, not members.
+      const user = this.core.world.user(id);
+      if (user) resolved.users = { ...resolved.users, [id]: user };
+      return user !== undefined;
+    }
     const member = this.core.world.member(where.guildId, id);
     if (!member) return false;
     const { user, deaf: _deaf, mute: _mute, ...rest } = member;
@@ -799,7 +918,7 @@ export class InteractionRoutes {
     switch (type) {
       case InteractionResponseType.ChannelMessageWithSource: {
         const payload = core.parseMessagePayload(data, ['data']);
-        const channel = core.channelOrThrow(state.channelId);
+        const channel = core.messageChannelOrThrow(state.channelId);
         message = core.messages.create(channel, payload, body.files, this.origin(state, 'response'));
         if (isEmptyMessage(message)) throw DiscordErrors.emptyMessage();
         state.originalMessageId = message.id;
@@ -809,7 +928,7 @@ export class InteractionRoutes {
       }
       case InteractionResponseType.DeferredChannelMessageWithSource: {
         const payload = core.parseMessagePayload(data ?? {}, ['data']);
-        const channel = core.channelOrThrow(state.channelId);
+        const channel = core.messageChannelOrThrow(state.channelId);
         message = core.messages.create(channel, { flags: payload.flags ?? 0 }, [], {
           ...this.origin(state, 'response'),
           extraFlags: MessageFlags.Loading,
@@ -869,7 +988,8 @@ export class InteractionRoutes {
   private origin(state: InteractionState, kind: 'response' | 'followUp'): MessageOrigin {
     const { core } = this;
     const user = core.world.user(state.userId) ?? core.botUser;
-    const owners = { [ApplicationIntegrationType.GuildInstall]: state.guildId };
+    // In the bot's DM, "0" stands for the guild (see `dmBase`).
+    const owners = { [ApplicationIntegrationType.GuildInstall]: state.guildId ?? '0' };
     const originalResponseId = kind === 'followUp' ? state.originalMessageId : undefined;
     const extra =
       originalResponseId === undefined ? {} : { original_response_message_id: originalResponseId };
@@ -902,7 +1022,7 @@ export class InteractionRoutes {
               type: MessageReferenceType.Default,
               message_id: state.sourceMessageId,
               channel_id: state.channelId,
-              guild_id: state.guildId,
+              ...(state.guildId === undefined ? {} : { guild_id: state.guildId }),
             },
           }
         : {};
@@ -1036,7 +1156,7 @@ export class InteractionRoutes {
         );
         state.originalReady = true;
       } else {
-        const channel = core.channelOrThrow(state.channelId);
+        const channel = core.messageChannelOrThrow(state.channelId);
         message = core.messages.create(channel, payload, body.files, this.origin(state, 'followUp'));
         if (isEmptyMessage(message)) throw DiscordErrors.emptyMessage();
         core.storeMessage(message, !isEphemeral(message));

@@ -83,7 +83,7 @@ export class MessageFactory {
   ) {}
 
   create(
-    channel: EmulatorChannel,
+    channel: Pick<EmulatorChannel, 'id' | 'guild_id'>,
     payload: MessagePayload,
     files: readonly UploadedFile[],
     origin: MessageOrigin,

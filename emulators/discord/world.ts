@@ -14,6 +14,8 @@ import {
 import type {
   APIApplicationCommand,
   APIAttachment,
+  APIDMChannel,
+  ChannelFlags,
   APIGuild,
   APIGuildCategoryChannel,
   APIGuildMember,
@@ -117,6 +119,8 @@ export class World {
   /** `channel:author:nonce` → the message created with that nonce and when. */
   readonly nonces = new Map<string, { messageId: Snowflake; at: number }>();
   readonly botRoleIds = new Map<Snowflake, Snowflake>();
+  /** The bot's direct-message channel with each user, by channel id (made when first used). */
+  readonly dmChannels = new Map<Snowflake, APIDMChannel>();
   /** `guild:user` → when the member's timeout ends (ISO 8601), as Discord keeps it after it ends. */
   readonly timeouts = new Map<string, string>();
 
@@ -277,6 +281,24 @@ export class World {
   isTimedOut(guildId: Snowflake, userId: Snowflake): boolean {
     const until = this.timeouts.get(`${guildId}:${userId}`);
     return until !== undefined && Date.parse(until) > this.now();
+  }
+
+  /** The bot's DM channel with a user, made the first time it is needed, as Discord does. */
+  dmChannel(userId: Snowflake): APIDMChannel {
+    for (const channel of this.dmChannels.values())
+      if (channel.recipients?.[0]?.id === userId) return channel;
+    const user = this.user(userId);
+    if (!user) throw new Error(`No user ${userId} in the emulator (create one with createUser)`);
+    const channel: APIDMChannel = {
+      id: this.ids.next(),
+      type: ChannelType.DM,
+      recipients: [user],
+      last_message_id: null,
+      flags: 0 as ChannelFlags,
+      name: null,
+    };
+    this.dmChannels.set(channel.id, channel);
+    return channel;
   }
 
   // ------------------------------------------------------------ channels

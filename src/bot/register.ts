@@ -1,4 +1,10 @@
-import { REST, Routes, type RESTPutAPIApplicationCommandsResult } from 'discord.js';
+import {
+  ApplicationIntegrationType,
+  InteractionContextType,
+  REST,
+  Routes,
+  type RESTPutAPIApplicationCommandsResult,
+} from 'discord.js';
 import type { Command } from './types.js';
 
 export interface RegisterOptions {
@@ -10,12 +16,23 @@ export interface RegisterOptions {
   commands: readonly Command[];
 }
 
+/**
+ * Where the commands are offered, said outright rather than left to Discord's default (which has
+ * changed before): in servers and in members' DMs with the bot, for a bot installed to servers.
+ * Every command answers in a DM; those that belong to a server (schedules, the server's home place)
+ * say so there. Discord applies these to global commands; guild commands appear in their guild only.
+ */
+const OFFERED = {
+  contexts: [InteractionContextType.Guild, InteractionContextType.BotDM],
+  integration_types: [ApplicationIntegrationType.GuildInstall],
+};
+
 /** Replaces the application's commands with the registry's, in one guild or globally. */
 export async function registerCommands(
   options: RegisterOptions,
 ): Promise<RESTPutAPIApplicationCommandsResult> {
   const rest = new REST({ api: options.apiUrl }).setToken(options.token);
-  const body = options.commands.map((command) => command.data.toJSON());
+  const body = options.commands.map((command) => ({ ...command.data.toJSON(), ...OFFERED }));
   const route = options.guildId
     ? Routes.applicationGuildCommands(options.applicationId, options.guildId)
     : Routes.applicationCommands(options.applicationId);

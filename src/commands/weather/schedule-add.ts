@@ -60,6 +60,8 @@ export default {
       )
       .addStringOption((o) => localize(o, SCHEDULE_TEXT.options.days).setMaxLength(60)),
   async autocomplete(interaction, weather, ctx) {
+    // In a DM the command itself says schedules belong to a server: nothing to offer, nor to look up.
+    if (!interaction.guildId) return interaction.respond([]);
     const focused = interaction.options.getFocused(true);
     if (focused.name !== 'timezone') return placeAutocomplete(interaction, weather, ctx);
     const typed = String(focused.value).toLowerCase().replace(/\s+/g, '_');
