@@ -138,14 +138,20 @@ const REFUSED_STATUSES = new Set([400, 404, 413]);
 /**
  * When the bot's timeout on a server ends, if it is timed out at `now`: from its own member in the
  * cache (kept up to date by GUILD_MEMBER_UPDATE), or asked of Discord when this process does not
- * hold the server's shard. Undefined when not timed out, or when that cannot be told.
+ * hold the server's shard. Undefined when not timed out. When Discord cannot be asked for a while
+ * (429, 5xx, the network), this throws, and the post is tried again within the grace window rather
+ * than its schedule paused for a permission the timeout took away.
  */
 async function botTimedOutUntil(client: Client, guildId: string, now: number): Promise<number | undefined> {
   let until = client.guilds.cache.get(guildId)?.members.me?.communicationDisabledUntilTimestamp;
   if (until === undefined && client.user) {
     const member = (await client.rest
       .get(Routes.guildMember(guildId, client.user.id))
-      .catch(() => undefined)) as APIGuildMember | undefined;
+      .catch((error: unknown) => {
+        // Refused for good (a 4xx): the bot cannot tell, and takes the refusal of the post as it is.
+        if (error instanceof DiscordAPIError && error.status < 500 && error.status !== 429) return undefined;
+        throw error;
+      })) as APIGuildMember | undefined;
     const iso = member?.communication_disabled_until;
     until = iso ? Date.parse(iso) : null;
   }

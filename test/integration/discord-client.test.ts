@@ -8,7 +8,11 @@ import type { EmulatorChannel } from '../../emulators/discord/index.js';
 import { createDiscordClient } from '../../src/bot/client.js';
 import { startBot } from '../../src/bot/index.js';
 import { createScheduledPoster } from '../../src/bot/scheduled-post.js';
-import { PostRefusedError } from '../../src/services/schedules/runner.js';
+import {
+  BotTimedOutError,
+  PostRefusedError,
+  PostRejectedError,
+} from '../../src/services/schedules/runner.js';
 import { berlinSchedule } from '../fixtures/schedules.js';
 import { currentReportFixture } from '../fixtures/weather-render.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/reliability-proxy.js';
@@ -103,6 +107,33 @@ describe("the bot's Discord client", () => {
     const blocked = await post(schedule, fetched, 'nonce-3').catch((error: unknown) => error);
     expect(blocked).toBeInstanceOf(DiscordAPIError);
     expect(blocked).not.toBeInstanceOf(PostRefusedError);
+  });
+
+  it('skips a post refused while the bot is timed out, asking Discord when the server is not in the cache, and tries again when it cannot ask', async () => {
+    const post = createScheduledPoster(client, 'https://weather.example');
+    const fetched = { kind: 'current' as const, report: currentReportFixture() };
+    const muted = emu.createGuild({ name: 'Muted' });
+    const room = emu.createChannel(muted.id, { name: 'weather' });
+    const schedule = { ...berlinSchedule({ guildId: muted.id, channelId: room.id }), id: 'muted' };
+    const until = new Date(Date.now() + 3_600_000);
+    emu.timeoutMember(muted.id, emu.botUser.id, until);
+    // As in a process that does not hold the server's shard: nothing about it in the cache.
+    await expect.poll(() => client.guilds.cache.has(muted.id)).toBe(true);
+    client.guilds.cache.delete(muted.id);
+    const skipped = await post(schedule, fetched, 'nonce-4').catch((error: unknown) => error);
+    expect(skipped).toBeInstanceOf(BotTimedOutError);
+    expect((skipped as BotTimedOutError).until).toBe(until.getTime());
+    // Discord cannot be asked: not a refusal that pauses the schedule, but a post to try again.
+    proxy.fail({
+      match: new RegExp(`^GET /api/v10/guilds/${muted.id}/members/`),
+      status: 502,
+      times: Infinity,
+    });
+    const unsure = await post(schedule, fetched, 'nonce-5').catch((error: unknown) => error);
+    expect(unsure).toBeInstanceOf(Error);
+    expect(unsure).not.toBeInstanceOf(PostRejectedError);
+    expect(unsure).not.toBeInstanceOf(PostRefusedError);
+    expect(emu.messages(room.id)).toHaveLength(0);
   });
 
   it('sends the edit anyway when an earlier acknowledgement takes longer than a second', async () => {
