@@ -271,6 +271,28 @@ describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
     ]);
   });
 
+  it('leaves a schedule whose scheduler is in order alone in the checks after start, and catches up the tick of one it mends', async () => {
+    const w = await world();
+    await w.scheduler.start();
+    // Owed a tick a minute ago, with a scheduler: a later check queues nothing for it (while a slot
+    // is posting, a catch-up job for every post not yet done would double the slot's work).
+    const past = Date.now() - 60_000;
+    const inOrder = await w.add({ timezone: 'UTC', time: utcTime(past) });
+    await w.scheduler.changed(inOrder);
+    const jobs = async () => (await w.scheduler.queue.getJobs()).map((job) => job.id).sort();
+    const before = await jobs();
+    await w.scheduler.reconcile();
+    expect(await jobs()).toEqual(before);
+    // One whose scheduler was never written (Redis was out of reach): mended, and its tick caught up.
+    const lost = await w.add({ timezone: 'UTC', time: utcTime(past), channelId: '2001' });
+    await w.scheduler.reconcile();
+    expect(await w.schedulers()).toContain(`${lost.id} ${cronPattern(lost)} UTC`);
+    expect(await jobs()).toContain(
+      `catch-up:${lost.id}:${slotKey(lost, new Date(nextRun(lost, new Date(past - 60_000))!))}`,
+    );
+    expect((await jobs()).filter((id) => id?.startsWith(`catch-up:${inOrder.id}`))).toEqual([]);
+  });
+
   it('keeps trying through a weather outage longer than a handful of tries, within the grace window', async () => {
     let failures = 7;
     const w = await world({

@@ -43,6 +43,7 @@ import {
   WeatherParameterError,
   type WeatherLang,
 } from '../../services/weather/index.js';
+import { withinMs } from '../../services/time-limit.js';
 
 export const PLACE_OPTION = 'place';
 
@@ -109,14 +110,6 @@ export async function deferWithPlace(
   return known ?? resolvePlace(weather.client, typed ?? '', request.serviceLang);
 }
 
-function withinBudget<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('autocomplete budget exceeded')), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
-
 /** Typed text is geocoded from this many characters on (see `placeAutocomplete`). */
 const MIN_GEOCODED_LENGTH = 3;
 
@@ -143,7 +136,12 @@ export async function placeAutocomplete(
       else if ([...typed].length < MIN_GEOCODED_LENGTH) {
         const saved = await savedPlaces(interaction, ctx.storage.ns('prefs'));
         places = saved.filter((place) => place.label.toLowerCase().startsWith(typed.toLowerCase()));
-      } else places = await withinBudget(suggestPlaces(weather.client, typed, lang), AUTOCOMPLETE_BUDGET_MS);
+      } else
+        places = await withinMs(
+          suggestPlaces(weather.client, typed, lang),
+          AUTOCOMPLETE_BUDGET_MS,
+          'autocomplete budget exceeded',
+        );
     }
   } catch (error) {
     ctx.logger.debug({ err: error }, 'place autocomplete answered nothing');

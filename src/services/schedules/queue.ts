@@ -17,6 +17,7 @@ import {
   type ScheduleRunnerOptions,
   type Scheduler,
 } from './runner.js';
+import { withinMs } from '../time-limit.js';
 import { cronPattern, nextRunOfPattern, runsAt, slotKey } from './timing.js';
 import type { Schedule } from './types.js';
 
@@ -51,6 +52,12 @@ const KEY_REFUSAL_LOG_MS = 60_000;
  * written) is mended within this, and a tick it cost is caught up within the grace window.
  */
 const RECONCILE_EVERY_MS = 5 * 60_000;
+/**
+ * The longest a scheduler change waits for Redis, under its server's lock (held 10 s). BullMQ's
+ * connection queues commands while Redis is out of reach rather than failing them: without a limit
+ * a member's change would wait for Redis for as long as it is gone.
+ */
+const SYNC_LIMIT_MS = 5_000;
 
 export interface PostJobData {
   guildId: string;
@@ -71,7 +78,10 @@ function dueAt(job: Job<PostJobData>): number {
 
 export interface QueueScheduler extends Scheduler {
   readonly queue: Queue<PostJobData>;
-  /** Makes the job schedulers match the stored schedules (done by `start`). */
+  /**
+   * Makes the job schedulers match the stored schedules (done by `start`, which also catches up
+   * every owed tick, and every 5 minutes after it).
+   */
   reconcile(): Promise<void>;
   start(): Promise<void>;
 }
@@ -104,7 +114,8 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
   }>('schedule-markers');
   let keyRefusalLoggedAt = Number.NEGATIVE_INFINITY;
   let worker: Worker<PostJobData> | undefined;
-  let reconciling: NodeJS.Timeout | undefined;
+  let reconcileTimer: NodeJS.Timeout | undefined;
+  let reconciling: Promise<void> | undefined;
 
   async function upsert(schedule: Schedule): Promise<void> {
     await queue.upsertJobScheduler(
@@ -132,8 +143,9 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
    */
   async function sync(guildId: string, id: string): Promise<void> {
     await store.withCurrent(guildId, id, async (current) => {
-      if (!current || current.paused) await queue.removeJobScheduler(id);
-      else await upsert(current);
+      const change: Promise<unknown> =
+        !current || current.paused ? queue.removeJobScheduler(id) : upsert(current);
+      await withinMs(change, SYNC_LIMIT_MS, `Redis did not answer within ${SYNC_LIMIT_MS} ms`);
     });
   }
 
@@ -151,36 +163,39 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
   /**
    * Makes the job schedulers match the stored schedules. An existing scheduler with the right
    * pattern and template is left alone: upserting it again would replace a tick that is due but not
-   * yet run (every process down). When one must be upserted all the same, `catchUp` queues that
-   * tick again while it is still owed within the grace window.
+   * yet run (every process down). What must change is changed through `sync`, from the store under
+   * the server's lock, so a member's change since `all()` was read is not undone. When a scheduler
+   * is made or upserted, `catchUp` queues its tick again while it is still owed within the grace
+   * window; at start (`catchUpAll`), every active schedule's is, as no process may have run it.
    */
-  async function reconcile(): Promise<void> {
+  async function reconcile(catchUpAll: boolean): Promise<void> {
     const active = new Map<string, Schedule>();
     for (const schedule of await store.all()) if (!schedule.paused) active.set(schedule.id, schedule);
     const existing = await queue.getJobSchedulers(0, -1);
     const seen = new Set<string>();
+    const mended: Schedule[] = [];
     for (const scheduler of existing) {
       const schedule = active.get(scheduler.key);
       if (!schedule) {
-        // Look again: another process may have added it since `all()` was read. A server whose
-        // list cannot be read now (the store reports it) keeps its schedulers until it can.
         const guildId = (scheduler.template?.data as Partial<PostJobData> | undefined)?.guildId;
-        const current = guildId
-          ? await store.list(guildId).then(
-              (list) => list.find((s) => s.id === scheduler.key),
-              () => 'unreadable' as const,
-            )
-          : undefined;
-        if (current !== 'unreadable' && (!current || current.paused))
-          await queue.removeJobScheduler(scheduler.key);
+        if (!guildId) await queue.removeJobScheduler(scheduler.key);
+        // A server whose list cannot be read now (the store reports it) keeps its schedulers.
+        else await sync(guildId, scheduler.key).catch(() => undefined);
         continue;
       }
       seen.add(scheduler.key);
       const changed = scheduler.pattern !== cronPattern(schedule) || scheduler.tz !== schedule.timezone;
-      if (changed || !templateIsCurrent(scheduler)) await upsert(schedule);
+      if (changed || !templateIsCurrent(scheduler)) {
+        await sync(schedule.guildId, schedule.id);
+        mended.push(schedule);
+      }
     }
-    for (const schedule of active.values()) if (!seen.has(schedule.id)) await upsert(schedule);
-    await catchUp([...active.values()]);
+    for (const schedule of active.values()) {
+      if (seen.has(schedule.id)) continue;
+      await sync(schedule.guildId, schedule.id);
+      mended.push(schedule);
+    }
+    await catchUp(catchUpAll ? [...active.values()] : mended);
   }
 
   /**
@@ -289,10 +304,10 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
 
   return {
     queue,
-    reconcile,
+    reconcile: () => reconcile(false),
     /** Reconciles the job schedulers, then starts this process's worker. */
     async start(): Promise<void> {
-      await reconcile();
+      await reconcile(true);
       worker = new Worker<PostJobData>(QUEUE_NAME, process, {
         connection,
         prefix: options.prefix,
@@ -309,10 +324,15 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
           logger.warn({ err: error, scheduleId: job.data.scheduleId }, 'scheduled post given up');
         }
       });
-      reconciling = setInterval(() => {
-        reconcile().catch((error: unknown) =>
-          logger.error({ err: error }, 'could not check the job schedulers against the schedules'),
-        );
+      reconcileTimer = setInterval(() => {
+        // One at a time: a check still running (a slow Redis) is not joined by another.
+        reconciling ??= reconcile(false)
+          .catch((error: unknown) =>
+            logger.error({ err: error }, 'could not check the job schedulers against the schedules'),
+          )
+          .finally(() => {
+            reconciling = undefined;
+          });
       }, RECONCILE_EVERY_MS).unref();
     },
     /**
@@ -331,7 +351,8 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
       }
     },
     async stop(): Promise<void> {
-      clearInterval(reconciling);
+      clearInterval(reconcileTimer);
+      await reconciling;
       await worker?.close();
       await queue.close();
       connection.disconnect();
