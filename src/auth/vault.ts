@@ -113,35 +113,46 @@ export class TokenVault {
   /**
    * Seals again with the current key every link sealed with a previous one, each under its link
    * lock and only if it still is (see {@link get} for why not on read), until `signal` says stop.
-   * Counts what it found: links sealed again, links it could not (a busy lock, storage), and links
-   * sealed with a key the keyring lacks. Once a pass finds none of the last two and has sealed all
-   * the rest, the previous keys are needed no more.
+   * What is sealed again is the link as stored, fields of a newer version included. Counts what it
+   * did: links sealed again, and links it could not (a busy lock, storage, a damaged value).
    */
-  async reseal(signal?: AbortSignal): Promise<{ resealed: number; failed: number; unreadable: number }> {
-    const found = { resealed: 0, failed: 0, unreadable: 0 };
-    const stale: string[] = [];
+  async reseal(signal?: AbortSignal): Promise<{ resealed: number; failed: number }> {
+    const done = { resealed: 0, failed: 0 };
+    for (const userId of (await this.sealedWithOldKeys(signal)).stale) {
+      if (signal?.aborted) break;
+      try {
+        await this.locked(
+          userId,
+          async () => {
+            const sealed = await this.store.get(userId);
+            if (sealed === undefined || sealedKeyId(sealed) === this.keyring.currentId) return;
+            const plain = unseal(this.keyring, userId, sealed);
+            if (!musicLinkSchema.safeParse(plain).success) throw new VaultError('not a music link');
+            await this.store.set(userId, seal(this.keyring, userId, plain));
+            done.resealed++;
+          },
+          signal,
+        );
+      } catch {
+        done.failed++;
+      }
+    }
+    return done;
+  }
+
+  /**
+   * The members whose links are sealed with a previous key of the keyring (`stale`), and how many
+   * are sealed with a key it lacks (`unreadable`): one pass over the stored links.
+   */
+  async sealedWithOldKeys(signal?: AbortSignal): Promise<{ stale: string[]; unreadable: number }> {
+    const found = { stale: [] as string[], unreadable: 0 };
     for await (const [userId, sealed] of this.store.iterator?.(undefined) ?? []) {
-      if (signal?.aborted) return found;
+      if (signal?.aborted) break;
       if (typeof userId !== 'string' || typeof sealed !== 'string') continue;
       const keyId = sealedKeyId(sealed);
       if (keyId === this.keyring.currentId) continue;
-      if (keyId !== undefined && this.keyring.get(keyId)) stale.push(userId);
+      if (keyId !== undefined && this.keyring.get(keyId)) found.stale.push(userId);
       else found.unreadable++;
-    }
-    for (const userId of stale) {
-      if (signal?.aborted) break;
-      try {
-        await this.locked(userId, async () => {
-          const sealed = await this.store.get(userId);
-          if (sealed === undefined || sealedKeyId(sealed) === this.keyring.currentId) return;
-          const link = await this.get(userId);
-          if (!link) return;
-          await this.put(userId, link);
-          found.resealed++;
-        });
-      } catch {
-        found.failed++;
-      }
     }
     return found;
   }
@@ -150,10 +161,11 @@ export class TokenVault {
    * Runs `task` holding the member's link lock ({@link linkLockKey}), across processes sharing the
    * storage, so it never interleaves with a refresh. Throws `LinkBusyError` when the lock stays taken.
    */
-  async locked<T>(userId: string, task: () => Promise<T>): Promise<T> {
+  async locked<T>(userId: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const owner = randomUUID();
     const deadline = Date.now() + this.waitMs;
     for (let pause = 25; ; pause = Math.min(pause * 2, 250)) {
+      signal?.throwIfAborted();
       if (await this.storage.claim('locks', linkLockKey(userId), this.lockTtlMs, owner)) {
         try {
           return await task();
