@@ -192,14 +192,14 @@ describe('a refresh racing an unlink or a new link', () => {
     const vault = new TokenVault(storage, new Keyring(randomBytes(32)));
     const link = linkFactory({ expiresAt: Date.now() - 1 });
     await vault.put('u1', link);
-    // The service rotates at once (the sent refresh token is spent) and answers 300 ms later.
+    // The service rotates at once (the sent refresh token is spent) and answers 1.5 s later.
     const valid = new Set([link.refreshToken]);
     let sent = 0;
     const oauth = {
       async refresh(refreshToken: string): Promise<TokenSet> {
         sent++;
         const ok = valid.delete(refreshToken);
-        await delay(300);
+        await delay(1_500);
         if (!ok) throw new OAuthError('invalid_grant', 'Invalid refresh token');
         valid.add('rotated-refresh');
         return {
@@ -210,10 +210,11 @@ describe('a refresh racing an unlink or a new link', () => {
         };
       },
     };
-    // Two processes on one store, with a lock of 50 ms: the second asks while the first still waits.
-    const [first, second] = [0, 1].map(() => createTokenSource({ vault, oauth, storage, lockTtlMs: 50 }));
+    // Two processes on one store, with a lock of 300 ms: the second asks while the first still waits,
+    // long after the lock would have run out unkept.
+    const [first, second] = [0, 1].map(() => createTokenSource({ vault, oauth, storage, lockTtlMs: 300 }));
     const one = first!.getAccessToken('u1');
-    await delay(120);
+    await delay(600);
     const two = second!.getAccessToken('u1');
     expect(await Promise.all([one, two])).toEqual(['rotated-access', 'rotated-access']);
     expect(sent).toBe(1);
