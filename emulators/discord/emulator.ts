@@ -7,6 +7,7 @@ import {
   GatewayOpcodes,
   Locale,
   OverwriteType,
+  PermissionFlagsBits,
 } from 'discord-api-types/v10';
 import type {
   APIApplicationCommand,
@@ -222,7 +223,17 @@ export class DiscordEmulator {
    */
   timeoutMember(guildId: Snowflake, userId: Snowflake, until: Date | null): void {
     const { world } = this.#core;
-    if (!world.guilds.has(guildId)) throw new Error(`No guild ${guildId} in the emulator`);
+    const guild = world.guilds.get(guildId);
+    if (!guild) throw new Error(`No guild ${guildId} in the emulator`);
+    // Discord refuses to time out the owner or an administrator (403, Missing Permissions).
+    const roles = new Set(world.member(guildId, userId)?.roles ?? []);
+    const isAdministrator = guild.roles.some(
+      (role) =>
+        (role.id === guild.id || roles.has(role.id)) &&
+        (BigInt(role.permissions) & PermissionFlagsBits.Administrator) !== 0n,
+    );
+    if (until && (guild.ownerId === userId || isAdministrator))
+      throw new Error(`Discord does not time out the owner or an administrator of guild ${guildId}`);
     const key = `${guildId}:${userId}`;
     if (until) world.timeouts.set(key, until.toISOString());
     else world.timeouts.delete(key);

@@ -314,6 +314,21 @@ const DM_APP_PERMISSIONS =
   PermissionFlagsBits.UseExternalEmojis |
   PermissionFlagsBits.UseApplicationCommands;
 
+/**
+ * Whether Discord's client offers a global command in the bot's DM: its `contexts` include the bot's
+ * DM, or, unset, `dm_permission` is not false; and the app is installed to servers for it (a bot's
+ * DM comes with a server install).
+ */
+function offeredInDms(command: APIApplicationCommand): boolean {
+  const contexts =
+    command.contexts ?? (command.dm_permission === false ? [] : [InteractionContextType.BotDM]);
+  const installs = command.integration_types ?? [ApplicationIntegrationType.GuildInstall];
+  return (
+    contexts.includes(InteractionContextType.BotDM) &&
+    installs.includes(ApplicationIntegrationType.GuildInstall)
+  );
+}
+
 /** Creates interactions the way a user's client would, and sends them through the gateway. */
 export class InteractionDriver {
   constructor(private readonly core: EmulatorCore) {}
@@ -540,14 +555,9 @@ export class InteractionDriver {
       guildId === undefined ? [] : [...(this.core.world.guildCommands.get(guildId)?.values() ?? [])];
     const globalCommands = [...this.core.world.globalCommands.values()];
     const command = guildCommands.find(isChatInput) ?? globalCommands.find(isChatInput);
-    if (
-      command &&
-      guildId === undefined &&
-      command.contexts &&
-      !command.contexts.includes(InteractionContextType.BotDM)
-    ) {
+    if (command && guildId === undefined && !offeredInDms(command)) {
       throw new Error(
-        `/${name} is not offered in the bot's DMs: its contexts are ${JSON.stringify(command.contexts)}`,
+        `/${name} is not offered in the bot's DMs (contexts ${JSON.stringify(command.contexts)}, integration types ${JSON.stringify(command.integration_types)}, dm_permission ${String(command.dm_permission)})`,
       );
     }
     if (command) return command;

@@ -292,8 +292,9 @@ describe('scheduled weather posts, managed from Discord', () => {
     const list = async () => (await store().get(`guild:${world.guildId}`)) ?? [];
     const before = (await list()).length;
 
-    // Asked for another channel, and from the channel itself (whose permissions Discord sends masked
-    // by the timeout): saved, not refused for permissions the timeout takes away for a while.
+    // Asked for another channel, and from the channel itself (whose permissions the emulator sends
+    // masked by the timeout; Discord does not document either way): saved, not refused for
+    // permissions the timeout takes away for a while.
     const elsewhere = await schedule('add', {
       place: BERLIN,
       time: '08:00',

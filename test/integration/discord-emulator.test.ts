@@ -626,3 +626,65 @@ describe('the Discord emulator with sharding and a fixed token', () => {
     }
   });
 });
+
+describe('the Discord emulator in the bot’s DMs and under a timeout', () => {
+  it('sends a global command in the bot’s DM as Discord does, and only a command offered there', async () => {
+    const emu = await startDiscordEmulator();
+    const bot = await loginToEmulator(emu);
+    try {
+      const user = emu.createUser({ username: 'ada' });
+      const guild = emu.createGuild({ name: 'Skybeat HQ' });
+      await bot.client.application.commands.set([
+        { name: 'anywhere', description: 'Offered in DMs by default' },
+        { name: 'servers', description: 'Servers only', contexts: [0] },
+        { name: 'legacy', description: 'Servers only, the old way', dm_permission: false },
+      ]);
+      await bot.client.application.commands.set([{ name: 'local', description: 'One guild' }], guild.id);
+      const handle = emu.slash({ dm: true, userId: user.id, name: 'anywhere' });
+      const interaction = await bot.nextInteraction();
+      expect(interaction.inGuild()).toBe(false);
+      expect(interaction.guildId).toBeNull();
+      expect(interaction.user.id).toBe(user.id);
+      expect(interaction.channelId).toBe(emu.dmChannel(user.id).id);
+      expect(interaction.context).toBe(1);
+      expect(handle.payload).not.toHaveProperty('member');
+      if (!interaction.isChatInputCommand()) throw new Error('not a command');
+      await interaction.reply({ content: 'hi' });
+      expect((await handle.reply()).channel_id).toBe(emu.dmChannel(user.id).id);
+      for (const name of ['servers', 'legacy', 'local'])
+        expect(() => emu.slash({ dm: true, userId: user.id, name })).toThrow(
+          /not offered in the bot's DMs|No global command/,
+        );
+    } finally {
+      await bot.client.destroy();
+      await emu.close();
+    }
+  });
+
+  it('masks a timed-out member to View Channel and Read Message History, and times out no owner', async () => {
+    const emu = await startDiscordEmulator();
+    const bot = await loginToEmulator(emu);
+    try {
+      const owner = emu.createUser({ username: 'owner' });
+      const guild = emu.createGuild({ name: 'Skybeat HQ', ownerId: owner.id });
+      const channel = emu.createChannel(guild.id, { name: 'general' });
+      expect(() => emu.timeoutMember(guild.id, owner.id, new Date(Date.now() + 60_000))).toThrow(/owner/);
+      emu.timeoutMember(guild.id, emu.botUser.id, new Date(Date.now() + 60_000));
+      const refused = await bot.client.rest
+        .post(Routes.channelMessages(channel.id), { body: { content: 'hello' } })
+        .catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(DiscordAPIError);
+      expect((refused as DiscordAPIError).code).toBe(50013);
+      // The member update reaches the bot without the Guild Members intent.
+      await expect
+        .poll(() => bot.client.guilds.cache.get(guild.id)?.members.me?.isCommunicationDisabled())
+        .toBe(true);
+      emu.timeoutMember(guild.id, emu.botUser.id, null);
+      await bot.client.rest.post(Routes.channelMessages(channel.id), { body: { content: 'hello' } });
+      expect(emu.messages(channel.id).map((message) => message.content)).toEqual(['hello']);
+    } finally {
+      await bot.client.destroy();
+      await emu.close();
+    }
+  });
+});
