@@ -70,7 +70,15 @@ async function world(
     });
   const schedulers = async () =>
     (await scheduler.queue.getJobSchedulers(0, -1)).map((s) => `${s.key} ${s.pattern} ${s.tz}`).sort();
-  return { prefix, store, scheduler, posts, fetches, add, schedulers };
+  const pauseByMember = (schedule: Schedule) =>
+    store.pause(
+      schedule.guildId,
+      schedule.id,
+      { reason: 'paused by alice', code: 'member', by: 'alice' },
+      true,
+      Date.now(),
+    );
+  return { prefix, store, scheduler, posts, fetches, add, schedulers, pauseByMember };
 }
 
 describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
@@ -85,13 +93,7 @@ describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
       [`${a.id} 30 7 * * * Europe/Berlin`, `${b.id} 5 18 * * 1,3 America/New_York`].sort(),
     );
 
-    const paused = await w.store.pause(
-      a.guildId,
-      a.id,
-      { reason: 'paused by alice', code: 'member', by: 'alice' },
-      true,
-      Date.now(),
-    );
+    const paused = await w.pauseByMember(a);
     await w.scheduler.changed(paused!);
     expect(await w.schedulers()).toEqual([`${b.id} 5 18 * * 1,3 America/New_York`]);
 
@@ -113,13 +115,7 @@ describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
     await w.scheduler.changed(a);
     // One member pauses it and another resumes it, each stored under the server's lock; the
     // resume's scheduler change lands first, the pause's after it. The schedule is active.
-    const paused = await w.store.pause(
-      a.guildId,
-      a.id,
-      { reason: 'paused by alice', code: 'member', by: 'alice' },
-      true,
-      Date.now(),
-    );
+    const paused = await w.pauseByMember(a);
     const resumed = await w.store.resume(a.guildId, a.id);
     await w.scheduler.changed(resumed!);
     await w.scheduler.changed(paused!);
