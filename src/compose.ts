@@ -123,9 +123,15 @@ async function resealLinks(vault: TokenVault, logger: Logger, signal: AbortSigna
     const { resealed, failed } = await vault.reseal(signal);
     if (signal.aborted) return;
     if (resealed > 0) logger.info({ resealed }, 'music links sealed again with TOKEN_ENCRYPTION_KEY');
-    // Looked at again: a link written meanwhile by a process still on the old key, or passed over
-    // by a scan that rows deleted under it shifted, counts too.
-    const { stale, unreadable } = await vault.sealedWithOldKeys(signal);
+    // Looked at again, twice and a second apart when clean: a link written meanwhile by a process
+    // still on the old key, or passed over by a scan that rows deleted under it shifted (SQLite
+    // pages with an offset), counts too.
+    let { stale, unreadable } = await vault.sealedWithOldKeys(signal);
+    if (stale.length === 0 && failed === 0) {
+      await delay(1_000, undefined, { signal, ref: false }).catch(() => undefined);
+      if (signal.aborted) return;
+      ({ stale, unreadable } = await vault.sealedWithOldKeys(signal));
+    }
     if (signal.aborted) return;
     if (unreadable > 0)
       logger.warn(

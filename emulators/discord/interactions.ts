@@ -316,8 +316,9 @@ const DM_APP_PERMISSIONS =
 
 /**
  * Whether Discord's client offers a global command in the bot's DM: its `contexts` include the bot's
- * DM, or, unset, `dm_permission` is not false; and the app is installed to servers for it (a bot's
- * DM comes with a server install).
+ * DM, or, unset, `dm_permission` is not false; and it is installed to servers. (Discord offers
+ * user-installed commands there too, with the user as the authorizing owner: the emulator does not
+ * model user installs.)
  */
 function offeredInDms(command: APIApplicationCommand): boolean {
   const contexts =

@@ -135,6 +135,13 @@ const GONE: Partial<Record<number, BotPauseCode>> = {
 /** Statuses of a post Discord refuses as it is: malformed (400), unknown (404), too large (413). */
 const REFUSED_STATUSES = new Set([400, 404, 413]);
 
+const LOOKUP_REFUSALS = new Set<number>([
+  RESTJSONErrorCodes.UnknownGuild,
+  RESTJSONErrorCodes.UnknownMember,
+  RESTJSONErrorCodes.MissingAccess,
+  RESTJSONErrorCodes.MissingPermissions,
+]);
+
 /**
  * When the bot's timeout on a server ends, if it is timed out at `now`: from its own member in the
  * cache (kept up to date by GUILD_MEMBER_UPDATE), or asked of Discord when this process does not
@@ -148,8 +155,10 @@ async function botTimedOutUntil(client: Client, guildId: string, now: number): P
     const member = (await client.rest
       .get(Routes.guildMember(guildId, client.user.id))
       .catch((error: unknown) => {
-        // Refused for good (a 4xx): the bot cannot tell, and takes the refusal of the post as it is.
-        if (error instanceof DiscordAPIError && error.status < 500 && error.status !== 429) return undefined;
+        // Discord says for good that it will not tell (the server or the bot's member unknown, no
+        // access): the refusal of the post is taken as it is. Anything else (5xx, the network, a
+        // 401, Cloudflare's 403) may pass: thrown, so the post is tried again.
+        if (error instanceof DiscordAPIError && LOOKUP_REFUSALS.has(Number(error.code))) return undefined;
         throw error;
       })) as APIGuildMember | undefined;
     const iso = member?.communication_disabled_until;

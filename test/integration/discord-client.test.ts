@@ -133,6 +133,17 @@ describe("the bot's Discord client", () => {
     expect(unsure).toBeInstanceOf(Error);
     expect(unsure).not.toBeInstanceOf(PostRejectedError);
     expect(unsure).not.toBeInstanceOf(PostRefusedError);
+    // Nor when Cloudflare blocks the host for a while (403 with its own code).
+    proxy.clear();
+    proxy.fail({
+      match: new RegExp(`^GET /api/v10/guilds/${muted.id}/members/`),
+      status: 403,
+      body: JSON.stringify({ message: 'internal network error', code: 40333 }),
+      times: Infinity,
+    });
+    const blocked = await post(schedule, fetched, 'nonce-6').catch((error: unknown) => error);
+    expect(blocked).toBeInstanceOf(Error);
+    expect(blocked).not.toBeInstanceOf(PostRejectedError);
     expect(emu.messages(room.id)).toHaveLength(0);
   });
 

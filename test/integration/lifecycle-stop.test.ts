@@ -242,7 +242,9 @@ describe('starting on music links sealed with another key', () => {
       logger,
       discordRest: createDiscordRest({ apiUrl: 'http://127.0.0.1:1/api', token: TOKEN }),
     });
-    await expect.poll(() => lines.join('\n')).toContain('TOKEN_ENCRYPTION_KEYS_OLD any more');
+    await expect
+      .poll(() => lines.join('\n'), { timeout: 10_000 })
+      .toContain('TOKEN_ENCRYPTION_KEYS_OLD any more');
     expect(lines.find((line) => line.includes('sealed again'))).toContain('"resealed":3');
     await started.close();
     // The old key goes: the bot starts, and every link reads with the new key alone.

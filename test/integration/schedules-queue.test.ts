@@ -136,6 +136,17 @@ describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
     expect(await w.schedulers()).toEqual([`${a.id} 30 7 * * * Europe/Berlin`]);
   });
 
+  it('starts when a schedule’s job scheduler cannot be written, and mends it on the next check', async () => {
+    const w = await world();
+    const a = await w.add();
+    const upsert = w.scheduler.queue.upsertJobScheduler.bind(w.scheduler.queue);
+    w.scheduler.queue.upsertJobScheduler = () => Promise.reject(new Error('Connection is closed.'));
+    await expect(w.scheduler.start()).resolves.toBeUndefined();
+    w.scheduler.queue.upsertJobScheduler = upsert;
+    await w.scheduler.reconcile();
+    expect(await w.schedulers()).toEqual([`${a.id} 30 7 * * * Europe/Berlin`]);
+  });
+
   it('reconciles at start: adds missing job schedulers and removes stale ones', async () => {
     const w = await world();
     const kept = await w.add();

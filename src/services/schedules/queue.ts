@@ -116,6 +116,7 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
   let worker: Worker<PostJobData> | undefined;
   let reconcileTimer: NodeJS.Timeout | undefined;
   let reconciling: Promise<void> | undefined;
+  let stopping = false;
 
   async function upsert(schedule: Schedule): Promise<void> {
     await queue.upsertJobScheduler(
@@ -169,31 +170,45 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
    * window; at start (`catchUpAll`), every active schedule's is, as no process may have run it.
    */
   async function reconcile(catchUpAll: boolean): Promise<void> {
+    /**
+     * One schedule's scheduler made to match; a failure (its server's lock held, Redis slow) is
+     * logged and left to the next check, so one schedule never stops the start or the others.
+     */
+    const mend = async (guildId: string, id: string): Promise<boolean> => {
+      try {
+        await sync(guildId, id);
+        return true;
+      } catch (error) {
+        logger.warn(
+          { err: error, scheduleId: id },
+          'could not update a schedule’s job scheduler; the next check will',
+        );
+        return false;
+      }
+    };
     const active = new Map<string, Schedule>();
     for (const schedule of await store.all()) if (!schedule.paused) active.set(schedule.id, schedule);
     const existing = await queue.getJobSchedulers(0, -1);
     const seen = new Set<string>();
     const mended: Schedule[] = [];
     for (const scheduler of existing) {
+      if (stopping) return;
       const schedule = active.get(scheduler.key);
       if (!schedule) {
         const guildId = (scheduler.template?.data as Partial<PostJobData> | undefined)?.guildId;
         if (!guildId) await queue.removeJobScheduler(scheduler.key);
         // A server whose list cannot be read now (the store reports it) keeps its schedulers.
-        else await sync(guildId, scheduler.key).catch(() => undefined);
+        else await mend(guildId, scheduler.key);
         continue;
       }
       seen.add(scheduler.key);
       const changed = scheduler.pattern !== cronPattern(schedule) || scheduler.tz !== schedule.timezone;
-      if (changed || !templateIsCurrent(scheduler)) {
-        await sync(schedule.guildId, schedule.id);
+      if ((changed || !templateIsCurrent(scheduler)) && (await mend(schedule.guildId, schedule.id)))
         mended.push(schedule);
-      }
     }
     for (const schedule of active.values()) {
-      if (seen.has(schedule.id)) continue;
-      await sync(schedule.guildId, schedule.id);
-      mended.push(schedule);
+      if (stopping) return;
+      if (!seen.has(schedule.id) && (await mend(schedule.guildId, schedule.id))) mended.push(schedule);
     }
     await catchUp(catchUpAll ? [...active.values()] : mended);
   }
@@ -351,8 +366,10 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
       }
     },
     async stop(): Promise<void> {
+      stopping = true;
       clearInterval(reconcileTimer);
-      await reconciling;
+      // A check in progress stops at its next schedule; with Redis gone it may not get there.
+      if (reconciling) await Promise.race([reconciling, delay(SYNC_LIMIT_MS, undefined, { ref: false })]);
       await worker?.close();
       await queue.close();
       connection.disconnect();
