@@ -78,7 +78,17 @@ async function world(
       true,
       Date.now(),
     );
-  return { prefix, store, scheduler, posts, fetches, add, schedulers, pauseByMember };
+  /** Runs `work` while every job scheduler write fails, as with Redis out of reach. */
+  async function whileUpsertsFail(work: () => Promise<unknown>): Promise<void> {
+    const upsert = scheduler.queue.upsertJobScheduler.bind(scheduler.queue);
+    scheduler.queue.upsertJobScheduler = () => Promise.reject(new Error('Connection is closed.'));
+    try {
+      await work();
+    } finally {
+      scheduler.queue.upsertJobScheduler = upsert;
+    }
+  }
+  return { prefix, store, scheduler, posts, fetches, add, schedulers, pauseByMember, whileUpsertsFail };
 }
 
 describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
@@ -126,12 +136,9 @@ describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
     const w = await world();
     await w.scheduler.start();
     const a = await w.add();
-    const upsert = w.scheduler.queue.upsertJobScheduler.bind(w.scheduler.queue);
-    w.scheduler.queue.upsertJobScheduler = () => Promise.reject(new Error('Connection is closed.'));
     // Thrown, the member would read an error and add the schedule again: two copies posting.
-    await expect(w.scheduler.changed(a)).resolves.toBeUndefined();
+    await w.whileUpsertsFail(() => expect(w.scheduler.changed(a)).resolves.toBeUndefined());
     expect(await w.schedulers()).toEqual([]);
-    w.scheduler.queue.upsertJobScheduler = upsert;
     await w.scheduler.reconcile();
     expect(await w.schedulers()).toEqual([`${a.id} 30 7 * * * Europe/Berlin`]);
   });
@@ -139,10 +146,7 @@ describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
   it('starts when a schedule’s job scheduler cannot be written, and mends it on the next check', async () => {
     const w = await world();
     const a = await w.add();
-    const upsert = w.scheduler.queue.upsertJobScheduler.bind(w.scheduler.queue);
-    w.scheduler.queue.upsertJobScheduler = () => Promise.reject(new Error('Connection is closed.'));
-    await expect(w.scheduler.start()).resolves.toBeUndefined();
-    w.scheduler.queue.upsertJobScheduler = upsert;
+    await w.whileUpsertsFail(() => expect(w.scheduler.start()).resolves.toBeUndefined());
     await w.scheduler.reconcile();
     expect(await w.schedulers()).toEqual([`${a.id} 30 7 * * * Europe/Berlin`]);
   });
