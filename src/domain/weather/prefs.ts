@@ -54,12 +54,20 @@ export async function getServerPrefs(store: Keyv, guildId: string): Promise<Serv
   return compact(parsed(serverPrefsSchema, await store.get(serverKey(guildId))) ?? {});
 }
 
+/**
+ * Changes a member's preferences. Fields this version does not know (a newer version's) are kept
+ * as stored, so going back to this version after an upgrade loses none of them.
+ */
 async function updateMember(
   store: Keyv,
   userId: string,
   change: (prefs: MemberWeatherPrefs) => { units?: WeatherUnits | undefined; home?: Place | undefined },
 ): Promise<void> {
-  const next = compact(change(await getMemberPrefs(store, userId)));
+  const raw: unknown = await store.get(memberKey(userId));
+  const stored = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? raw : {};
+  // The fields this version knows are what `change` says: one it leaves out is gone.
+  const known = { units: undefined, home: undefined };
+  const next = compact({ ...stored, ...known, ...change(await getMemberPrefs(store, userId)) });
   if (Object.keys(next).length === 0) await store.delete(memberKey(userId));
   else await store.set(memberKey(userId), next);
 }
