@@ -46,8 +46,13 @@ function compact<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], u
   };
 }
 
+/** A member's preferences as this version reads them from the stored value. */
+function memberPrefsOf(stored: unknown): MemberWeatherPrefs {
+  return compact(parsed(memberPrefsSchema, stored) ?? {});
+}
+
 export async function getMemberPrefs(store: Keyv, userId: string): Promise<MemberWeatherPrefs> {
-  return compact(parsed(memberPrefsSchema, await store.get(memberKey(userId))) ?? {});
+  return memberPrefsOf(await store.get(memberKey(userId)));
 }
 
 export async function getServerPrefs(store: Keyv, guildId: string): Promise<ServerWeatherPrefs> {
@@ -67,7 +72,7 @@ async function updateMember(
   const stored = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? raw : {};
   // The fields this version knows are what `change` says: one it leaves out is gone.
   const known = { units: undefined, home: undefined };
-  const next = compact({ ...stored, ...known, ...change(await getMemberPrefs(store, userId)) });
+  const next = compact({ ...stored, ...known, ...change(memberPrefsOf(raw)) });
   if (Object.keys(next).length === 0) await store.delete(memberKey(userId));
   else await store.set(memberKey(userId), next);
 }
