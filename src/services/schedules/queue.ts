@@ -136,17 +136,20 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
   }
 
   /**
-   * Makes one schedule's job scheduler match the store: from the schedule as stored when this runs,
-   * under its server's lock (see `ScheduleStore.withCurrent`), not from what the caller saw. Two
+   * Makes the job schedulers of some of a server's schedules match the store: from the schedules as
+   * stored when this runs, under the server's lock (see `ScheduleStore.withCurrent`, one read for
+   * all of them), not from what the caller saw. Two
    * members pausing and resuming one schedule at once, or a member resuming it while a worker
    * pauses it, otherwise left the scheduler of whichever call reached Redis last: an active schedule
    * that never posted, until a restart.
    */
-  async function sync(guildId: string, id: string): Promise<void> {
-    await store.withCurrent(guildId, id, async (current) => {
-      const change: Promise<unknown> =
-        !current || current.paused ? queue.removeJobScheduler(id) : upsert(current);
-      await withinMs(change, SYNC_LIMIT_MS, `Redis did not answer within ${SYNC_LIMIT_MS} ms`);
+  async function sync(guildId: string, ids: readonly string[]): Promise<void> {
+    await store.withCurrent(guildId, async (schedules) => {
+      const changes = ids.map((id) => {
+        const current = schedules.find((schedule) => schedule.id === id);
+        return !current || current.paused ? queue.removeJobScheduler(id) : upsert(current);
+      });
+      await withinMs(Promise.all(changes), SYNC_LIMIT_MS, `Redis did not answer within ${SYNC_LIMIT_MS} ms`);
     });
   }
 
@@ -170,45 +173,39 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
    * window; at start (`catchUpAll`), every active schedule's is, as no process may have run it.
    */
   async function reconcile(catchUpAll: boolean): Promise<void> {
-    /**
-     * One schedule's scheduler made to match; a failure (its server's lock held, Redis slow) is
-     * logged and left to the next check, so one schedule never stops the start or the others.
-     */
-    const mend = async (guildId: string, id: string): Promise<boolean> => {
-      try {
-        await sync(guildId, id);
-        return true;
-      } catch (error) {
-        logger.warn(
-          { err: error, scheduleId: id },
-          'could not update a schedule’s job scheduler; the next check will',
-        );
-        return false;
-      }
-    };
     const active = new Map<string, Schedule>();
     for (const schedule of await store.all()) if (!schedule.paused) active.set(schedule.id, schedule);
-    const existing = await queue.getJobSchedulers(0, -1);
+    // What must change, by server: one lock and one read of its list for all of them.
+    const toSync = new Map<string, string[]>();
+    const change = (guildId: string, id: string) => toSync.set(guildId, [...(toSync.get(guildId) ?? []), id]);
     const seen = new Set<string>();
-    const mended: Schedule[] = [];
-    for (const scheduler of existing) {
-      if (stopping) return;
+    for (const scheduler of await queue.getJobSchedulers(0, -1)) {
       const schedule = active.get(scheduler.key);
       if (!schedule) {
         const guildId = (scheduler.template?.data as Partial<PostJobData> | undefined)?.guildId;
-        if (!guildId) await queue.removeJobScheduler(scheduler.key);
-        // A server whose list cannot be read now (the store reports it) keeps its schedulers.
-        else await mend(guildId, scheduler.key);
+        if (guildId) change(guildId, scheduler.key);
+        else await queue.removeJobScheduler(scheduler.key);
         continue;
       }
       seen.add(scheduler.key);
       const changed = scheduler.pattern !== cronPattern(schedule) || scheduler.tz !== schedule.timezone;
-      if ((changed || !templateIsCurrent(scheduler)) && (await mend(schedule.guildId, schedule.id)))
-        mended.push(schedule);
+      if (changed || !templateIsCurrent(scheduler)) change(schedule.guildId, schedule.id);
     }
-    for (const schedule of active.values()) {
+    for (const schedule of active.values()) if (!seen.has(schedule.id)) change(schedule.guildId, schedule.id);
+    const mended: Schedule[] = [];
+    for (const [guildId, ids] of toSync) {
       if (stopping) return;
-      if (!seen.has(schedule.id) && (await mend(schedule.guildId, schedule.id))) mended.push(schedule);
+      try {
+        await sync(guildId, ids);
+        mended.push(...ids.flatMap((id) => active.get(id) ?? []));
+      } catch (error) {
+        // Its lock held, Redis slow, its list unreadable (its schedulers are kept as they are): left
+        // to the next check, so one server never stops the start or the others.
+        logger.warn(
+          { err: error, guildId },
+          'could not update a server’s job schedulers; the next check will',
+        );
+      }
     }
     await catchUp(catchUpAll ? [...active.values()] : mended);
   }
@@ -275,7 +272,7 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
   async function refuse(schedule: Schedule, slot: string, error: WeatherRefusedError): Promise<string> {
     if (error.scope === 'schedule') {
       await slots.pause(schedule, error.pauseReason);
-      await sync(schedule.guildId, schedule.id);
+      await sync(schedule.guildId, [schedule.id]);
     } else if (now() - keyRefusalLoggedAt >= KEY_REFUSAL_LOG_MS) {
       keyRefusalLoggedAt = now();
       logger.error({ err: error, scheduleId: schedule.id, slot }, KEY_REFUSED_LOG);
@@ -288,7 +285,7 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
     const schedule = (await store.list(guildId)).find((s) => s.id === scheduleId);
     if (!schedule || schedule.paused) {
       // Deleted or paused by a process that did not get to remove the scheduler (or paused after a 403).
-      await sync(guildId, scheduleId);
+      await sync(guildId, [scheduleId]);
       return 'gone';
     }
     const due = dueAt(job);
@@ -357,7 +354,7 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
      */
     async changed(schedule: Schedule): Promise<void> {
       try {
-        await sync(schedule.guildId, schedule.id);
+        await sync(schedule.guildId, [schedule.id]);
       } catch (error) {
         logger.error(
           { err: error, scheduleId: schedule.id },

@@ -160,19 +160,14 @@ export class ScheduleStore {
   }
 
   /**
-   * Runs `work` with the schedule as stored now (undefined once removed), under its server's lock,
-   * so no change to that server's schedules lands meanwhile. For what is kept beside a schedule (the
-   * queue's job scheduler): applied from the stored state under the lock, it ends up matching the
-   * store whatever order two members' changes come in.
+   * Runs `work` with a server's schedules as stored now, under the server's lock, so no change to
+   * them lands meanwhile. For what is kept beside a schedule (the queue's job scheduler): applied
+   * from the stored state under the lock, it ends up matching the store whatever order two members'
+   * changes come in.
    */
-  async withCurrent(
-    guildId: string,
-    id: string,
-    work: (schedule: Schedule | undefined) => Promise<void>,
-  ): Promise<void> {
+  async withCurrent(guildId: string, work: (schedules: Schedule[]) => Promise<void>): Promise<void> {
     await this.withLock(guildKey(guildId), async () => {
-      const { schedules } = await this.records(guildId);
-      await work(schedules.find((schedule) => schedule.id === id));
+      await work((await this.records(guildId)).schedules);
     });
   }
 
