@@ -130,8 +130,16 @@ export class MusicOAuth {
   async exchangeCode(callback: URLSearchParams, expectedState: string, verifier: string): Promise<TokenSet> {
     // RFC 6749 §5.1: `scope` is left out when the service granted exactly what was asked for.
     const sent = [callback.get('code') ?? '', expectedState, verifier];
+    let parameters: URLSearchParams;
+    try {
+      parameters = oauth.validateAuthResponse(this.as, this.client, callback, expectedState);
+    } catch (error) {
+      // The address that came back is not a valid answer (a parameter twice, an `iss` the service
+      // never sends): refused outright, and not the service being down.
+      const reason = error instanceof Error ? redactText(error.message, sent) : 'unknown error';
+      throw new OAuthError('invalid_request', `The callback address is not a valid answer: ${reason}`);
+    }
     return this.run([...MUSIC_SCOPES], sent, async () => {
-      const parameters = oauth.validateAuthResponse(this.as, this.client, callback, expectedState);
       const response = await oauth.authorizationCodeGrantRequest(
         this.as,
         this.client,

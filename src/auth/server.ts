@@ -216,6 +216,11 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     const state = url.searchParams.get('state') ?? '';
     const code = url.searchParams.get('code');
     const error = url.searchParams.get('error');
+    // RFC 6749 §3.1: no parameter may come twice. Refused before the state is used up, so the
+    // member's own link, still pending, goes through.
+    const names = [...url.searchParams.keys()];
+    if (new Set(names).size !== names.length)
+      return outcome(res, 'bad_request', pages.badRequest('The address repeats a parameter.'));
     if (!STATE_PATTERN.test(state))
       return outcome(res, 'bad_request', pages.badRequest('The address has no valid state.'));
     if (code === null && error === null) {

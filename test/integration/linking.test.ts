@@ -363,6 +363,31 @@ describe('the callback server under abuse and odd answers', () => {
     expect(await vault.get('discord-errors')).toBeUndefined();
   });
 
+  it('refuses a callback that repeats a parameter without using up the state, and an `iss` it never gets as a refusal', async () => {
+    const start = await startIn('discord-repeats');
+    const back = await music.approve(start.location!, premium());
+    const code = back.searchParams.get('code')!;
+    for (const twice of [`code=${code}&code=other`, `code=${code}&state=${start.state}`]) {
+      const page = await visit(`${server.url}/callback?state=${start.state}&${twice}`, start.cookie);
+      expect(page.status, twice).toBe(400);
+      expect(page.body).toContain('repeats a parameter');
+      expect(page.body).not.toContain(code);
+    }
+    expect(await vault.get('discord-repeats')).toBeUndefined();
+    // The member's own answer still links.
+    expect((await visit(back.toString(), start.cookie)).status).toBe(200);
+    expect(await vault.get('discord-repeats')).toBeDefined();
+
+    // RFC 9207's `iss`, which this service does not send: not a valid answer, not the service down.
+    const other = await startIn('discord-iss');
+    const approved = await music.approve(other.location!, premium());
+    approved.searchParams.set('iss', 'https://issuer.invalid');
+    const page = await visit(approved.toString(), other.cookie);
+    expect(page.status).toBe(502);
+    expect(page.body).toContain('did not accept this link');
+    expect(await vault.get('discord-iss')).toBeUndefined();
+  });
+
   it('finishes two links started in one browser, each clearing only its own cookie', async () => {
     // A browser keeps one cookie per name: a second cookie of the same name replaces the first.
     const cookies = new Map<string, string>();
