@@ -245,7 +245,7 @@ export function withWeatherErrors(sub: Subcommand<WeatherServices>): Subcommand<
         if (error instanceof WeatherKeyRejectedError)
           ctx.logger.warn(
             { err: error, interactionId: interaction.id },
-            'the weather service refuses the key',
+            'the weather service refuses the key: check WEATHER_API_KEY; a new key can take a few hours to be activated',
           );
         else ctx.logger.debug({ err: error, interactionId: interaction.id }, 'weather request refused');
         await replyPrivately(interaction, message);

@@ -33,7 +33,8 @@ interface DuePost {
 }
 
 /** Logged (at error level) when the weather service refuses the bot's key for a scheduled post. */
-export const KEY_REFUSED_LOG = 'scheduled posts skipped: the weather service refuses the configured key';
+export const KEY_REFUSED_LOG =
+  'scheduled posts skipped: the weather service refuses the configured key (WEATHER_API_KEY; a new key can take a few hours to be activated)';
 
 /**
  * The channel is gone or closed to the bot: the schedule is paused with this reason (the message, in
