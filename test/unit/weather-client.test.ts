@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { placeLabel } from '../../src/domain/weather/places.js';
 import { ResponseValidationError } from '../../src/services/http/errors.js';
 import {
   BulkFormatError,
@@ -177,6 +178,17 @@ describe('weather client requests', () => {
     expect(places.map((p) => p.state)).toEqual(['Illinois', 'Missouri']);
     expect(seen[0]?.get('q')).toBe('Springfield,US');
     expect(seen[0]?.get('limit')).toBe('5');
+  });
+
+  it('keeps every place of a geocoding answer when one comes without a country', async () => {
+    const [illinois, missouri] = geocodingBody();
+    const { country: _, ...noCountry } = missouri!;
+    stub(MOCK_URLS.apiUrl, '/geo/1.0/direct', 200, [illinois, noCountry]);
+    const places = await client.geocoding.direct({ q: 'Springfield' });
+    expect(places.map((place) => placeLabel(place))).toEqual([
+      'Springfield, Illinois, US',
+      'Springfield, Missouri',
+    ]);
   });
 });
 

@@ -169,7 +169,8 @@ export const geocodingLocationSchema = z.object({
   local_names: z.record(z.string(), z.string()).optional(),
   lat: z.number(),
   lon: z.number(),
-  country: z.string(),
+  // Always sent in the answers seen; optional so that one place without it does not lose the whole list.
+  country: z.string().optional(),
   state: z.string().optional(),
 });
 export const geocodingSchema = z.array(geocodingLocationSchema);
