@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { Counter, type Registry } from 'prom-client';
 import type { Logger } from '../logger.js';
 import { MusicOAuth, OAuthError } from './oauth.js';
@@ -363,6 +363,28 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
       if (!res.headersSent) send(res, 'other', pages.internal(reference));
       else res.end();
     });
+  });
+  // What Node's parser refuses before `handle` sees it (an address past the header limit, a request
+  // that is not HTTP) gets a page with the same headers as every other, not a bare status line.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    const started = (socket as { _httpMessage?: ServerResponse })._httpMessage?.headersSent;
+    if (!socket.writable || started || error.code === 'ECONNRESET') return socket.destroy();
+    const page: Page =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? { ...pages.badRequest('The address is too long.'), status: 431 }
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? { ...pages.badRequest('The request took too long to arrive.'), status: 408 }
+          : pages.badRequest('The request could not be read.');
+    requests.inc({ route: 'other', status: String(page.status) });
+    const body = renderPage(page);
+    const headers = {
+      ...SECURITY_HEADERS,
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': String(Buffer.byteLength(body)),
+      connection: 'close',
+    };
+    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+    socket.end(`HTTP/1.1 ${page.status} ${http.STATUS_CODES[page.status]}\r\n${head.join('')}\r\n${body}`);
   });
   server.listen(options.port, options.host);
   await once(server, 'listening');

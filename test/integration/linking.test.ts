@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import type KeyvSqlite from '@keyv/sqlite';
@@ -307,6 +308,25 @@ describe('the callback server under abuse and odd answers', () => {
       expect(page.status).toBe(400);
     }
     expect(await stateRows()).toBe(before);
+  });
+
+  it('answers an address past the header limit, or a request that is not HTTP, with a page of its own', async () => {
+    const long = await request(`${server.url}/callback?state=${'a'.repeat(20_000)}&code=x`);
+    expect(long.statusCode).toBe(431);
+    expect(long.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(long.headers['referrer-policy']).toBe('no-referrer');
+    expect(long.headers['cache-control']).toBe('no-store');
+    expect(await long.body.text()).toContain('The address is too long.');
+
+    const { port } = new URL(server.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.end('NOT HTTP\r\n\r\n');
+    const raw = (await socket.toArray()).join('');
+    expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(raw).toContain('content-security-policy: ');
+    expect(raw).toContain('The request could not be read.');
+    // And it goes on serving.
+    expect((await visit(`${server.url}/healthz`)).status).toBe(200);
   });
 
   it('answers HEAD on the link routes with 405 and uses up nothing', async () => {
