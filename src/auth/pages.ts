@@ -137,6 +137,15 @@ export const pages = {
     title: 'The music service did not accept this link',
     lines: ['It refused to hand over access for this sign-in, so nothing was linked.', BACK],
   }),
+  notRegistered: (): Page => ({
+    status: 403,
+    tone: 'problem',
+    title: 'This music account cannot use the bot yet',
+    lines: [
+      'The bot’s music app only lets in the accounts its owner has added, and yours is not one of them yet, so nothing was linked.',
+      'Ask the bot’s owner to add your music account to the app, then: ' + BACK,
+    ],
+  }),
   serviceDown: (): Page => ({
     status: 503,
     tone: 'problem',

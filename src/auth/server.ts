@@ -10,6 +10,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Counter, type Registry } from 'prom-client';
 import type { Logger } from '../logger.js';
+import { UserNotRegisteredError } from '../services/music/errors.js';
 import { MusicOAuth, OAuthError } from './oauth.js';
 import { pages, renderPage, type Page } from './pages.js';
 import { seal, unseal, type Keyring } from './seal.js';
@@ -278,6 +279,15 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     try {
       profile = await linking.fetchProfile(tokens.accessToken);
     } catch (failure) {
+      // A development-mode app hands out tokens to any account but answers only those on its user
+      // list: trying again cannot help, the owner has to add the account.
+      if (failure instanceof UserNotRegisteredError) {
+        logger.warn(
+          { userId: taken.link.userId },
+          'a member’s music account is not on the music app’s user list: add it under User Management in the music dashboard',
+        );
+        return outcome(res, 'not_registered', pages.notRegistered());
+      }
       logger.warn({ err: failure, userId: taken.link.userId }, 'could not read the music profile');
       return outcome(res, 'service_down', pages.serviceDown());
     }

@@ -193,6 +193,18 @@ describe('linking a music account', () => {
     expect(await vault.get('discord-verifier')).toBeUndefined();
   });
 
+  it('tells a member whose music account is not on a development-mode app’s user list to ask the owner, not to retry', async () => {
+    const outsider = music.createUser({ id: 'outsider', registered: false });
+    const start = await beginLink(await linking.startLink('discord-outsider'));
+    const back = await music.approve(start.location!, outsider.id);
+    const page = await visit(back.toString(), start.cookie);
+    expect(page.status).toBe(403);
+    expect(page.body).toContain('Ask the bot’s owner to add your music account');
+    expect(page.body).not.toContain('not answering');
+    expect(await vault.get('discord-outsider')).toBeUndefined();
+    expect(logs.join('')).toContain('not on the music app’s user list');
+  });
+
   it('never logs the code, the state or a token', async () => {
     const url = await linking.startLink('discord-logs');
     const page = await completeLink(music, url, premium());
