@@ -3,7 +3,14 @@
  * rendered (the same renderers as the commands), and the post itself, with the slot's nonce and
  * `enforce_nonce` so a retry is dropped by Discord if the first try got through.
  */
-import { DiscordAPIError, RESTJSONErrorCodes, Routes, type APIGuildMember, type Client } from 'discord.js';
+import {
+  DiscordAPIError,
+  RESTJSONErrorCodes,
+  Routes,
+  type APIGuildMember,
+  type APIMessage,
+  type Client,
+} from 'discord.js';
 import type { Place } from '../domain/weather/places.js';
 import {
   getCurrentWeather,
@@ -175,8 +182,9 @@ async function botTimedOutUntil(client: Client, guildId: string, now: number): P
 export function createScheduledPoster(client: Client, siteUrl: string, now: () => number = Date.now) {
   return async (schedule: Schedule, weather: unknown, nonce: string): Promise<void> => {
     const message = renderScheduledPost(schedule, weather as Report, siteUrl);
+    let posted: APIMessage;
     try {
-      await client.rest.post(Routes.channelMessages(schedule.channelId), {
+      posted = (await client.rest.post(Routes.channelMessages(schedule.channelId), {
         body: {
           embeds: message.embeds.map((embed) => embed.toJSON()),
           attachments: message.files.map((file, id) => ({
@@ -192,7 +200,7 @@ export function createScheduledPoster(client: Client, siteUrl: string, now: () =
           data: file.attachment,
           contentType: 'image/png',
         })),
-      });
+      })) as APIMessage;
     } catch (error) {
       if (!(error instanceof DiscordAPIError)) throw error;
       const code = typeof error.code === 'number' ? GONE[error.code] : undefined;
@@ -210,6 +218,13 @@ export function createScheduledPoster(client: Client, siteUrl: string, now: () =
           cause: error,
         });
       throw error;
+    }
+    // Without Embed Links, Discord takes a message that has files too, dropping its embeds: the
+    // channel would get bare charts from now on, with nothing to say why. Taken back, and the
+    // schedule paused, as a post refused for a missing permission is.
+    if (message.embeds.length > 0 && Array.isArray(posted?.embeds) && posted.embeds.length === 0) {
+      await client.rest.delete(Routes.channelMessage(schedule.channelId, posted.id)).catch(() => undefined);
+      throw new PostRejectedError(REASONS['missing-permission'], 'missing-permission');
     }
   };
 }

@@ -233,6 +233,25 @@ describe('scheduled weather posts, managed from Discord', () => {
     await schedule('remove', { id: added.id }).reply();
   });
 
+  it('takes back a post Discord stripped of its embeds (Embed Links taken away) and says why', async () => {
+    const channel = world.discord.createChannel(world.guildId, { name: 'no-embeds-later' });
+    world.discord.setBotPermissions(channel.id, { allow: VIEW_SEND });
+    await schedule('add', { place: BERLIN, time: '07:00', timezone: 'UTC', channel: channel.id }).reply();
+    const list = (await world.app.storage.ns('schedules').get(`guild:${world.guildId}`)) as {
+      id: string;
+      channelId: string;
+    }[];
+    const added = list.find((entry) => entry.channelId === channel.id)!;
+    // Discord still takes the message, for its chart, and drops the embeds.
+    world.discord.setBotPermissions(channel.id, { allow: VIEW_SEND, deny: PermissionFlagsBits.EmbedLinks });
+    const reply = await schedule('test', { id: added.id }).reply();
+    expect(reply.content).toBe(
+      `Could not post in <#${channel.id}>: the bot lost a permission it needs in the channel.`,
+    );
+    expect(world.discord.messages(channel.id)).toEqual([]);
+    await schedule('remove', { id: added.id }).reply();
+  });
+
   it('pauses, resumes and removes a schedule', async () => {
     const [first] = (await world.app.storage.ns('schedules').get(`guild:${world.guildId}`)) as {
       id: string;
