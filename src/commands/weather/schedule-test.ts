@@ -25,8 +25,9 @@ export default {
   autocomplete: (interaction, weather) => scheduleIdAutocomplete(interaction, weather),
   async execute(interaction, weather) {
     const { guildId, t } = requireManager(interaction);
-    const schedule = await findSchedule(weather, guildId, interaction.options.getString('id', true), t);
+    // Acknowledged before the storage read, which may wait on locks or Redis.
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    const schedule = await findSchedule(weather, guildId, interaction.options.getString('id', true), t);
     try {
       await weather.schedules.postNow(schedule);
     } catch (error) {
