@@ -378,7 +378,10 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
   // that is not HTTP) gets a page with the same headers as every other, not a bare status line.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     const started = (socket as { _httpMessage?: ServerResponse })._httpMessage?.headersSent;
-    if (!socket.writable || started || error.code === 'ECONNRESET') return socket.destroy();
+    if (!socket.writable || started || error.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
     const page: Page =
       error.code === 'HPE_HEADER_OVERFLOW'
         ? { ...pages.badRequest('The address is too long.'), status: 431 }
