@@ -1,10 +1,20 @@
 /**
  * `npm run register`: publishes the slash commands to Discord. Per guild when DISCORD_GUILD_ID is
  * set (shows at once; for trying things out), otherwise globally (can take up to an hour to show).
+ * `npm run register -- --remove` takes them away there instead: a server that has both its own copy
+ * (from testing with DISCORD_GUILD_ID) and the global one shows every command twice.
  */
 import { ConfigError, loadConfig } from '../src/config.js';
 import { registerCommands } from '../src/bot/register.js';
 import { commands } from '../src/commands/index.js';
+
+const args = process.argv.slice(2);
+const unknown = args.filter((arg) => arg !== '--remove');
+if (unknown.length > 0) {
+  console.error(`Unknown option ${unknown.join(' ')}: the only option is --remove.`);
+  process.exit(1);
+}
+const remove = args.includes('--remove');
 
 try {
   const config = loadConfig();
@@ -13,13 +23,15 @@ try {
     applicationId: config.discord.applicationId,
     guildId: config.discord.guildId,
     apiUrl: config.discord.apiUrl,
-    commands,
+    commands: remove ? [] : commands,
   });
   const where = config.discord.guildId
     ? `in guild ${config.discord.guildId}`
     : 'globally (may take up to an hour to show)';
   console.log(
-    `Registered ${registered.length} commands ${where}: ${registered.map((c) => `/${c.name}`).join(', ')}`,
+    remove
+      ? `Removed the commands ${where}.`
+      : `Registered ${registered.length} commands ${where}: ${registered.map((c) => `/${c.name}`).join(', ')}`,
   );
 } catch (error) {
   console.error(

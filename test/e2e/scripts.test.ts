@@ -1,10 +1,14 @@
 import { spawn } from 'node:child_process';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
+import { startDiscordEmulator } from '../../emulators/discord/index.js';
 import { DEFAULT_PORTS } from '../../scripts/lib/offline.js';
 
-function run(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function run(args: string[], env?: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(env ? { env } : {}),
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -22,6 +26,37 @@ describe('the quick-start scripts', () => {
     expect(stdout).toContain('> /help');
     expect(stdout).toContain('What I can do');
     expect(stdout).toContain('Tour finished: every step answered.');
+  }, 60_000);
+
+  it('npm run register puts the commands in the server named, and --remove takes them away again', async () => {
+    const discord = await startDiscordEmulator({ botToken: 'register-test-token' });
+    try {
+      const guild = discord.createGuild({ name: 'testing' });
+      const env = {
+        PATH: process.env['PATH'],
+        DISCORD_TOKEN: 'register-test-token',
+        DISCORD_APPLICATION_ID: discord.applicationId,
+        DISCORD_API_URL: discord.restUrl,
+        DISCORD_GUILD_ID: guild.id,
+      };
+      const register = run(['scripts/register.ts'], env);
+      expect(await register.exited, register.output().stderr).toBe(0);
+      expect(register.output().stdout).toContain(`commands in guild ${guild.id}: /`);
+      expect(discord.commands(guild.id).map((command) => command.name)).toEqual(
+        expect.arrayContaining(['weather', 'music', 'help']),
+      );
+
+      const remove = run(['scripts/register.ts', '--remove'], env);
+      expect(await remove.exited, remove.output().stderr).toBe(0);
+      expect(remove.output().stdout).toContain(`Removed the commands in guild ${guild.id}.`);
+      expect(discord.commands(guild.id)).toEqual([]);
+
+      const typo = run(['scripts/register.ts', '--rmeove'], env);
+      expect(await typo.exited).toBe(1);
+      expect(typo.output().stderr).toContain('Unknown option --rmeove');
+    } finally {
+      await discord.close();
+    }
   }, 60_000);
 
   it('npm run emulators serves on the fixed default ports, prints them, and stops on Ctrl-C', async () => {
