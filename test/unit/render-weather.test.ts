@@ -74,6 +74,19 @@ describe('renderCurrentWeather', () => {
     expect(embed.data.description).toBe('☁️ **Broken clouds**');
   });
 
+  it('shows no gusts and a dash for visibility when the service sends neither, as it often does not', () => {
+    const report = currentReportFixture();
+    const { visibility: _, ...weather } = report.weather;
+    const embed = renderCurrentWeather(
+      { ...report, weather: { ...weather, wind: { speed: 4.1, deg: 80 } } },
+      US,
+    );
+    const values = fields(embed);
+    expect(values['Wind']).toBe('9.2 mph E');
+    expect(values['Visibility']).toBe('—');
+    expectSendable([embed]);
+  });
+
   it('reads rain and snow sent as null or as an empty object as nothing fallen', () => {
     // Real answers have carried `"rain":{}` (with light rain described) and `"snow":null`.
     const { weather } = currentReportFixture();
