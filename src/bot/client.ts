@@ -44,6 +44,9 @@ export function createDiscordClient(options: DiscordClientOptions): Client {
     intents: [GatewayIntentBits.Guilds],
     partials: [Partials.Channel],
     makeCache,
+    // Replies quote what members typed and what the services send (place and playlist names):
+    // nothing the bot sends pings anyone, whatever text it carries.
+    allowedMentions: { parse: [], repliedUser: false },
     rest: { api: options.apiUrl, makeRequest },
     ...(options.shards === undefined ? {} : { shards: options.shards }),
     ...(options.shardCount === undefined ? {} : { shardCount: options.shardCount }),

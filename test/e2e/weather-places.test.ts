@@ -91,6 +91,15 @@ describe('/weather places: autocomplete, typed names, homes', () => {
     expect(handle.original()).toBeUndefined();
   });
 
+  it('pings no one with what a member typed', async () => {
+    const typed = `@everyone <@${world.bob.id}> <@&${world.guildId}>`;
+    const message = await world
+      .slash('weather', { subcommand: 'now', options: { place: typed } })
+      .waitForFollowUp();
+    expect(message.content).toContain('@everyone');
+    expect(message).toMatchObject({ mention_everyone: false, mentions: [], mention_roles: [] });
+  });
+
   it('offers spelling tips when nothing of the name exists at all', async () => {
     const message = await world
       .slash('weather', { subcommand: 'now', options: { place: 'Atlantis' } })
