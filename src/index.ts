@@ -89,7 +89,7 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
         'could not read a server’s scheduled posts: they are skipped until it can',
       ),
     );
-    const poster = createScheduledPoster(client, siteUrl, options.now ?? Date.now);
+    const poster = createScheduledPoster(client, siteUrl, options.now ?? Date.now, logger);
     const parts = {
       store,
       storage,

@@ -397,7 +397,11 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
       connection: 'close',
     };
     const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-    socket.end(`HTTP/1.1 ${page.status} ${http.STATUS_CODES[page.status]}\r\n${head.join('')}\r\n${body}`);
+    // Closed once written, whether or not the client closes its side (Node keeps half-open sockets).
+    socket.end(
+      `HTTP/1.1 ${page.status} ${http.STATUS_CODES[page.status]}\r\n${head.join('')}\r\n${body}`,
+      () => socket.destroy(),
+    );
   });
   server.listen(options.port, options.host);
   await once(server, 'listening');

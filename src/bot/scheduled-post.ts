@@ -12,6 +12,7 @@ import {
   type Client,
 } from 'discord.js';
 import type { Place } from '../domain/weather/places.js';
+import type { Logger } from '../logger.js';
 import {
   getCurrentWeather,
   getDailyForecast,
@@ -179,7 +180,12 @@ async function botTimedOutUntil(client: Client, guildId: string, now: number): P
  * post refused for a missing permission while the bot is timed out on the server is skipped
  * instead: the permissions come back when the timeout ends.
  */
-export function createScheduledPoster(client: Client, siteUrl: string, now: () => number = Date.now) {
+export function createScheduledPoster(
+  client: Client,
+  siteUrl: string,
+  now: () => number = Date.now,
+  logger?: Pick<Logger, 'warn'>,
+) {
   return async (schedule: Schedule, weather: unknown, nonce: string): Promise<void> => {
     const message = renderScheduledPost(schedule, weather as Report, siteUrl);
     let posted: APIMessage;
@@ -223,7 +229,14 @@ export function createScheduledPoster(client: Client, siteUrl: string, now: () =
     // channel would get bare charts from now on, with nothing to say why. Taken back, and the
     // schedule paused, as a post refused for a missing permission is.
     if (message.embeds.length > 0 && Array.isArray(posted?.embeds) && posted.embeds.length === 0) {
-      await client.rest.delete(Routes.channelMessage(schedule.channelId, posted.id)).catch(() => undefined);
+      await client.rest
+        .delete(Routes.channelMessage(schedule.channelId, posted.id))
+        .catch((error: unknown) => {
+          logger?.warn(
+            { err: error, scheduleId: schedule.id, channelId: schedule.channelId, messageId: posted.id },
+            'a scheduled post Discord took without its embeds could not be deleted: it stays in the channel',
+          );
+        });
       throw new PostRejectedError(REASONS['missing-permission'], 'missing-permission');
     }
   };
