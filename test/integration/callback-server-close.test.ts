@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -115,6 +116,19 @@ describe('stopping the callback server', () => {
     const started = performance.now();
     await world.close();
     expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('closes at once after refusing a request that is not HTTP, though the client keeps its side open', async () => {
+    const world = await linkInProgress();
+    const { port } = new URL(world.url);
+    const socket = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true });
+    socket.on('error', () => {});
+    socket.write('NOT HTTP\r\n\r\n');
+    expect((await socket.toArray()).join('')).toMatch(/^HTTP\/1\.1 400 /);
+    const started = performance.now();
+    await world.close();
+    expect(performance.now() - started).toBeLessThan(1_000);
+    socket.destroy();
   });
 
   it('cuts a request that does not finish within the grace period', async () => {

@@ -332,9 +332,7 @@ describe('the callback server under abuse and odd answers', () => {
 
     const { port } = new URL(server.url);
     const socket = connect(Number(port), '127.0.0.1');
-    // The client leaves its side open: the server still closes the connection once it has answered
-    // (left open, it would hold up the server's stop for its whole grace time).
-    socket.write('NOT HTTP\r\n\r\n');
+    socket.end('NOT HTTP\r\n\r\n');
     const raw = (await socket.toArray()).join('');
     expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(raw).toContain('content-security-policy: ');
