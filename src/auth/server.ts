@@ -100,6 +100,8 @@ const SECURITY_HEADERS = {
   'cache-control': 'no-store',
   'cross-origin-opener-policy': 'same-origin',
 } as const;
+/** The headers of every page. */
+const PAGE_HEADERS = { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8' } as const;
 
 /**
  * What a link cookie holds: the Discord user and the hash of the state it binds, and the state
@@ -153,7 +155,7 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
 
   function send(res: ServerResponse, route: string, page: Page, extra: Record<string, string> = {}) {
     requests.inc({ route, status: String(page.status) });
-    res.writeHead(page.status, { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8', ...extra });
+    res.writeHead(page.status, { ...PAGE_HEADERS, ...extra });
     res.end(renderPage(page));
   }
 
@@ -391,8 +393,7 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     requests.inc({ route: 'other', status: String(page.status) });
     const body = renderPage(page);
     const headers = {
-      ...SECURITY_HEADERS,
-      'content-type': 'text/html; charset=utf-8',
+      ...PAGE_HEADERS,
       'content-length': String(Buffer.byteLength(body)),
       connection: 'close',
     };

@@ -228,7 +228,7 @@ export function createScheduledPoster(
     // Without Embed Links, Discord takes a message that has files too, dropping its embeds: the
     // channel would get bare charts from now on, with nothing to say why. Taken back, and the
     // schedule paused, as a post refused for a missing permission is.
-    if (message.embeds.length > 0 && Array.isArray(posted?.embeds) && posted.embeds.length === 0) {
+    if (message.embeds.length > 0 && Array.isArray(posted.embeds) && posted.embeds.length === 0) {
       await client.rest
         .delete(Routes.channelMessage(schedule.channelId, posted.id))
         .catch((error: unknown) => {

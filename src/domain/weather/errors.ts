@@ -69,10 +69,6 @@ export class ProductNotInPlanError extends Error {
 export class WeatherKeyRejectedError extends Error {
   override readonly name = 'WeatherKeyRejectedError';
   constructor(options?: ErrorOptions) {
-    // The service's FAQ: a new key can take a few hours to be activated, and is refused until then.
-    super(
-      'The weather service does not accept the configured key (WEATHER_API_KEY); a key created in the last few hours may not be active yet',
-      options,
-    );
+    super('The weather service does not accept the configured key', options);
   }
 }

@@ -145,8 +145,9 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
    */
   async function sync(guildId: string, ids: readonly string[]): Promise<void> {
     await store.withCurrent(guildId, async (schedules) => {
+      const byId = new Map(schedules.map((schedule) => [schedule.id, schedule]));
       const changes = ids.map((id) => {
-        const current = schedules.find((schedule) => schedule.id === id);
+        const current = byId.get(id);
         return !current || current.paused ? queue.removeJobScheduler(id) : upsert(current);
       });
       await withinMs(Promise.all(changes), SYNC_LIMIT_MS, `Redis did not answer within ${SYNC_LIMIT_MS} ms`);
@@ -177,7 +178,11 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
     for (const schedule of await store.all()) if (!schedule.paused) active.set(schedule.id, schedule);
     // What must change, by server: one lock and one read of its list for all of them.
     const toSync = new Map<string, string[]>();
-    const change = (guildId: string, id: string) => toSync.set(guildId, [...(toSync.get(guildId) ?? []), id]);
+    const change = (guildId: string, id: string) => {
+      const ids = toSync.get(guildId);
+      if (ids) ids.push(id);
+      else toSync.set(guildId, [id]);
+    };
     const seen = new Set<string>();
     for (const scheduler of await queue.getJobSchedulers(0, -1)) {
       const schedule = active.get(scheduler.key);
