@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import Keyv from 'keyv';
 import type { RedisClientType } from '@keyv/redis';
 import KeyvSqlite from '@keyv/sqlite';
@@ -101,6 +102,45 @@ export interface Storage {
   nextTurn(namespace: Namespace, key: string, intervalMs: number): Promise<number>;
   /** Closes every connection. */
   close(): Promise<void>;
+}
+
+/** A lock stayed taken for longer than the caller would wait (see {@link withLock}). */
+export class LockBusyError extends Error {
+  override readonly name = 'LockBusyError';
+}
+
+export interface LockOptions {
+  /** How long the lock lasts if its holder never gives it up (a crash): no one waits longer. */
+  ttlMs?: number;
+  /** How long to wait for a lock someone else holds before giving up with {@link LockBusyError}. */
+  waitMs?: number;
+}
+
+/**
+ * Runs `task` holding the lock `key` (a claim in the `locks` namespace), across every process that
+ * shares the backend: for reading a stored value, changing it and writing it back without losing a
+ * change made at the same time. A lock someone else holds is tried again after growing pauses.
+ */
+export async function withLock<T>(
+  storage: Pick<Storage, 'claim' | 'release'>,
+  key: string,
+  task: () => Promise<T>,
+  { ttlMs = 10_000, waitMs = 5_000 }: LockOptions = {},
+): Promise<T> {
+  const owner = randomUUID();
+  const deadline = Date.now() + waitMs;
+  for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
+    if (await storage.claim('locks', key, ttlMs, owner)) {
+      try {
+        return await task();
+      } finally {
+        await storage.release('locks', key, owner);
+      }
+    }
+    if (Date.now() >= deadline) throw new LockBusyError(`${key} stayed locked for ${waitMs} ms`);
+    // Jittered, so waiters that collided do not keep colliding.
+    await delay(pause / 2 + Math.random() * pause);
+  }
 }
 
 /** Compare-and-delete, so a lock that expired and was taken by someone else is not released by us. */

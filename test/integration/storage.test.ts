@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStorage, type Storage, type StorageOptions } from '../../src/storage/index.js';
+import {
+  createStorage,
+  LockBusyError,
+  withLock,
+  type Storage,
+  type StorageOptions,
+} from '../../src/storage/index.js';
 import { createClient } from '@keyv/redis';
 import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
 
@@ -99,6 +105,34 @@ describe.each(backends)('the storage contract on $name', ({ available, options }
     );
     expect(results.filter(Boolean)).toHaveLength(1);
   });
+
+  it.runIf(available)(
+    'runs work under a lock one at a time, and gives up on a lock held past the wait',
+    async () => {
+      const order: string[] = [];
+      const work = (name: string) => async () => {
+        order.push(`${name} in`);
+        await delay(30);
+        order.push(`${name} out`);
+        return name;
+      };
+      const results = await Promise.all([
+        withLock(storage, 'turns', work('a')),
+        withLock(storage, 'turns', work('b')),
+        withLock(storage, 'turns', work('c')),
+      ]);
+      expect(results).toEqual(['a', 'b', 'c']);
+      for (let i = 0; i < order.length; i += 2) {
+        expect(order[i + 1]).toBe(order[i]!.replace(' in', ' out'));
+      }
+      // Released after each: the lock can be taken again at once.
+      expect(await storage.claim('locks', 'turns', 60_000, 'after')).toBe(true);
+      await expect(withLock(storage, 'turns', work('late'), { waitMs: 200 })).rejects.toBeInstanceOf(
+        LockBusyError,
+      );
+      expect(order).not.toContain('late in');
+    },
+  );
 
   it.runIf(available)(
     'frees a claim when it expires or its owner releases it, not when another does',

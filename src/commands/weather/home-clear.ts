@@ -11,8 +11,8 @@ export default {
   group: 'home',
   build: (sub) => localize(sub, WEATHER_COMMAND_TEXT.subcommands.homeClear),
   async execute(interaction, weather, ctx) {
-    const { t, prefs } = await weatherRequest(interaction, weather, ctx);
-    const had = await clearMemberHome(prefs, interaction.user.id);
+    const { t, storage } = await weatherRequest(interaction, weather, ctx);
+    const had = await clearMemberHome(storage, interaction.user.id);
     await interaction.reply({ content: had ? t.homeCleared : t.homeNotSet, flags: MessageFlags.Ephemeral });
   },
 } satisfies Subcommand<WeatherServices>;

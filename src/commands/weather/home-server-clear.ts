@@ -13,8 +13,8 @@ export default {
   build: (sub) => localize(sub, WEATHER_COMMAND_TEXT.subcommands.homeServerClear),
   async execute(interaction, weather, ctx) {
     const guildId = manageableGuildId(interaction);
-    const { t, prefs } = await weatherRequest(interaction, weather, ctx);
-    const had = await clearServerHome(prefs, guildId);
+    const { t, storage } = await weatherRequest(interaction, weather, ctx);
+    const had = await clearServerHome(storage, guildId);
     await interaction.reply({
       content: had ? t.serverHomeCleared : t.serverHomeNotSet,
       flags: MessageFlags.Ephemeral,

@@ -30,7 +30,7 @@ export default {
     const guildId = manageableGuildId(interaction);
     const request = await weatherRequest(interaction, weather, ctx);
     const place = await deferWithPlace(interaction, weather, request, { ephemeral: true });
-    await saveServerHome(request.prefs, guildId, place);
+    await saveServerHome(request.storage, guildId, place);
     await interaction.editReply({ content: request.t.serverHomeSaved(md(place.label, 100)) });
   },
 } satisfies Subcommand<WeatherServices>;

@@ -17,7 +17,7 @@ export default {
   async execute(interaction, weather, ctx) {
     const request = await weatherRequest(interaction, weather, ctx);
     const place = await deferWithPlace(interaction, weather, request, { ephemeral: true });
-    await saveMemberHome(request.prefs, interaction.user.id, place);
+    await saveMemberHome(request.storage, interaction.user.id, place);
     await interaction.editReply({ content: request.t.homeSaved(md(place.label, 100)) });
   },
 } satisfies Subcommand<WeatherServices>;

@@ -12,10 +12,10 @@ export default {
   group: 'home',
   build: (sub) => localize(sub, WEATHER_COMMAND_TEXT.subcommands.homeShow),
   async execute(interaction, weather, ctx) {
-    const { prefs, render } = await weatherRequest(interaction, weather, ctx);
-    const member = await getMemberPrefs(prefs, interaction.user.id);
+    const { storage, render } = await weatherRequest(interaction, weather, ctx);
+    const member = await getMemberPrefs(storage, interaction.user.id);
     const server =
-      interaction.guildId === null ? undefined : await getServerPrefs(prefs, interaction.guildId);
+      interaction.guildId === null ? undefined : await getServerPrefs(storage, interaction.guildId);
     await interaction.reply({
       embeds: [renderWeatherSettings({ member, server, units: render.units }, render)],
       flags: MessageFlags.Ephemeral,

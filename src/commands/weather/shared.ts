@@ -5,7 +5,7 @@ import {
   type ChatInputCommandInteraction,
   type RepliableInteraction,
 } from 'discord.js';
-import type Keyv from 'keyv';
+import type { Storage } from '../../storage/index.js';
 import type { BotContext, WeatherServices } from '../../bot/context.js';
 import { UserError } from '../../bot/errors.js';
 import { waitText } from '../../bot/i18n/common.js';
@@ -60,7 +60,8 @@ export interface WeatherRequest {
   serviceLang: WeatherLang;
   t: WeatherMessages;
   render: WeatherRenderOptions;
-  prefs: Keyv;
+  /** Where the member's and the server's preferences are. */
+  storage: Storage;
 }
 
 export async function weatherRequest(
@@ -69,8 +70,7 @@ export async function weatherRequest(
   ctx: BotContext,
 ): Promise<WeatherRequest> {
   const lang = langOf(interaction.locale);
-  const prefs = ctx.storage.ns('prefs');
-  const member = await getMemberPrefs(prefs, interaction.user.id);
+  const member = await getMemberPrefs(ctx.storage, interaction.user.id);
   return {
     lang,
     serviceLang: lang,
@@ -80,7 +80,7 @@ export async function weatherRequest(
       locale: interaction.locale,
       siteUrl: weather.siteUrl,
     },
-    prefs,
+    storage: ctx.storage,
   };
 }
 
@@ -105,7 +105,7 @@ export async function deferWithPlace(
   const typed = interaction.options.getString(PLACE_OPTION)?.trim();
   const known = typed
     ? decodePlace(typed)
-    : await getDefaultPlace(request.prefs, interaction.user.id, interaction.guildId);
+    : await getDefaultPlace(request.storage, interaction.user.id, interaction.guildId);
   await interaction.deferReply(reply.ephemeral ? { flags: MessageFlags.Ephemeral } : {});
   return known ?? resolvePlace(weather.client, typed ?? '', request.serviceLang);
 }
@@ -134,7 +134,7 @@ export async function placeAutocomplete(
       // Discord asks again as each character is typed: the first ones would spend geocoding calls
       // of the key's plan (the free one has 60 a minute) on prefixes nobody means.
       else if ([...typed].length < MIN_GEOCODED_LENGTH) {
-        const saved = await savedPlaces(interaction, ctx.storage.ns('prefs'));
+        const saved = await savedPlaces(interaction, ctx.storage);
         places = saved.filter((place) => place.label.toLowerCase().startsWith(typed.toLowerCase()));
       } else
         places = await withinMs(
@@ -154,9 +154,9 @@ export async function placeAutocomplete(
   );
 }
 
-async function savedPlaces(interaction: AutocompleteInteraction, prefs: Keyv): Promise<Place[]> {
-  const member = await getMemberPrefs(prefs, interaction.user.id);
-  const server = interaction.guildId === null ? {} : await getServerPrefs(prefs, interaction.guildId);
+async function savedPlaces(interaction: AutocompleteInteraction, storage: Storage): Promise<Place[]> {
+  const member = await getMemberPrefs(storage, interaction.user.id);
+  const server = interaction.guildId === null ? {} : await getServerPrefs(storage, interaction.guildId);
   return [member.home, server.home].filter((place): place is Place => place !== undefined);
 }
 

@@ -30,8 +30,8 @@ export default {
   async execute(interaction, weather, ctx) {
     const choice = interaction.options.getString('units', true);
     const units = isUnits(choice) ? choice : undefined;
-    const { t, prefs, lang } = await weatherRequest(interaction, weather, ctx);
-    await saveMemberUnits(prefs, interaction.user.id, units);
+    const { t, storage, lang } = await weatherRequest(interaction, weather, ctx);
+    await saveMemberUnits(storage, interaction.user.id, units);
     const content = units
       ? t.unitsSaved(unitChoices[units][lang])
       : t.unitsReset(unitChoices[defaultUnitsFor(interaction.locale)][lang]);

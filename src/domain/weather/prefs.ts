@@ -2,9 +2,9 @@
  * Weather preferences: a member's units and home place, a server's default place. Stored as JSON in
  * the `prefs` namespace and validated when read, so a stale or foreign value is ignored, not trusted.
  */
-import type Keyv from 'keyv';
 import { z } from 'zod';
 import { WEATHER_UNITS, type WeatherUnits } from '../../services/weather/index.js';
+import { withLock, type Storage } from '../../storage/index.js';
 import { NoPlaceError } from './errors.js';
 import type { Place } from './places.js';
 import { defaultUnitsFor } from './units.js';
@@ -51,60 +51,68 @@ function memberPrefsOf(stored: unknown): MemberWeatherPrefs {
   return compact(parsed(memberPrefsSchema, stored) ?? {});
 }
 
-export async function getMemberPrefs(store: Keyv, userId: string): Promise<MemberWeatherPrefs> {
-  return memberPrefsOf(await store.get(memberKey(userId)));
+export async function getMemberPrefs(storage: Storage, userId: string): Promise<MemberWeatherPrefs> {
+  return memberPrefsOf(await storage.ns('prefs').get(memberKey(userId)));
 }
 
-export async function getServerPrefs(store: Keyv, guildId: string): Promise<ServerWeatherPrefs> {
-  return compact(parsed(serverPrefsSchema, await store.get(serverKey(guildId))) ?? {});
+export async function getServerPrefs(storage: Storage, guildId: string): Promise<ServerWeatherPrefs> {
+  return compact(parsed(serverPrefsSchema, await storage.ns('prefs').get(serverKey(guildId))) ?? {});
 }
 
 /**
- * Changes a member's preferences. Fields this version does not know (a newer version's) are kept
- * as stored, so going back to this version after an upgrade loses none of them.
+ * Changes a member's preferences, under a lock, so two changes made at once (units in one server,
+ * home in another) both stay: each reads what the other wrote. Fields this version does not know
+ * (a newer version's) are kept as stored, so going back to this version after an upgrade loses
+ * none of them. Answers the preferences as they were before.
  */
 async function updateMember(
-  store: Keyv,
+  storage: Storage,
   userId: string,
   change: (prefs: MemberWeatherPrefs) => { units?: WeatherUnits | undefined; home?: Place | undefined },
-): Promise<void> {
-  const raw: unknown = await store.get(memberKey(userId));
-  const stored = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? raw : {};
-  // The fields this version knows are what `change` says: one it leaves out is gone.
-  const known = { units: undefined, home: undefined };
-  const next = compact({ ...stored, ...known, ...change(memberPrefsOf(raw)) });
-  if (Object.keys(next).length === 0) await store.delete(memberKey(userId));
-  else await store.set(memberKey(userId), next);
+): Promise<MemberWeatherPrefs> {
+  const store = storage.ns('prefs');
+  const key = memberKey(userId);
+  return withLock(storage, `prefs:${key}`, async () => {
+    const raw: unknown = await store.get(key);
+    const stored = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? raw : {};
+    const before = memberPrefsOf(raw);
+    // The fields this version knows are what `change` says: one it leaves out is gone.
+    const known = { units: undefined, home: undefined };
+    const next = compact({ ...stored, ...known, ...change(before) });
+    if (Object.keys(next).length === 0) await store.delete(key);
+    else await store.set(key, next);
+    return before;
+  });
 }
 
 /** Saves the member's units; `undefined` goes back to the default of their Discord language. */
 export async function saveMemberUnits(
-  store: Keyv,
+  storage: Storage,
   userId: string,
   units: WeatherUnits | undefined,
 ): Promise<void> {
-  await updateMember(store, userId, ({ home }) => ({ home, units }));
+  await updateMember(storage, userId, ({ home }) => ({ home, units }));
 }
 
-export async function saveMemberHome(store: Keyv, userId: string, home: Place): Promise<void> {
-  await updateMember(store, userId, ({ units }) => ({ units, home }));
+export async function saveMemberHome(storage: Storage, userId: string, home: Place): Promise<void> {
+  await updateMember(storage, userId, ({ units }) => ({ units, home }));
 }
 
 /** Forgets the member's home place; false when there was none. */
-export async function clearMemberHome(store: Keyv, userId: string): Promise<boolean> {
-  const had = (await getMemberPrefs(store, userId)).home !== undefined;
-  await updateMember(store, userId, ({ units }) => ({ units }));
-  return had;
+export async function clearMemberHome(storage: Storage, userId: string): Promise<boolean> {
+  const before = await updateMember(storage, userId, ({ units }) => ({ units }));
+  return before.home !== undefined;
 }
 
-export async function saveServerHome(store: Keyv, guildId: string, home: Place): Promise<void> {
-  await store.set(serverKey(guildId), { home });
+/** A server's default place is its only preference: written whole, it needs no lock. */
+export async function saveServerHome(storage: Storage, guildId: string, home: Place): Promise<void> {
+  await storage.ns('prefs').set(serverKey(guildId), { home });
 }
 
 /** Forgets the server's default place; false when there was none. */
-export async function clearServerHome(store: Keyv, guildId: string): Promise<boolean> {
-  const had = (await getServerPrefs(store, guildId)).home !== undefined;
-  await store.delete(serverKey(guildId));
+export async function clearServerHome(storage: Storage, guildId: string): Promise<boolean> {
+  const had = (await getServerPrefs(storage, guildId)).home !== undefined;
+  await storage.ns('prefs').delete(serverKey(guildId));
   return had;
 }
 
@@ -114,10 +122,14 @@ export function chooseUnits(prefs: MemberWeatherPrefs, locale: string | undefine
 }
 
 /** Where to look when no place is given: the member's home, then the server's default. */
-export async function getDefaultPlace(store: Keyv, userId: string, guildId: string | null): Promise<Place> {
-  const member = await getMemberPrefs(store, userId);
+export async function getDefaultPlace(
+  storage: Storage,
+  userId: string,
+  guildId: string | null,
+): Promise<Place> {
+  const member = await getMemberPrefs(storage, userId);
   if (member.home) return member.home;
-  const server = guildId === null ? undefined : (await getServerPrefs(store, guildId)).home;
+  const server = guildId === null ? undefined : (await getServerPrefs(storage, guildId)).home;
   if (server) return server;
   throw new NoPlaceError();
 }

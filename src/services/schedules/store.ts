@@ -11,8 +11,7 @@
  * every {@link ALL_MAX_AGE_MS} anyway, well within the grace window of a scheduled post.
  */
 import { randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
-import type { Storage } from '../../storage/index.js';
+import { withLock, type Storage } from '../../storage/index.js';
 import { storedScheduleSchema, type PauseReason, type Schedule } from './types.js';
 
 const INDEX = 'guilds';
@@ -186,16 +185,6 @@ export class ScheduleStore {
   }
 
   private async withLock(name: string, work: () => Promise<void>): Promise<void> {
-    const owner = randomUUID();
-    const key = `schedules:${name}`;
-    for (let attempt = 0; !(await this.storage.claim('locks', key, 10_000, owner)); attempt++) {
-      if (attempt > 200) throw new Error('Timed out waiting to change schedules');
-      await delay(10 + Math.random() * 20);
-    }
-    try {
-      await work();
-    } finally {
-      await this.storage.release('locks', key, owner);
-    }
+    await withLock(this.storage, `schedules:${name}`, work, { waitMs: 5_000 });
   }
 }
