@@ -107,6 +107,8 @@ export interface Storage {
 /** A lock stayed taken for longer than the caller would wait (see {@link withLock}). */
 export class LockBusyError extends Error {
   override readonly name = 'LockBusyError';
+  readonly userMessage =
+    'Another change to the same settings is still being saved. Please try again in a moment.';
 }
 
 export interface LockOptions {
@@ -134,7 +136,8 @@ export async function withLock<T>(
       try {
         return await task();
       } finally {
-        await storage.release('locks', key, owner);
+        // A lock that cannot be given up runs out after `ttlMs`: the task's outcome stands.
+        await storage.release('locks', key, owner).catch(() => {});
       }
     }
     if (Date.now() >= deadline) throw new LockBusyError(`${key} stayed locked for ${waitMs} ms`);

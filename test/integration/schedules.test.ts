@@ -10,7 +10,7 @@ import {
   PostRejectedError,
   type WeatherRequest,
 } from '../../src/services/schedules/runner.js';
-import { ALL_MAX_AGE_MS, ScheduleStore } from '../../src/services/schedules/store.js';
+import { ALL_MAX_AGE_MS, ScheduleStore, UnreadableStoreError } from '../../src/services/schedules/store.js';
 import type { Schedule } from '../../src/services/schedules/types.js';
 import { createStorage, type Storage } from '../../src/storage/index.js';
 import { berlinSchedule } from '../fixtures/schedules.js';
@@ -557,5 +557,49 @@ describe('schedules when storage fails or holds what this version cannot read', 
     expect(stored.map((s) => s.id)).toContain('f0f0f0f0');
     expect(stored).toHaveLength(3);
     expect((await w.store.list(first.guildId)).map((s) => s.id)).not.toContain('f0f0f0f0');
+  });
+
+  it('leave a server’s list stored in a layout this version does not know as it is, refusing changes to it', async () => {
+    const w = await world('2026-11-23T05:00:00Z');
+    const first = await w.add({ guildId: '1001' });
+    const later = { v: 2, items: [{ ...first, id: 'f0f0f0f0' }] };
+    await w.storage.ns('schedules').set('guild:1001', later);
+    await expect(w.add({ guildId: '1001' })).rejects.toBeInstanceOf(UnreadableStoreError);
+    await expect(w.store.remove('1001', first.id)).rejects.toBeInstanceOf(UnreadableStoreError);
+    expect(await w.storage.ns('schedules').get('guild:1001')).toEqual(later);
+    // Another server's schedules are unaffected.
+    const other = await w.add({ guildId: '1002' });
+    expect((await w.store.all()).map((s) => s.id)).toEqual([other.id]);
+  });
+
+  it('keep entries of the server index this version does not read when a server is added', async () => {
+    const w = await world('2026-11-23T05:00:00Z');
+    await w.add({ guildId: '1001' });
+    await w.storage.ns('schedules').set('guilds', ['1001', { id: '1009', shard: 3 }]);
+    await w.add({ guildId: '1002' });
+    expect(await w.storage.ns('schedules').get('guilds')).toEqual(['1001', { id: '1009', shard: 3 }, '1002']);
+  });
+
+  it('report a schedule added once its list is written, though telling other processes failed', async () => {
+    const w = await world('2026-11-23T05:00:00Z');
+    await w.add({ guildId: '1001' });
+    expect(await w.store.all()).toHaveLength(1);
+    const adapter = w.storage.ns('schedules').store as {
+      set(key: string, ...rest: unknown[]): Promise<unknown>;
+    };
+    const write = adapter.set.bind(adapter);
+    let failed = 0;
+    adapter.set = (key: string, ...rest: unknown[]) => {
+      if (key.endsWith(':version')) {
+        failed++;
+        return Promise.reject(new Error('SQLITE_BUSY: database is locked'));
+      }
+      return write(key, ...rest);
+    };
+    const added = await w.add({ guildId: '1001' });
+    expect(failed).toBe(1);
+    // Stored once, and this process sees it at once.
+    expect((await w.store.list('1001')).filter((s) => s.id === added.id)).toHaveLength(1);
+    expect((await w.store.all()).map((s) => s.id)).toContain(added.id);
   });
 });

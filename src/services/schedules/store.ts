@@ -20,6 +20,19 @@ const guildKey = (guildId: string) => `guild:${guildId}`;
 /** The longest `all()` keeps its last read while the version key says nothing changed. */
 export const ALL_MAX_AGE_MS = 5 * 60_000;
 
+/**
+ * A stored value is not in a form this version reads (a later version's layout, or damaged): it is
+ * left as it is, and nothing is written over it.
+ */
+export class UnreadableStoreError extends Error {
+  override readonly name = 'UnreadableStoreError';
+  readonly userMessage =
+    "This server's scheduled posts were saved by a newer version of the bot, so this version leaves them as they are. Ask the bot's owner to run the newer version again.";
+  constructor(what: string) {
+    super(`${what} is stored in a form this version cannot read; it was left as it is`);
+  }
+}
+
 /** A change the caller asked for is not allowed (limit reached, unknown schedule). */
 export class ScheduleLimitError extends Error {
   override readonly name = 'ScheduleLimitError';
@@ -51,13 +64,15 @@ export class ScheduleStore {
   /**
    * A guild's list as stored: the records that read as schedules, and those that do not (written
    * by a newer version, or damaged), which every write keeps as they are instead of dropping them.
-   * A list that cannot be read at all (the backend failed, the row is not JSON) throws: it must
-   * not be taken for an empty list and written back as one.
+   * A list that cannot be read at all (the backend failed, the row is not JSON, or it is not a
+   * list: a later version's layout) throws: it must not be taken for an empty list and written
+   * back as one.
    */
   private async records(guildId: string): Promise<{ schedules: Schedule[]; unread: unknown[] }> {
     const raw = await this.keyv.get(guildKey(guildId));
     const out = { schedules: [] as Schedule[], unread: [] as unknown[] };
-    if (!Array.isArray(raw)) return out;
+    if (raw === undefined || raw === null) return out;
+    if (!Array.isArray(raw)) throw new UnreadableStoreError(`the schedules of server ${guildId}`);
     for (const item of raw) {
       const parsed = storedScheduleSchema.safeParse(item);
       // The fields of a later version ride along (see `storedScheduleSchema`); this one reads its own.
@@ -104,8 +119,8 @@ export class ScheduleStore {
     while (taken.has(id)) id = randomUUID().slice(0, 8);
     const created: Schedule = { ...schedule, id };
     await this.withLock(INDEX, async () => {
-      const guilds = await this.guilds();
-      if (!guilds.includes(schedule.guildId)) await this.keyv.set(INDEX, [...guilds, schedule.guildId]);
+      const index = await this.index();
+      if (!index.includes(schedule.guildId)) await this.keyv.set(INDEX, [...index, schedule.guildId]);
     });
     await this.update(schedule.guildId, (list) => {
       if (list.length >= this.perGuildLimit) {
@@ -171,17 +186,30 @@ export class ScheduleStore {
   }
 
   private async guilds(): Promise<string[]> {
-    const raw = await this.keyv.get(INDEX);
-    return Array.isArray(raw) ? raw.filter((id): id is string => typeof id === 'string') : [];
+    return (await this.index()).filter((id): id is string => typeof id === 'string');
   }
 
-  /** The one way a list is written: under the guild's lock, then a new version for every `all()`. */
+  /** The index as stored, entries this version does not read included, so a write keeps them. */
+  private async index(): Promise<unknown[]> {
+    const raw = await this.keyv.get(INDEX);
+    if (raw === undefined || raw === null) return [];
+    if (!Array.isArray(raw)) throw new UnreadableStoreError('the list of servers with schedules');
+    return raw as unknown[];
+  }
+
+  /**
+   * The one way a list is written: under the guild's lock, then a new version for every `all()`.
+   * Once the list is written the change is made, and is not reported as failed: a member told so
+   * would make it again (a second schedule). A version that cannot be written costs other
+   * processes at most {@link ALL_MAX_AGE_MS} before they see the change; this one reads anew.
+   */
   private async update(guildId: string, change: (list: Schedule[]) => Schedule[]): Promise<void> {
     await this.withLock(guildKey(guildId), async () => {
       const { schedules, unread } = await this.records(guildId);
       await this.keyv.set(guildKey(guildId), [...change(schedules), ...unread]);
     });
-    await this.keyv.set(VERSION, randomUUID());
+    this.lastRead = undefined;
+    await this.keyv.set(VERSION, randomUUID()).catch(() => {});
   }
 
   private async withLock(name: string, work: () => Promise<void>): Promise<void> {
