@@ -27,6 +27,20 @@ const defaultRequest = DefaultRestOptions.makeRequest;
 const makeRequest: RESTOptions['makeRequest'] = (url, init) =>
   init.body instanceof FormData ? fetch(url, init as unknown as RequestInit) : defaultRequest(url, init);
 
+/** The longest a request waits out a rate limit Discord asks it to (see {@link rejectOnRateLimit}). */
+const MAX_RATE_LIMIT_WAIT_MS = 60_000;
+
+/**
+ * Which rate limits fail a request (with discord.js's `RateLimitError`) instead of being waited
+ * out. A 429 that says nothing about how long to wait (no `Retry-After`, no reset header: a proxy's,
+ * or a server other than Discord's) would have @discordjs/rest send the request again at once, and
+ * again, for ever; one that asks for more than a minute (Cloudflare's block of a host that made too
+ * many bad requests asks for an hour) would hold the member's reply or the scheduled post that long.
+ * Failed now, a scheduled post is tried again within its grace window, and a member is told.
+ */
+export const rejectOnRateLimit: NonNullable<RESTOptions['rejectOnRateLimit']> = (limit) =>
+  !(limit.retryAfter > 0) || limit.retryAfter > MAX_RATE_LIMIT_WAIT_MS;
+
 /**
  * Every interaction brings its member and user, which discord.js would keep for as long as the
  * process runs: one per member of every server who ever used a command. Handlers read them from the
@@ -47,7 +61,7 @@ export function createDiscordClient(options: DiscordClientOptions): Client {
     // Replies quote what members typed and what the services send (place and playlist names):
     // nothing the bot sends pings anyone, whatever text it carries.
     allowedMentions: { parse: [], repliedUser: false },
-    rest: { api: options.apiUrl, makeRequest },
+    rest: { api: options.apiUrl, makeRequest, rejectOnRateLimit },
     ...(options.shards === undefined ? {} : { shards: options.shards }),
     ...(options.shardCount === undefined ? {} : { shardCount: options.shardCount }),
   });
@@ -87,6 +101,7 @@ function exemptInteractionWebhooks(client: Client, apiUrl: string): void {
     globalRequestsPerSecond: Number.MAX_SAFE_INTEGER,
     handlerSweepInterval: INTERACTION_QUEUE_SWEEP_MS,
     makeRequest,
+    rejectOnRateLimit,
   });
   const bot = client.rest;
   const queue = bot.queueRequest.bind(bot);
@@ -172,5 +187,5 @@ class AcksFirst {
 
 /** Discord REST without a gateway, as the bot: what the web process uses to edit `/music link` replies. */
 export function createDiscordRest(options: { apiUrl: string; token: string }): REST {
-  return new REST({ api: options.apiUrl, makeRequest }).setToken(options.token);
+  return new REST({ api: options.apiUrl, makeRequest, rejectOnRateLimit }).setToken(options.token);
 }

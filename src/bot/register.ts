@@ -5,6 +5,7 @@ import {
   Routes,
   type RESTPutAPIApplicationCommandsResult,
 } from 'discord.js';
+import { rejectOnRateLimit } from './client.js';
 import type { Command } from './types.js';
 
 export interface RegisterOptions {
@@ -31,7 +32,7 @@ const OFFERED = {
 export async function registerCommands(
   options: RegisterOptions,
 ): Promise<RESTPutAPIApplicationCommandsResult> {
-  const rest = new REST({ api: options.apiUrl }).setToken(options.token);
+  const rest = new REST({ api: options.apiUrl, rejectOnRateLimit }).setToken(options.token);
   const body = options.commands.map((command) => ({ ...command.data.toJSON(), ...OFFERED }));
   const route = options.guildId
     ? Routes.applicationGuildCommands(options.applicationId, options.guildId)
