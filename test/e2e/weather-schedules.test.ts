@@ -181,6 +181,35 @@ describe('scheduled weather posts, managed from Discord', () => {
     await schedule('remove', { id: list.find((entry) => entry.channelId === quiet.id)!.id }).reply();
   });
 
+  it('answers in time, saving unchecked, when Discord is slow to say who the bot is on the server', async () => {
+    const other = world.discord.createChannel(world.guildId, { name: 'slow-member' });
+    const guild = world.app.client.guilds.cache.get(world.guildId)!;
+    const me = guild.members.me!;
+    // A guild sent without the bot's member, and Discord holding the request for it for 5 s.
+    guild.members.cache.delete(me.id);
+    world.discord.setRateLimit({ route: /^\/guilds\/\d+\/members\//, remaining: 0, resetAfterMs: 5_000 });
+    try {
+      const reply = await schedule('add', {
+        place: BERLIN,
+        time: '08:00',
+        timezone: 'UTC',
+        channel: other.id,
+      }).reply();
+      expect(reply.content).toBe(
+        `I could not check my permissions in <#${other.id}>: run \`/weather schedule test\` to see that a post arrives there.`,
+      );
+      expect(reply.embeds[0]?.title).toBe('Scheduled weather post saved');
+    } finally {
+      world.discord.setRateLimit(null);
+      guild.members.cache.set(me.id, me);
+    }
+    const list = (await world.app.storage.ns('schedules').get(`guild:${world.guildId}`)) as {
+      id: string;
+      channelId: string;
+    }[];
+    await schedule('remove', { id: list.find((entry) => entry.channelId === other.id)!.id }).reply();
+  });
+
   it('refuses a time zone that does not exist and a time that is not a time', async () => {
     expect(
       (await schedule('add', { place: BERLIN, time: '08:00', timezone: 'Mars/Base' }).reply()).content,

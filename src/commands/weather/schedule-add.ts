@@ -17,6 +17,7 @@ import { resolvePlace } from '../../domain/weather/places.js';
 import { parseDays, parseTimeOfDay } from '../../services/schedules/input.js';
 import { isTimeZone, timeZones } from '../../services/schedules/timing.js';
 import { SCHEDULE_KINDS, type Schedule, type ScheduleKind } from '../../services/schedules/types.js';
+import { withinMs } from '../../services/time-limit.js';
 import { placeAutocomplete, placeOption } from './shared.js';
 import { requireManager, SCHEDULE_GROUP } from './schedule-shared.js';
 
@@ -137,6 +138,13 @@ interface Standing {
 const UNKNOWN_STANDING: Standing = { granted: undefined, timedOutUntil: undefined };
 
 /**
+ * How long the command waits for Discord to send the bot's own member, before its reply is deferred:
+ * Discord fails an interaction not answered within 3 s, and a slow or rate-limited answer would
+ * take that. Past it, the check is not made and the reply says so.
+ */
+const FETCH_ME_BUDGET_MS = 1_000;
+
+/**
  * The bot's permissions in the channel it is to post in, and whether it is timed out on the server.
  * For the channel the command came from, the permissions Discord sent with the interaction
  * (`app_permissions`, always there and always current). For another channel, worked out from the
@@ -158,7 +166,11 @@ async function botStanding(
 ): Promise<Standing> {
   const guild = interaction.guild;
   const here = channelId === interaction.channelId;
-  const me = guild?.members.me ?? (here ? undefined : await guild?.members.fetchMe().catch(() => undefined));
+  const me =
+    guild?.members.me ??
+    (here || !guild
+      ? undefined
+      : await withinMs(guild.members.fetchMe(), FETCH_ME_BUDGET_MS, 'no answer').catch(() => undefined));
   const until = me?.communicationDisabledUntilTimestamp ?? undefined;
   const timedOutUntil = until !== undefined && until > now ? until : undefined;
   if (here && timedOutUntil === undefined) return { granted: interaction.appPermissions, timedOutUntil };

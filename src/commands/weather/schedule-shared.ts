@@ -22,7 +22,7 @@ export function requireManager(interaction: ChatInputCommandInteraction): {
 } {
   const t = scheduleMessagesFor(interaction);
   if (!interaction.inGuild()) throw new UserError(t.notInServer);
-  if (!interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild)) {
+  if (!interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) {
     throw new UserError(t.needsManager);
   }
   return { guildId: interaction.guildId, t };
