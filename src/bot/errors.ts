@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { MessageFlags, type Interaction } from 'discord.js';
+import type { Interaction } from 'discord.js';
 import {
   HttpError,
   NetworkError,
@@ -12,6 +12,7 @@ import { VaultError } from '../auth/vault.js';
 import type { Logger } from '../logger.js';
 import { commonMessages } from './i18n/common.js';
 import { langOf, type Lang } from './i18n/index.js';
+import { answerPrivately } from './private-answer.js';
 import type { Feature } from './types.js';
 
 /**
@@ -93,19 +94,8 @@ export async function replyWithError(
   }
   if (!interaction.isRepliable()) return;
   try {
-    if (interaction.deferred && !interaction.replied && !interaction.isMessageComponent()) {
-      if (interaction.ephemeral) {
-        await interaction.editReply({ content, embeds: [], components: [], files: [] });
-      } else {
-        // The "thinking…" message is public; an error is for the member alone.
-        await interaction.deleteReply().catch(() => undefined);
-        await interaction.followUp({ content, flags: MessageFlags.Ephemeral });
-      }
-    } else if (interaction.replied || interaction.deferred) {
-      await interaction.followUp({ content, flags: MessageFlags.Ephemeral });
-    } else {
-      await interaction.reply({ content, flags: MessageFlags.Ephemeral });
-    }
+    // The "thinking…" message of a public defer is public; an error is for the member alone.
+    await answerPrivately(interaction, { content });
   } catch (replyError) {
     logger.warn({ err: replyError, ...context }, 'could not tell the member about an error');
   }

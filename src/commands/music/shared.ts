@@ -15,6 +15,7 @@ import { NotLinkedError, RelinkRequiredError } from '../../auth/tokens.js';
 import type { BotContext, MusicServices } from '../../bot/context.js';
 import type { CustomIdCodec } from '../../bot/custom-id.js';
 import { describeForUser, featureOffMessage, UserError } from '../../bot/errors.js';
+import { answerPrivately } from '../../bot/private-answer.js';
 import { langOf } from '../../bot/i18n/index.js';
 import type { MusicMessage } from '../../bot/render/music-components.js';
 import { clip, CONTENT_MAX } from '../../bot/render/music-text.js';
@@ -59,15 +60,7 @@ export async function sendPrivately(interaction: Answerable, message: MusicMessa
     embeds: message.embeds,
     components: message.components,
   };
-  const pendingCommand = interaction.isChatInputCommand() && interaction.deferred && !interaction.replied;
-  if (!interaction.deferred && !interaction.replied) {
-    await interaction.reply({ ...payload, flags: MessageFlags.Ephemeral });
-  } else if (pendingCommand && interaction.ephemeral === true) {
-    await interaction.editReply(payload);
-  } else {
-    if (pendingCommand) await interaction.deleteReply();
-    await interaction.followUp({ ...payload, flags: MessageFlags.Ephemeral });
-  }
+  await answerPrivately(interaction, payload);
 }
 
 /** Whether a reply made now would be the interaction's own first message (so linking can edit it). */

@@ -1,13 +1,9 @@
 import type { SlashCommandStringOption } from '@discordjs/builders';
-import {
-  MessageFlags,
-  type AutocompleteInteraction,
-  type ChatInputCommandInteraction,
-  type RepliableInteraction,
-} from 'discord.js';
+import { MessageFlags, type AutocompleteInteraction, type ChatInputCommandInteraction } from 'discord.js';
 import type { Storage } from '../../storage/index.js';
 import type { BotContext, WeatherServices } from '../../bot/context.js';
 import { UserError } from '../../bot/errors.js';
+import { answerPrivately } from '../../bot/private-answer.js';
 import { waitText } from '../../bot/i18n/common.js';
 import { langOf, localize, type CommandText, type Lang } from '../../bot/i18n/index.js';
 import { WEATHER_COMMAND_TEXT, weatherMessages, type WeatherMessages } from '../../bot/i18n/weather.js';
@@ -211,26 +207,6 @@ export function describeWeatherProblem(error: unknown, lang: Lang): string | und
   return undefined;
 }
 
-/**
- * Tells the member, ephemerally, in their language. A public "thinking…" reply is removed first, so
- * the problem is not posted to the channel.
- */
-async function replyPrivately(interaction: RepliableInteraction, text: string): Promise<void> {
-  const content = fit(text, MAX_CONTENT_LENGTH);
-  if (interaction.deferred && !interaction.replied) {
-    if (interaction.ephemeral) {
-      await interaction.editReply({ content, embeds: [], components: [], files: [] });
-      return;
-    }
-    await interaction.deleteReply();
-    await interaction.followUp({ content, flags: MessageFlags.Ephemeral });
-  } else if (interaction.replied || interaction.deferred) {
-    await interaction.followUp({ content, flags: MessageFlags.Ephemeral });
-  } else {
-    await interaction.reply({ content, flags: MessageFlags.Ephemeral });
-  }
-}
-
 /** Answers the weather problems a member can act on in their language; the rest go to the router. */
 export function withWeatherErrors(sub: Subcommand<WeatherServices>): Subcommand<WeatherServices> {
   return {
@@ -248,7 +224,7 @@ export function withWeatherErrors(sub: Subcommand<WeatherServices>): Subcommand<
             'the weather service refuses the key: check WEATHER_API_KEY; a new key can take a few hours to be activated',
           );
         else ctx.logger.debug({ err: error, interactionId: interaction.id }, 'weather request refused');
-        await replyPrivately(interaction, message);
+        await answerPrivately(interaction, { content: fit(message, MAX_CONTENT_LENGTH) });
       }
     },
   };
