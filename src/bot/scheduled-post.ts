@@ -5,6 +5,7 @@
  */
 import {
   DiscordAPIError,
+  PermissionFlagsBits,
   RESTJSONErrorCodes,
   Routes,
   type APIGuildMember,
@@ -227,8 +228,17 @@ export function createScheduledPoster(
     }
     // Without Embed Links, Discord takes a message that has files too, dropping its embeds: the
     // channel would get bare charts from now on, with nothing to say why. Taken back, and the
-    // schedule paused, as a post refused for a missing permission is.
+    // schedule paused, as a post refused for a missing permission is. Discord does not document
+    // this, so an answer without embeds is taken for it only when the bot's cached permissions
+    // there do not say it may embed links: otherwise the post stays and the owner is told.
     if (message.embeds.length > 0 && Array.isArray(posted.embeds) && posted.embeds.length === 0) {
+      if (mayEmbedLinks(client, schedule.channelId)) {
+        logger?.warn(
+          { scheduleId: schedule.id, channelId: schedule.channelId, messageId: posted.id },
+          'Discord answered a scheduled post without its embeds, though the bot may embed links in the channel: the post was kept',
+        );
+        return;
+      }
       await client.rest
         .delete(Routes.channelMessage(schedule.channelId, posted.id))
         .catch((error: unknown) => {
@@ -240,4 +250,12 @@ export function createScheduledPoster(
       throw new PostRejectedError(REASONS['missing-permission'], 'missing-permission');
     }
   };
+}
+
+/** Whether the bot's cached permissions in the channel include Embed Links (false when unknown). */
+function mayEmbedLinks(client: Client, channelId: string): boolean {
+  const channel = client.channels.cache.get(channelId);
+  if (!channel || !('guild' in channel) || !('permissionsFor' in channel)) return false;
+  const me = channel.guild.members.me;
+  return me !== null && channel.permissionsFor(me)?.has(PermissionFlagsBits.EmbedLinks) === true;
 }
