@@ -21,7 +21,8 @@ export interface RegisterOptions {
  * Where the commands are offered, said outright rather than left to Discord's default (which has
  * changed before): in servers and in members' DMs with the bot, for a bot installed to servers.
  * Every command answers in a DM; those that belong to a server (schedules, the server's home place)
- * say so there. Discord applies these to global commands; guild commands appear in their guild only.
+ * say so there. Discord documents both fields for global commands only: guild commands, which appear
+ * in their guild alone, are sent without them.
  */
 const OFFERED = {
   contexts: [InteractionContextType.Guild, InteractionContextType.BotDM],
@@ -33,7 +34,10 @@ export async function registerCommands(
   options: RegisterOptions,
 ): Promise<RESTPutAPIApplicationCommandsResult> {
   const rest = new REST({ api: options.apiUrl, rejectOnRateLimit }).setToken(options.token);
-  const body = options.commands.map((command) => ({ ...command.data.toJSON(), ...OFFERED }));
+  const body = options.commands.map((command) => ({
+    ...command.data.toJSON(),
+    ...(options.guildId ? {} : OFFERED),
+  }));
   const route = options.guildId
     ? Routes.applicationGuildCommands(options.applicationId, options.guildId)
     : Routes.applicationCommands(options.applicationId);

@@ -45,6 +45,10 @@ describe('the quick-start scripts', () => {
       expect(discord.commands(guild.id).map((command) => command.name)).toEqual(
         expect.arrayContaining(['weather', 'music', 'help']),
       );
+      // Where a command is offered is a global command's setting only, as Discord documents it.
+      expect(discord.commands(guild.id).map((command) => command.contexts ?? null)).toEqual(
+        discord.commands(guild.id).map(() => null),
+      );
 
       const remove = run(['scripts/register.ts', '--remove'], env);
       expect(await remove.exited, remove.output().stderr).toBe(0);
