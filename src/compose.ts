@@ -172,6 +172,7 @@ export async function createCore(config: Config, options: CoreOptions): Promise<
     redisUrl: config.storage.redisUrl,
     redisPrefix: config.storage.redisPrefix,
     onError: (error, namespace) => logger.error({ err: error, namespace }, 'storage error'),
+    onWarning: (message) => logger.warn(message),
   });
 
   const features = { music: config.music !== undefined, weather: config.weather !== undefined };

@@ -51,6 +51,8 @@ export interface StorageOptions {
   sqliteFile?: string;
   /** Where store errors go (a lost connection must not crash the process). */
   onError?: (error: unknown, namespace: string) => void;
+  /** Told at start about a backend set up to lose what the bot stores (a Redis that evicts keys). */
+  onWarning?: (message: string) => void;
   /** How long to keep trying to reach Redis at start before giving up with a {@link StorageError}. */
   connectTimeoutMs?: number;
   /** How often expired values are deleted from the SQLite file (Redis expires them itself). */
@@ -164,6 +166,19 @@ local start = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0') or 0)
 redis.call('SET', KEYS[1], tostring(start + interval), 'PX', math.ceil(start - now + interval) + 60000)
 return start - now`;
 
+/**
+ * What Redis does when its memory is full, from `INFO memory` (which managed services allow where
+ * they refuse `CONFIG GET`); undefined when it cannot be read.
+ */
+async function evictionPolicy(client: RedisClientType): Promise<string | undefined> {
+  try {
+    const info = await client.info('memory');
+    return /^maxmemory_policy:(\S+)/m.exec(String(info))?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
 /** Opens the storage backend chosen by the configuration. */
 export async function createStorage(options: StorageOptions): Promise<Storage> {
   const stores = new Map<string, Keyv>();
@@ -207,6 +222,14 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
       throw gaveUp ?? new StorageError(`cannot connect to Redis at ${where}: ${messageOf(error)}`);
     }
     connected = true;
+    const policy = await evictionPolicy(client);
+    if (policy !== undefined && policy !== 'noeviction') {
+      options.onWarning?.(
+        `Redis at ${where} evicts keys when its memory is full (maxmemory-policy ${policy}): music links, ` +
+          `schedules and the markers that keep a scheduled post from going out twice can then be dropped ` +
+          `without a word. Set maxmemory-policy to noeviction (Redis's default) for the bot's data.`,
+      );
+    }
     const prefix = options.redisPrefix ?? 'bot';
     return {
       backend: 'redis',

@@ -189,6 +189,49 @@ describe('the Redis store when Redis refuses a command', () => {
   });
 });
 
+describe('the Redis store at start', () => {
+  /** Runs `work` with Redis's eviction policy set to `policy`, then puts the one it had back. */
+  async function withEvictionPolicy(policy: string, work: () => Promise<void>) {
+    const raw = createClient({ url: REDIS_URL });
+    await raw.connect();
+    const before = (await raw.configGet('maxmemory-policy'))['maxmemory-policy'] ?? 'noeviction';
+    try {
+      // No memory limit is set here, so nothing is evicted meanwhile: only the setting is read.
+      await raw.configSet('maxmemory-policy', policy);
+      await work();
+    } finally {
+      await raw.configSet('maxmemory-policy', before);
+      await raw.close();
+    }
+  }
+
+  it.runIf(redisReady)('warns that a Redis set to evict keys can drop links and schedules', async () => {
+    const warnings: string[] = [];
+    await withEvictionPolicy('allkeys-lru', async () => {
+      const storage = await createStorage({
+        ...redisOptions(),
+        onWarning: (message) => warnings.push(message),
+      });
+      await storage.close();
+    });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('maxmemory-policy allkeys-lru');
+    expect(warnings[0]).toContain('Set maxmemory-policy to noeviction');
+  });
+
+  it.runIf(redisReady)('says nothing of a Redis that never evicts', async () => {
+    const warnings: string[] = [];
+    await withEvictionPolicy('noeviction', async () => {
+      const storage = await createStorage({
+        ...redisOptions(),
+        onWarning: (message) => warnings.push(message),
+      });
+      await storage.close();
+    });
+    expect(warnings).toEqual([]);
+  });
+});
+
 describe('the SQLite store', () => {
   it('keeps what was written across a restart of the process', async () => {
     const options = await sqliteOptions();
