@@ -5,7 +5,11 @@
 import { createClient } from '@keyv/redis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createQueueScheduler, type QueueScheduler } from '../../src/services/schedules/queue.js';
-import { WeatherRefusedError, type WeatherRequest } from '../../src/services/schedules/runner.js';
+import {
+  FOREIGN_REFUSAL_LOG,
+  WeatherRefusedError,
+  type WeatherRequest,
+} from '../../src/services/schedules/runner.js';
 import { ScheduleStore } from '../../src/services/schedules/store.js';
 import { cronPattern, nextRun, nonceFor, slotKey } from '../../src/services/schedules/timing.js';
 import type { Schedule } from '../../src/services/schedules/types.js';
@@ -35,10 +39,11 @@ async function world(
   const store = new ScheduleStore(storage, 100);
   const posts: { scheduleId: string; nonce: string }[] = [];
   const fetches: WeatherRequest[] = [];
+  const warnings: string[] = [];
   const scheduler: QueueScheduler = createQueueScheduler({
     store,
     storage,
-    logger: silent,
+    logger: { ...silent, warn: (_fields: unknown, message?: string) => void warnings.push(message ?? '') },
     graceMs: 30 * 60_000,
     redisUrl: REDIS_URL,
     prefix,
@@ -88,7 +93,18 @@ async function world(
       scheduler.queue.upsertJobScheduler = upsert;
     }
   }
-  return { prefix, store, scheduler, posts, fetches, add, schedulers, pauseByMember, whileUpsertsFail };
+  return {
+    prefix,
+    store,
+    scheduler,
+    posts,
+    fetches,
+    warnings,
+    add,
+    schedulers,
+    pauseByMember,
+    whileUpsertsFail,
+  };
 }
 
 describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
@@ -337,6 +353,25 @@ describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
         .sort();
     await expect.poll(paused, { timeout: 10_000 }).toEqual([first.id, second.id].sort());
     await expect.poll(() => w.schedulers(), { timeout: 10_000 }).toEqual([]);
+    expect(w.fetches).toHaveLength(1);
+    expect(w.posts).toEqual([]);
+  });
+
+  it('skips, not pauses, the posts of a group refused by something other than the weather service', async () => {
+    const w = await world({
+      fetch: () =>
+        Promise.reject(new WeatherRefusedError('the weather request was refused: 404 Not Found', 'slot')),
+    });
+    const past = new Date(Date.now() - 60_000);
+    const time = utcTime(past.getTime());
+    await w.add({ timezone: 'UTC', time });
+    await w.add({ timezone: 'UTC', time, channelId: '2001' });
+    await w.scheduler.start();
+    await expect
+      .poll(() => w.warnings.filter((message) => message === FOREIGN_REFUSAL_LOG).length, { timeout: 10_000 })
+      .toBe(2);
+    expect((await w.store.list('1000')).map((s) => s.paused)).toEqual([undefined, undefined]);
+    expect(await w.schedulers()).toHaveLength(2);
     expect(w.fetches).toHaveLength(1);
     expect(w.posts).toEqual([]);
   });

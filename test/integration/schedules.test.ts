@@ -6,6 +6,7 @@ import { startWeatherEmulator } from '../../emulators/weather/index.js';
 import { fetchScheduledWeather } from '../../src/bot/scheduled-post.js';
 import {
   createScheduleRunner,
+  FOREIGN_REFUSAL_LOG,
   PostRefusedError,
   PostRejectedError,
   type WeatherRequest,
@@ -44,6 +45,7 @@ async function world(
   const store = new ScheduleStore(storage, options.limit ?? 25, () => clock.now);
   const posts: { scheduleId: string; at: string; nonce: string; channelId: string; sentAt: number }[] = [];
   const events: Event[] = [];
+  const warnings: string[] = [];
   const fetches: WeatherRequest[] = [];
   const rejected = new Set<string>();
   /** Channels where Discord refuses the post itself (a 400), and how often it was tried there. */
@@ -57,6 +59,7 @@ async function world(
       ...silent,
       warn: (_fields: unknown, message?: string) => {
         if (message?.startsWith('scheduled post missed')) events.push('missed');
+        if (message !== undefined) warnings.push(message);
       },
     },
     graceMs: options.graceMs ?? 30 * 60_000,
@@ -106,6 +109,7 @@ async function world(
     runner,
     posts,
     events,
+    warnings,
     fetches,
     rejected,
     refusing,
@@ -394,6 +398,43 @@ describe('scheduled posts, on a controllable clock', () => {
     expect((await w.store.list('1000')).find((s) => s.id === today.id)?.paused).toBeUndefined();
     expect(weather.requestCount({ host: 'pro' })).toBe(1);
     expect(weather.requestCount()).toBe(2);
+  });
+
+  /** Schedules fetching their weather from a weather emulator of their own, with a paid key. */
+  async function paidPlanWorld() {
+    const weather = await startWeatherEmulator({ apiKeys: ['the-right-key'] });
+    cleanups.push(() => weather.close());
+    const client = weatherClientFor(weather, { apiKey: 'the-right-key', transport: instantTransport() });
+    const w = await world('2026-11-23T05:59:00Z', {
+      fetch: (request) => fetchScheduledWeather(client, request),
+    });
+    return { weather, w };
+  }
+
+  it('pause a schedule whose place the weather service refuses in its own words', async () => {
+    const { weather, w } = await paidPlanWorld();
+    const schedule = await w.add({ kind: 'current' });
+    weather.failNext('/data/2.5/weather', 400);
+    w.clock.now = Date.parse('2026-11-23T06:00:00Z');
+    await w.runner.tick();
+    expect((await w.store.list('1000')).find((s) => s.id === schedule.id)?.paused).toMatchObject({
+      code: 'place-refused',
+      byUser: false,
+    });
+    expect(w.posts).toEqual([]);
+  });
+
+  it('skip the slot, not pause, when a 404 comes without the weather service’s own error (a proxy’s page)', async () => {
+    const { weather, w } = await paidPlanWorld();
+    const schedule = await w.add({ kind: 'current' });
+    weather.failNext('/data/2.5/weather', 404, '<html><body>404 Not Found</body></html>');
+    w.clock.now = Date.parse('2026-11-23T06:00:00Z');
+    expect(await w.runner.tick()).toMatchObject({ refused: 1, posted: 0 });
+    expect((await w.store.list('1000')).find((s) => s.id === schedule.id)?.paused).toBeUndefined();
+    expect(w.warnings).toContain(FOREIGN_REFUSAL_LOG);
+    // The next day's post goes out as usual.
+    await w.runUntil('2026-11-24T06:10:00Z');
+    expect(w.posts.map((p) => [p.scheduleId, p.at])).toEqual([[schedule.id, '2026-11-24T06:00:00.000Z']]);
   });
 
   it('give every try of one slot the same nonce, and each slot its own', async () => {

@@ -9,6 +9,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Queue, Worker, type Job, type JobSchedulerJson } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
+  FOREIGN_REFUSAL_LOG,
   KEY_REFUSED_LOG,
   WeatherRefusedError,
   createSlotPoster,
@@ -278,6 +279,8 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
     if (error.scope === 'schedule') {
       await slots.pause(schedule, error.pauseReason);
       await sync(schedule.guildId, [schedule.id]);
+    } else if (error.scope === 'slot') {
+      logger.warn({ err: error, scheduleId: schedule.id, slot }, FOREIGN_REFUSAL_LOG);
     } else if (now() - keyRefusalLoggedAt >= KEY_REFUSAL_LOG_MS) {
       keyRefusalLoggedAt = now();
       logger.error({ err: error, scheduleId: schedule.id, slot }, KEY_REFUSED_LOG);

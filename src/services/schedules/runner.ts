@@ -36,6 +36,10 @@ interface DuePost {
 export const KEY_REFUSED_LOG =
   'scheduled posts skipped: the weather service refuses the configured key (WEATHER_API_KEY; a new key can take a few hours to be activated)';
 
+/** What the owner reads for posts skipped on a refusal that did not come from the service itself. */
+export const FOREIGN_REFUSAL_LOG =
+  'scheduled posts skipped: a weather request was refused with a 400 or 404 that is not the weather service’s own answer (a proxy or gateway between them?); the schedules stay as they are';
+
 /**
  * The channel is gone or closed to the bot: the schedule is paused with this reason (the message, in
  * English, and its code), no retries.
@@ -81,7 +85,9 @@ export class BotTimedOutError extends PostRefusedError {
  * retry a 400, 401, 403 or 404). `schedule`: the request itself is refused (a product the bot's plan
  * lacks, a place the service rejects): the schedules are paused with the message as their reason.
  * `all`: the bot's key is refused, for every schedule alike: the slot is skipped, not retried, and
- * the schedules stay as they are, so they post again once the owner has mended the key.
+ * the schedules stay as they are, so they post again once the owner has mended the key. `slot`: the
+ * request was refused, but not in the service's own words (a 400 or 404 from something in front of
+ * it), so it says nothing about the schedule: this slot is skipped, and the schedules stay as they are.
  */
 export class WeatherRefusedError extends Error {
   override readonly name = 'WeatherRefusedError';
@@ -89,7 +95,7 @@ export class WeatherRefusedError extends Error {
   readonly code: BotPauseCode | undefined;
   constructor(
     message: string,
-    readonly scope: 'schedule' | 'all',
+    readonly scope: 'schedule' | 'all' | 'slot',
     { code, ...options }: ErrorOptions & { code?: BotPauseCode | undefined } = {},
   ) {
     super(message, options);
@@ -452,6 +458,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     known: Map<string, string>,
   ): Promise<void> {
     let keyRefused: { error: WeatherRefusedError; posts: number } | undefined;
+    let foreign: { error: WeatherRefusedError; posts: number } | undefined;
     for (const { error, due } of refused) {
       report.refused += due.length;
       for (const { schedule, run, slot } of due) known.set(schedule.id, `${slot}@${run.getTime()}`);
@@ -459,11 +466,16 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
         keyRefused = { error, posts: (keyRefused?.posts ?? 0) + due.length };
         continue;
       }
+      if (error.scope === 'slot') {
+        foreign = { error, posts: (foreign?.posts ?? 0) + due.length };
+        continue;
+      }
       for (const { schedule } of due) await slots.pause(schedule, error.pauseReason);
     }
     if (keyRefused) {
       logger.error({ err: keyRefused.error, posts: keyRefused.posts }, KEY_REFUSED_LOG);
     }
+    if (foreign) logger.warn({ err: foreign.error, posts: foreign.posts }, FOREIGN_REFUSAL_LOG);
   }
 
   /** Looks at every schedule once and makes the posts that are due. Overlapping calls share one run. */
