@@ -133,11 +133,7 @@ async function resealLinks(vault: TokenVault, logger: Logger, signal: AbortSigna
       ({ stale, unreadable } = await vault.sealedWithOldKeys(signal));
     }
     if (signal.aborted) return;
-    if (unreadable > 0)
-      logger.warn(
-        { unreadable },
-        'music links are sealed with a key in neither TOKEN_ENCRYPTION_KEY nor TOKEN_ENCRYPTION_KEYS_OLD: those members must link again',
-      );
+    if (unreadable > 0) logger.warn({ unreadable }, UNREADABLE_LINKS_LOG);
     if (failed > 0 || stale.length > 0)
       logger.warn(
         { left: stale.length },
@@ -149,6 +145,24 @@ async function resealLinks(vault: TokenVault, logger: Logger, signal: AbortSigna
       );
   } catch (error) {
     logger.warn({ err: error }, 'could not look for music links sealed with an old key');
+  }
+}
+
+const UNREADABLE_LINKS_LOG =
+  'music links are sealed with a key in neither TOKEN_ENCRYPTION_KEY nor TOKEN_ENCRYPTION_KEYS_OLD: put the key they were sealed with in TOKEN_ENCRYPTION_KEYS_OLD, or those members must link again';
+
+/**
+ * Without TOKEN_ENCRYPTION_KEYS_OLD, a link still sealed with a key the bot no longer has (an old key
+ * dropped before every link was sealed again) cannot be read: its member hears of it only at their
+ * next command, and the start-up key check, satisfied by the other links, says nothing. Looked for
+ * beside the start, so the owner hears of it while the old key may still be at hand.
+ */
+async function reportUnreadableLinks(vault: TokenVault, logger: Logger, signal: AbortSignal): Promise<void> {
+  try {
+    const { unreadable } = await vault.sealedWithOldKeys(signal);
+    if (!signal.aborted && unreadable > 0) logger.warn({ unreadable }, UNREADABLE_LINKS_LOG);
+  } catch (error) {
+    logger.warn({ err: error }, 'could not look for music links sealed with another key');
   }
 }
 
@@ -212,9 +226,12 @@ export async function createCore(config: Config, options: CoreOptions): Promise<
       }
     }
     const vault = keyring && new TokenVault(storage, keyring);
-    if (vault && musicConfig.encryption && musicConfig.encryption.previous.length > 0) {
+    if (vault && musicConfig.encryption) {
       const stop = new AbortController();
-      const pass = resealLinks(vault, logger, stop.signal);
+      const pass =
+        musicConfig.encryption.previous.length > 0
+          ? resealLinks(vault, logger, stop.signal)
+          : reportUnreadableLinks(vault, logger, stop.signal);
       closers.push(async () => {
         stop.abort();
         await pass;

@@ -258,6 +258,33 @@ describe('starting on music links sealed with another key', () => {
     await after.close();
   });
 
+  it('tells the owner at start about links sealed with a key it no longer has', async () => {
+    const dataDir = await tempDir();
+    const old = randomBytes(32);
+    const current = randomBytes(32);
+    await storeLinks(dataDir, current, 3);
+    // One link the re-sealing missed, and its old key dropped from the configuration since.
+    const storage = await createStorage({ dataDir });
+    await storage
+      .ns('links')
+      .set('300000000000000009', seal(new Keyring(old), '300000000000000009', { a: 1 }));
+    await storage.close();
+    const { logger, lines } = captureLogs();
+    const started = await createCore(musicConfig(dataDir, current), {
+      logger,
+      discordRest: createDiscordRest({ apiUrl: 'http://127.0.0.1:1/api', token: TOKEN }),
+    });
+    try {
+      await expect
+        .poll(() => lines.find((line) => line.includes('in neither TOKEN_ENCRYPTION_KEY')), {
+          timeout: 10_000,
+        })
+        .toContain('"unreadable":1');
+    } finally {
+      await started.close();
+    }
+  });
+
   it('refuses a key change once the check is written, when links sealed before it remain', async () => {
     const dataDir = await tempDir();
     const first = randomBytes(32);
