@@ -48,6 +48,10 @@ const REDACT_PATHS = [
 const SECRET_FIELDS: ReadonlySet<string> = new Set([
   ...SECRET_PARAMS,
   ...REDACT_PATHS.filter((path) => !path.includes('.')).map((path) => path.toLowerCase()),
+  // discord.js's RateLimitError names its bucket's major parameter: on an interaction's webhook
+  // routes (edits, follow-ups) that is `{application id}/{interaction token}`, with no path around
+  // it for the text scrubbing to recognize.
+  'majorparameter',
 ]);
 
 /**

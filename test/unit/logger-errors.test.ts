@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { DiscordAPIError } from 'discord.js';
+import { DiscordAPIError, RateLimitError } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { secretsOf } from '../../src/compose.js';
 import { loadConfig } from '../../src/config.js';
@@ -56,6 +56,27 @@ describe('secrets the logger strips wherever pino puts them', () => {
     expect(logged.failure['url']).toBe(
       'https://discord.com/api/v10/webhooks/123456789012345678/[REDACTED]/messages/@original',
     );
+  });
+
+  it('censors the interaction token a rate-limited edit names as its major parameter', () => {
+    const { logger, lines } = capture();
+    const error = new RateLimitError({
+      global: false,
+      method: 'PATCH',
+      url: `https://discord.com/api/v10/webhooks/123456789012345678/${INTERACTION_TOKEN}/messages/@original`,
+      route: '/webhooks/:id/:token/messages/:id',
+      majorParameter: `123456789012345678/${INTERACTION_TOKEN}`,
+      hash: 'Global(PATCH:/webhooks/:id/:token/messages/:id)',
+      limit: 5,
+      timeToReset: 0,
+      retryAfter: 0,
+      sublimitTimeout: 0,
+      scope: 'user',
+    });
+    logger.warn({ err: error }, 'could not tell the member about an error');
+    const [line] = lines();
+    expect(line).not.toContain(INTERACTION_TOKEN);
+    expect((JSON.parse(line!) as { err: Record<string, unknown> }).err['majorParameter']).toBe('[REDACTED]');
   });
 
   it('scrubs objects that fill the message’s placeholders', () => {
