@@ -41,4 +41,21 @@ describe('a problem found after a public defer', () => {
       world.proxies.discord.clear();
     }
   });
+
+  it('follows up privately when the “thinking…” message is already gone', async () => {
+    world.proxies.discord.fail({
+      match: /^DELETE .*\/messages\/(@|%40)original/,
+      status: 404,
+      headers: { 'content-type': 'application/json' },
+      body: '{"message":"Unknown Message","code":10008}',
+    });
+    try {
+      const handle = world.slash('weather', { subcommand: 'now', options: { place: 'Qwxzvbnmqq' } });
+      const answer = await handle.waitForFollowUp(10_000);
+      expect(answer.content).toContain('No place called “Qwxzvbnmqq” was found.');
+      expect(world.proxies.discord.answered.filter((line) => line.startsWith('404 DELETE'))).not.toEqual([]);
+    } finally {
+      world.proxies.discord.clear();
+    }
+  });
 });

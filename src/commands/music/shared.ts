@@ -51,8 +51,8 @@ export async function marketOf(music: MusicServices, userId: string): Promise<st
 type Answerable = ChatInputCommandInteraction | ButtonInteraction;
 
 /**
- * Shows `message` to the member only. A public deferred reply that shows nothing yet is removed
- * first, so a problem never lands in the channel.
+ * Shows `message` to the member only (see `answerPrivately`: a public deferred reply is removed
+ * first; if Discord will not remove it, a prompt with buttons is not shown in its place).
  */
 export async function sendPrivately(interaction: Answerable, message: MusicMessage): Promise<void> {
   const payload = {
