@@ -167,13 +167,16 @@ redis.call('SET', KEYS[1], tostring(start + interval), 'PX', math.ceil(start - n
 return start - now`;
 
 /**
- * What Redis does when its memory is full, from `INFO memory` (which managed services allow where
- * they refuse `CONFIG GET`); undefined when it cannot be read.
+ * The policy by which Redis drops keys when its memory is full, from `INFO memory` (which managed
+ * services allow where they refuse `CONFIG GET`): undefined when it never drops any (`noeviction`,
+ * or no memory limit, `maxmemory` 0) or when it cannot be read.
  */
 async function evictionPolicy(client: RedisClientType): Promise<string | undefined> {
   try {
-    const info = await client.info('memory');
-    return /^maxmemory_policy:(\S+)/m.exec(String(info))?.[1];
+    const info = String(await client.info('memory'));
+    const policy = /^maxmemory_policy:(\S+)/m.exec(info)?.[1];
+    const limit = /^maxmemory:(\d+)/m.exec(info)?.[1];
+    return policy === 'noeviction' || limit === '0' ? undefined : policy;
   } catch {
     return undefined;
   }
@@ -223,9 +226,9 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
     }
     connected = true;
     const policy = await evictionPolicy(client);
-    if (policy !== undefined && policy !== 'noeviction') {
+    if (policy !== undefined) {
       options.onWarning?.(
-        `Redis at ${where} evicts keys when its memory is full (maxmemory-policy ${policy}): music links, ` +
+        `Redis at ${where} evicts keys when its memory limit is reached (maxmemory-policy ${policy}): music links, ` +
           `schedules and the markers that keep a scheduled post from going out twice can then be dropped ` +
           `without a word. Set maxmemory-policy to noeviction (Redis's default) for the bot's data.`,
       );

@@ -190,46 +190,52 @@ describe('the Redis store when Redis refuses a command', () => {
 });
 
 describe('the Redis store at start', () => {
-  /** Runs `work` with Redis's eviction policy set to `policy`, then puts the one it had back. */
-  async function withEvictionPolicy(policy: string, work: () => Promise<void>) {
+  /**
+   * Runs `work` with Redis's eviction policy and memory limit set as given, then puts back the ones
+   * it had. Other test files share this Redis: the limits set here are far above what they store,
+   * so nothing is evicted meanwhile; only the settings are read.
+   */
+  async function withEvictionPolicy(policy: string, maxmemory: string, work: () => Promise<void>) {
     const raw = createClient({ url: REDIS_URL });
     await raw.connect();
-    const before = (await raw.configGet('maxmemory-policy'))['maxmemory-policy'] ?? 'noeviction';
+    const before = await raw.configGet('maxmemory*');
     try {
-      // No memory limit is set here, so nothing is evicted meanwhile: only the setting is read.
-      await raw.configSet('maxmemory-policy', policy);
+      await raw.configSet({ 'maxmemory-policy': policy, maxmemory });
       await work();
     } finally {
-      await raw.configSet('maxmemory-policy', before);
+      await raw.configSet({
+        'maxmemory-policy': before['maxmemory-policy'] ?? 'noeviction',
+        maxmemory: before['maxmemory'] ?? '0',
+      });
       await raw.close();
     }
   }
-
-  it.runIf(redisReady)('warns that a Redis set to evict keys can drop links and schedules', async () => {
+  const warningsAt = async (policy: string, maxmemory: string) => {
     const warnings: string[] = [];
-    await withEvictionPolicy('allkeys-lru', async () => {
+    await withEvictionPolicy(policy, maxmemory, async () => {
       const storage = await createStorage({
         ...redisOptions(),
         onWarning: (message) => warnings.push(message),
       });
       await storage.close();
     });
+    return warnings;
+  };
+
+  it.runIf(redisReady)('warns that a Redis set to evict keys can drop links and schedules', async () => {
+    const warnings = await warningsAt('allkeys-lru', '64gb');
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('maxmemory-policy allkeys-lru');
     expect(warnings[0]).toContain('Set maxmemory-policy to noeviction');
   });
 
-  it.runIf(redisReady)('says nothing of a Redis that never evicts', async () => {
-    const warnings: string[] = [];
-    await withEvictionPolicy('noeviction', async () => {
-      const storage = await createStorage({
-        ...redisOptions(),
-        onWarning: (message) => warnings.push(message),
-      });
-      await storage.close();
-    });
-    expect(warnings).toEqual([]);
-  });
+  it.runIf(redisReady)(
+    'says nothing of a Redis that never evicts, or has no memory limit to evict at',
+    async () => {
+      expect(await warningsAt('noeviction', '64gb')).toEqual([]);
+      expect(await warningsAt('allkeys-lru', '0')).toEqual([]);
+    },
+  );
 });
 
 describe('the SQLite store', () => {
