@@ -32,8 +32,8 @@ const MAX_RATE_LIMIT_WAIT_MS = 60_000;
 
 /**
  * Which rate limits fail a request (with discord.js's `RateLimitError`) instead of being waited
- * out. A 429 that says nothing about how long to wait (no `Retry-After`, no reset header: a proxy's,
- * or a server other than Discord's) would have @discordjs/rest send the request again at once, and
+ * out. A 429 that says nothing about how long to wait (no `Retry-After`, which @discordjs/rest then
+ * reads as 0: a proxy's, or a server other than Discord's) would have it send the request again at once, and
  * again, for ever; one that asks for more than a minute (Cloudflare's block of a host that made too
  * many bad requests asks for an hour) would hold the member's reply or the scheduled post that long.
  * Failed now, a scheduled post is tried again within its grace window, and a member is told.

@@ -113,6 +113,8 @@ export class LockBusyError extends Error {
     'Another change to the same settings is still being saved. Please try again in a moment.';
 }
 
+const LOCK_DEFAULTS = { ttlMs: 10_000, waitMs: 5_000 } as const satisfies Required<LockOptions>;
+
 export interface LockOptions {
   /** How long the lock lasts if its holder never gives it up (a crash): no one waits longer. */
   ttlMs?: number;
@@ -129,8 +131,9 @@ export async function withLock<T>(
   storage: Pick<Storage, 'claim' | 'release'>,
   key: string,
   task: () => Promise<T>,
-  { ttlMs = 10_000, waitMs = 5_000 }: LockOptions = {},
+  options: LockOptions = {},
 ): Promise<T> {
+  const { ttlMs, waitMs } = { ...LOCK_DEFAULTS, ...options };
   const owner = randomUUID();
   const deadline = Date.now() + waitMs;
   for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {

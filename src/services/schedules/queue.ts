@@ -45,7 +45,7 @@ export interface QueueSchedulerOptions extends Pick<
 const MAX_RETRY_DELAY_MS = 60_000;
 /** How long other jobs of the slot remember that the weather service refused their group. */
 const REFUSAL_TTL_MS = 60 * 60_000;
-/** A refused key is logged at most this often, not once per job. */
+/** A refused key, or a refusal from something in front of the service, is logged at most this often, not once per job. */
 const KEY_REFUSAL_LOG_MS = 60_000;
 /**
  * How often each process makes the job schedulers match the stored schedules again, beside doing so
@@ -114,6 +114,7 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
     code?: WeatherRefusedError['code'];
   }>('schedule-markers');
   let keyRefusalLoggedAt = Number.NEGATIVE_INFINITY;
+  let foreignRefusalLoggedAt = Number.NEGATIVE_INFINITY;
   let worker: Worker<PostJobData> | undefined;
   let reconcileTimer: NodeJS.Timeout | undefined;
   let reconciling: Promise<void> | undefined;
@@ -280,7 +281,10 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
       await slots.pause(schedule, error.pauseReason);
       await sync(schedule.guildId, [schedule.id]);
     } else if (error.scope === 'slot') {
-      logger.warn({ err: error, scheduleId: schedule.id, slot }, FOREIGN_REFUSAL_LOG);
+      if (now() - foreignRefusalLoggedAt >= KEY_REFUSAL_LOG_MS) {
+        foreignRefusalLoggedAt = now();
+        logger.warn({ err: error, scheduleId: schedule.id, slot }, FOREIGN_REFUSAL_LOG);
+      }
     } else if (now() - keyRefusalLoggedAt >= KEY_REFUSAL_LOG_MS) {
       keyRefusalLoggedAt = now();
       logger.error({ err: error, scheduleId: schedule.id, slot }, KEY_REFUSED_LOG);

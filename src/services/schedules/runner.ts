@@ -38,7 +38,7 @@ export const KEY_REFUSED_LOG =
 
 /** What the owner reads for posts skipped on a refusal that did not come from the service itself. */
 export const FOREIGN_REFUSAL_LOG =
-  'scheduled posts skipped: a weather request was refused with a 400 or 404 that is not the weather service’s own answer (a proxy or gateway between them?); the schedules stay as they are';
+  "scheduled posts skipped: a weather request was refused with a 400 or 404 that is not the weather service's own answer (a proxy or gateway between them?); the schedules stay as they are";
 
 /**
  * The channel is gone or closed to the bot: the schedule is paused with this reason (the message, in

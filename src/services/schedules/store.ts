@@ -27,7 +27,7 @@ export const ALL_MAX_AGE_MS = 5 * 60_000;
 export class UnreadableStoreError extends Error {
   override readonly name = 'UnreadableStoreError';
   readonly userMessage =
-    "This server's scheduled posts were saved by a newer version of the bot, so this version leaves them as they are. Ask the bot's owner to run the newer version again.";
+    "The scheduled posts are stored in a form this version of the bot cannot read (saved by a newer version, or damaged), so it leaves them as they are. Ask the bot's owner to look at its log.";
   constructor(what: string) {
     super(`${what} is stored in a form this version cannot read; it was left as it is`);
   }
@@ -213,6 +213,6 @@ export class ScheduleStore {
   }
 
   private async withLock(name: string, work: () => Promise<void>): Promise<void> {
-    await withLock(this.storage, `schedules:${name}`, work, { waitMs: 5_000 });
+    await withLock(this.storage, `schedules:${name}`, work);
   }
 }
