@@ -320,16 +320,19 @@ describe('scheduled posts, on a controllable clock', () => {
     expect((await w.runner.tick()).posted).toBe(1);
   });
 
-  /** Schedules fetching their weather with a free-plan key from a weather emulator of their own. */
-  async function freePlanWorld() {
-    const weather = await startWeatherEmulator({ apiKeys: [], freeApiKeys: ['free-plan-key'] });
+  /** Schedules fetching their weather with a key of `plan` from a weather emulator of their own. */
+  async function planWorld(plan: 'free' | 'paid') {
+    const weather = await startWeatherEmulator(
+      plan === 'free' ? { apiKeys: [], freeApiKeys: ['plan-key'] } : { apiKeys: ['plan-key'] },
+    );
     cleanups.push(() => weather.close());
-    const client = weatherClientFor(weather, { apiKey: 'free-plan-key', transport: instantTransport() });
+    const client = weatherClientFor(weather, { apiKey: 'plan-key', transport: instantTransport() });
     const w = await world('2026-11-23T05:59:00Z', {
       fetch: (request) => fetchScheduledWeather(client, request),
     });
     return { weather, w };
   }
+  const freePlanWorld = () => planWorld('free');
 
   it('post today’s forecast and the week on a free weather plan, from its 5-day forecast, pausing nothing', async () => {
     const { weather, w } = await freePlanWorld();
@@ -400,19 +403,8 @@ describe('scheduled posts, on a controllable clock', () => {
     expect(weather.requestCount()).toBe(2);
   });
 
-  /** Schedules fetching their weather from a weather emulator of their own, with a paid key. */
-  async function paidPlanWorld() {
-    const weather = await startWeatherEmulator({ apiKeys: ['the-right-key'] });
-    cleanups.push(() => weather.close());
-    const client = weatherClientFor(weather, { apiKey: 'the-right-key', transport: instantTransport() });
-    const w = await world('2026-11-23T05:59:00Z', {
-      fetch: (request) => fetchScheduledWeather(client, request),
-    });
-    return { weather, w };
-  }
-
   it('pause a schedule whose place the weather service refuses in its own words', async () => {
-    const { weather, w } = await paidPlanWorld();
+    const { weather, w } = await planWorld('paid');
     const schedule = await w.add({ kind: 'current' });
     weather.failNext('/data/2.5/weather', 400);
     w.clock.now = Date.parse('2026-11-23T06:00:00Z');
@@ -425,7 +417,7 @@ describe('scheduled posts, on a controllable clock', () => {
   });
 
   it('skip the slot, not pause, when a 404 comes without the weather service’s own error (a proxy’s page)', async () => {
-    const { weather, w } = await paidPlanWorld();
+    const { weather, w } = await planWorld('paid');
     const schedule = await w.add({ kind: 'current' });
     weather.failNext('/data/2.5/weather', 404, '<html><body>404 Not Found</body></html>');
     w.clock.now = Date.parse('2026-11-23T06:00:00Z');
