@@ -46,7 +46,7 @@ export async function answerPrivately(
     if (deleted) await interaction.followUp({ ...answer, flags: MessageFlags.Ephemeral });
     else
       await interaction.editReply({
-        content: textOnly(answer) ?? NOT_PRIVATE_TEXT,
+        content: textOnly(answer) || NOT_PRIVATE_TEXT,
         embeds: [],
         components: [],
         files: [],

@@ -170,16 +170,20 @@ redis.call('SET', KEYS[1], tostring(start + interval), 'PX', math.ceil(start - n
 return start - now`;
 
 /**
- * The policy by which Redis drops keys when its memory is full, from `INFO memory` (which managed
- * services allow where they refuse `CONFIG GET`): undefined when it never drops any (`noeviction`,
- * or no memory limit, `maxmemory` 0) or when it cannot be read.
+ * The policy by which a Redis drops keys when its memory is full, read from its `INFO memory`
+ * answer: undefined when it never drops any (`noeviction`, or no memory limit: `maxmemory` 0) or
+ * the answer does not say.
  */
+export function evictionPolicyIn(info: string): string | undefined {
+  const policy = /^maxmemory_policy:(\S+)/m.exec(info)?.[1];
+  const limit = /^maxmemory:(\d+)/m.exec(info)?.[1];
+  return policy === 'noeviction' || limit === '0' ? undefined : policy;
+}
+
+/** {@link evictionPolicyIn} of the server (`INFO` is allowed where managed services refuse `CONFIG GET`). */
 async function evictionPolicy(client: RedisClientType): Promise<string | undefined> {
   try {
-    const info = String(await client.info('memory'));
-    const policy = /^maxmemory_policy:(\S+)/m.exec(info)?.[1];
-    const limit = /^maxmemory:(\d+)/m.exec(info)?.[1];
-    return policy === 'noeviction' || limit === '0' ? undefined : policy;
+    return evictionPolicyIn(String(await client.info('memory')));
   } catch {
     return undefined;
   }
