@@ -98,7 +98,7 @@ function refusal(error: unknown): WeatherRefusedError | undefined {
   // body (`cod` and `message`): the same status from a proxy or gateway in front of it (an HTML
   // page) says nothing about the place. Not retried either way (STYLE): that slot is skipped.
   if (error instanceof WeatherBadRequestError || error instanceof WeatherNotFoundError) {
-    return isServiceError(error.body)
+    return error.fromService
       ? new WeatherRefusedError(REASONS['place-refused'], 'schedule', { ...cause, code: 'place-refused' })
       : new WeatherRefusedError(`the weather request was refused: ${error.message}`, 'slot', cause);
   }
@@ -106,13 +106,6 @@ function refusal(error: unknown): WeatherRefusedError | undefined {
     return new WeatherRefusedError(REASONS['place-refused'], 'schedule', { ...cause, code: 'place-refused' });
   }
   return undefined;
-}
-
-/** The weather service's own error body: `cod` (string or number) and `message` (the contract). */
-function isServiceError(body: unknown): boolean {
-  if (body === null || typeof body !== 'object') return false;
-  const { cod, message } = body as { cod?: unknown; message?: unknown };
-  return (typeof cod === 'string' || typeof cod === 'number') && typeof message === 'string';
 }
 
 async function fetchReport(client: WeatherClient, request: WeatherRequest): Promise<Report> {

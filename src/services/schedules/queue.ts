@@ -9,8 +9,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Queue, Worker, type Job, type JobSchedulerJson } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
-  FOREIGN_REFUSAL_LOG,
-  KEY_REFUSED_LOG,
+  SKIPPED_LOGS,
   WeatherRefusedError,
   createSlotPoster,
   weatherGroupKey,
@@ -46,7 +45,7 @@ const MAX_RETRY_DELAY_MS = 60_000;
 /** How long other jobs of the slot remember that the weather service refused their group. */
 const REFUSAL_TTL_MS = 60 * 60_000;
 /** A refused key, or a refusal from something in front of the service, is logged at most this often, not once per job. */
-const KEY_REFUSAL_LOG_MS = 60_000;
+const SKIPPED_LOG_MS = 60_000;
 /**
  * How often each process makes the job schedulers match the stored schedules again, beside doing so
  * at start: a scheduler change that failed (Redis unreachable for a moment after the store was
@@ -113,8 +112,8 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
     scope: WeatherRefusedError['scope'];
     code?: WeatherRefusedError['code'];
   }>('schedule-markers');
-  let keyRefusalLoggedAt = Number.NEGATIVE_INFINITY;
-  let foreignRefusalLoggedAt = Number.NEGATIVE_INFINITY;
+  /** When a refusal of each scope that pauses nothing was last logged. */
+  const skipLoggedAt = new Map<keyof typeof SKIPPED_LOGS, number>();
   let worker: Worker<PostJobData> | undefined;
   let reconcileTimer: NodeJS.Timeout | undefined;
   let reconciling: Promise<void> | undefined;
@@ -280,14 +279,10 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
     if (error.scope === 'schedule') {
       await slots.pause(schedule, error.pauseReason);
       await sync(schedule.guildId, [schedule.id]);
-    } else if (error.scope === 'slot') {
-      if (now() - foreignRefusalLoggedAt >= KEY_REFUSAL_LOG_MS) {
-        foreignRefusalLoggedAt = now();
-        logger.warn({ err: error, scheduleId: schedule.id, slot }, FOREIGN_REFUSAL_LOG);
-      }
-    } else if (now() - keyRefusalLoggedAt >= KEY_REFUSAL_LOG_MS) {
-      keyRefusalLoggedAt = now();
-      logger.error({ err: error, scheduleId: schedule.id, slot }, KEY_REFUSED_LOG);
+    } else if (now() - (skipLoggedAt.get(error.scope) ?? Number.NEGATIVE_INFINITY) >= SKIPPED_LOG_MS) {
+      skipLoggedAt.set(error.scope, now());
+      const { level, message } = SKIPPED_LOGS[error.scope];
+      logger[level]({ err: error, scheduleId: schedule.id, slot }, message);
     }
     return 'refused';
   }

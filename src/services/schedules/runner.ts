@@ -40,6 +40,12 @@ export const KEY_REFUSED_LOG =
 export const FOREIGN_REFUSAL_LOG =
   "scheduled posts skipped: a weather request was refused with a 400 or 404 that is not the weather service's own answer (a proxy or gateway between them?); the schedules stay as they are";
 
+/** How posts skipped for a refusal of each scope that pauses nothing are told to the owner. */
+export const SKIPPED_LOGS = {
+  all: { level: 'error', message: KEY_REFUSED_LOG },
+  slot: { level: 'warn', message: FOREIGN_REFUSAL_LOG },
+} as const satisfies Record<Exclude<WeatherRefusedError['scope'], 'schedule'>, unknown>;
+
 /**
  * The channel is gone or closed to the bot: the schedule is paused with this reason (the message, in
  * English, and its code), no retries.
@@ -457,25 +463,21 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     report: TickReport,
     known: Map<string, string>,
   ): Promise<void> {
-    let keyRefused: { error: WeatherRefusedError; posts: number } | undefined;
-    let foreign: { error: WeatherRefusedError; posts: number } | undefined;
+    const skipped = new Map<keyof typeof SKIPPED_LOGS, { error: WeatherRefusedError; posts: number }>();
     for (const { error, due } of refused) {
       report.refused += due.length;
       for (const { schedule, run, slot } of due) known.set(schedule.id, `${slot}@${run.getTime()}`);
-      if (error.scope === 'all') {
-        keyRefused = { error, posts: (keyRefused?.posts ?? 0) + due.length };
-        continue;
+      if (error.scope === 'schedule') {
+        for (const { schedule } of due) await slots.pause(schedule, error.pauseReason);
+      } else {
+        const posts = (skipped.get(error.scope)?.posts ?? 0) + due.length;
+        skipped.set(error.scope, { error, posts });
       }
-      if (error.scope === 'slot') {
-        foreign = { error, posts: (foreign?.posts ?? 0) + due.length };
-        continue;
-      }
-      for (const { schedule } of due) await slots.pause(schedule, error.pauseReason);
     }
-    if (keyRefused) {
-      logger.error({ err: keyRefused.error, posts: keyRefused.posts }, KEY_REFUSED_LOG);
+    for (const [scope, { error, posts }] of skipped) {
+      const { level, message } = SKIPPED_LOGS[scope];
+      logger[level]({ err: error, posts }, message);
     }
-    if (foreign) logger.warn({ err: foreign.error, posts: foreign.posts }, FOREIGN_REFUSAL_LOG);
   }
 
   /** Looks at every schedule once and makes the posts that are due. Overlapping calls share one run. */

@@ -5,6 +5,7 @@
  * `RateLimitError`. No message is built from anything but redacted parts.
  */
 import { HttpError, NetworkError, TimeoutError, UpstreamError } from '../http/errors.js';
+import { codSchema, errorBodySchema } from './schemas.js';
 
 export { RateLimitError } from '../http/errors.js';
 
@@ -35,7 +36,17 @@ export class WeatherApiError extends HttpError {
       source.headers,
     );
   }
+
+  /**
+   * Whether the answer is the service's own error body (`cod` and `message`, the contract), rather
+   * than the same status from something in front of it (a proxy's or gateway's page).
+   */
+  get fromService(): boolean {
+    return serviceErrorSchema.safeParse(this.body).success;
+  }
 }
+
+const serviceErrorSchema = errorBodySchema.extend({ cod: codSchema });
 
 /** 400: bad input (`wrong latitude`, `Nothing to geocode`, ...). */
 export class WeatherBadRequestError extends WeatherApiError {
