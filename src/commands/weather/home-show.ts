@@ -4,7 +4,7 @@ import { localize } from '../../bot/i18n/index.js';
 import { WEATHER_COMMAND_TEXT } from '../../bot/i18n/weather.js';
 import { renderWeatherSettings } from '../../bot/render/weather.js';
 import type { Subcommand } from '../../bot/subcommands.js';
-import { getMemberPrefs, getServerPrefs } from '../../domain/weather/prefs.js';
+import { getServerPrefs } from '../../domain/weather/prefs.js';
 import { weatherRequest } from './shared.js';
 
 export default {
@@ -12,8 +12,7 @@ export default {
   group: 'home',
   build: (sub) => localize(sub, WEATHER_COMMAND_TEXT.subcommands.homeShow),
   async execute(interaction, weather, ctx) {
-    const { storage, render } = await weatherRequest(interaction, weather, ctx);
-    const member = await getMemberPrefs(storage, interaction.user.id);
+    const { storage, render, member } = await weatherRequest(interaction, weather, ctx);
     const server =
       interaction.guildId === null ? undefined : await getServerPrefs(storage, interaction.guildId);
     await interaction.reply({

@@ -26,7 +26,13 @@ import {
   type Place,
 } from '../../domain/weather/places.js';
 import { HISTORY_MAX_HOURS } from '../../domain/weather/dates.js';
-import { chooseUnits, getDefaultPlace, getMemberPrefs, getServerPrefs } from '../../domain/weather/prefs.js';
+import {
+  chooseUnits,
+  getDefaultPlace,
+  getMemberPrefs,
+  getServerPrefs,
+  type MemberWeatherPrefs,
+} from '../../domain/weather/prefs.js';
 import {
   HttpError,
   NetworkError,
@@ -56,6 +62,8 @@ export interface WeatherRequest {
   serviceLang: WeatherLang;
   t: WeatherMessages;
   render: WeatherRenderOptions;
+  /** The member's preferences, as read for this request. */
+  member: MemberWeatherPrefs;
   /** Where the member's and the server's preferences are. */
   storage: Storage;
 }
@@ -76,6 +84,7 @@ export async function weatherRequest(
       locale: interaction.locale,
       siteUrl: weather.siteUrl,
     },
+    member,
     storage: ctx.storage,
   };
 }
@@ -101,7 +110,7 @@ export async function deferWithPlace(
   const typed = interaction.options.getString(PLACE_OPTION)?.trim();
   const known = typed
     ? decodePlace(typed)
-    : await getDefaultPlace(request.storage, interaction.user.id, interaction.guildId);
+    : await getDefaultPlace(request.storage, request.member, interaction.guildId);
   await interaction.deferReply(reply.ephemeral ? { flags: MessageFlags.Ephemeral } : {});
   return known ?? resolvePlace(weather.client, typed ?? '', request.serviceLang);
 }

@@ -121,13 +121,15 @@ export function chooseUnits(prefs: MemberWeatherPrefs, locale: string | undefine
   return prefs.units ?? defaultUnitsFor(locale);
 }
 
-/** Where to look when no place is given: the member's home, then the server's default. */
+/**
+ * Where to look when no place is given: the member's home (from their preferences, already read),
+ * then the server's default.
+ */
 export async function getDefaultPlace(
   storage: Storage,
-  userId: string,
+  member: MemberWeatherPrefs,
   guildId: string | null,
 ): Promise<Place> {
-  const member = await getMemberPrefs(storage, userId);
   if (member.home) return member.home;
   const server = guildId === null ? undefined : (await getServerPrefs(storage, guildId)).home;
   if (server) return server;
