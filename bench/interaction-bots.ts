@@ -17,7 +17,14 @@ import { createInteractionRouter } from '../src/bot/router.js';
 import type { Command } from '../src/bot/types.js';
 import type { Storage } from '../src/storage/index.js';
 
-export type Bot = 'ours' | 'bare';
+/**
+ * `uncapped` is the bare bot with one change: its REST manager's global limit lifted, as our bot
+ * lifts it for interaction responses. Stock discord.js queues `editReply` behind the global limit
+ * of 50 requests per second, so the bare bot's deferred commands measure that queue; the uncapped
+ * one measures what stock discord.js costs on a deferred command when nothing holds it back.
+ */
+export type Bot = 'ours' | 'bare' | 'uncapped';
+const BOTS: readonly Bot[] = ['ours', 'bare', 'uncapped'];
 
 export const BENCH_TOKEN = 'bench-token';
 /** The `custom_id` of the button on the panel each bot posts; the harness clicks it. */
@@ -69,9 +76,10 @@ function ourBot(apiUrl: string): Client {
   return client;
 }
 
-/** discord.js as it comes, answering "pong". */
-function bareBot(apiUrl: string): Client {
-  const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: apiUrl } });
+/** discord.js as it comes, answering "pong"; `uncapped`: with no global limit (see {@link Bot}). */
+function bareBot(apiUrl: string, uncapped: boolean): Client {
+  const rest = uncapped ? { api: apiUrl, globalRequestsPerSecond: Number.MAX_SAFE_INTEGER } : { api: apiUrl };
+  const client = new Client({ intents: [GatewayIntentBits.Guilds], rest });
   client.on(Events.InteractionCreate, (interaction: Interaction) => {
     let answer: Promise<unknown>;
     if (interaction.isAutocomplete()) answer = interaction.respond(CHOICES);
@@ -87,7 +95,7 @@ function bareBot(apiUrl: string): Client {
 
 /** Logs in, registers the commands, posts the panel, hands it to the parent, then serves. */
 async function serveBot(bot: Bot, apiUrl: string, guildId: string, channelId: string): Promise<void> {
-  const client = bot === 'ours' ? ourBot(apiUrl) : bareBot(apiUrl);
+  const client = bot === 'ours' ? ourBot(apiUrl) : bareBot(apiUrl, bot === 'uncapped');
   const ready = once(client, Events.ClientReady);
   await client.login(BENCH_TOKEN);
   await ready;
@@ -105,7 +113,7 @@ async function serveBot(bot: Bot, apiUrl: string, guildId: string, channelId: st
   process.once('disconnect', () => void client.destroy().finally(() => process.exit(0)));
 }
 
-if (process.send && (process.argv[2] === 'ours' || process.argv[2] === 'bare')) {
+if (process.send && BOTS.includes(process.argv[2] as Bot)) {
   const [bot, apiUrl, guildId, channelId] = process.argv.slice(2) as [Bot, string, string, string];
   await serveBot(bot, apiUrl, guildId, channelId);
 }

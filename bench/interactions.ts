@@ -1,7 +1,7 @@
 /**
  * Interaction latency: our bot's client and router against a bare discord.js bot, measured
  * alternately in the same run. Each bot runs in a process of its own, as it does for a server
- * owner, and the two Discord emulators run in this one: Discord's own work is not done on the
+ * owner, and their Discord emulators (one each) run in the harness: Discord's own work is not done on the
  * bot's CPU, and neither bot's garbage collections fall on the other's figures. Measures
  * acknowledgement latency (INTERACTION_CREATE sent → first callback received) for an immediate
  * reply, a deferred command, a button update and an autocomplete answer, and deferred completion
@@ -15,7 +15,9 @@
  * `settle`): what is measured is the bot's time, not the harness's collections or the other bot's
  * leftovers. Beside the completion figures it reports the CPU that each side (the bot, the emulators)
  * spent on a round of 100 in flight: on this machine the two share two cores, so a round takes
- * about as long as the busier of them.
+ * about as long as the busier of them. For deferred completion at 100 in flight a third bot runs
+ * beside them: the bare bot with its global limit lifted (`uncapped`, see `Bot`), what stock
+ * discord.js does on the same deferred commands when its limiter does not hold the edits back.
  *
  *   npx tsx bench/interactions.ts
  */
@@ -95,6 +97,7 @@ interface CpuLog {
   bot: number[];
   emulators: number[];
 }
+const emptyCpuLog = (): CpuLog => ({ bot: [], emulators: [] });
 
 async function withCpu<T>(s: Setup, log: CpuLog | undefined, round: () => Promise<T>): Promise<T> {
   if (!log) return round();
@@ -209,24 +212,22 @@ async function ackLatencies(
 }
 
 /**
- * Runs our bot and the bare bot in alternating rounds, so a change in the machine's load falls on
- * both alike, in `blocks` blocks of `rounds` rounds each; gives each bot's samples by block.
+ * Runs the bots in alternating rounds (our bot, then the bare bot, and so on), so a change in the
+ * machine's load falls on each alike, in `blocks` blocks of `rounds` rounds each; gives each bot's
+ * samples by block.
  */
-async function alternate(
+async function alternate<Name extends string>(
   { blocks, rounds }: { blocks: number; rounds: number },
-  ours: () => Promise<number[]>,
-  bare: () => Promise<number[]>,
-): Promise<{ ours: number[][]; bare: number[][] }> {
-  const out = { ours: [] as number[][], bare: [] as number[][] };
+  bots: Record<Name, () => Promise<number[]>>,
+): Promise<Record<Name, number[][]>> {
+  const names = Object.keys(bots) as Name[];
+  const out = Object.fromEntries(names.map((name) => [name, [] as number[][]])) as Record<Name, number[][]>;
   for (let block = 0; block < blocks; block++) {
-    const a: number[] = [];
-    const b: number[] = [];
+    const samples = names.map(() => [] as number[]);
     for (let r = 0; r < rounds; r++) {
-      a.push(...(await ours()));
-      b.push(...(await bare()));
+      for (const [i, name] of names.entries()) samples[i]!.push(...(await bots[name]()));
     }
-    out.ours.push(a);
-    out.bare.push(b);
+    for (const [i, name] of names.entries()) out[name].push(samples[i]!);
   }
   return out;
 }
@@ -296,6 +297,7 @@ export async function main(): Promise<BenchRow[]> {
 async function measure(): Promise<BenchRow[]> {
   const ours = await setup('ours');
   const bare = await setup('bare');
+  const uncapped = await setup('uncapped');
   const rows: BenchRow[] = [];
   try {
     // Warm-up: every kind at 100 in flight, for both, until the JIT has compiled the paths (the first
@@ -304,13 +306,13 @@ async function measure(): Promise<BenchRow[]> {
       await ackLatencies(ours, 100, WARM_UP_ROUNDS, kind);
       await ackLatencies(bare, 100, WARM_UP_ROUNDS, kind);
     }
+    await ackLatencies(uncapped, 100, WARM_UP_ROUNDS, 'deferred command');
     for (const kind of KINDS) {
       for (const inFlight of [1, 100] as const) {
-        const { ours: a, bare: b } = await alternate(
-          BLOCKS[inFlight],
-          () => ackLatencies(ours, inFlight, 1, kind),
-          () => ackLatencies(bare, inFlight, 1, kind),
-        );
+        const { ours: a, bare: b } = await alternate(BLOCKS[inFlight], {
+          ours: () => ackLatencies(ours, inFlight, 1, kind),
+          bare: () => ackLatencies(bare, inFlight, 1, kind),
+        });
         for (const p of [50, 90, 99]) {
           const value = blockPercentile(a, p);
           const floor = blockPercentile(b, p);
@@ -325,7 +327,8 @@ async function measure(): Promise<BenchRow[]> {
       }
     }
     // Deferred completion at 1 in flight, then at 100 alternating with the bare bot's immediate
-    // reply at 100 (the target's floor), then the bare bot's deferred commands at 100.
+    // reply at 100 (the target's floor) and the uncapped bare bot's deferred commands, then the bare
+    // bot's deferred commands at 100.
     const one = {
       ours: await completionLatencies(ours, 1, 200),
       bare: await completionLatencies(bare, 1, 200),
@@ -336,21 +339,21 @@ async function measure(): Promise<BenchRow[]> {
       unit: 'ms',
       floor: percentile(one.bare.all, 99),
     });
-    const cpu = { ours: { bot: [], emulators: [] } as CpuLog, bare: { bot: [], emulators: [] } as CpuLog };
-    const { ours: completed, bare: bareImmediate } = await alternate(
-      BLOCKS[100],
-      async () => (await completionLatencies(ours, 100, 1, cpu.ours)).all,
-      () => ackLatencies(bare, 100, 1, 'immediate reply', cpu.bare),
-    );
+    const cpu = { ours: emptyCpuLog(), bare: emptyCpuLog(), uncapped: emptyCpuLog() };
+    const at100 = await alternate(BLOCKS[100], {
+      ours: async () => (await completionLatencies(ours, 100, 1, cpu.ours)).all,
+      bare: () => ackLatencies(bare, 100, 1, 'immediate reply', cpu.bare),
+      uncapped: async () => (await completionLatencies(uncapped, 100, 1, cpu.uncapped)).all,
+    });
     const bareDeferred = await completionLatencies(bare, 100, 3);
-    const value = blockPercentile(completed, 99);
+    const value = blockPercentile(at100.ours, 99);
     rows.push({
       name: 'deferred completion p99, 100 in flight (floor: bare bot deferred)',
       value,
       unit: 'ms',
       floor: percentile(bareDeferred.all, 99),
     });
-    const floor = blockPercentile(bareImmediate, 99);
+    const floor = blockPercentile(at100.bare, 99);
     rows.push({
       name: 'deferred completion p99, 100 in flight (floor: bare bot immediate reply)',
       value,
@@ -359,12 +362,33 @@ async function measure(): Promise<BenchRow[]> {
       target: '≤ 2x floor',
       ok: value <= 2 * floor,
     });
+    // What stock discord.js does on the same deferred commands once its global limit is lifted:
+    // against the same floor, and as the floor of ours.
+    const uncappedValue = blockPercentile(at100.uncapped, 99);
+    rows.push({
+      name: 'deferred completion p99, 100 in flight: bare bot, global limit lifted (floor: bare bot immediate reply)',
+      value: uncappedValue,
+      unit: 'ms',
+      floor,
+    });
+    rows.push({
+      name: 'deferred completion p99, 100 in flight (floor: bare bot deferred, global limit lifted)',
+      value,
+      unit: 'ms',
+      floor: uncappedValue,
+    });
     // Where the time of those rounds goes: the CPU each side spent on a round, median over rounds.
     rows.push({
       name: 'CPU of a round of 100 in flight: our bot, deferred (floor: bare bot, immediate reply)',
       value: percentile(cpu.ours.bot, 50),
       unit: 'ms',
       floor: percentile(cpu.bare.bot, 50),
+    });
+    rows.push({
+      name: 'CPU of a round of 100 in flight: our bot, deferred (floor: bare bot deferred, global limit lifted)',
+      value: percentile(cpu.ours.bot, 50),
+      unit: 'ms',
+      floor: percentile(cpu.uncapped.bot, 50),
     });
     rows.push({
       name: 'CPU of a round of 100 in flight: emulator and clock, our deferred (floor: bare immediate reply)',
@@ -389,7 +413,7 @@ async function measure(): Promise<BenchRow[]> {
       ok: burstOurs.wallMs < 1500,
     });
   } finally {
-    await Promise.all([teardown(ours), teardown(bare)]);
+    await Promise.all([teardown(ours), teardown(bare), teardown(uncapped)]);
   }
   return rows;
 }
