@@ -1,12 +1,13 @@
 /**
- * The two bots of the interaction benchmark (`bench/interactions.ts`), each run as a process of its
- * own: our client and router, and a bare discord.js bot. Built to `dist/` by `tsconfig.bench.json`
+ * The bots of the interaction benchmark (`bench/interactions.ts`), each run as a process of its
+ * own: our client and router, a bare discord.js bot, and the bare bot with its global limit lifted.
+ * Built to `dist/` by `tsconfig.bench.json`
  * (apart from the bot's own build) and run with plain Node, as a server owner runs `npm start`:
  * under tsx, every `require` that discord.js makes inside a hot path (it loads some modules lazily,
  * per message payload) goes through tsx's resolver, about 30 µs each, which the compiled bot never
  * pays.
  *
- *   node dist/bench/interaction-bots.js <ours|bare> <api url> <guild id> <channel id>
+ *   node dist/bench/interaction-bots.js <ours|bare|uncapped> <api url> <guild id> <channel id>
  */
 import { once } from 'node:events';
 import { SlashCommandBuilder } from '@discordjs/builders';
@@ -18,10 +19,13 @@ import type { Command } from '../src/bot/types.js';
 import type { Storage } from '../src/storage/index.js';
 
 /**
- * `uncapped` is the bare bot with one change: its REST manager's global limit lifted, as our bot
- * lifts it for interaction responses. Stock discord.js queues `editReply` behind the global limit
- * of 50 requests per second, so the bare bot's deferred commands measure that queue; the uncapped
- * one measures what stock discord.js costs on a deferred command when nothing holds it back.
+ * `uncapped` is the bare bot with one change: its REST manager's global limit lifted, for every
+ * request. Stock discord.js queues `editReply` behind the global limit of 50 requests per second,
+ * so the bare bot's deferred commands measure that queue; the uncapped one measures what stock
+ * discord.js costs on a deferred command when nothing holds it back. (Our bot lifts the limit for
+ * interaction responses only, and sends an edit once the acknowledgements before it are answered:
+ * `src/bot/client.ts`. Here only `editReply` is globally limited, so the lifts come to the same.)
+ * Like the bare bot, it runs without our bot's Node flags.
  */
 export type Bot = 'ours' | 'bare' | 'uncapped';
 const BOTS: readonly Bot[] = ['ours', 'bare', 'uncapped'];

@@ -2,7 +2,7 @@
  * Interaction latency: our bot's client and router against a bare discord.js bot, measured
  * alternately in the same run. Each bot runs in a process of its own, as it does for a server
  * owner, and their Discord emulators (one each) run in the harness: Discord's own work is not done on the
- * bot's CPU, and neither bot's garbage collections fall on the other's figures. Measures
+ * bot's CPU, and no bot's garbage collections fall on another's figures. Measures
  * acknowledgement latency (INTERACTION_CREATE sent → first callback received) for an immediate
  * reply, a deferred command, a button update and an autocomplete answer, and deferred completion
  * (sent → the edit of the original message received). Both bots answer with trivial handlers, so
@@ -12,7 +12,7 @@
  * emulators run; each percentile is the median of its value in blocks of alternating rounds (see
  * `BLOCKS`). The emulators and the clock run in a harness process of their own, so what ran before
  * in `npm run bench` does not shape its heap, and before each round the harness settles (see
- * `settle`): what is measured is the bot's time, not the harness's collections or the other bot's
+ * `settle`): what is measured is the bot's time, not the harness's collections or the other bots'
  * leftovers. Beside the completion figures it reports the CPU that each side (the bot, the emulators)
  * spent on a round of 100 in flight: on this machine the two share two cores, so a round takes
  * about as long as the busier of them. For deferred completion at 100 in flight a third bot runs
@@ -72,7 +72,7 @@ async function setup(bot: Bot): Promise<Setup> {
   return setup;
 }
 
-/** Both bots, once started: `settle` waits for each. */
+/** The bots, once started: `settle` waits for each. */
 const running: Setup[] = [];
 
 /**
@@ -89,8 +89,8 @@ async function idle(s: Setup): Promise<number> {
 const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
 
 /**
- * CPU per round, of the bot and of this process (the emulators and the clock; the other bot's
- * emulator is idle meanwhile). Each round's share runs from just before it is sent until the bot
+ * CPU per round, of the bot and of this process (the emulators and the clock; the other bots'
+ * emulators are idle meanwhile). Each round's share runs from just before it is sent until the bot
  * has nothing left to do from it.
  */
 interface CpuLog {
@@ -110,7 +110,7 @@ async function withCpu<T>(s: Setup, log: CpuLog | undefined, round: () => Promis
 }
 
 /**
- * Before each round: waits until both bots' event loops have run what the last round left them (a
+ * Before each round: waits until every bot's event loop have run what the last round left them (a
  * deferred command's edit is answered before the bot has read the answer, and that would run on
  * the machine's two cores beside the next round), then collects this process's young generation if
  * it is more than half full. A collection of the harness's own inside a round is a pause of 3 to 6
@@ -143,7 +143,7 @@ const WAIT_MS = 30_000;
 /** Rounds of 100 in flight of each kind before anything is measured. */
 const WARM_UP_ROUNDS = 5;
 /**
- * Each comparison alternates the two bots in many short blocks: 60 of 250 samples at 1 in flight,
+ * Each comparison alternates the bots in many short blocks: 60 of 250 samples at 1 in flight,
  * 15 of 4 rounds of 100 at 100 in flight. A tail here is mostly pauses (a collection of 3 to 6 ms
  * in a bot, slow stretches of the shared machine that fall on both bots): at 100 in flight one
  * holds back most of its round, at 1 in flight it costs a sample a few milliseconds against a p50
@@ -212,9 +212,11 @@ async function ackLatencies(
 }
 
 /**
- * Runs the bots in alternating rounds (our bot, then the bare bot, and so on), so a change in the
- * machine's load falls on each alike, in `blocks` blocks of `rounds` rounds each; gives each bot's
- * samples by block.
+ * Runs the bots in alternating rounds, so a change in the machine's load falls on each alike, in
+ * `blocks` blocks of `rounds` rounds each; gives each bot's samples by block. The bot that goes first
+ * turns with each block (ours, bare; then bare, ours; ...), so none always follows the same one: a
+ * round comes after a lighter or a heavier one, and the harness collects its young generation
+ * before a round more often after a heavy one (see `settle`).
  */
 async function alternate<Name extends string>(
   { blocks, rounds }: { blocks: number; rounds: number },
@@ -223,11 +225,12 @@ async function alternate<Name extends string>(
   const names = Object.keys(bots) as Name[];
   const out = Object.fromEntries(names.map((name) => [name, [] as number[][]])) as Record<Name, number[][]>;
   for (let block = 0; block < blocks; block++) {
-    const samples = names.map(() => [] as number[]);
+    const order = names.map((_, i) => names[(i + block) % names.length]!);
+    const samples = new Map(names.map((name) => [name, [] as number[]]));
     for (let r = 0; r < rounds; r++) {
-      for (const [i, name] of names.entries()) samples[i]!.push(...(await bots[name]()));
+      for (const name of order) samples.get(name)!.push(...(await bots[name]()));
     }
-    for (const [i, name] of names.entries()) out[name].push(samples[i]!);
+    for (const name of names) out[name].push(samples.get(name)!);
   }
   return out;
 }
@@ -293,20 +296,18 @@ export async function main(): Promise<BenchRow[]> {
   return rows;
 }
 
-/** Harness mode: both bots in child processes, their emulators here; sends the rows to the parent. */
+/** Harness mode: the bots in child processes, their emulators here; sends the rows to the parent. */
 async function measure(): Promise<BenchRow[]> {
-  const ours = await setup('ours');
-  const bare = await setup('bare');
-  const uncapped = await setup('uncapped');
   const rows: BenchRow[] = [];
   try {
-    // Warm-up: every kind at 100 in flight, for both, until the JIT has compiled the paths (the first
-    // rounds of a path not yet run take two to three times as long).
+    const ours = await setup('ours');
+    const bare = await setup('bare');
+    const uncapped = await setup('uncapped');
+    // Warm-up: every kind at 100 in flight, for each bot, until the JIT has compiled the paths (the
+    // first rounds of a path not yet run take two to three times as long).
     for (const kind of KINDS) {
-      await ackLatencies(ours, 100, WARM_UP_ROUNDS, kind);
-      await ackLatencies(bare, 100, WARM_UP_ROUNDS, kind);
+      for (const s of [ours, bare, uncapped]) await ackLatencies(s, 100, WARM_UP_ROUNDS, kind);
     }
-    await ackLatencies(uncapped, 100, WARM_UP_ROUNDS, 'deferred command');
     for (const kind of KINDS) {
       for (const inFlight of [1, 100] as const) {
         const { ours: a, bare: b } = await alternate(BLOCKS[inFlight], {
@@ -396,6 +397,12 @@ async function measure(): Promise<BenchRow[]> {
       unit: 'ms',
       floor: percentile(cpu.bare.emulators, 50),
     });
+    rows.push({
+      name: 'CPU of a round of 100 in flight: emulator and clock, our deferred (floor: bare deferred, global limit lifted)',
+      value: percentile(cpu.ours.emulators, 50),
+      unit: 'ms',
+      floor: percentile(cpu.uncapped.emulators, 50),
+    });
     const burstOurs = await completionLatencies(ours, 500, 1);
     const burstBare = await completionLatencies(bare, 500, 1);
     rows.push({
@@ -413,7 +420,7 @@ async function measure(): Promise<BenchRow[]> {
       ok: burstOurs.wallMs < 1500,
     });
   } finally {
-    await Promise.all([teardown(ours), teardown(bare), teardown(uncapped)]);
+    await Promise.all(running.map(teardown));
   }
   return rows;
 }
