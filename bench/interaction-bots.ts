@@ -1,11 +1,10 @@
 /**
  * The bots of the interaction benchmark (`bench/interactions.ts`), each run as a process of its
  * own: our client and router, a bare discord.js bot, and the bare bot with its global limit lifted.
- * Built to `dist/` by `tsconfig.bench.json`
- * (apart from the bot's own build) and run with plain Node, as a server owner runs `npm start`:
- * under tsx, every `require` that discord.js makes inside a hot path (it loads some modules lazily,
- * per message payload) goes through tsx's resolver, about 30 µs each, which the compiled bot never
- * pays.
+ * Built to `dist/` by `tsconfig.bench.json` (apart from the bot's own build) and run with plain
+ * Node, as a server owner runs `npm start`: under tsx, every `require` that discord.js makes inside
+ * a hot path (it loads some modules lazily, per message payload) goes through tsx's resolver, about
+ * 30 µs each, which the compiled bot never pays.
  *
  *   node dist/bench/interaction-bots.js <ours|bare|uncapped> <api url> <guild id> <channel id>
  */

@@ -5,8 +5,8 @@
  * bot's CPU, and no bot's garbage collections fall on another's figures. Measures
  * acknowledgement latency (INTERACTION_CREATE sent → first callback received) for an immediate
  * reply, a deferred command, a button update and an autocomplete answer, and deferred completion
- * (sent → the edit of the original message received). Both bots answer with trivial handlers, so
- * what differs is the client set-up and the router (`bench/interaction-bots.ts`). Both run compiled,
+ * (sent → the edit of the original message received). The bots answer with trivial handlers, so
+ * what differs is the client set-up and the router (`bench/interaction-bots.ts`). All run compiled,
  * with plain Node (this builds them first), and our bot's process gets the Node flags of
  * `npm start`, as a server owner runs it. Times are read with `performance.now()` here, where the
  * emulators run; each percentile is the median of its value in blocks of alternating rounds (see
@@ -110,7 +110,7 @@ async function withCpu<T>(s: Setup, log: CpuLog | undefined, round: () => Promis
 }
 
 /**
- * Before each round: waits until every bot's event loop have run what the last round left them (a
+ * Before each round: waits until every bot's event loop has run what the last round left them (a
  * deferred command's edit is answered before the bot has read the answer, and that would run on
  * the machine's two cores beside the next round), then collects this process's young generation if
  * it is more than half full. A collection of the harness's own inside a round is a pause of 3 to 6
@@ -145,7 +145,7 @@ const WARM_UP_ROUNDS = 5;
 /**
  * Each comparison alternates the bots in many short blocks: 60 of 250 samples at 1 in flight,
  * 15 of 4 rounds of 100 at 100 in flight. A tail here is mostly pauses (a collection of 3 to 6 ms
- * in a bot, slow stretches of the shared machine that fall on both bots): at 100 in flight one
+ * in a bot, slow stretches of the shared machine that fall on every bot): at 100 in flight one
  * holds back most of its round, at 1 in flight it costs a sample a few milliseconds against a p50
  * of 0.5. A block's p99 says whether the block caught more pauses than 1% of its samples; with 5
  * long blocks the median landed on either side by chance, and p99 ratios moved 0.8x-2.1x between
@@ -190,7 +190,7 @@ async function ackOnce(s: Setup, kind: Kind): Promise<Ack> {
 /**
  * Acknowledgement latencies of `rounds` rounds of `inFlight` interactions sent at once. Each round
  * ends when the bot is done with all of them, so what a round leaves behind (the bare bot's edits
- * queue behind its global limit for seconds) never falls on the next one, nor on the other bot.
+ * queue behind its global limit for seconds) never falls on the next one, nor on another bot.
  */
 async function ackLatencies(
   s: Setup,
@@ -213,10 +213,11 @@ async function ackLatencies(
 
 /**
  * Runs the bots in alternating rounds, so a change in the machine's load falls on each alike, in
- * `blocks` blocks of `rounds` rounds each; gives each bot's samples by block. The bot that goes first
- * turns with each block (ours, bare; then bare, ours; ...), so none always follows the same one: a
- * round comes after a lighter or a heavier one, and the harness collects its young generation
- * before a round more often after a heavy one (see `settle`).
+ * `blocks` blocks of `rounds` rounds each; gives each bot's samples by block. Within a block the
+ * bots go round in a cycle, which every other block runs backwards (with three: ours, bare,
+ * uncapped; then uncapped, bare, ours), so each bot follows each of the others in half the blocks.
+ * What comes before a round shapes it: a heavy round leaves the harness's young generation fuller,
+ * so `settle` collects it before the next round more often.
  */
 async function alternate<Name extends string>(
   { blocks, rounds }: { blocks: number; rounds: number },
@@ -225,7 +226,7 @@ async function alternate<Name extends string>(
   const names = Object.keys(bots) as Name[];
   const out = Object.fromEntries(names.map((name) => [name, [] as number[][]])) as Record<Name, number[][]>;
   for (let block = 0; block < blocks; block++) {
-    const order = names.map((_, i) => names[(i + block) % names.length]!);
+    const order = block % 2 === 0 ? names : [...names].reverse();
     const samples = new Map(names.map((name) => [name, [] as number[]]));
     for (let r = 0; r < rounds; r++) {
       for (const name of order) samples.get(name)!.push(...(await bots[name]()));
