@@ -5,8 +5,10 @@ import {
   Options,
   Partials,
   REST,
+  type InternalRequest,
   type RESTOptions,
 } from 'discord.js';
+import { InteractionTransport } from './interaction-transport.js';
 
 export interface DiscordClientOptions {
   /** Discord's REST base without the version segment, e.g. `https://discord.com/api`. */
@@ -105,12 +107,19 @@ function exemptInteractionWebhooks(client: Client, apiUrl: string): void {
   });
   const bot = client.rest;
   const queue = bot.queueRequest.bind(bot);
+  const lean = new InteractionTransport(bot.options);
+  const destroy = client.destroy.bind(client);
+  client.destroy = async () => {
+    await destroy();
+    await lean.close();
+  };
+  const webhook = (request: InternalRequest) => lean.send(request, (r) => interactions.queueRequest(r));
   const acks = new AcksFirst(ACKS_FIRST_MAX_WAIT_MS);
   bot.queueRequest = (request) => {
-    if (request.fullRoute.startsWith('/interactions/')) return acks.track(queue(request));
+    if (request.fullRoute.startsWith('/interactions/')) return acks.track(lean.send(request, queue));
     if (request.auth !== false || !request.fullRoute.startsWith('/webhooks/')) return queue(request);
     const turn = acks.turn();
-    return turn ? turn.then(() => interactions.queueRequest(request)) : interactions.queueRequest(request);
+    return turn ? turn.then(() => webhook(request)) : webhook(request);
   };
 }
 

@@ -1,0 +1,273 @@
+import { Pool, type Dispatcher } from 'undici';
+import {
+  DefaultUserAgent,
+  DiscordAPIError,
+  RateLimitError,
+  REST,
+  type DiscordErrorData,
+  type InternalRequest,
+  type OAuthErrorData,
+  type RateLimitData,
+  type ResponseLike,
+} from 'discord.js';
+
+/** @discordjs/rest's own limit on one request (its `timeout` option's default). */
+const REQUEST_TIMEOUT_MS = 15_000;
+
+/** What the transport hands a request to when it does not send it itself. */
+export type Fallback = (request: InternalRequest) => Promise<ResponseLike>;
+
+/**
+ * The interaction responses, sent straight through an undici pool of their own: acknowledgements
+ * (`POST /interactions/{id}/{token}/callback`) and the interaction webhook (`editReply`, `followUp`,
+ * `deleteReply`, `fetchReply`: `/webhooks/{application id}/{token}...`, sent without the bot's
+ * authorization).
+ *
+ * Why not @discordjs/rest, as for everything else: per request it resolves the request, finds or
+ * makes a rate-limit queue for the route's major parameter (for the webhook routes that is the
+ * interaction token, so a new queue for every interaction), arms an abort controller and a timer,
+ * and reads the answer through a stream. On a deferred command (two requests) that machinery was
+ * most of the bot's own CPU, while Discord sets no global limit on these routes and each token
+ * serves one interaction, so there is no bucket to learn. So only the common case is taken here,
+ * and everything else goes to the library unchanged:
+ * - not taken: files (chart uploads), a request with an abort signal or a dispatcher of its own;
+ * - a 2xx: handed back, read as the library reads it (JSON when it says so, else the bytes);
+ * - a 4xx other than 429: thrown as the library throws it (`DiscordAPIError`, same fields), and not
+ *   sent again (a refused request counts towards Discord's invalid-request limit);
+ * - a 429: the same rate-limit data goes to the same `rejectOnRateLimit` (so one without
+ *   `Retry-After`, or asking for over a minute, fails at once with the library's `RateLimitError`);
+ *   otherwise its wait is waited out and the request handed to the library, which sends it again;
+ * - a 5xx, a network error or no answer within 15 s (the library's own timeout): handed to the
+ *   library, which retries it as it retries any request (so a callback or follow-up may be sent
+ *   again, as with the library alone).
+ * Requests on one interaction token go out in the order they were made, each once the one before
+ * is answered, as the library's per-token queue sends them.
+ *
+ * Why not undici's `request()`: it reads the answer through a stream too. The dispatch handler
+ * below collects the few hundred bytes of an answer itself.
+ *
+ * The URL carries the interaction token, as the library's does: `DiscordAPIError.url` and
+ * `RateLimitError.majorParameter` are the fields the log already censors. Nothing here logs.
+ */
+export class InteractionTransport {
+  readonly #pool: Pool;
+  readonly #origin: string;
+  readonly #basePath: string;
+  readonly #headers: Record<string, string>;
+  readonly #options: REST['options'];
+  /** The last request queued per interaction token (removed once it settles with none after it). */
+  readonly #tails = new Map<string, Promise<ResponseLike>>();
+
+  constructor(options: REST['options']) {
+    this.#options = options;
+    const api = new URL(options.api);
+    this.#origin = api.origin;
+    this.#basePath = `${api.pathname.replace(/\/$/, '')}/v${options.version}`;
+    this.#headers = {
+      ...options.headers,
+      'User-Agent': `${DefaultUserAgent} ${options.userAgentAppendix}`.trim(),
+    };
+    this.#pool = new Pool(api.origin, {
+      headersTimeout: REQUEST_TIMEOUT_MS,
+      bodyTimeout: REQUEST_TIMEOUT_MS,
+    });
+  }
+
+  /** Whether {@link send} takes this request itself rather than handing it to the library. */
+  static takes(request: InternalRequest): boolean {
+    return (
+      request.auth === false &&
+      !request.files?.length &&
+      !request.passThroughBody &&
+      !request.appendToFormData &&
+      request.signal === undefined &&
+      request.dispatcher === undefined &&
+      request.versioned !== false &&
+      (request.fullRoute.startsWith('/interactions/') || request.fullRoute.startsWith('/webhooks/'))
+    );
+  }
+
+  /** Sends the request, or hands it to `fallback` (see the class comment for when). */
+  send(request: InternalRequest, fallback: Fallback): Promise<ResponseLike> {
+    if (!InteractionTransport.takes(request)) return fallback(request);
+    if (!request.fullRoute.startsWith('/webhooks/')) return this.#send(request, fallback);
+    // /webhooks/{application id}/{token}...: one at a time per token.
+    const token = request.fullRoute.split('/', 4)[3] ?? '';
+    const before = this.#tails.get(token);
+    const sent = before
+      ? before.then(
+          () => this.#send(request, fallback),
+          () => this.#send(request, fallback),
+        )
+      : this.#send(request, fallback);
+    this.#tails.set(token, sent);
+    const forget = () => {
+      if (this.#tails.get(token) === sent) this.#tails.delete(token);
+    };
+    sent.then(forget, forget);
+    return sent;
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.close();
+  }
+
+  async #send(request: InternalRequest, fallback: Fallback): Promise<ResponseLike> {
+    const method = request.method.toUpperCase();
+    const query = request.query?.toString();
+    const path = `${this.#basePath}${request.fullRoute}${query ? `?${query}` : ''}`;
+    const hasBody = request.body != null && method !== 'GET' && method !== 'HEAD';
+    const headers: Record<string, string> = {
+      ...request.headers,
+      ...(hasBody ? { 'Content-Type': 'application/json' } : {}),
+      ...this.#headers,
+    };
+    let answer: Answer;
+    try {
+      answer = await exchange(this.#pool, {
+        path,
+        method,
+        headers,
+        body: hasBody ? JSON.stringify(request.body) : null,
+      });
+    } catch {
+      return fallback(request);
+    }
+    const { status } = answer;
+    if (status >= 200 && status < 300) return answer.response();
+    if (status === 429) return this.#rateLimited(request, method, `${this.#origin}${path}`, answer, fallback);
+    if (status >= 400 && status < 500) {
+      const data = answer.parse();
+      const raw = (data instanceof ArrayBuffer ? {} : data) as DiscordErrorData | OAuthErrorData;
+      throw new DiscordAPIError(
+        raw,
+        'code' in raw ? raw.code : raw.error,
+        status,
+        method,
+        `${this.#origin}${path}`,
+        {
+          body: request.body,
+          files: request.files,
+        },
+      );
+    }
+    return fallback(request);
+  }
+
+  /**
+   * A 429, read as the library reads one on these routes: the same rate-limit data goes to the
+   * same `rejectOnRateLimit` (a 429 with no `Retry-After`, or one over a minute, fails here with
+   * the library's `RateLimitError`); otherwise the wait it asks for is waited out and the request
+   * handed to the library, which sends it again and deals with any limit after that.
+   */
+  async #rateLimited(
+    request: InternalRequest,
+    method: string,
+    url: string,
+    answer: Answer,
+    fallback: Fallback,
+  ): Promise<ResponseLike> {
+    const route = (REST as unknown as RouteData).generateRouteData?.(request.fullRoute, request.method);
+    if (!route) return fallback(request);
+    const { offset, rejectOnRateLimit } = this.#options;
+    const retry = answer.header('retry-after');
+    const retryAfter = retry
+      ? Number(retry) * 1000 + Math.max(0, typeof offset === 'number' ? offset : offset(route.bucketRoute))
+      : 0;
+    const limit: RateLimitData = {
+      global: answer.header('x-ratelimit-global') !== undefined,
+      method,
+      url,
+      route: route.bucketRoute,
+      majorParameter: route.majorParameter,
+      hash: `Global(${method}:${route.bucketRoute})`,
+      limit: Number.POSITIVE_INFINITY,
+      timeToReset: retryAfter,
+      retryAfter,
+      sublimitTimeout: 0,
+      scope: (answer.header('x-ratelimit-scope') ?? 'user') as RateLimitData['scope'],
+    };
+    const reject =
+      typeof rejectOnRateLimit === 'function'
+        ? await rejectOnRateLimit(limit)
+        : (rejectOnRateLimit ?? []).some((prefix) => limit.route.startsWith(prefix.toLowerCase()));
+    if (reject) throw new RateLimitError(limit);
+    await new Promise((wake) => setTimeout(wake, retryAfter));
+    return fallback(request);
+  }
+}
+
+/** @discordjs/rest's own reading of a route (a static it does not declare public). */
+interface RouteData {
+  generateRouteData?: (route: string, method: string) => { majorParameter: string; bucketRoute: string };
+}
+
+interface Answer {
+  status: number;
+  header(name: string): string | undefined;
+  /** The body as @discordjs/rest reads it: JSON when it says so, else the bytes. */
+  parse(): unknown;
+  /** The answer as the library's `queueRequest` gives it (read by its `parseResponse`). */
+  response(): ResponseLike;
+}
+
+/** The answer's headers read here: the body's type, and what a 429 says. */
+const KEPT_HEADERS = new Set(['content-type', 'retry-after', 'x-ratelimit-global', 'x-ratelimit-scope']);
+
+/**
+ * One request and its whole answer, read into memory (interaction answers are small). undici's
+ * dispatch handler API, the one its Pool takes directly (v7 takes the newer handler shape only
+ * behind its interceptors).
+ */
+function exchange(pool: Pool, options: Dispatcher.DispatchOptions): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    let status = 0;
+    const kept = new Map<string, string>();
+    const chunks: Buffer[] = [];
+    pool.dispatch(options, {
+      onConnect() {},
+      onHeaders(statusCode, rawHeaders) {
+        status = statusCode;
+        for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+          const name = rawHeaders[i]!.toString('latin1').toLowerCase();
+          if (KEPT_HEADERS.has(name) && !kept.has(name))
+            kept.set(name, rawHeaders[i + 1]!.toString('latin1'));
+        }
+        return true;
+      },
+      onData(chunk) {
+        chunks.push(chunk);
+        return true;
+      },
+      onComplete() {
+        const header = (name: string) => kept.get(name);
+        const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+        const text = () => body.toString('utf8');
+        const bytes = () =>
+          body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer;
+        const json = () => JSON.parse(text()) as unknown;
+        const parse = () => (header('content-type')?.startsWith('application/json') ? json() : bytes());
+        resolve({
+          status,
+          header,
+          parse,
+          response: () =>
+            ({
+              status,
+              statusText: '',
+              ok: true,
+              bodyUsed: false,
+              body: null,
+              headers: { get: (name: string) => header(name.toLowerCase()) ?? null },
+              json: () => new Promise((done) => done(json())),
+              text: () => new Promise((done) => done(text())),
+              arrayBuffer: () => new Promise((done) => done(bytes())),
+            }) as unknown as ResponseLike,
+        });
+      },
+      onError(error) {
+        reject(error);
+      },
+    });
+  });
+}
