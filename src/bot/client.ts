@@ -79,9 +79,11 @@ const ACKS_FIRST_MAX_WAIT_MS = 1_000;
  * Discord does not count interaction responses (`editReply`, `followUp`: webhook routes with the
  * interaction token, sent without the bot's authorization) against the global limit of 50
  * requests per second, but @discordjs/rest queues them behind it, so under load every deferred
- * command waits for the others. These requests go through a second REST manager without the
- * global cap; their per-route buckets still apply. Everything sent as the bot (channel messages,
- * command registration) stays on the bot's own manager and its global limit.
+ * command waits for the others. Acknowledgements and these responses go through the bot's own
+ * {@link InteractionTransport} (no global cap, no per-token queue; see there for what it leaves to
+ * the library), and what it hands back goes through a second REST manager without the global cap,
+ * whose per-route buckets still apply. Everything sent as the bot (channel messages, command
+ * registration) stays on the bot's own manager and its global limit.
  *
  * Acknowledgements go first: Discord fails an interaction whose first response (the
  * `/interactions/{id}/{token}/callback` route) comes later than 3 s, while edits and follow-ups
@@ -91,11 +93,11 @@ const ACKS_FIRST_MAX_WAIT_MS = 1_000;
  * already in flight when it is queued are answered (not those that come after it, so it cannot
  * starve), for at most {@link ACKS_FIRST_MAX_WAIT_MS}.
  *
- * @discordjs/rest keeps one queue per webhook token, so one per interaction answered through
+ * @discordjs/rest keeps one queue per webhook token, so one per interaction it answers through
  * `editReply` or `followUp`, and drops idle queues only in an hourly sweep: under steady load that
  * is an hour of interactions. A token is good for 15 minutes and its queue is idle once its last
- * request is answered, so this manager sweeps idle queues every minute. (Acknowledgements share
- * one burst queue for all interactions and are not globally limited.)
+ * request is answered, so the second manager sweeps idle queues every minute. (The transport keeps
+ * a token only while a request on it is in flight.)
  */
 function exemptInteractionWebhooks(client: Client, apiUrl: string): void {
   const interactions = new REST({
