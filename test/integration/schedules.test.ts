@@ -479,6 +479,35 @@ describe('schedules changed by another process on the same storage', () => {
     expect(w.posts).toHaveLength(3);
   });
 
+  it('see at once what another process changed between two of this process’s own changes', async () => {
+    const w = await world('2026-11-23T05:00:00Z');
+    const other = new ScheduleStore(w.storage, 25, () => w.clock.now);
+    const mine = await w.add({ guildId: '1001' });
+    expect((await w.store.all()).map((s) => s.id)).toEqual([mine.id]);
+    const { id: _id, ...fields } = mine;
+    const theirs = await other.add({ ...fields, guildId: '1002' });
+    const again = await w.add({ guildId: '1003' });
+    expect((await w.store.all()).map((s) => s.id)).toEqual([mine.id, theirs.id, again.id]);
+    await other.remove('1001', mine.id);
+    expect((await w.store.all()).map((s) => s.id)).toEqual([theirs.id, again.id]);
+  });
+
+  it('read each server’s list once when a schedule is added to each of many servers', async () => {
+    const w = await world('2026-11-23T05:00:00Z');
+    const adapter = w.storage.ns('schedules').store as { get(key: string): Promise<unknown> };
+    const read = adapter.get.bind(adapter);
+    let listReads = 0;
+    adapter.get = (key: string) => {
+      if (key.includes('guild:')) listReads++;
+      return read(key);
+    };
+    for (let guild = 0; guild < 50; guild++) await w.add({ guildId: String(2000 + guild) });
+    // Each add reads its own server's list under the lock; the ids of every other schedule come
+    // from what this process already knows (before: every list again, 1,275 reads in all).
+    expect(listReads).toBe(50);
+    expect(await w.store.all()).toHaveLength(50);
+  });
+
   it('see a change within five minutes when its writer died before telling the other processes', async () => {
     const w = await world('2026-11-23T05:00:00Z');
     const first = await w.add();

@@ -204,15 +204,62 @@ export class ScheduleStore {
    * processes at most {@link ALL_MAX_AGE_MS} before they see the change; this one reads anew.
    */
   private async update(guildId: string, change: (list: Schedule[]) => Schedule[]): Promise<void> {
-    await this.withLock(guildKey(guildId), async () => {
-      const { schedules, unread } = await this.records(guildId);
-      await this.keyv.set(guildKey(guildId), [...change(schedules), ...unread]);
-    });
+    let written: Schedule[] = [];
+    try {
+      await this.withLock(guildKey(guildId), async () => {
+        const { schedules, unread } = await this.records(guildId);
+        written = change(schedules);
+        await this.keyv.set(guildKey(guildId), [...written, ...unread]);
+      });
+    } catch (error) {
+      // The list may not be what the last read holds (unreadable now, or half written): read anew.
+      this.lastRead = undefined;
+      throw error;
+    }
+    const bump = () => this.bumpVersion(guildId, written);
+    this.versioning = this.versioning.then(bump, bump);
+    await this.versioning;
+  }
+
+  /** This process's version bumps, one at a time (see {@link bumpVersion}). */
+  private versioning: Promise<void> = Promise.resolve();
+
+  /**
+   * Writes a new version after a list. When the version stored just before is the one this
+   * process's last `all()` read, nothing else changed since that read, so the read is kept, with
+   * the list just written in place of the guild's old one: the next `all()` (the next `add`, which
+   * reads every schedule for its id) reads nothing again. Without this, adding 10,000 schedules
+   * one after another read every list 10,000 times. A change another process makes between the
+   * two steps here is seen at the next change of the version, or within {@link ALL_MAX_AGE_MS}.
+   */
+  private async bumpVersion(guildId: string, written: Schedule[]): Promise<void> {
+    const last = this.lastRead;
     this.lastRead = undefined;
-    await this.keyv.set(VERSION, randomUUID()).catch(() => {});
+    try {
+      const before = await this.keyv.get(VERSION);
+      const version = randomUUID();
+      await this.keyv.set(VERSION, version);
+      if (last && before === last.version) {
+        this.lastRead = { version, at: last.at, schedules: replaceGuild(last.schedules, guildId, written) };
+      }
+    } catch {
+      // The change is made; other processes see it within ALL_MAX_AGE_MS, this one reads anew.
+    }
   }
 
   private async withLock(name: string, work: () => Promise<void>): Promise<void> {
     await withLock(this.storage, `schedules:${name}`, work);
   }
+}
+
+/** `schedules` with `guildId`'s replaced by `list`, where they were (a guild's come together), else last. */
+function replaceGuild(
+  schedules: readonly Schedule[],
+  guildId: string,
+  list: readonly Schedule[],
+): Schedule[] {
+  const at = schedules.findIndex((schedule) => schedule.guildId === guildId);
+  const others = schedules.filter((schedule) => schedule.guildId !== guildId);
+  if (at === -1) return [...others, ...list];
+  return [...others.slice(0, at), ...list, ...others.slice(at)];
 }
