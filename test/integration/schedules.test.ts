@@ -486,10 +486,15 @@ describe('schedules changed by another process on the same storage', () => {
     expect((await w.store.all()).map((s) => s.id)).toEqual([mine.id]);
     const { id: _id, ...fields } = mine;
     const theirs = await other.add({ ...fields, guildId: '1002' });
-    const again = await w.add({ guildId: '1003' });
-    expect((await w.store.all()).map((s) => s.id)).toEqual([mine.id, theirs.id, again.id]);
-    await other.remove('1001', mine.id);
-    expect((await w.store.all()).map((s) => s.id)).toEqual([theirs.id, again.id]);
+    // A change of this process's own that reads nothing else first (an add reads every schedule).
+    await w.store.pause('1001', mine.id, { reason: 'paused by alice', code: 'member', by: 'alice' }, true, 0);
+    expect((await w.store.all()).map((s) => [s.id, s.paused !== undefined])).toEqual([
+      [mine.id, true],
+      [theirs.id, false],
+    ]);
+    await other.remove('1002', theirs.id);
+    await w.store.resume('1001', mine.id);
+    expect((await w.store.all()).map((s) => [s.id, s.paused !== undefined])).toEqual([[mine.id, false]]);
   });
 
   it('read each server’s list once when a schedule is added to each of many servers', async () => {
