@@ -116,6 +116,7 @@ export class InteractionTransport {
     const method = request.method.toUpperCase();
     const query = request.query?.toString();
     const path = `${this.#basePath}${request.fullRoute}${query ? `?${query}` : ''}`;
+    const url = `${this.#origin}${path}`;
     const hasBody = request.body != null && method !== 'GET' && method !== 'HEAD';
     const headers: Record<string, string> = {
       ...request.headers,
@@ -135,21 +136,14 @@ export class InteractionTransport {
     }
     const { status } = answer;
     if (status >= 200 && status < 300) return answer.response();
-    if (status === 429) return this.#rateLimited(request, method, `${this.#origin}${path}`, answer, fallback);
+    if (status === 429) return this.#rateLimited(request, method, url, answer, fallback);
     if (status >= 400 && status < 500) {
       const data = answer.parse();
       const raw = (data instanceof ArrayBuffer ? {} : data) as DiscordErrorData | OAuthErrorData;
-      throw new DiscordAPIError(
-        raw,
-        'code' in raw ? raw.code : raw.error,
-        status,
-        method,
-        `${this.#origin}${path}`,
-        {
-          body: request.body,
-          files: request.files,
-        },
-      );
+      throw new DiscordAPIError(raw, 'code' in raw ? raw.code : raw.error, status, method, url, {
+        body: request.body,
+        files: request.files,
+      });
     }
     return fallback(request);
   }

@@ -45,6 +45,8 @@ export class ScheduleStore {
   private readonly keyv;
   /** What `all()` read last, under which version, and when. */
   private lastRead: { version: unknown; at: number; schedules: readonly Schedule[] } | undefined;
+  /** This process's version bumps, one at a time (see {@link bumpVersion}). */
+  private versioning: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly storage: Storage,
@@ -220,9 +222,6 @@ export class ScheduleStore {
     this.versioning = this.versioning.then(bump, bump);
     await this.versioning;
   }
-
-  /** This process's version bumps, one at a time (see {@link bumpVersion}). */
-  private versioning: Promise<void> = Promise.resolve();
 
   /**
    * Writes a new version after a list. When the version stored just before is the one this
