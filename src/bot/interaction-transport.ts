@@ -138,8 +138,17 @@ export class InteractionTransport {
     if (status >= 200 && status < 300) return answer.response();
     if (status === 429) return this.#rateLimited(request, method, url, answer, fallback);
     if (status >= 400 && status < 500) {
-      const data = answer.parse();
-      const raw = (data instanceof ArrayBuffer ? {} : data) as DiscordErrorData | OAuthErrorData;
+      // A refusal that is not Discord's JSON error (a proxy's HTML page, a body cut short) is still
+      // a refusal: thrown with its status and no code, rather than as a parse error.
+      let data: unknown;
+      try {
+        data = answer.parse();
+      } catch {
+        data = undefined;
+      }
+      const raw = (
+        typeof data === 'object' && data !== null && !(data instanceof ArrayBuffer) ? data : {}
+      ) as DiscordErrorData | OAuthErrorData;
       throw new DiscordAPIError(raw, 'code' in raw ? raw.code : raw.error, status, method, url, {
         body: request.body,
         files: request.files,

@@ -144,6 +144,25 @@ describe('interaction responses on the bot’s own transport', () => {
     expect(discord.handedOver).toEqual([]);
   });
 
+  it('throws a refusal whose body is not Discord’s JSON as a refusal with its status, not a parse error', async () => {
+    const cutShort: Answer = (res) => {
+      res.writeHead(403, { 'content-type': 'application/json' });
+      res.end('{"message": "Missing Acc');
+    };
+    const page: Answer = (res) => {
+      res.writeHead(403, { 'content-type': 'text/html' });
+      res.end('<html><body>Access denied</body></html>');
+    };
+    const discord = await fakeDiscord([cutShort, json(400, null), page]);
+    for (let i = 0; i < 3; i++) {
+      const error = await discord.transport.send(callback(), discord.fallback).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DiscordAPIError);
+      expect(error).toMatchObject({ status: i === 1 ? 400 : 403, method: 'POST' });
+    }
+    expect(discord.seen).toHaveLength(3);
+    expect(discord.handedOver).toEqual([]);
+  });
+
   it('fails at once on a 429 that says nothing about how long to wait', async () => {
     const discord = await fakeDiscord([json(429, { message: 'You are being rate limited.', global: false })]);
     await expect(discord.transport.send(edit('done'), discord.fallback)).rejects.toBeInstanceOf(
