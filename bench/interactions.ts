@@ -11,9 +11,10 @@
  * `npm start`, as a server owner runs it. Times are read with `performance.now()` here, where the
  * emulators run; each percentile is the median of its value in blocks of alternating rounds (see
  * `BLOCKS`). The emulators and the clock run in a harness process of their own, so what ran before
- * in `npm run bench` does not shape its heap, and before each round the harness settles (see
- * `settle`): what is measured is the bot's time, not the harness's collections or the other bots'
- * leftovers. Beside the completion figures it reports the CPU that each side (the bot, the emulators)
+ * in `npm run bench` does not shape its heap; each comparison starts emulators and bots of its own
+ * (see `withBots`), so neither do the comparisons before it; and before each round the harness
+ * settles (see `settle`): what is measured is the bot's time, not the harness's collections or the
+ * other bots' leftovers. Beside the completion figures it reports the CPU that each side (the bot, the emulators)
  * spent on a round of 100 in flight: on this machine the two share two cores, so a round takes
  * about as long as the busier of them. For deferred completion at 100 in flight a third bot runs
  * beside them: the bare bot with its global limit lifted (`uncapped`, see `Bot`), what stock
@@ -126,10 +127,42 @@ async function settle(): Promise<void> {
 }
 
 async function teardown(s: Setup): Promise<void> {
+  running.splice(running.indexOf(s), 1);
   const exited = once(s.child, 'exit');
   s.child.disconnect();
   await exited;
   await s.emu.close();
+}
+
+/**
+ * Runs one comparison with emulators and bots of its own, started for it and stopped after it,
+ * each bot warmed up first on the kinds it is measured on. An emulator keeps what it knows of
+ * every interaction it sent (the interaction, its responses, its messages: about 7 KB each, 64 MB
+ * for 9,000), and with one set of emulators for the whole run, the deferred rounds at 100 in flight
+ * came after some 175,000 interactions, over a gigabyte of the harness's heap, whose collections
+ * fell on the rounds. In short runs of those rounds with and without 1.8 GB of other objects in the
+ * harness, that alone took deferred completion at 100 in flight from 1.9x-2.8x the bare bot's
+ * immediate reply to 2.4x-3.1x, and the emulator's CPU on a round from 2.0x-2.3x to 2.4x-2.7x: the
+ * heavier round pays more. Between comparisons the harness collects its whole heap.
+ */
+async function withBots<B extends Bot, T>(
+  bots: readonly B[],
+  warmUp: readonly Kind[],
+  run: (started: Record<B, Setup>) => Promise<T>,
+): Promise<T> {
+  const started = {} as Record<B, Setup>;
+  try {
+    for (const bot of bots) started[bot] = await setup(bot);
+    // Every kind measured, at 100 in flight, for each bot, until the JIT has compiled the paths
+    // (the first rounds of a path not yet run take two to three times as long).
+    for (const kind of warmUp) {
+      for (const bot of bots) await ackLatencies(started[bot], 100, WARM_UP_ROUNDS, kind);
+    }
+    return await run(started);
+  } finally {
+    await Promise.all(Object.values<Setup>(started).map(teardown));
+    globalThis.gc?.();
+  }
 }
 
 interface Ack {
@@ -300,129 +333,127 @@ export async function main(): Promise<BenchRow[]> {
 /** Harness mode: the bots in child processes, their emulators here; sends the rows to the parent. */
 async function measure(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  try {
-    const ours = await setup('ours');
-    const bare = await setup('bare');
-    const uncapped = await setup('uncapped');
-    // Warm-up: every kind at 100 in flight, for each bot, until the JIT has compiled the paths (the
-    // first rounds of a path not yet run take two to three times as long).
-    for (const kind of KINDS) {
-      for (const s of [ours, bare, uncapped]) await ackLatencies(s, 100, WARM_UP_ROUNDS, kind);
-    }
-    for (const kind of KINDS) {
-      for (const inFlight of [1, 100] as const) {
-        const { ours: a, bare: b } = await alternate(BLOCKS[inFlight], {
+  for (const kind of KINDS) {
+    for (const inFlight of [1, 100] as const) {
+      const { ours: a, bare: b } = await withBots(['ours', 'bare'], [kind], ({ ours, bare }) =>
+        alternate(BLOCKS[inFlight], {
           ours: () => ackLatencies(ours, inFlight, 1, kind),
           bare: () => ackLatencies(bare, inFlight, 1, kind),
+        }),
+      );
+      for (const p of [50, 90, 99]) {
+        const value = blockPercentile(a, p);
+        const floor = blockPercentile(b, p);
+        rows.push({
+          name: `ack p${p}, ${kind}, ${inFlight} in flight`,
+          value,
+          unit: 'ms',
+          floor,
+          ...(p === 99 ? { target: '≤ 1.2x bare bot', ok: value <= 1.2 * floor } : {}),
         });
-        for (const p of [50, 90, 99]) {
-          const value = blockPercentile(a, p);
-          const floor = blockPercentile(b, p);
-          rows.push({
-            name: `ack p${p}, ${kind}, ${inFlight} in flight`,
-            value,
-            unit: 'ms',
-            floor,
-            ...(p === 99 ? { target: '≤ 1.2x bare bot', ok: value <= 1.2 * floor } : {}),
-          });
-        }
       }
     }
-    // Deferred completion at 1 in flight, then at 100 alternating with the bare bot's immediate
-    // reply at 100 (the target's floor) and the uncapped bare bot's deferred commands, then the bare
-    // bot's deferred commands at 100.
-    const one = {
-      ours: await completionLatencies(ours, 1, 200),
-      bare: await completionLatencies(bare, 1, 200),
-    };
-    rows.push({
-      name: 'deferred completion p99, 1 in flight (floor: bare bot deferred)',
-      value: percentile(one.ours.all, 99),
-      unit: 'ms',
-      floor: percentile(one.bare.all, 99),
-    });
-    const cpu = { ours: emptyCpuLog(), bare: emptyCpuLog(), uncapped: emptyCpuLog() };
-    const at100 = await alternate(BLOCKS[100], {
-      ours: async () => (await completionLatencies(ours, 100, 1, cpu.ours)).all,
-      bare: () => ackLatencies(bare, 100, 1, 'immediate reply', cpu.bare),
-      uncapped: async () => (await completionLatencies(uncapped, 100, 1, cpu.uncapped)).all,
-    });
-    const bareDeferred = await completionLatencies(bare, 100, 3);
-    const value = blockPercentile(at100.ours, 99);
-    rows.push({
-      name: 'deferred completion p99, 100 in flight (floor: bare bot deferred)',
-      value,
-      unit: 'ms',
-      floor: percentile(bareDeferred.all, 99),
-    });
-    const floor = blockPercentile(at100.bare, 99);
-    rows.push({
-      name: 'deferred completion p99, 100 in flight (floor: bare bot immediate reply)',
-      value,
-      unit: 'ms',
-      floor,
-      target: '≤ 2x floor',
-      ok: value <= 2 * floor,
-    });
-    // What stock discord.js does on the same deferred commands once its global limit is lifted:
-    // against the same floor, and as the floor of ours.
-    const uncappedValue = blockPercentile(at100.uncapped, 99);
-    rows.push({
-      name: 'deferred completion p99, 100 in flight: bare bot, global limit lifted (floor: bare bot immediate reply)',
-      value: uncappedValue,
-      unit: 'ms',
-      floor,
-    });
-    rows.push({
-      name: 'deferred completion p99, 100 in flight (floor: bare bot deferred, global limit lifted)',
-      value,
-      unit: 'ms',
-      floor: uncappedValue,
-    });
-    // Where the time of those rounds goes: the CPU each side spent on a round, median over rounds.
-    rows.push({
-      name: 'CPU of a round of 100 in flight: our bot, deferred (floor: bare bot, immediate reply)',
-      value: percentile(cpu.ours.bot, 50),
-      unit: 'ms',
-      floor: percentile(cpu.bare.bot, 50),
-    });
-    rows.push({
-      name: 'CPU of a round of 100 in flight: our bot, deferred (floor: bare bot deferred, global limit lifted)',
-      value: percentile(cpu.ours.bot, 50),
-      unit: 'ms',
-      floor: percentile(cpu.uncapped.bot, 50),
-    });
-    rows.push({
-      name: 'CPU of a round of 100 in flight: emulator and clock, our deferred (floor: bare immediate reply)',
-      value: percentile(cpu.ours.emulators, 50),
-      unit: 'ms',
-      floor: percentile(cpu.bare.emulators, 50),
-    });
-    rows.push({
-      name: 'CPU of a round of 100 in flight: emulator and clock, our deferred (floor: bare deferred, global limit lifted)',
-      value: percentile(cpu.ours.emulators, 50),
-      unit: 'ms',
-      floor: percentile(cpu.uncapped.emulators, 50),
-    });
-    const burstOurs = await completionLatencies(ours, 500, 1);
-    const burstBare = await completionLatencies(bare, 500, 1);
-    rows.push({
-      name: 'burst of 500: interactions that failed (ours / bare)',
-      value: burstOurs.failed,
-      unit: '',
-      floor: burstBare.failed,
-    });
-    rows.push({
-      name: 'burst of 500 deferred commands, all completed',
-      value: burstOurs.wallMs,
-      unit: 'ms',
-      floor: burstBare.wallMs,
-      target: '< 1500 ms',
-      ok: burstOurs.wallMs < 1500,
-    });
-  } finally {
-    await Promise.all(running.map(teardown));
   }
+  // Deferred completion at 1 in flight.
+  const one = await withBots(['ours', 'bare'], ['deferred command'], async ({ ours, bare }) => ({
+    ours: await completionLatencies(ours, 1, 200),
+    bare: await completionLatencies(bare, 1, 200),
+  }));
+  rows.push({
+    name: 'deferred completion p99, 1 in flight (floor: bare bot deferred)',
+    value: percentile(one.ours.all, 99),
+    unit: 'ms',
+    floor: percentile(one.bare.all, 99),
+  });
+  // At 100 in flight, alternating with the bare bot's immediate reply at 100 (the target's floor)
+  // and the uncapped bare bot's deferred commands; then the bare bot's deferred commands at 100.
+  const cpu = { ours: emptyCpuLog(), bare: emptyCpuLog(), uncapped: emptyCpuLog() };
+  const { at100, bareDeferred } = await withBots(
+    ['ours', 'bare', 'uncapped'],
+    ['immediate reply', 'deferred command'],
+    async ({ ours, bare, uncapped }) => ({
+      at100: await alternate(BLOCKS[100], {
+        ours: async () => (await completionLatencies(ours, 100, 1, cpu.ours)).all,
+        bare: () => ackLatencies(bare, 100, 1, 'immediate reply', cpu.bare),
+        uncapped: async () => (await completionLatencies(uncapped, 100, 1, cpu.uncapped)).all,
+      }),
+      bareDeferred: await completionLatencies(bare, 100, 3),
+    }),
+  );
+  const value = blockPercentile(at100.ours, 99);
+  rows.push({
+    name: 'deferred completion p99, 100 in flight (floor: bare bot deferred)',
+    value,
+    unit: 'ms',
+    floor: percentile(bareDeferred.all, 99),
+  });
+  const floor = blockPercentile(at100.bare, 99);
+  rows.push({
+    name: 'deferred completion p99, 100 in flight (floor: bare bot immediate reply)',
+    value,
+    unit: 'ms',
+    floor,
+    target: '≤ 2x floor',
+    ok: value <= 2 * floor,
+  });
+  // What stock discord.js does on the same deferred commands once its global limit is lifted:
+  // against the same floor, and as the floor of ours.
+  const uncappedValue = blockPercentile(at100.uncapped, 99);
+  rows.push({
+    name: 'deferred completion p99, 100 in flight: bare bot, global limit lifted (floor: bare bot immediate reply)',
+    value: uncappedValue,
+    unit: 'ms',
+    floor,
+  });
+  rows.push({
+    name: 'deferred completion p99, 100 in flight (floor: bare bot deferred, global limit lifted)',
+    value,
+    unit: 'ms',
+    floor: uncappedValue,
+  });
+  // Where the time of those rounds goes: the CPU each side spent on a round, median over rounds.
+  rows.push({
+    name: 'CPU of a round of 100 in flight: our bot, deferred (floor: bare bot, immediate reply)',
+    value: percentile(cpu.ours.bot, 50),
+    unit: 'ms',
+    floor: percentile(cpu.bare.bot, 50),
+  });
+  rows.push({
+    name: 'CPU of a round of 100 in flight: our bot, deferred (floor: bare bot deferred, global limit lifted)',
+    value: percentile(cpu.ours.bot, 50),
+    unit: 'ms',
+    floor: percentile(cpu.uncapped.bot, 50),
+  });
+  rows.push({
+    name: 'CPU of a round of 100 in flight: emulator and clock, our deferred (floor: bare immediate reply)',
+    value: percentile(cpu.ours.emulators, 50),
+    unit: 'ms',
+    floor: percentile(cpu.bare.emulators, 50),
+  });
+  rows.push({
+    name: 'CPU of a round of 100 in flight: emulator and clock, our deferred (floor: bare deferred, global limit lifted)',
+    value: percentile(cpu.ours.emulators, 50),
+    unit: 'ms',
+    floor: percentile(cpu.uncapped.emulators, 50),
+  });
+  const burst = await withBots(['ours', 'bare'], ['deferred command'], async ({ ours, bare }) => ({
+    ours: await completionLatencies(ours, 500, 1),
+    bare: await completionLatencies(bare, 500, 1),
+  }));
+  rows.push({
+    name: 'burst of 500: interactions that failed (ours / bare)',
+    value: burst.ours.failed,
+    unit: '',
+    floor: burst.bare.failed,
+  });
+  rows.push({
+    name: 'burst of 500 deferred commands, all completed',
+    value: burst.ours.wallMs,
+    unit: 'ms',
+    floor: burst.bare.wallMs,
+    target: '< 1500 ms',
+    ok: burst.ours.wallMs < 1500,
+  });
   return rows;
 }
 
