@@ -69,12 +69,12 @@ async function setup(bot: Bot): Promise<Setup> {
     bot === 'ours' ? startScriptFlags() : [],
   );
   const setup = { emu, child, guildId: guild.id, channelId: channel.id, userId: user.id, panel };
-  running.push(setup);
+  running.add(setup);
   return setup;
 }
 
-/** The bots, once started: `settle` waits for each. */
-const running: Setup[] = [];
+/** The bots of the comparison under way (see `withBots`): `settle` waits for each. */
+const running = new Set<Setup>();
 
 /**
  * Resolves once the bot's process has run everything already queued on its event loop, with the
@@ -120,14 +120,14 @@ async function withCpu<T>(s: Setup, log: CpuLog | undefined, round: () => Promis
  * they are part of what is measured.
  */
 async function settle(): Promise<void> {
-  await Promise.all(running.map(idle));
+  await Promise.all([...running].map(idle));
   const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
   if (young && young.space_used_size > (young.space_used_size + young.space_available_size) / 2)
     globalThis.gc?.({ type: 'minor' });
 }
 
 async function teardown(s: Setup): Promise<void> {
-  running.splice(running.indexOf(s), 1);
+  running.delete(s);
   const exited = once(s.child, 'exit');
   s.child.disconnect();
   await exited;
