@@ -378,6 +378,19 @@ describe('playlist renderers', () => {
     });
     expect(labels(replacement)).toEqual(['Replace with 1,000 items', 'Cancel']);
     expect(replacement.embeds[0]!.description).toMatch(/…and [\d,]+ more items/);
+    expect(replacement.embeds[0]!.description).toMatch(
+      /^All 30 items would be replaced by these 1,000 items:/,
+    );
+    const headline = (total: number, count: number) =>
+      pure((p) => renderReplacementPrompt(p, OWNER), {
+        head: playlistHead(),
+        total,
+        uris: Array.from({ length: count }, () => 'service:track:11dFghVXANMlKmJXsNCbNl'),
+        token: 'Zm9vYmFyYmF6cXV4',
+      }).embeds[0]!.description!.split('\n')[0];
+    expect(headline(30, 1)).toBe('All 30 items would be replaced by this item:');
+    expect(headline(1, 2)).toBe('Its only item would be replaced by these 2 items:');
+    expect(headline(0, 1)).toBe('The playlist is empty; it would then hold this item:');
     expect(renderCancelled('replace')).toEqual({
       content: 'Cancelled: nothing was replaced.',
       embeds: [],

@@ -204,6 +204,14 @@ export function renderRemovalPrompt(preview: RemovalPreview, ownerId: string): M
   return { embeds: [embed], components: buttonRows([[confirm, cancel]]) };
 }
 
+/** "All 30 items would be replaced by these 2 items:", worded for one item or an empty playlist. */
+function replacementHeadline(total: number, n: number): string {
+  const incoming = n === 1 ? 'this item' : `these ${plural(n, 'item')}`;
+  if (total === 0) return `The playlist is empty; it would then hold ${incoming}:`;
+  const outgoing = total === 1 ? 'Its only item' : `All ${plural(total, 'item')}`;
+  return `${outgoing} would be replaced by ${incoming}:`;
+}
+
 /** Asks before replacing every item: what goes in, Replace (only the invoker may confirm) and Cancel. */
 export function renderReplacementPrompt(preview: ReplacementPreview, ownerId: string): MusicMessage {
   const n = preview.uris.length;
@@ -212,7 +220,7 @@ export function renderReplacementPrompt(preview: ReplacementPreview, ownerId: st
     title: `Replace every item of “${label(preview.head.name, 200, 'Untitled playlist')}”?`,
     url: preview.head.url,
     description: [
-      `All ${plural(preview.total, 'item')} would be replaced by these ${plural(n, 'item')}:`,
+      replacementHeadline(preview.total, n),
       '',
       fitLines(lines, EMBED_LIMITS.description - 300, (hidden) => `…and ${plural(hidden, 'more item')}`),
       '',
