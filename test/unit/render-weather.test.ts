@@ -55,10 +55,10 @@ function pngSize(data: Buffer): { width: number; height: number } {
 }
 
 /** Every value carries a unit (or is a word or a time that needs none). */
-const WITH_UNIT = /(°F|°C|K|mph|m\/s|%|hPa|km|mi|mm|UTC[+−]\d+(:\d\d)?\)|\d\d:\d\d)$|^(calm|windstill|—)$/;
+const WITH_UNIT = /(°F|°C|K|mph|m\/s|%|hPa|km|mi|mm|in|UTC[+−]\d+(:\d\d)?\)|\d\d:\d\d)$|^(calm|windstill|—)$/;
 
 describe('renderCurrentWeather', () => {
-  it('converts to Fahrenheit and mph for imperial, with every value in its unit', () => {
+  it('converts to Fahrenheit, mph, miles and inches for imperial, with every value in its unit', () => {
     const embed = renderCurrentWeather(currentReportFixture(), US);
     const values = fields(embed);
     expect(values['Temperature']).toBe('44.9 °F');
@@ -67,7 +67,7 @@ describe('renderCurrentWeather', () => {
     expect(values['Visibility']).toBe('5 mi');
     expect(values['Pressure']).toBe('1012 hPa');
     expect(values['Humidity']).toBe('81%');
-    expect(values['Precipitation, last hour']).toBe('0 mm');
+    expect(values['Precipitation, last hour']).toBe('0 in');
     expect(values['As of (local time)']).toBe('Mon 17:00 (UTC+1)');
     for (const value of Object.values(values)) expect(value).toMatch(WITH_UNIT);
     expect(embed.data.thumbnail?.url).toBe('https://weather.example/img/wn/04d@2x.png');
@@ -93,7 +93,7 @@ describe('renderCurrentWeather', () => {
     const raw = { ...weather, rain: {}, snow: null };
     const report = { ...currentReportFixture(), weather: currentWeatherSchema.parse(raw) };
     const values = fields(renderCurrentWeather(report, US));
-    expect(values['Precipitation, last hour']).toBe('0 mm');
+    expect(values['Precipitation, last hour']).toBe('0 in');
   });
 
   it('says no "0 mm" under a rain, snow or storm condition the service gave no amount for', () => {
@@ -103,7 +103,7 @@ describe('renderCurrentWeather', () => {
     const drizzle = { id: 300, main: 'Drizzle', description: 'light drizzle', icon: '09d' };
     expect(
       fields(renderCurrentWeather(currentReportFixture({ condition: drizzle, rain: 0.2 }), US)),
-    ).toMatchObject({ 'Rain, last hour': '0.2 mm' });
+    ).toMatchObject({ 'Rain, last hour': '0.01 in' });
   });
 
   it('writes German labels, decimal commas and German compass points', () => {
@@ -228,7 +228,7 @@ describe('renderDailyForecast', () => {
     const embed = message.embeds[0]!;
     expect(embed.data.fields).toHaveLength(16);
     expect(embed.data.fields?.[1]?.value).toBe(
-      ['☁️ Overcast clouds', '↑ 54 °F · ↓ 27 °F', 'Day 44 °F · Night 32 °F', '💧 1.5 mm · 30%'].join('\n'),
+      ['☁️ Overcast clouds', '↑ 54 °F · ↓ 27 °F', 'Day 44 °F · Night 32 °F', '💧 0.06 in · 30%'].join('\n'),
     );
     expect(pngSize(message.files[0]!.attachment)).toEqual({ width: 800, height: 400 });
   });
@@ -338,8 +338,14 @@ describe('renderWeatherHistory', () => {
     const message = renderWeatherHistory(historyReportFixture({ hours: 168 }), US);
     expectSendable(message.embeds);
     const values = fields(message.embeds[0]);
-    expect(values['Precipitation, total']).toBe('28 mm');
+    expect(values['Precipitation, total']).toBe('1.1 in');
     expect(values['Conditions']).toBe('Clouds: 112 h\nRain: 56 h');
+    expect(
+      fields(
+        renderWeatherHistory(historyReportFixture({ hours: 168 }), { units: 'metric', locale: 'en-GB' })
+          .embeds[0],
+      )['Precipitation, total'],
+    ).toBe('28 mm');
     expect(message.files[0]?.name).toBe('history.png');
   });
 
@@ -386,6 +392,27 @@ describe('renderWeatherHistory', () => {
     expect(
       historyChart(report, 'Berlin', weatherFormat(DE)).series.find((s) => s.kind === 'bar')?.values,
     ).toEqual([1, 1.5]);
+  });
+
+  it('draws precipitation in inches for imperial and in mm otherwise, on an axis that says which', () => {
+    const report = historyReportFixture({ hours: 2 });
+    report.history.list[0]!.rain = { '1h': 25.4 };
+    report.history.list[1]!.rain = { '1h': 12.7 };
+    const bars = (spec: ReturnType<typeof historyChart>) => ({
+      values: spec.series.find((s) => s.kind === 'bar')?.values,
+      axis: spec.yAxes.right?.unit,
+    });
+    expect(bars(historyChart(report, 'Berlin', weatherFormat(US)))).toEqual({ values: [1, 0.5], axis: 'in' });
+    expect(bars(historyChart(report, 'Berlin', weatherFormat(DE)))).toEqual({
+      values: [25.4, 12.7],
+      axis: 'mm',
+    });
+    const days = dailyReportFixture({ days: 2 });
+    days.forecast.list[0]!.rain = 50.8;
+    days.forecast.list[0]!.snow = undefined;
+    const daily = dailyChart(days, 'Berlin', weatherFormat(US));
+    expect(daily.series.find((s) => s.kind === 'bar')?.values[0]).toBe(2);
+    expect(daily.yAxes.right?.unit).toBe('in');
   });
 
   it('names the condition groups in German', () => {

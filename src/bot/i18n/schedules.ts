@@ -73,8 +73,8 @@ export const SCHEDULE_TEXT = {
     week: { en: 'The week ahead', de: 'Die kommende Woche' },
   } satisfies Record<string, Localized>,
   units: {
-    metric: { en: 'Metric (°C, m/s)', de: 'Metrisch (°C, m/s)' },
-    imperial: { en: 'Imperial (°F, mph)', de: 'Imperial (°F, mph)' },
-    standard: { en: 'Standard (K, m/s)', de: 'Standard (K, m/s)' },
+    metric: { en: 'Metric (°C, m/s, mm)', de: 'Metrisch (°C, m/s, mm)' },
+    imperial: { en: 'Imperial (°F, mph, in)', de: 'Imperial (°F, mph, in)' },
+    standard: { en: 'Standard (K, m/s, mm)', de: 'Standard (K, m/s, mm)' },
   } satisfies Record<string, Localized>,
 };

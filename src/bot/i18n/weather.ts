@@ -170,9 +170,9 @@ export const WEATHER_COMMAND_TEXT = {
     ),
   },
   unitChoices: {
-    metric: text('Metric (°C, m/s)', 'Metrisch (°C, m/s)'),
-    imperial: text('Imperial (°F, mph)', 'Imperial (°F, mph)'),
-    standard: text('Standard (K, m/s)', 'Standard (K, m/s)'),
+    metric: text('Metric (°C, m/s, mm)', 'Metrisch (°C, m/s, mm)'),
+    imperial: text('Imperial (°F, mph, in)', 'Imperial (°F, mph, in)'),
+    standard: text('Standard (K, m/s, mm)', 'Standard (K, m/s, mm)'),
     auto: text('Follow my Discord language', 'Nach meiner Discord-Sprache'),
   },
   months: [

@@ -11,6 +11,7 @@ import type * as ECharts from 'echarts';
 import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
 import type { GridComponentOption, LegendComponentOption, TitleComponentOption } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
+import { millimetresIn, type PrecipitationSymbol } from '../../domain/weather/units.js';
 import { CHART_THEME, dejaVuTextWidth } from './charts-theme.js';
 
 interface ChartEngines {
@@ -42,7 +43,8 @@ type EChartsOption = ComposeOption<
   LineSeriesOption | BarSeriesOption | GridComponentOption | LegendComponentOption | TitleComponentOption
 >;
 
-export type ChartUnit = '°C' | '°F' | 'K' | '%' | 'mm' | 'm/s' | 'mph';
+export type ChartUnit = '°C' | '°F' | 'K' | '%' | 'mm' | 'in' | 'm/s' | 'mph';
+export type PrecipitationUnit = PrecipitationSymbol;
 export type TemperatureUnit = '°C' | '°F' | 'K';
 
 export interface ChartAxis {
@@ -354,6 +356,8 @@ export interface DailyChartInput {
   place: string;
   days: ReadonlyArray<{ label: string; min: number | null; max: number | null; precipMm: number | null }>;
   tempUnit: TemperatureUnit;
+  /** The unit the precipitation is drawn in (given in mm either way); mm when left out. */
+  precipUnit?: PrecipitationUnit;
   title?: string;
 }
 
@@ -361,11 +365,16 @@ export interface HistoryChartInput {
   place: string;
   hours: ReadonlyArray<TemperaturePoint & { precipMm: number | null }>;
   tempUnit: TemperatureUnit;
+  /** As {@link DailyChartInput.precipUnit}. */
+  precipUnit?: PrecipitationUnit;
   title?: string;
 }
 
 const temperatureAxis = (unit: TemperatureUnit): ChartAxis => ({ name: 'Temperature', unit });
-const precipitationAxis: ChartAxis = { name: 'Precipitation', unit: 'mm' };
+const precipitationAxis = (unit: PrecipitationUnit): ChartAxis => ({ name: 'Precipitation', unit });
+/** Amounts come in mm, and are drawn in the chart's precipitation unit. */
+const precipitationIn = (unit: PrecipitationUnit, millimetres: number | null) =>
+  millimetres === null ? null : millimetresIn(millimetres, unit);
 
 /** Temperature line and probability-of-precipitation bars (0–100 %) for an hourly forecast. */
 export function hourlyChartSpec(input: HourlyChartInput): ChartSpec {
@@ -398,9 +407,9 @@ export function hourlyChartSpec(input: HourlyChartInput): ChartSpec {
   };
 }
 
-/** Low-to-high temperature band with both lines, and precipitation bars in mm, for a daily forecast. */
+/** Low-to-high temperature band with both lines, and precipitation bars, for a daily forecast. */
 export function dailyChartSpec(input: DailyChartInput): ChartSpec {
-  const { days, tempUnit } = input;
+  const { days, tempUnit, precipUnit = 'mm' } = input;
   return {
     title: input.title ?? `${input.place}: next ${days.length} days`,
     x: { labels: days.map((d) => d.label) },
@@ -408,9 +417,9 @@ export function dailyChartSpec(input: DailyChartInput): ChartSpec {
       {
         name: 'Precipitation',
         kind: 'bar',
-        values: days.map((d) => d.precipMm),
+        values: days.map((d) => precipitationIn(precipUnit, d.precipMm)),
         axis: 'right',
-        unit: 'mm',
+        unit: precipUnit,
         color: CHART_THEME.precipitation,
       },
       {
@@ -437,13 +446,13 @@ export function dailyChartSpec(input: DailyChartInput): ChartSpec {
       axis: 'left',
       unit: tempUnit,
     },
-    yAxes: { left: temperatureAxis(tempUnit), right: precipitationAxis },
+    yAxes: { left: temperatureAxis(tempUnit), right: precipitationAxis(precipUnit) },
   };
 }
 
-/** Temperature line and precipitation bars in mm for past hours. */
+/** Temperature line and precipitation bars for past hours. */
 export function historyChartSpec(input: HistoryChartInput): ChartSpec {
-  const { hours, tempUnit } = input;
+  const { hours, tempUnit, precipUnit = 'mm' } = input;
   return {
     title: input.title ?? `${input.place}: past ${hours.length} hours`,
     x: { labels: hours.map((h) => h.label), name: 'Local time' },
@@ -451,9 +460,9 @@ export function historyChartSpec(input: HistoryChartInput): ChartSpec {
       {
         name: 'Precipitation',
         kind: 'bar',
-        values: hours.map((h) => h.precipMm),
+        values: hours.map((h) => precipitationIn(precipUnit, h.precipMm)),
         axis: 'right',
-        unit: 'mm',
+        unit: precipUnit,
         color: CHART_THEME.precipitation,
       },
       {
@@ -465,6 +474,6 @@ export function historyChartSpec(input: HistoryChartInput): ChartSpec {
         color: CHART_THEME.temperature,
       },
     ],
-    yAxes: { left: temperatureAxis(tempUnit), right: precipitationAxis },
+    yAxes: { left: temperatureAxis(tempUnit), right: precipitationAxis(precipUnit) },
   };
 }

@@ -3,7 +3,7 @@
  * to PNG by {@link renderChart}. Pure: the same report gives the same bytes.
  */
 import type { DailyReport, HistoryReport, HourlyReport } from '../../domain/weather/reports.js';
-import { fromKelvin, temperatureSymbol } from '../../domain/weather/units.js';
+import { fromKelvin, precipitationSymbol, temperatureSymbol } from '../../domain/weather/units.js';
 import { offsetAt } from '../../domain/weather/zones.js';
 import { weatherMessages, type WeatherMessages } from '../i18n/weather.js';
 import {
@@ -122,6 +122,7 @@ export function dailyChart(report: DailyReport, title: string, f: WeatherFormat)
     place: report.place.label,
     title,
     tempUnit: temperatureSymbol(f.units),
+    precipUnit: precipitationSymbol(f.units),
     days: report.forecast.list.map((day) => ({
       label: f.dayLabel(day.dt, offsetAt(report, day.dt)),
       min: fromKelvin(day.temp.min, f.units),
@@ -144,6 +145,7 @@ export function historyChart(report: HistoryReport, title: string, f: WeatherFor
     place: report.place.label,
     title,
     tempUnit: temperatureSymbol(f.units),
+    precipUnit: precipitationSymbol(f.units),
     hours: list.map((entry, i) => ({
       label: labels[i] ?? '',
       temp: fromKelvin(entry.main.temp, f.units),

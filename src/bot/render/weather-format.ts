@@ -5,7 +5,9 @@
 import {
   fromKelvin,
   fromMetresPerSecond,
+  fromMillimetres,
   kelvinDifference,
+  precipitationSymbol,
   speedSymbol,
   temperatureSymbol,
   visibilityDistance,
@@ -39,7 +41,8 @@ export interface WeatherFormat {
   percent(value: number): string;
   /** A probability from 0 to 1. */
   probability(value: number): string;
-  millimetres(value: number): string;
+  /** Rain and snow, given in mm: mm, or inches for imperial. */
+  precipitation(millimetres: number): string;
   pressure(hectopascals: number): string;
   visibility(metres: number): string;
   compass(degrees: number): string;
@@ -113,7 +116,8 @@ export function weatherFormat(options: WeatherRenderOptions): WeatherFormat {
       `${number(fromMetresPerSecond(metresPerSecond, units), 1)} ${speedSymbol(units)}`,
     percent: (value) => percentFormat.format(rounded(value, 0) / 100),
     probability: (value) => percentFormat.format(rounded(value * 100, 0) / 100),
-    millimetres: (value) => `${number(value, 1)} mm`,
+    precipitation: (millimetres) =>
+      `${number(fromMillimetres(millimetres, units), units === 'imperial' ? 2 : 1)} ${precipitationSymbol(units)}`,
     pressure: (hectopascals) => `${number(hectopascals, 0)} hPa`,
     visibility: (metres) => {
       const distance = visibilityDistance(metres, units);

@@ -177,8 +177,8 @@ export function renderCurrentWeather(report: CurrentReport, options: WeatherRend
     { amount: weather.snow, lastHour: t.snowLastHour, last3Hours: t.snowLast3Hours },
   ];
   for (const { amount, lastHour, last3Hours } of amounts) {
-    if (amount?.['1h'] !== undefined) fields.push(field(lastHour, f.millimetres(amount['1h'])));
-    else if (amount?.['3h'] !== undefined) fields.push(field(last3Hours, f.millimetres(amount['3h'])));
+    if (amount?.['1h'] !== undefined) fields.push(field(lastHour, f.precipitation(amount['1h'])));
+    else if (amount?.['3h'] !== undefined) fields.push(field(last3Hours, f.precipitation(amount['3h'])));
   }
   // The service leaves `rain` and `snow` out when nothing fell, and also where it has no amount
   // ("where available"): under a thunderstorm, drizzle, rain or snow, "0 mm" would contradict the
@@ -186,7 +186,7 @@ export function renderCurrentWeather(report: CurrentReport, options: WeatherRend
   const group = Math.floor((weather.weather[0]?.id ?? 800) / 100);
   const falling = group === 2 || group === 3 || group === 5 || group === 6;
   if (weather.rain === undefined && weather.snow === undefined && !falling) {
-    fields.push(field(t.precipitationLastHour, f.millimetres(0)));
+    fields.push(field(t.precipitationLastHour, f.precipitation(0)));
   }
   if (weather.clouds) fields.push(field(t.clouds, f.percent(weather.clouds.all)));
   // `dt` is when the service worked the values out, up to an hour or so before the member asked.
@@ -233,7 +233,7 @@ export function renderHourlyForecast(report: HourlyReport, options: WeatherRende
     f.temperature(Math.min(...temps), 0),
     f.temperature(Math.max(...temps), 0),
     f.probability(Math.max(...list.map((entry) => entry.pop ?? 0))),
-    f.millimetres(sum(list.map((entry) => precipitationOf(entry, span)))),
+    f.precipitation(sum(list.map((entry) => precipitationOf(entry, span)))),
   );
   const days = byLocalDay(list, report)
     .slice(0, RENDER_LIMITS.summaryDays)
@@ -245,7 +245,7 @@ export function renderHourlyForecast(report: HourlyReport, options: WeatherRende
         `**${f.dayHeading(first.dt, tzAt(first.dt))}** ${conditionEmoji(typical)} ` +
         `${f.temperature(Math.min(...dayTemps), 0)} – ${f.temperature(Math.max(...dayTemps), 0)} · ` +
         `${f.probability(Math.max(...hours.map((entry) => entry.pop ?? 0)))} · ` +
-        `${f.millimetres(sum(hours.map((entry) => precipitationOf(entry, span))))} · ${f.describe(typical)}`
+        `${f.precipitation(sum(hours.map((entry) => precipitationOf(entry, span))))} · ${f.describe(typical)}`
       );
     });
   const step = stepHours === 3 ? 1 : list.length > 24 ? 3 : 2;
@@ -292,7 +292,7 @@ export function renderDailyForecast(report: DailyReport, options: WeatherRenderO
         `${conditionEmoji(condition)} ${f.describe(condition)}`,
         `↑ ${f.temperature(day.temp.max, 0)} · ↓ ${f.temperature(day.temp.min, 0)}`,
         `${t.dayPart} ${f.temperature(day.temp.day, 0)} · ${t.nightPart} ${f.temperature(day.temp.night, 0)}`,
-        `💧 ${f.millimetres(precipitation)} · ${f.probability(day.pop ?? 0)}`,
+        `💧 ${f.precipitation(precipitation)} · ${f.probability(day.pop ?? 0)}`,
       ].join('\n'),
     );
   });
@@ -375,7 +375,7 @@ export function renderWeatherHistory(report: HistoryReport, options: WeatherRend
               f.temperature(Math.max(...temps)),
             ),
           ),
-          field(t.precipitationTotal, f.millimetres(sum(hourlyPrecipitation(list)))),
+          field(t.precipitationTotal, f.precipitation(sum(hourlyPrecipitation(list)))),
           field(t.strongestWind, windiest.wind ? windText(f, windiest.wind) : '—'),
           field(t.meanHumidity, f.percent(sum(list.map((entry) => entry.main.humidity)) / list.length)),
           field(t.conditions, conditions.join('\n')),
@@ -410,7 +410,7 @@ export function renderDayStatistics(report: StatisticsReport, options: WeatherRe
       stats.precipitation &&
         field(
           `${t.precipitation} (${t.perMeasurement})`,
-          t.meanAndMax(f.millimetres(stats.precipitation.mean), f.millimetres(stats.precipitation.max)),
+          t.meanAndMax(f.precipitation(stats.precipitation.mean), f.precipitation(stats.precipitation.max)),
         ),
       stats.wind && field(t.wind, t.meanAndMax(f.speed(stats.wind.mean), f.speed(stats.wind.max))),
       stats.humidity &&
@@ -460,7 +460,7 @@ export function renderAccumulated(report: AccumulatedReport, options: WeatherRen
       field(t.warmthAbove(threshold), warmth),
       field(
         t.precipitation,
-        precipitation ? t.precipitationValue(f.millimetres(precipitation.rain), precipitation.count) : '—',
+        precipitation ? t.precipitationValue(f.precipitation(precipitation.rain), precipitation.count) : '—',
       ),
     ],
     footer: unitsFooter(f),

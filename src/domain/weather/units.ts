@@ -10,9 +10,11 @@ export type { WeatherUnits };
 const KELVIN = 273.15;
 const METRES_PER_SECOND_PER_MPH = 0.447_04;
 const METRES_PER_MILE = 1_609.344;
+const MILLIMETRES_PER_INCH = 25.4;
 
 export type TemperatureSymbol = '°C' | '°F' | 'K';
 export type SpeedSymbol = 'm/s' | 'mph';
+export type PrecipitationSymbol = 'mm' | 'in';
 
 /** Metric everywhere but for United States English, as the issue asks. */
 export function defaultUnitsFor(locale: string | undefined): WeatherUnits {
@@ -55,4 +57,22 @@ export function visibilityDistance(
   return units === 'imperial'
     ? { value: metres / METRES_PER_MILE, unit: 'mi' }
     : { value: metres / 1000, unit: 'km' };
+}
+
+/**
+ * Rain and snow: the service gives millimetres whatever units are asked (its `units` parameter
+ * changes temperatures and speeds only); for imperial the bot shows inches, as weather reports in
+ * the United States do.
+ */
+export function precipitationSymbol(units: WeatherUnits): PrecipitationSymbol {
+  return units === 'imperial' ? 'in' : 'mm';
+}
+
+/** An amount given in mm, in `symbol`'s unit. */
+export function millimetresIn(millimetres: number, symbol: PrecipitationSymbol): number {
+  return symbol === 'in' ? millimetres / MILLIMETRES_PER_INCH : millimetres;
+}
+
+export function fromMillimetres(millimetres: number, units: WeatherUnits): number {
+  return millimetresIn(millimetres, precipitationSymbol(units));
 }
