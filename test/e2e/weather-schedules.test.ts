@@ -296,7 +296,10 @@ describe('scheduled weather posts, managed from Discord', () => {
       '⏸ angehalten von alice',
     );
     expect((await schedule('resume', { id: first!.id }).reply()).embeds[0]?.description).toMatch(/next <t:/);
-    await schedule('remove', { id: first!.id }).reply();
+    const removed = (await schedule('remove', { id: first!.id }).reply()).embeds[0];
+    expect(removed?.title).toBe('Scheduled weather post deleted');
+    expect(removed?.description).toContain(first!.id);
+    expect(removed?.description).not.toMatch(/next|paused/);
     expect((await schedule('list').reply()).embeds[0]?.description).toContain('None yet');
   });
 

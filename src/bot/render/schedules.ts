@@ -19,18 +19,23 @@ function pausedState(paused: NonNullable<Schedule['paused']>, t: ScheduleMessage
   return t.pausedBecause(known ? t.pauseReasons[code as BotPauseCode] : md(paused.reason, 300));
 }
 
-/** One line about a schedule: what, where, when, and its state. */
-export function scheduleLine(schedule: Schedule, now: Date, t: ScheduleMessages): string {
+/**
+ * One line about a schedule: what, where, when, and its state (its next run, or why it is paused),
+ * left out for a schedule that was just deleted.
+ */
+export function scheduleLine(schedule: Schedule, now: Date, t: ScheduleMessages, withState = true): string {
   const next = schedule.paused ? undefined : nextRun(schedule, now);
   const when = `${schedule.time} ${schedule.timezone}, ${scheduleDays(schedule.days, t)}`;
+  const settings = `${when} · ${t.units[schedule.units]}`;
+  // The label comes from geocoding or from what the member typed (`geo:lat,lon|label`).
+  const what = t.what(t.kinds[schedule.kind], md(schedule.place.label, 100), schedule.channelId);
+  if (!withState) return `\`${schedule.id}\` ${what}\n${settings}`;
   const state = schedule.paused
     ? pausedState(schedule.paused, t)
     : next
       ? t.nextRun(Math.floor(next.getTime() / 1000))
       : t.noNextRun;
-  // The label comes from geocoding or from what the member typed (`geo:lat,lon|label`).
-  const what = t.what(t.kinds[schedule.kind], md(schedule.place.label, 100), schedule.channelId);
-  return `\`${schedule.id}\` ${what}\n${when} · ${t.units[schedule.units]} · ${state}`;
+  return `\`${schedule.id}\` ${what}\n${settings} · ${state}`;
 }
 
 /** `/weather schedule list`: every schedule of the server, fitting one embed. */
@@ -67,9 +72,10 @@ export function renderScheduleSaved(
   now: Date,
   t: ScheduleMessages,
   title = t.titles.saved,
+  withState = true,
 ): EmbedBuilder {
   return new EmbedBuilder()
     .setColor(0x4ea8ff)
     .setTitle(title)
-    .setDescription(truncate(scheduleLine(schedule, now, t), 4096));
+    .setDescription(truncate(scheduleLine(schedule, now, t, withState), 4096));
 }

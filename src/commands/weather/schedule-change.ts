@@ -57,7 +57,8 @@ function scheduleVerb(verb: Verb): Subcommand<WeatherServices> {
       if (!changed) throw new UserError(t.noSuchSchedule(schedule.id));
       await weather.schedules.scheduler.changed(changed, verb === 'remove');
       await interaction.editReply({
-        embeds: [renderScheduleSaved(changed, new Date(ctx.now()), t, t.titles[verb])],
+        // A deleted schedule has no next run to show.
+        embeds: [renderScheduleSaved(changed, new Date(ctx.now()), t, t.titles[verb], verb !== 'remove')],
       });
     },
   };
