@@ -55,7 +55,7 @@ describe('/weather in the member’s language and units', () => {
   it('follows a saved preference over the language, and the language again on "auto"', async () => {
     const saved = await world.slash('weather', { subcommand: 'units', options: { units: 'metric' } }).reply();
     expect(saved.flags! & 64).toBe(64);
-    expect(saved.content).toBe('Your weather replies now use these units: Metric (°C, m/s, mm).');
+    expect(saved.content).toBe('Your weather replies now use these units: Metric (°C, m/s, mm, hPa).');
     const metric = await world.slash('weather', { subcommand: 'now', options: { place: BERLIN } }).reply();
     expect(fields(metric.embeds[0])['Temperature']).toMatch(/ °C$/);
 

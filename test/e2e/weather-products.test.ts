@@ -47,7 +47,7 @@ describe('/weather products end to end', () => {
     expect(values['Feels like']).toMatch(/°F$/);
     expect(values['Wind']).toMatch(/mph|calm/);
     expect(values['Humidity']).toMatch(/%$/);
-    expect(values['Pressure']).toMatch(/hPa$/);
+    expect(values['Pressure']).toMatch(/^\d+\.\d\d inHg$/);
     expect(values['Visibility']).toMatch(/mi$/);
     // The offset itself depends on the season: see the fixed clocks below.
     expect(values['As of (local time)']).toMatch(/^\w{3} \d\d:\d\d \(UTC\+[12]\)$/);

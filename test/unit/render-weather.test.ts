@@ -55,17 +55,18 @@ function pngSize(data: Buffer): { width: number; height: number } {
 }
 
 /** Every value carries a unit (or is a word or a time that needs none). */
-const WITH_UNIT = /(°F|°C|K|mph|m\/s|%|hPa|km|mi|mm|in|UTC[+−]\d+(:\d\d)?\)|\d\d:\d\d)$|^(calm|windstill|—)$/;
+const WITH_UNIT =
+  /(°F|°C|K|mph|m\/s|%|hPa|inHg|km|mi|mm|in|UTC[+−]\d+(:\d\d)?\)|\d\d:\d\d)$|^(calm|windstill|—)$/;
 
 describe('renderCurrentWeather', () => {
-  it('converts to Fahrenheit, mph, miles and inches for imperial, with every value in its unit', () => {
+  it('converts to Fahrenheit, mph, miles, inches and inches of mercury for imperial, with every value in its unit', () => {
     const embed = renderCurrentWeather(currentReportFixture(), US);
     const values = fields(embed);
     expect(values['Temperature']).toBe('44.9 °F');
     expect(values['Feels like']).toBe('40.6 °F');
     expect(values['Wind']).toBe('9.2 mph E, gusts 13.9 mph');
     expect(values['Visibility']).toBe('5 mi');
-    expect(values['Pressure']).toBe('1012 hPa');
+    expect(values['Pressure']).toBe('29.88 inHg');
     expect(values['Humidity']).toBe('81%');
     expect(values['Precipitation, last hour']).toBe('0 in');
     expect(values['As of (local time)']).toBe('Mon 17:00 (UTC+1)');

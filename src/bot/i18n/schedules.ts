@@ -73,8 +73,8 @@ export const SCHEDULE_TEXT = {
     week: { en: 'The week ahead', de: 'Die kommende Woche' },
   } satisfies Record<string, Localized>,
   units: {
-    metric: { en: 'Metric (°C, m/s, mm)', de: 'Metrisch (°C, m/s, mm)' },
-    imperial: { en: 'Imperial (°F, mph, in)', de: 'Imperial (°F, mph, in)' },
-    standard: { en: 'Standard (K, m/s, mm)', de: 'Standard (K, m/s, mm)' },
+    metric: { en: 'Metric (°C, m/s, mm, hPa)', de: 'Metrisch (°C, m/s, mm, hPa)' },
+    imperial: { en: 'Imperial (°F, mph, in, inHg)', de: 'Imperial (°F, mph, in, inHg)' },
+    standard: { en: 'Standard (K, m/s, mm, hPa)', de: 'Standard (K, m/s, mm, hPa)' },
   } satisfies Record<string, Localized>,
 };

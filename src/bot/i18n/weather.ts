@@ -170,9 +170,9 @@ export const WEATHER_COMMAND_TEXT = {
     ),
   },
   unitChoices: {
-    metric: text('Metric (°C, m/s, mm)', 'Metrisch (°C, m/s, mm)'),
-    imperial: text('Imperial (°F, mph, in)', 'Imperial (°F, mph, in)'),
-    standard: text('Standard (K, m/s, mm)', 'Standard (K, m/s, mm)'),
+    metric: text('Metric (°C, m/s, mm, hPa)', 'Metrisch (°C, m/s, mm, hPa)'),
+    imperial: text('Imperial (°F, mph, in, inHg)', 'Imperial (°F, mph, in, inHg)'),
+    standard: text('Standard (K, m/s, mm, hPa)', 'Standard (K, m/s, mm, hPa)'),
     auto: text('Follow my Discord language', 'Nach meiner Discord-Sprache'),
   },
   months: [

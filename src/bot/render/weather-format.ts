@@ -8,6 +8,7 @@ import {
   fromMillimetres,
   kelvinDifference,
   precipitationSymbol,
+  pressureReading,
   speedSymbol,
   temperatureSymbol,
   visibilityDistance,
@@ -118,7 +119,10 @@ export function weatherFormat(options: WeatherRenderOptions): WeatherFormat {
     probability: (value) => percentFormat.format(rounded(value * 100, 0) / 100),
     precipitation: (millimetres) =>
       `${number(fromMillimetres(millimetres, units), units === 'imperial' ? 2 : 1)} ${precipitationSymbol(units)}`,
-    pressure: (hectopascals) => `${number(hectopascals, 0)} hPa`,
+    pressure: (hectopascals) => {
+      const reading = pressureReading(hectopascals, units);
+      return `${number(reading.value, reading.unit === 'inHg' ? 2 : 0)} ${reading.unit}`;
+    },
     visibility: (metres) => {
       const distance = visibilityDistance(metres, units);
       return `${number(distance.value, distance.value < 10 ? 1 : 0)} ${distance.unit}`;

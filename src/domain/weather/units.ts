@@ -11,6 +11,8 @@ const KELVIN = 273.15;
 const METRES_PER_SECOND_PER_MPH = 0.447_04;
 const METRES_PER_MILE = 1_609.344;
 const MILLIMETRES_PER_INCH = 25.4;
+/** Hectopascals in an inch of mercury (at 0 °C, standard gravity). */
+const HECTOPASCALS_PER_INCH_OF_MERCURY = 33.863_886;
 
 export type TemperatureSymbol = '°C' | '°F' | 'K';
 export type SpeedSymbol = 'm/s' | 'mph';
@@ -75,4 +77,14 @@ export function millimetresIn(millimetres: number, symbol: PrecipitationSymbol):
 
 export function fromMillimetres(millimetres: number, units: WeatherUnits): number {
   return millimetresIn(millimetres, precipitationSymbol(units));
+}
+
+/** Air pressure, given in hPa: inches of mercury for imperial, as US weather reports give it. */
+export function pressureReading(
+  hectopascals: number,
+  units: WeatherUnits,
+): { value: number; unit: 'hPa' | 'inHg' } {
+  return units === 'imperial'
+    ? { value: hectopascals / HECTOPASCALS_PER_INCH_OF_MERCURY, unit: 'inHg' }
+    : { value: hectopascals, unit: 'hPa' };
 }
