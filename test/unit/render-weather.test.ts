@@ -107,6 +107,17 @@ describe('renderCurrentWeather', () => {
     ).toMatchObject({ 'Rain, last hour': '0.01 in' });
   });
 
+  it('shows a trace of rain as less than the least amount shown, not as nothing', () => {
+    const drizzle = { id: 300, main: 'Drizzle', description: 'light drizzle', icon: '09d' };
+    const rain = (amount: number, options: typeof US | typeof DE) =>
+      Object.entries(
+        fields(renderCurrentWeather(currentReportFixture({ condition: drizzle, rain: amount }), options)),
+      ).find(([name]) => /rain|regen/i.test(name))?.[1];
+    expect(rain(0.1, US)).toBe('< 0.01 in');
+    expect(rain(0.03, DE)).toBe('< 0,1 mm');
+    expect(rain(0.2, US)).toBe('0.01 in');
+  });
+
   it('writes German labels, decimal commas and German compass points', () => {
     const values = fields(renderCurrentWeather(currentReportFixture({ rain: 1.25 }), DE));
     expect(values['Temperatur']).toBe('7,2 °C');

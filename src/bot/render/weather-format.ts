@@ -42,7 +42,7 @@ export interface WeatherFormat {
   percent(value: number): string;
   /** A probability from 0 to 1. */
   probability(value: number): string;
-  /** Rain and snow, given in mm: mm, or inches for imperial. */
+  /** Rain and snow, given in mm: mm, or inches for imperial; `< 0.1 mm` for a trace. */
   precipitation(millimetres: number): string;
   pressure(hectopascals: number): string;
   visibility(metres: number): string;
@@ -117,8 +117,13 @@ export function weatherFormat(options: WeatherRenderOptions): WeatherFormat {
       `${number(fromMetresPerSecond(metresPerSecond, units), 1)} ${speedSymbol(units)}`,
     percent: (value) => percentFormat.format(rounded(value, 0) / 100),
     probability: (value) => percentFormat.format(rounded(value * 100, 0) / 100),
-    precipitation: (millimetres) =>
-      `${number(fromMillimetres(millimetres, units), units === 'imperial' ? 2 : 1)} ${precipitationSymbol(units)}`,
+    precipitation: (millimetres) => {
+      const digits = units === 'imperial' ? 2 : 1;
+      const amount = fromMillimetres(millimetres, units);
+      // A drizzle too light to show at this precision is not "0": say it is below the least shown.
+      const trace = amount > 0 && rounded(amount, digits) === 0;
+      return `${trace ? `< ${number(10 ** -digits, digits)}` : number(amount, digits)} ${precipitationSymbol(units)}`;
+    },
     pressure: (hectopascals) => {
       const reading = pressureReading(hectopascals, units);
       return `${number(reading.value, reading.unit === 'inHg' ? 2 : 0)} ${reading.unit}`;
