@@ -234,6 +234,18 @@ describe('renderHourlyForecast', () => {
 });
 
 describe('renderDailyForecast', () => {
+  it('calls a forecast of one day today’s', () => {
+    expect(renderDailyForecast(dailyReportFixture({ days: 1 }), US).embeds[0]?.data.title).toBe(
+      'Berlin, Berlin, DE: today',
+    );
+    expect(renderDailyForecast(dailyReportFixture({ days: 1 }), DE).embeds[0]?.data.title).toBe(
+      'Berlin, Berlin, DE: heute',
+    );
+    expect(renderDailyForecast(dailyReportFixture({ days: 2 }), US).embeds[0]?.data.title).toBe(
+      'Berlin, Berlin, DE: next 2 days',
+    );
+  });
+
   it('gives each of 16 days a field with low, high, day, night and precipitation, within the limits', () => {
     const message: WeatherMessage = renderDailyForecast(dailyReportFixture({ days: 16 }), US);
     expectSendable(message.embeds);
@@ -346,6 +358,15 @@ describe('forecasts across a daylight-saving change', () => {
 });
 
 describe('renderWeatherHistory', () => {
+  it('speaks of one hour in the singular', () => {
+    expect(renderWeatherHistory(historyReportFixture({ hours: 1 }), US).embeds[0]?.data.title).toBe(
+      'Berlin, Berlin, DE: 1 hour of history',
+    );
+    expect(renderWeatherHistory(historyReportFixture({ hours: 1 }), DE).embeds[0]?.data.title).toBe(
+      'Berlin, Berlin, DE: 1 Stunde Verlauf',
+    );
+  });
+
   it('summarises a week of hours with a chart, within the limits', () => {
     const message = renderWeatherHistory(historyReportFixture({ hours: 168 }), US);
     expectSendable(message.embeds);
@@ -461,6 +482,20 @@ describe('renderDayStatistics', () => {
     expect(values['Humidity']).toBeDefined();
   });
 
+  it('counts one measurement in the singular', () => {
+    const statistics = dayStatisticsFixture();
+    const one = { ...statistics, temp: { ...statistics.temp, num: 1 } };
+    expect(renderDayStatistics(statisticsReportFixture({ statistics: one }), US).data.description).toMatch(
+      /\(1 measurement\)\.$/,
+    );
+    expect(renderDayStatistics(statisticsReportFixture({ statistics: one }), DE).data.description).toMatch(
+      /\(1 Messung\)\.$/,
+    );
+    expect(renderDayStatistics(statisticsReportFixture(), US).data.description).toMatch(
+      /\(80 measurements\)\.$/,
+    );
+  });
+
   it('says so when the day has no statistics', () => {
     const embed = renderDayStatistics(statisticsReportFixture({ statistics: undefined }), DE);
     expect(embed.data.description).toBe('Der Wetterdienst hat für diesen Tag keine Statistik.');
@@ -476,6 +511,18 @@ describe('renderAccumulated', () => {
     expect(metric['Precipitation']).toBe('60 mm over 30 days');
     const imperial = fields(renderAccumulated(accumulatedReportFixture(), US));
     expect(imperial['Warmth above 50 °F']).toMatch(/^270 °F·d over 30 days/);
+  });
+
+  it('speaks of one day in the singular', () => {
+    const one = accumulatedReportFixture({ days: 1 });
+    const metric = fields(renderAccumulated(one, { units: 'metric', locale: 'en-GB' }));
+    expect(metric['Period']).toMatch(/\(1 day\)$/);
+    expect(metric['Warmth above 10 °C']).toBe('5 °C·d on 1 day above the threshold (its mean 15 °C)');
+    expect(metric['Precipitation']).toBe('2 mm over 1 day');
+    const german = fields(renderAccumulated(one, DE));
+    expect(german['Zeitraum']).toMatch(/\(1 Tag\)$/);
+    expect(german['Wärmesumme über 10 °C']).toBe('5 °C·d an 1 Tag über der Schwelle (dessen Mittel 15 °C)');
+    expect(german['Niederschlag']).toBe('2 mm in 1 Tag');
   });
 
   it('explains the meaning in one line', () => {

@@ -20,11 +20,22 @@ const WAIT_WORDS: Record<
   Lang,
   { seconds(n: number): string; minutes(n: number): string; hours(n: number): string }
 > = {
-  en: { seconds: (n) => `${n} seconds`, minutes: (n) => `${n} minutes`, hours: (n) => `about ${n} hours` },
-  de: { seconds: (n) => `${n} Sekunden`, minutes: (n) => `${n} Minuten`, hours: (n) => `etwa ${n} Stunden` },
+  en: {
+    seconds: (n) => (n === 1 ? '1 second' : `${n} seconds`),
+    minutes: (n) => `${n} minutes`,
+    hours: (n) => `about ${n} hours`,
+  },
+  de: {
+    seconds: (n) => (n === 1 ? '1 Sekunde' : `${n} Sekunden`),
+    minutes: (n) => `${n} Minuten`,
+    hours: (n) => `etwa ${n} Stunden`,
+  },
 };
 
-/** A wait in words: seconds up to 90, minutes up to 90, then hours ("30 seconds", "etwa 2 Stunden"). */
+/**
+ * A wait in words: seconds up to 90, minutes up to 90, then hours ("30 seconds", "etwa 2 Stunden").
+ * Only seconds can be one: minutes start at 2, hours at 2.
+ */
 export function waitText(ms: number, lang: Lang): string {
   const words = WAIT_WORDS[lang];
   const seconds = Math.ceil(ms / 1000);

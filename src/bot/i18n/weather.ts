@@ -228,7 +228,9 @@ const en = {
   threeHourlyChartAlt: 'Chart of temperature and chance of precipitation, in 3-hour steps',
 
   // Daily forecast
-  dailyTitle: (place: string, days: number) => `${place}: next ${days} days`,
+  /** The first day is today: a forecast of one day is today's. */
+  dailyTitle: (place: string, days: number) =>
+    days === 1 ? `${place}: today` : `${place}: next ${days} days`,
   /** Under a daily forecast made from the 5-day/3-hour one (a weather plan without the daily forecast). */
   dailyFromThreeHourly:
     'From the 5-day forecast in 3-hour steps: this bot’s weather plan has no daily forecast.',
@@ -240,7 +242,8 @@ const en = {
   dailyChartAlt: 'Chart of daily low and high temperatures and precipitation',
 
   // History
-  historyTitle: (place: string, hours: number) => `${place}: ${hours} hours of history`,
+  historyTitle: (place: string, hours: number) =>
+    `${place}: ${hours} ${hours === 1 ? 'hour' : 'hours'} of history`,
   historyRange: (from: string, to: string) => `From ${from} to ${to}, local time.`,
   historyEmpty: 'The weather service has no records for these hours.',
   minMeanMax: (min: string, mean: string, max: string) => `${min} to ${max}, mean ${mean}`,
@@ -253,8 +256,8 @@ const en = {
 
   // Statistics
   statsTitle: (place: string, date: string) => `${place}: the climate on ${date}`,
-  statsIntro: (count: string) =>
-    `Statistics of every measurement on this calendar day over the past years (${count} measurements).`,
+  statsIntro: (count: number, formatted: string) =>
+    `Statistics of every measurement on this calendar day over the past years (${formatted} ${count === 1 ? 'measurement' : 'measurements'}).`,
   statsEmpty: 'The weather service has no statistics for this day.',
   records: 'Records',
   recordLowHigh: (low: string, high: string) => `lowest ${low}, highest ${high}`,
@@ -271,12 +274,15 @@ const en = {
   accumulatedMeaning: (threshold: string) =>
     `Warmth sums how far each day’s mean temperature rose above ${threshold} (growing degree days: what plants feel); precipitation sums all rain and melted snow.`,
   period: 'Period',
-  periodValue: (from: string, to: string, days: number) => `${from} – ${to} (${days} days)`,
+  periodValue: (from: string, to: string, days: number) =>
+    `${from} – ${to} (${days} ${days === 1 ? 'day' : 'days'})`,
   warmthAbove: (threshold: string) => `Warmth above ${threshold}`,
   warmthValue: (sum: string, days: number, mean: string) =>
-    `${sum} over ${days} days above the threshold (their mean ${mean})`,
+    days === 1
+      ? `${sum} on 1 day above the threshold (its mean ${mean})`
+      : `${sum} over ${days} days above the threshold (their mean ${mean})`,
   warmthNone: 'No day was warmer than the threshold.',
-  precipitationValue: (sum: string, days: number) => `${sum} over ${days} days`,
+  precipitationValue: (sum: string, days: number) => `${sum} over ${days} ${days === 1 ? 'day' : 'days'}`,
   accumulatedEmpty: 'The weather service has no totals for this period.',
 
   // Preferences
@@ -414,7 +420,7 @@ const de: WeatherMessages = {
   hourlyChartAlt: 'Diagramm von Temperatur und Niederschlagswahrscheinlichkeit, stündlich',
   threeHourlyChartAlt: 'Diagramm von Temperatur und Niederschlagswahrscheinlichkeit, in 3-Stunden-Schritten',
 
-  dailyTitle: (place, days) => `${place}: die nächsten ${days} Tage`,
+  dailyTitle: (place, days) => (days === 1 ? `${place}: heute` : `${place}: die nächsten ${days} Tage`),
   dailyFromThreeHourly:
     'Aus der 5-Tage-Vorhersage in 3-Stunden-Schritten: Der Wettertarif dieses Bots enthält keine Tagesvorhersage.',
   high: 'Höchstwert',
@@ -424,7 +430,7 @@ const de: WeatherMessages = {
   chance: 'Wahrscheinlichkeit',
   dailyChartAlt: 'Diagramm der Tiefst- und Höchsttemperaturen und des Niederschlags pro Tag',
 
-  historyTitle: (place, hours) => `${place}: ${hours} Stunden Verlauf`,
+  historyTitle: (place, hours) => `${place}: ${hours} ${hours === 1 ? 'Stunde' : 'Stunden'} Verlauf`,
   historyRange: (from, to) => `Von ${from} bis ${to}, Ortszeit.`,
   historyEmpty: 'Der Wetterdienst hat für diese Stunden keine Aufzeichnungen.',
   minMeanMax: (min, mean, max) => `${min} bis ${max}, Mittel ${mean}`,
@@ -436,8 +442,8 @@ const de: WeatherMessages = {
   historyChartAlt: 'Diagramm von Temperatur und Niederschlag, stündlich',
 
   statsTitle: (place, date) => `${place}: das Klima am ${date}`,
-  statsIntro: (count) =>
-    `Statistik aller Messungen an diesem Kalendertag in den vergangenen Jahren (${count} Messungen).`,
+  statsIntro: (count, formatted) =>
+    `Statistik aller Messungen an diesem Kalendertag in den vergangenen Jahren (${formatted} ${count === 1 ? 'Messung' : 'Messungen'}).`,
   statsEmpty: 'Der Wetterdienst hat für diesen Tag keine Statistik.',
   records: 'Rekorde',
   recordLowHigh: (low, high) => `tiefster ${low}, höchster ${high}`,
@@ -453,11 +459,14 @@ const de: WeatherMessages = {
   accumulatedMeaning: (threshold) =>
     `Die Wärmesumme addiert, wie weit das Tagesmittel der Temperatur über ${threshold} lag (Gradtage: das, was Pflanzen spüren); der Niederschlag summiert Regen und geschmolzenen Schnee.`,
   period: 'Zeitraum',
-  periodValue: (from, to, days) => `${from} – ${to} (${days} Tage)`,
+  periodValue: (from, to, days) => `${from} – ${to} (${days} ${days === 1 ? 'Tag' : 'Tage'})`,
   warmthAbove: (threshold) => `Wärmesumme über ${threshold}`,
-  warmthValue: (sum, days, mean) => `${sum} an ${days} Tagen über der Schwelle (deren Mittel ${mean})`,
+  warmthValue: (sum, days, mean) =>
+    days === 1
+      ? `${sum} an 1 Tag über der Schwelle (dessen Mittel ${mean})`
+      : `${sum} an ${days} Tagen über der Schwelle (deren Mittel ${mean})`,
   warmthNone: 'Kein Tag war wärmer als die Schwelle.',
-  precipitationValue: (sum, days) => `${sum} in ${days} Tagen`,
+  precipitationValue: (sum, days) => `${sum} in ${days} ${days === 1 ? 'Tag' : 'Tagen'}`,
   accumulatedEmpty: 'Der Wetterdienst hat für diesen Zeitraum keine Summen.',
 
   unitsSaved: (units) => `Deine Wetterantworten verwenden jetzt diese Einheiten: ${units}.`,

@@ -399,7 +399,7 @@ export function renderDayStatistics(report: StatisticsReport, options: WeatherRe
   const range = (low: string, high: string) => `${low} – ${high}`;
   return weatherEmbed({
     title,
-    description: t.statsIntro(f.number(temp.num, 0)),
+    description: t.statsIntro(temp.num, f.number(temp.num, 0)),
     fields: [
       field(t.records, t.recordLowHigh(f.temperature(temp.record_min), f.temperature(temp.record_max))),
       field(t.averageLowHigh, range(f.temperature(temp.average_min), f.temperature(temp.average_max))),
