@@ -221,6 +221,21 @@ describe('chart specs for the weather commands', () => {
     expect(texts).toEqual(expect.arrayContaining(['Temperature (°F)', 'Precipitation (mm)', 'Local time']));
   });
 
+  it('draws a trace of rain low on an axis that reaches at least 1 mm or 0.04 in', () => {
+    const trace = dailyInput(3).days.map((d, i) => ({ ...d, precipMm: i === 1 ? 0.1 : 0 }));
+    const mm = dailyChartSpec({ ...dailyInput(3), days: trace });
+    expect(mm.yAxes.right).toEqual({ name: 'Precipitation', unit: 'mm', max: 1 });
+    expect(svgTexts(renderChartSvg(mm))).toContain('1');
+    const inches = historyChartSpec({
+      ...hourlyInput(3),
+      hours: hourlyInput(3).hours.map((h) => ({ ...h, precipMm: 0.2 })),
+      precipUnit: 'in',
+    });
+    expect(inches.yAxes.right).toEqual({ name: 'Precipitation', unit: 'in', max: 0.04 });
+    // A real downpour sets the top itself.
+    expect(dailyChartSpec(dailyInput(16)).yAxes.right).toEqual({ name: 'Precipitation', unit: 'mm' });
+  });
+
   it('takes a title when the command has a better one', () => {
     expect(hourlyChartSpec({ ...hourlyInput(12), title: 'Tomorrow in Berlin' }).title).toBe(
       'Tomorrow in Berlin',

@@ -371,7 +371,19 @@ export interface HistoryChartInput {
 }
 
 const temperatureAxis = (unit: TemperatureUnit): ChartAxis => ({ name: 'Temperature', unit });
-const precipitationAxis = (unit: PrecipitationUnit): ChartAxis => ({ name: 'Precipitation', unit });
+/**
+ * The least top of a precipitation axis (about 1 mm either way): bars start at zero, and without it
+ * a trace of drizzle would fill the chart's height like a downpour.
+ */
+const PRECIPITATION_AXIS_TOP: Record<PrecipitationUnit, number> = { mm: 1, in: 0.04 };
+const precipitationAxis = (unit: PrecipitationUnit, values: ReadonlyArray<number | null>): ChartAxis => {
+  const top = PRECIPITATION_AXIS_TOP[unit];
+  const wettest = Math.max(
+    0,
+    ...values.filter((value): value is number => value !== null && Number.isFinite(value)),
+  );
+  return { name: 'Precipitation', unit, ...(wettest < top ? { max: top } : {}) };
+};
 /** Amounts come in mm, and are drawn in the chart's precipitation unit. */
 const precipitationIn = (unit: PrecipitationUnit, millimetres: number | null) =>
   millimetres === null ? null : millimetresIn(millimetres, unit);
@@ -410,6 +422,7 @@ export function hourlyChartSpec(input: HourlyChartInput): ChartSpec {
 /** Low-to-high temperature band with both lines, and precipitation bars, for a daily forecast. */
 export function dailyChartSpec(input: DailyChartInput): ChartSpec {
   const { days, tempUnit, precipUnit = 'mm' } = input;
+  const precipitation = days.map((d) => precipitationIn(precipUnit, d.precipMm));
   return {
     title: input.title ?? `${input.place}: next ${days.length} days`,
     x: { labels: days.map((d) => d.label) },
@@ -417,7 +430,7 @@ export function dailyChartSpec(input: DailyChartInput): ChartSpec {
       {
         name: 'Precipitation',
         kind: 'bar',
-        values: days.map((d) => precipitationIn(precipUnit, d.precipMm)),
+        values: precipitation,
         axis: 'right',
         unit: precipUnit,
         color: CHART_THEME.precipitation,
@@ -446,13 +459,14 @@ export function dailyChartSpec(input: DailyChartInput): ChartSpec {
       axis: 'left',
       unit: tempUnit,
     },
-    yAxes: { left: temperatureAxis(tempUnit), right: precipitationAxis(precipUnit) },
+    yAxes: { left: temperatureAxis(tempUnit), right: precipitationAxis(precipUnit, precipitation) },
   };
 }
 
 /** Temperature line and precipitation bars for past hours. */
 export function historyChartSpec(input: HistoryChartInput): ChartSpec {
   const { hours, tempUnit, precipUnit = 'mm' } = input;
+  const precipitation = hours.map((h) => precipitationIn(precipUnit, h.precipMm));
   return {
     title: input.title ?? `${input.place}: past ${hours.length} hours`,
     x: { labels: hours.map((h) => h.label), name: 'Local time' },
@@ -460,7 +474,7 @@ export function historyChartSpec(input: HistoryChartInput): ChartSpec {
       {
         name: 'Precipitation',
         kind: 'bar',
-        values: hours.map((h) => precipitationIn(precipUnit, h.precipMm)),
+        values: precipitation,
         axis: 'right',
         unit: precipUnit,
         color: CHART_THEME.precipitation,
@@ -474,6 +488,6 @@ export function historyChartSpec(input: HistoryChartInput): ChartSpec {
         color: CHART_THEME.temperature,
       },
     ],
-    yAxes: { left: temperatureAxis(tempUnit), right: precipitationAxis(precipUnit) },
+    yAxes: { left: temperatureAxis(tempUnit), right: precipitationAxis(precipUnit, precipitation) },
   };
 }
