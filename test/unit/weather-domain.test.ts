@@ -166,6 +166,17 @@ describe('history ranges', () => {
     expect(resolveHistoryRange({ hours: 6 }, where)).toEqual({ start: NOW - 5 * HOUR, end: NOW });
   });
 
+  it('hold as many whole hours as asked when now is not on the hour', () => {
+    const later = { ...where, nowSec: NOW + 35 * 60 };
+    // The service lists the records on the hour within the range: 24 of them, 12:00 back to 13:00.
+    expect(resolveHistoryRange({}, later)).toEqual({ start: NOW - 23 * HOUR, end: NOW + 35 * 60 });
+    const start = parseDateTime('start', '2025-03-10 08:20');
+    expect(resolveHistoryRange({ start, hours: 2 }, later)).toEqual({
+      start: Date.UTC(2025, 2, 10, 7, 20) / 1000,
+      end: Date.UTC(2025, 2, 10, 9) / 1000,
+    });
+  });
+
   it('read dates in the place’s local time, a bare end date meaning its last hour', () => {
     const range = resolveHistoryRange(
       { start: parseDateTime('start', '2025-03-08'), end: parseDateTime('end', '2025-03-08') },

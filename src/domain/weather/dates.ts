@@ -78,7 +78,10 @@ export interface HistoryRequest {
 
 /**
  * The hours to fetch: from `start` to `end`, or `hours` from `start` or back from `end` (or now);
- * 24 hours when nothing is given. The end is cut at now; more than a week is refused.
+ * 24 hours when nothing is given. The service lists whole hours (`dt` on the hour) within the
+ * range, so a range counted in hours is laid on that grid: the last 24 hours at 14:35 run from
+ * 15:00 yesterday, and 24 records come back rather than 23. The end is cut at now; more than a week
+ * is refused.
  */
 export function resolveHistoryRange(
   request: HistoryRequest,
@@ -93,10 +96,10 @@ export function resolveHistoryRange(
     : undefined;
   let range: UnixRange;
   if (startSec !== undefined && endSec !== undefined) range = { start: startSec, end: endSec };
-  else if (startSec !== undefined) range = { start: startSec, end: startSec + span };
+  else if (startSec !== undefined) range = { start: startSec, end: Math.ceil(startSec / HOUR) * HOUR + span };
   else {
     const last = endSec ?? where.nowSec;
-    range = { start: last - span, end: last };
+    range = { start: Math.floor(last / HOUR) * HOUR - span, end: last };
   }
   if (range.start > where.nowSec) throw new InvalidRangeError('future');
   range.end = Math.min(range.end, where.nowSec);
