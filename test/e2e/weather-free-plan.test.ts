@@ -45,7 +45,7 @@ describe('/weather on a free weather plan', () => {
     expect(embed?.fields?.length).toBeGreaterThanOrEqual(4);
     expect(embed?.fields?.length).toBeLessThanOrEqual(5);
     expect(embed?.title).toBe(`Paris, FR: next ${embed?.fields?.length} days`);
-    expect(embed?.fields?.[0]?.value).toMatch(/↑ -?[\d,.]+ °F · ↓ -?[\d,.]+ °F/);
+    expect(embed?.fields?.[0]?.value).toMatch(/↑ -?[\d,.]+\s°F · ↓ -?[\d,.]+\s°F/);
     expect(embed?.image?.url).toMatch(/\/daily\.png$/);
   });
 

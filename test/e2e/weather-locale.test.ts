@@ -44,11 +44,11 @@ describe('/weather in the member’s language and units', () => {
 
   it('gives en-US Fahrenheit and mph, and German Celsius and m/s, by default', async () => {
     const alice = await world.slash('weather', { subcommand: 'now', options: { place: BERLIN } }).reply();
-    expect(fields(alice.embeds[0])['Temperature']).toMatch(/^-?[\d.]+ °F$/);
+    expect(fields(alice.embeds[0])['Temperature']).toMatch(/^-?[\d.]+\s°F$/);
     const bob = await world
       .slash('weather', { subcommand: 'now', options: { place: BERLIN }, userId: world.bob.id })
       .reply();
-    expect(fields(bob.embeds[0])['Temperatur']).toMatch(/^-?[\d,]+ °C$/);
+    expect(fields(bob.embeds[0])['Temperatur']).toMatch(/^-?[\d,]+\s°C$/);
     expect(fields(bob.embeds[0])['Wind']).toMatch(/m\/s|windstill/);
   });
 
@@ -57,7 +57,7 @@ describe('/weather in the member’s language and units', () => {
     expect(saved.flags! & 64).toBe(64);
     expect(saved.content).toBe('Your weather replies now use these units: Metric (°C, m/s, mm, hPa).');
     const metric = await world.slash('weather', { subcommand: 'now', options: { place: BERLIN } }).reply();
-    expect(fields(metric.embeds[0])['Temperature']).toMatch(/ °C$/);
+    expect(fields(metric.embeds[0])['Temperature']).toMatch(/\s°C$/);
 
     await world
       .slash('weather', { subcommand: 'units', options: { units: 'standard' }, userId: world.bob.id })
@@ -65,11 +65,11 @@ describe('/weather in the member’s language and units', () => {
     const kelvin = await world
       .slash('weather', { subcommand: 'now', options: { place: BERLIN }, userId: world.bob.id })
       .reply();
-    expect(fields(kelvin.embeds[0])['Temperatur']).toMatch(/^[\d,]+ K$/);
+    expect(fields(kelvin.embeds[0])['Temperatur']).toMatch(/^[\d,]+\sK$/);
 
     await world.slash('weather', { subcommand: 'units', options: { units: 'auto' } }).reply();
     const back = await world.slash('weather', { subcommand: 'now', options: { place: BERLIN } }).reply();
-    expect(fields(back.embeds[0])['Temperature']).toMatch(/ °F$/);
+    expect(fields(back.embeds[0])['Temperature']).toMatch(/\s°F$/);
   });
 
   it('answers a German member in German end to end, the condition asked of the service in German', async () => {

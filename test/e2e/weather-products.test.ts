@@ -47,7 +47,7 @@ describe('/weather products end to end', () => {
     expect(values['Feels like']).toMatch(/°F$/);
     expect(values['Wind']).toMatch(/mph|calm/);
     expect(values['Humidity']).toMatch(/%$/);
-    expect(values['Pressure']).toMatch(/^\d+\.\d\d inHg$/);
+    expect(values['Pressure']).toMatch(/^\d+\.\d\d\sinHg$/);
     expect(values['Visibility']).toMatch(/mi$/);
     // The offset itself depends on the season: see the fixed clocks below.
     expect(values['As of (local time)']).toMatch(/^\w{3} \d\d:\d\d \(UTC\+[12]\)$/);
@@ -71,7 +71,7 @@ describe('/weather products end to end', () => {
       .reply(15_000);
     const embed = reply.embeds[0];
     expect(embed?.fields).toHaveLength(16);
-    expect(embed?.fields?.[0]?.value).toMatch(/↑ -?[\d,.]+ °F · ↓ -?[\d,.]+ °F/);
+    expect(embed?.fields?.[0]?.value).toMatch(/↑ -?[\d,.]+\s°F · ↓ -?[\d,.]+\s°F/);
     expect(pngSize(await chartOf(embed, 'daily.png'))).toEqual({ width: 800, height: 400 });
   });
 
@@ -81,7 +81,7 @@ describe('/weather products end to end', () => {
       .reply(15_000);
     const embed = reply.embeds[0];
     expect(embed?.title).toMatch(/^Berlin, Berlin, DE: 24 hours of history$/);
-    expect(fields(embed)['Precipitation, total']).toMatch(/^[\d.]+ in$/);
+    expect(fields(embed)['Precipitation, total']).toMatch(/^[\d.]+\sin$/);
     expect(pngSize(await chartOf(embed, 'history.png'))).toEqual({ width: 800, height: 400 });
   });
 
@@ -92,8 +92,8 @@ describe('/weather products end to end', () => {
     const embed = reply.embeds[0];
     expect(embed?.title).toBe('Berlin, Berlin, DE: the climate on July 20');
     const values = fields(embed);
-    expect(values['Records']).toMatch(/^lowest [\d.]+ °F, highest [\d.]+ °F$/);
-    expect(values['Middle half (25th–75th percentile)']).toMatch(/°F – [\d.]+ °F$/);
+    expect(values['Records']).toMatch(/^lowest [\d.]+\s°F, highest [\d.]+\s°F$/);
+    expect(values['Middle half (25th–75th percentile)']).toMatch(/°F – [\d.]+\s°F$/);
   });
 
   it('sums warmth and precipitation between two dates and says what they mean', async () => {
@@ -107,8 +107,8 @@ describe('/weather products end to end', () => {
     expect(embed?.description).toContain('growing degree days');
     const values = fields(embed);
     expect(values['Period']).toContain('(91 days)');
-    expect(values['Warmth above 50 °F']).toMatch(/°F·d over \d+ days/);
-    expect(values['Precipitation']).toMatch(/^[\d.]+ in over 91 days$/);
+    expect(values['Warmth above 50\u00a0°F']).toMatch(/°F·d over \d+ days/);
+    expect(values['Precipitation']).toMatch(/^[\d.]+\sin over 91 days$/);
   });
 });
 

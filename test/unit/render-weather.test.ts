@@ -62,13 +62,13 @@ describe('renderCurrentWeather', () => {
   it('converts to Fahrenheit, mph, miles, inches and inches of mercury for imperial, with every value in its unit', () => {
     const embed = renderCurrentWeather(currentReportFixture(), US);
     const values = fields(embed);
-    expect(values['Temperature']).toBe('44.9 °F');
-    expect(values['Feels like']).toBe('40.6 °F');
-    expect(values['Wind']).toBe('9.2 mph E, gusts 13.9 mph');
-    expect(values['Visibility']).toBe('5 mi');
-    expect(values['Pressure']).toBe('29.88 inHg');
+    expect(values['Temperature']).toBe('44.9\u00a0°F');
+    expect(values['Feels like']).toBe('40.6\u00a0°F');
+    expect(values['Wind']).toBe('9.2\u00a0mph E, gusts 13.9\u00a0mph');
+    expect(values['Visibility']).toBe('5\u00a0mi');
+    expect(values['Pressure']).toBe('29.88\u00a0inHg');
     expect(values['Humidity']).toBe('81%');
-    expect(values['Precipitation, last hour']).toBe('0 in');
+    expect(values['Precipitation, last hour']).toBe('0\u00a0in');
     expect(values['As of (local time)']).toBe('Mon 17:00 (UTC+1)');
     for (const value of Object.values(values)) expect(value).toMatch(WITH_UNIT);
     expect(embed.data.thumbnail?.url).toBe('https://weather.example/img/wn/04d@2x.png');
@@ -83,7 +83,7 @@ describe('renderCurrentWeather', () => {
       US,
     );
     const values = fields(embed);
-    expect(values['Wind']).toBe('9.2 mph E');
+    expect(values['Wind']).toBe('9.2\u00a0mph E');
     expect(values['Visibility']).toBe('—');
     expectSendable([embed]);
   });
@@ -94,7 +94,7 @@ describe('renderCurrentWeather', () => {
     const raw = { ...weather, rain: {}, snow: null };
     const report = { ...currentReportFixture(), weather: currentWeatherSchema.parse(raw) };
     const values = fields(renderCurrentWeather(report, US));
-    expect(values['Precipitation, last hour']).toBe('0 in');
+    expect(values['Precipitation, last hour']).toBe('0\u00a0in');
   });
 
   it('says no "0 mm" under a rain, snow or storm condition the service gave no amount for', () => {
@@ -104,7 +104,7 @@ describe('renderCurrentWeather', () => {
     const drizzle = { id: 300, main: 'Drizzle', description: 'light drizzle', icon: '09d' };
     expect(
       fields(renderCurrentWeather(currentReportFixture({ condition: drizzle, rain: 0.2 }), US)),
-    ).toMatchObject({ 'Rain, last hour': '0.01 in' });
+    ).toMatchObject({ 'Rain, last hour': '0.01\u00a0in' });
   });
 
   it('shows a trace of rain as less than the least amount shown, not as nothing', () => {
@@ -113,17 +113,17 @@ describe('renderCurrentWeather', () => {
       Object.entries(
         fields(renderCurrentWeather(currentReportFixture({ condition: drizzle, rain: amount }), options)),
       ).find(([name]) => /rain|regen/i.test(name))?.[1];
-    expect(rain(0.1, US)).toBe('< 0.01 in');
-    expect(rain(0.03, DE)).toBe('< 0,1 mm');
-    expect(rain(0.2, US)).toBe('0.01 in');
+    expect(rain(0.1, US)).toBe('<\u00a00.01\u00a0in');
+    expect(rain(0.03, DE)).toBe('<\u00a00,1\u00a0mm');
+    expect(rain(0.2, US)).toBe('0.01\u00a0in');
   });
 
   it('writes German labels, decimal commas and German compass points', () => {
     const values = fields(renderCurrentWeather(currentReportFixture({ rain: 1.25 }), DE));
-    expect(values['Temperatur']).toBe('7,2 °C');
-    expect(values['Wind']).toBe('4,1 m/s O, Böen 6,2 m/s');
-    expect(values['Regen, letzte Stunde']).toBe('1,3 mm');
-    expect(values['Sichtweite']).toBe('8 km');
+    expect(values['Temperatur']).toBe('7,2\u00a0°C');
+    expect(values['Wind']).toBe('4,1\u00a0m/s O, Böen 6,2\u00a0m/s');
+    expect(values['Regen, letzte Stunde']).toBe('1,3\u00a0mm');
+    expect(values['Sichtweite']).toBe('8\u00a0km');
     expect(values['Stand (Ortszeit)']).toBe('Mo 17:00 (UTC+1)');
   });
 
@@ -131,8 +131,8 @@ describe('renderCurrentWeather', () => {
     const values = fields(
       renderCurrentWeather(currentReportFixture({ snow: 0.6 }), { units: 'standard', locale: 'fr' }),
     );
-    expect(values['Temperature']).toBe('280.3 K');
-    expect(values['Snow, last hour']).toBe('0.6 mm');
+    expect(values['Temperature']).toBe('280.3\u00a0K');
+    expect(values['Snow, last hour']).toBe('0.6\u00a0mm');
   });
 
   it('shows an amount reported only for three hours as such, not as a dry last hour', () => {
@@ -140,8 +140,8 @@ describe('renderCurrentWeather', () => {
     report.weather.rain = { '3h': 2.5 };
     report.weather.snow = { '1h': 0.3, '3h': 0.8 };
     const values = fields(renderCurrentWeather(report, DE));
-    expect(values['Regen, letzte 3 Stunden']).toBe('2,5 mm');
-    expect(values['Schnee, letzte Stunde']).toBe('0,3 mm');
+    expect(values['Regen, letzte 3 Stunden']).toBe('2,5\u00a0mm');
+    expect(values['Schnee, letzte Stunde']).toBe('0,3\u00a0mm');
     expect(values['Niederschlag, letzte Stunde']).toBeUndefined();
     expect(values['Regen, letzte Stunde']).toBeUndefined();
   });
@@ -150,7 +150,7 @@ describe('renderCurrentWeather', () => {
     const report = currentReportFixture();
     delete report.weather.main.feels_like;
     const values = fields(renderCurrentWeather(report, US));
-    expect(values['Temperature']).toBe('44.9 °F');
+    expect(values['Temperature']).toBe('44.9\u00a0°F');
     expect(values['Feels like']).toBeUndefined();
   });
 
@@ -220,7 +220,7 @@ describe('renderHourlyForecast', () => {
     );
     const embed = message.embeds[0]!;
     expect(embed.data.title).toBe('Berlin, Berlin, DE: die nächsten 24 Stunden');
-    expect(embed.data.description).toContain('insgesamt 2,5 mm');
+    expect(embed.data.description).toContain('insgesamt 2,5\u00a0mm');
     expect(embed.data.description).toContain(
       '*In 3-Stunden-Schritten aus der 5-Tage-Vorhersage: Der Wettertarif dieses Bots enthält keine stündliche Vorhersage.*',
     );
@@ -252,7 +252,12 @@ describe('renderDailyForecast', () => {
     const embed = message.embeds[0]!;
     expect(embed.data.fields).toHaveLength(16);
     expect(embed.data.fields?.[1]?.value).toBe(
-      ['☁️ Overcast clouds', '↑ 54 °F · ↓ 27 °F', 'Day 44 °F · Night 32 °F', '💧 0.06 in · 30%'].join('\n'),
+      [
+        '☁️ Overcast clouds',
+        '↑ 54\u00a0°F · ↓ 27\u00a0°F',
+        'Day 44\u00a0°F · Night 32\u00a0°F',
+        '💧 0.06\u00a0in · 30%',
+      ].join('\n'),
     );
     expect(pngSize(message.files[0]!.attachment)).toEqual({ width: 800, height: 400 });
   });
@@ -295,9 +300,9 @@ describe('forecasts across a daylight-saving change', () => {
     const byDay = fields(renderHourlyForecast(berlinAutumnHours(), GB).embeds[0])['Day by day'];
     const lines = byDay?.split('\n') ?? [];
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^\*\*Sat 24 Oct\*\* \S+ 10 °C – 10 °C · /);
-    expect(lines[1]).toMatch(/^\*\*Sun 25 Oct\*\* \S+ 15 °C – 15 °C · /);
-    expect(lines[2]).toMatch(/^\*\*Mon 26 Oct\*\* \S+ 20 °C – 20 °C · /);
+    expect(lines[0]).toMatch(/^\*\*Sat 24 Oct\*\* \S+ 10\s°C – 10\s°C · /);
+    expect(lines[1]).toMatch(/^\*\*Sun 25 Oct\*\* \S+ 15\s°C – 15\s°C · /);
+    expect(lines[2]).toMatch(/^\*\*Mon 26 Oct\*\* \S+ 20\s°C – 20\s°C · /);
   });
 
   it('labels the hours after the change an hour earlier, the repeated 02:00 twice', () => {
@@ -371,14 +376,14 @@ describe('renderWeatherHistory', () => {
     const message = renderWeatherHistory(historyReportFixture({ hours: 168 }), US);
     expectSendable(message.embeds);
     const values = fields(message.embeds[0]);
-    expect(values['Precipitation, total']).toBe('1.1 in');
+    expect(values['Precipitation, total']).toBe('1.1\u00a0in');
     expect(values['Conditions']).toBe('Clouds: 112 h\nRain: 56 h');
     expect(
       fields(
         renderWeatherHistory(historyReportFixture({ hours: 168 }), { units: 'metric', locale: 'en-GB' })
           .embeds[0],
       )['Precipitation, total'],
-    ).toBe('28 mm');
+    ).toBe('28\u00a0mm');
     expect(message.files[0]?.name).toBe('history.png');
   });
 
@@ -410,9 +415,9 @@ describe('renderWeatherHistory', () => {
     const bars = (report: ReturnType<typeof historyReportFixture>) =>
       historyChart(report, 'Berlin', weatherFormat(DE)).series.find((series) => series.kind === 'bar')
         ?.values;
-    expect(total(onlyThreeHours)).toBe('3 mm');
+    expect(total(onlyThreeHours)).toBe('3\u00a0mm');
     expect(bars(onlyThreeHours)).toEqual([0, 0, 0, 1, 1, 1]);
-    expect(total(dryAfterWet)).toBe('4 mm');
+    expect(total(dryAfterWet)).toBe('4\u00a0mm');
     expect(bars(dryAfterWet)).toEqual([0, 2, 2, 0, 0, 0]);
   });
 
@@ -466,10 +471,10 @@ describe('renderDayStatistics', () => {
     const embed = renderDayStatistics(statisticsReportFixture(), US);
     const values = fields(embed);
     expect(embed.data.title).toBe('Berlin, Berlin, DE: the climate on July 20');
-    expect(values['Records']).toBe('lowest 44.6 °F, highest 95 °F');
-    expect(values['Standard deviation']).toBe('± 6.3 °F');
-    expect(values['Middle half (25th–75th percentile)']).toBe('60.8 °F – 71.6 °F');
-    expect(values['Wind']).toBe('mean 7.6 mph, at most 30 mph');
+    expect(values['Records']).toBe('lowest 44.6\u00a0°F, highest 95\u00a0°F');
+    expect(values['Standard deviation']).toBe('±\u00a06.3\u00a0°F');
+    expect(values['Middle half (25th–75th percentile)']).toBe('60.8\u00a0°F – 71.6\u00a0°F');
+    expect(values['Wind']).toBe('mean 7.6\u00a0mph, at most 30\u00a0mph');
     expectSendable([embed]);
   });
 
@@ -478,7 +483,7 @@ describe('renderDayStatistics', () => {
     const values = fields(renderDayStatistics(statisticsReportFixture({ statistics }), US));
     expect(values['Clouds']).toBeUndefined();
     expect(values['Wind']).toBeUndefined();
-    expect(values['Records']).toBe('lowest 44.6 °F, highest 95 °F');
+    expect(values['Records']).toBe('lowest 44.6\u00a0°F, highest 95\u00a0°F');
     expect(values['Humidity']).toBeDefined();
   });
 
@@ -507,22 +512,28 @@ describe('renderAccumulated', () => {
     const metric = fields(
       renderAccumulated(accumulatedReportFixture(), { units: 'metric', locale: 'en-GB' }),
     );
-    expect(metric['Warmth above 10 °C']).toBe('150 °C·d over 30 days above the threshold (their mean 15 °C)');
-    expect(metric['Precipitation']).toBe('60 mm over 30 days');
+    expect(metric['Warmth above 10\u00a0°C']).toBe(
+      '150\u00a0°C·d over 30 days above the threshold (their mean 15\u00a0°C)',
+    );
+    expect(metric['Precipitation']).toBe('60\u00a0mm over 30 days');
     const imperial = fields(renderAccumulated(accumulatedReportFixture(), US));
-    expect(imperial['Warmth above 50 °F']).toMatch(/^270 °F·d over 30 days/);
+    expect(imperial['Warmth above 50\u00a0°F']).toMatch(/^270\s°F·d over 30 days/);
   });
 
   it('speaks of one day in the singular', () => {
     const one = accumulatedReportFixture({ days: 1 });
     const metric = fields(renderAccumulated(one, { units: 'metric', locale: 'en-GB' }));
     expect(metric['Period']).toMatch(/\(1 day\)$/);
-    expect(metric['Warmth above 10 °C']).toBe('5 °C·d on 1 day above the threshold (its mean 15 °C)');
-    expect(metric['Precipitation']).toBe('2 mm over 1 day');
+    expect(metric['Warmth above 10\u00a0°C']).toBe(
+      '5\u00a0°C·d on 1 day above the threshold (its mean 15\u00a0°C)',
+    );
+    expect(metric['Precipitation']).toBe('2\u00a0mm over 1 day');
     const german = fields(renderAccumulated(one, DE));
     expect(german['Zeitraum']).toMatch(/\(1 Tag\)$/);
-    expect(german['Wärmesumme über 10 °C']).toBe('5 °C·d an 1 Tag über der Schwelle (dessen Mittel 15 °C)');
-    expect(german['Niederschlag']).toBe('2 mm in 1 Tag');
+    expect(german['Wärmesumme über 10\u00a0°C']).toBe(
+      '5\u00a0°C·d an 1 Tag über der Schwelle (dessen Mittel 15\u00a0°C)',
+    );
+    expect(german['Niederschlag']).toBe('2\u00a0mm in 1 Tag');
   });
 
   it('explains the meaning in one line', () => {

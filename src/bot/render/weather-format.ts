@@ -69,6 +69,12 @@ export interface WeatherFormat {
 
 export { fit };
 
+/**
+ * Between a value and its unit: a no-break space, so that a narrow inline field wraps between
+ * values (`Day 61 °F · Night` / `55 °F`), never between a number and its unit.
+ */
+export const UNIT_SPACE = '\u00a0';
+
 /** Condition descriptions are a few words; anything longer is cut. */
 const DESCRIPTION_MAX = 80;
 
@@ -110,11 +116,12 @@ export function weatherFormat(options: WeatherRenderOptions): WeatherFormat {
     t,
     units,
     number,
-    temperature: (kelvin, digits = 1) => `${number(fromKelvin(kelvin, units), digits)} ${temperatureUnit}`,
+    temperature: (kelvin, digits = 1) =>
+      `${number(fromKelvin(kelvin, units), digits)}${UNIT_SPACE}${temperatureUnit}`,
     temperatureDifference: (kelvin, digits = 1, suffix = '') =>
-      `${number(kelvinDifference(kelvin, units), digits)} ${temperatureUnit}${suffix}`,
+      `${number(kelvinDifference(kelvin, units), digits)}${UNIT_SPACE}${temperatureUnit}${suffix}`,
     speed: (metresPerSecond) =>
-      `${number(fromMetresPerSecond(metresPerSecond, units), 1)} ${speedSymbol(units)}`,
+      `${number(fromMetresPerSecond(metresPerSecond, units), 1)}${UNIT_SPACE}${speedSymbol(units)}`,
     percent: (value) => percentFormat.format(rounded(value, 0) / 100),
     probability: (value) => percentFormat.format(rounded(value * 100, 0) / 100),
     precipitation: (millimetres) => {
@@ -122,15 +129,16 @@ export function weatherFormat(options: WeatherRenderOptions): WeatherFormat {
       const amount = fromMillimetres(millimetres, units);
       // A drizzle too light to show at this precision is not "0": say it is below the least shown.
       const trace = amount > 0 && rounded(amount, digits) === 0;
-      return `${trace ? `< ${number(10 ** -digits, digits)}` : number(amount, digits)} ${precipitationSymbol(units)}`;
+      const shown = trace ? `<${UNIT_SPACE}${number(10 ** -digits, digits)}` : number(amount, digits);
+      return `${shown}${UNIT_SPACE}${precipitationSymbol(units)}`;
     },
     pressure: (hectopascals) => {
       const reading = pressureReading(hectopascals, units);
-      return `${number(reading.value, reading.unit === 'inHg' ? 2 : 0)} ${reading.unit}`;
+      return `${number(reading.value, reading.unit === 'inHg' ? 2 : 0)}${UNIT_SPACE}${reading.unit}`;
     },
     visibility: (metres) => {
       const distance = visibilityDistance(metres, units);
-      return `${number(distance.value, distance.value < 10 ? 1 : 0)} ${distance.unit}`;
+      return `${number(distance.value, distance.value < 10 ? 1 : 0)}${UNIT_SPACE}${distance.unit}`;
     },
     compass: (degrees) => t.compass[Math.round((((degrees % 360) + 360) % 360) / 22.5) % 16] ?? '',
     time: (unix, tz) => timeFormat.format(shifted(unix, tz)),

@@ -35,6 +35,7 @@ import {
 import {
   conditionEmoji,
   fit,
+  UNIT_SPACE,
   weatherFormat,
   type WeatherFormat,
   type WeatherRenderOptions,
@@ -405,7 +406,7 @@ export function renderDayStatistics(report: StatisticsReport, options: WeatherRe
       field(t.averageLowHigh, range(f.temperature(temp.average_min), f.temperature(temp.average_max))),
       field(t.meanMedian, `${f.temperature(temp.mean)} / ${f.temperature(temp.median)}`),
       field(t.middleHalf, range(f.temperature(temp.p25), f.temperature(temp.p75))),
-      field(t.spread, `± ${f.temperatureDifference(temp.st_dev)}`),
+      field(t.spread, `±${UNIT_SPACE}${f.temperatureDifference(temp.st_dev)}`),
       // A quantity the service left out for this day is left out here too.
       stats.precipitation &&
         field(
