@@ -219,6 +219,9 @@ describe('player renderers', () => {
     expect(lines[0]).toMatch(/^▶️ MacBook — .*\*\*active\*\*/);
     expect(lines[1]).toMatch(/^🔒 Kitchen — .*\*\*not controllable\*\*/);
     expect(lines[2]).toContain('private session');
+    // As the weather replies write a share: no space before the sign.
+    expect(lines[0]).toContain(`volume ${devices[0]!.volume_percent}% ·`);
+    expect(lines[1]).not.toContain('volume');
     expect(renderDevices([]).embeds[0]!.description).toMatch(/^No devices right now/);
   });
 

@@ -13,7 +13,7 @@ export function deviceLine(device: Device, target?: string): string {
     device.type === '' ? undefined : label(device.type, 40),
     device.volume_percent === null || device.volume_percent === undefined
       ? undefined
-      : `volume ${device.volume_percent} %`,
+      : `volume ${device.volume_percent}%`,
     device.is_private_session ? 'private session' : undefined,
     device.is_active ? '**active**' : undefined,
     device.is_restricted ? '**not controllable** (the service refuses remote commands)' : undefined,
