@@ -127,6 +127,7 @@ export function renderScheduledPost(schedule: Schedule, fetched: Report, siteUrl
     units: schedule.units,
     locale: schedule.lang === 'en' ? 'en-US' : schedule.lang,
     siteUrl,
+    scheduleId: schedule.id,
   };
   const place = { ...fetched.report.place, label: schedule.place.label };
   switch (fetched.kind) {

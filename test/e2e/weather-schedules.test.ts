@@ -246,6 +246,8 @@ describe('scheduled weather posts, managed from Discord', () => {
     const posted = world.discord.messages(world.channelId).slice(before);
     expect(posted).toHaveLength(1);
     expect(posted[0]?.embeds[0]?.title).toContain('Berlin');
+    // Names the schedule and its units, rather than sending readers to their own /weather units.
+    expect(posted[0]?.embeds[0]?.footer?.text).toBe(`Scheduled post ${first!.id} · units: imperial`);
   });
 
   it('says why test could not post, privately, when the bot lost its permission in the channel', async () => {

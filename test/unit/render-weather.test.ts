@@ -118,6 +118,15 @@ describe('renderCurrentWeather', () => {
     expect(rain(0.2, US)).toBe('0.01\u00a0in');
   });
 
+  it('names the schedule in the footer of a scheduled post, in the schedule’s language', () => {
+    expect(renderCurrentWeather(currentReportFixture(), US).data.footer?.text).toBe(
+      'Units: imperial · change them with /weather units',
+    );
+    expect(
+      renderCurrentWeather(currentReportFixture(), { ...DE, scheduleId: 'f790b7d0' }).data.footer?.text,
+    ).toBe('Geplanter Beitrag f790b7d0 · Einheiten: metrisch');
+  });
+
   it('writes German labels, decimal commas and German compass points', () => {
     const values = fields(renderCurrentWeather(currentReportFixture({ rain: 1.25 }), DE));
     expect(values['Temperatur']).toBe('7,2\u00a0°C');

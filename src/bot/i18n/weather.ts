@@ -213,6 +213,7 @@ const en = {
   asOf: 'As of (local time)',
   sunriseSunset: 'Sunrise / sunset',
   unitsFooter: (units: string) => `Units: ${units} · change them with /weather units`,
+  scheduledFooter: (id: string, units: string) => `Scheduled post ${id} · units: ${units}`,
   unitNames: { metric: 'metric', imperial: 'imperial', standard: 'standard (Kelvin)' },
 
   // Hourly forecast
@@ -408,6 +409,7 @@ const de: WeatherMessages = {
   asOf: 'Stand (Ortszeit)',
   sunriseSunset: 'Sonnenaufgang / -untergang',
   unitsFooter: (units) => `Einheiten: ${units} · ändern mit /wetter einheiten`,
+  scheduledFooter: (id, units) => `Geplanter Beitrag ${id} · Einheiten: ${units}`,
   unitNames: { metric: 'metrisch', imperial: 'imperial', standard: 'Standard (Kelvin)' },
 
   hourlyTitle: (place, hours) => `${place}: die nächsten ${hours} Stunden`,

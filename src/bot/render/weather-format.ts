@@ -25,12 +25,19 @@ export interface WeatherRenderOptions {
   locale: string;
   /** The weather service's website, for condition icons. */
   siteUrl?: string | undefined;
+  /**
+   * Set for a scheduled post: its footer names the schedule, whose units its owner chose, rather
+   * than telling the channel to change their own units (which would not change the post).
+   */
+  scheduleId?: string | undefined;
 }
 
 export interface WeatherFormat {
   lang: Lang;
   t: WeatherMessages;
   units: WeatherUnits;
+  /** The footer of every weather embed: the units, and where they come from. */
+  footer: string;
   number(value: number, digits?: number): string;
   /** A temperature given in Kelvin. */
   temperature(kelvin: number, digits?: number): string;
@@ -111,10 +118,15 @@ export function weatherFormat(options: WeatherRenderOptions): WeatherFormat {
   const shifted = (unix: number, tz: number) => new Date((unix + tz) * 1000);
   const temperatureUnit = temperatureSymbol(units);
 
+  const unitsName = t.unitNames[units];
   return {
     lang,
     t,
     units,
+    footer:
+      options.scheduleId === undefined
+        ? t.unitsFooter(unitsName)
+        : t.scheduledFooter(options.scheduleId, unitsName),
     number,
     temperature: (kelvin, digits = 1) =>
       `${number(fromKelvin(kelvin, units), digits)}${UNIT_SPACE}${temperatureUnit}`,

@@ -133,7 +133,7 @@ export function weatherEmbed(parts: EmbedParts): EmbedBuilder {
   return embed;
 }
 
-const unitsFooter = (f: WeatherFormat) => f.t.unitsFooter(f.t.unitNames[f.units]);
+const unitsFooter = (f: WeatherFormat) => f.footer;
 
 function windText(
   f: WeatherFormat,
