@@ -223,6 +223,7 @@ describe('albums, artists and the library', () => {
   });
 
   it('answers privately when an album does not exist or the input is not an album', async () => {
+    const logsBefore = world.logs.length;
     const missing = await world
       .slash('music', { subcommand: 'album', options: { album: 'AAAAAAAAAAAAAAAAAAAAAA' } })
       .waitForFollowUp();
@@ -231,6 +232,10 @@ describe('albums, artists and the library', () => {
     expect(world.discord.messages(world.channelId).some((m) => m.content?.startsWith('Not found'))).toBe(
       false,
     );
+    // A member's mistyped id is not trouble with the service: nothing at warn level for the owner.
+    const logged = world.logs.slice(logsBefore).join('');
+    expect(logged).toContain('music user error');
+    expect(logged).not.toContain('music service trouble');
 
     const invalid = await world
       .slash('music', {

@@ -30,7 +30,25 @@ import {
   InsufficientScopeError,
   MusicAuthError,
   NoActiveDeviceError,
+  NotFoundError,
+  PlayerError,
+  UserNotRegisteredError,
 } from '../../services/music/index.js';
+
+/**
+ * The service's refusals that are about the member's own input or account (an id that does not
+ * exist, no premium, no active device, a link to renew, not on the app's user list): the member is
+ * told, and the owner's log does not count them as service trouble.
+ */
+function isMembersOwn(error: unknown): boolean {
+  return (
+    error instanceof NotFoundError ||
+    error instanceof PlayerError ||
+    error instanceof MusicAuthError ||
+    error instanceof InsufficientScopeError ||
+    error instanceof UserNotRegisteredError
+  );
+}
 
 /** Autocomplete cannot be deferred: an upstream call gets this long, then the cache or nothing answers. */
 export const AUTOCOMPLETE_TIMEOUT_MS = 1_500;
@@ -122,7 +140,7 @@ export async function answerProblem(
   }
   const context = { userId: interaction.user.id, interactionId: interaction.id, message: text };
   if (error instanceof AppCredentialsError) ctx.logger.error({ err: error, ...context }, error.message);
-  else if (error instanceof UpstreamError)
+  else if (error instanceof UpstreamError && !isMembersOwn(error))
     ctx.logger.warn({ err: error, ...context }, 'music service trouble');
   else ctx.logger.debug(context, 'music user error');
   await sendPrivately(interaction, message);
