@@ -32,21 +32,20 @@ import {
   NoActiveDeviceError,
   NotFoundError,
   PlayerError,
-  UserNotRegisteredError,
 } from '../../services/music/index.js';
 
 /**
  * The service's refusals that are about the member's own input or account (an id that does not
- * exist, no premium, no active device, a link to renew, not on the app's user list): the member is
- * told, and the owner's log does not count them as service trouble.
+ * exist, no premium, no active device, a link to renew): the member is told, and the owner's log
+ * does not count them as service trouble. A member not on the app's user list stays a warning: only
+ * the owner can add them.
  */
 function isMembersOwn(error: unknown): boolean {
   return (
     error instanceof NotFoundError ||
     error instanceof PlayerError ||
     error instanceof MusicAuthError ||
-    error instanceof InsufficientScopeError ||
-    error instanceof UserNotRegisteredError
+    error instanceof InsufficientScopeError
   );
 }
 
