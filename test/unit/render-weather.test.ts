@@ -124,7 +124,7 @@ describe('renderCurrentWeather', () => {
     );
     expect(
       renderCurrentWeather(currentReportFixture(), { ...DE, scheduleId: 'f790b7d0' }).data.footer?.text,
-    ).toBe('Geplanter Beitrag f790b7d0 · Einheiten: metrisch');
+    ).toBe('Geplanter Post f790b7d0 · Einheiten: metrisch');
   });
 
   it('writes German labels, decimal commas and German compass points', () => {

@@ -409,7 +409,7 @@ const de: WeatherMessages = {
   asOf: 'Stand (Ortszeit)',
   sunriseSunset: 'Sonnenaufgang / -untergang',
   unitsFooter: (units) => `Einheiten: ${units} · ändern mit /wetter einheiten`,
-  scheduledFooter: (id, units) => `Geplanter Beitrag ${id} · Einheiten: ${units}`,
+  scheduledFooter: (id, units) => `Geplanter Post ${id} · Einheiten: ${units}`,
   unitNames: { metric: 'metrisch', imperial: 'imperial', standard: 'Standard (Kelvin)' },
 
   hourlyTitle: (place, hours) => `${place}: die nächsten ${hours} Stunden`,
