@@ -20,6 +20,7 @@ import type { WeatherUnits } from '../../domain/weather/units.js';
 import { typicalCondition } from '../../domain/weather/five-day.js';
 import { byLocalDay, localHour, offsetAt, type PlaceClock } from '../../domain/weather/zones.js';
 import type { Condition } from '../../services/weather/index.js';
+import { WEATHER_COMMAND_TEXT } from '../i18n/weather.js';
 import { md } from './music-text.js';
 import { EMBED_LIMITS } from './text.js';
 import {
@@ -475,7 +476,8 @@ export function renderWeatherSettings(
 ): EmbedBuilder {
   const f = weatherFormat({ ...options, units: settings.units });
   const { t } = f;
-  const unitsName = t.unitNames[settings.units];
+  // As `/weather units` names them, with every unit they show.
+  const unitsName = WEATHER_COMMAND_TEXT.unitChoices[settings.units][f.lang];
   const fields = [
     // Field values render markdown; a label may come from a typed `geo:` value.
     field(t.yourHome, settings.member.home ? md(settings.member.home.label, 100) : t.notSet, false),
