@@ -220,6 +220,16 @@ describe('albums, artists and the library', () => {
       .reply();
     expect(removed.embeds[0]?.title).toBe('Removed 60 albums from your library');
     expect(world.music!.library(alice)).toHaveLength(0);
+
+    const none = await world
+      .slash('music', {
+        subcommandGroup: 'library',
+        subcommand: 'save',
+        options: { albums: 'abba, not-an-album' },
+      })
+      .reply();
+    expect(none.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(none.content).toMatch(/^These are not album links, URIs or ids: `abba`, `not-an-album`\./);
   });
 
   it('answers privately when an album does not exist or the input is not an album', async () => {

@@ -2,7 +2,7 @@
 import { HttpError } from '../../services/http/errors.js';
 import type { MusicDeps } from './deps.js';
 import { MusicInputError } from './errors.js';
-import { parseRefList } from './refs.js';
+import { parseRefList, requireAllValid } from './refs.js';
 import { getRecent } from './recent.js';
 
 export type LibraryAction = 'save' | 'remove';
@@ -22,7 +22,12 @@ async function changeLibrary(
   input: string,
 ): Promise<LibraryChange> {
   const { ids, invalid } = parseRefList(input, 'album');
-  if (ids.length === 0) throw new MusicInputError('Give at least one album link, URI or id.');
+  if (ids.length === 0) {
+    // Nothing to save: say what was not an album rather than only that none was given. (With some
+    // albums among them, the others are skipped and listed in the reply.)
+    requireAllValid(invalid, 'album');
+    throw new MusicInputError('Give at least one album link, URI or id.');
+  }
   try {
     if (action === 'save') await deps.client.library.saveAlbums(userId, ids);
     else await deps.client.library.removeAlbums(userId, ids);
