@@ -121,6 +121,12 @@ describe('playlists: pages, autocomplete and edits', () => {
     expect(itemLines(page)[1]).toMatch(/^`7,452\.` 💾 Untitled 12/);
   });
 
+  it('shows the last page, and says so, for a page past the end', async () => {
+    const page = await playlist('view', { playlist: roadTrip, page: 9_999 }).reply();
+    expect(page.embeds[0]?.description).toContain('**There is no page 9,999: this is the last.**');
+    expect(page.embeds[0]?.footer?.text).toMatch(/^Page (\d+) of \1 · /);
+  });
+
   it('lets only the member who opened a page turn it', async () => {
     const page = await playlist('view', { playlist: roadTrip }).reply();
     world.music!.resetCounters();

@@ -1,4 +1,5 @@
 import { renderPlaylistPage } from '../../bot/render/playlist.js';
+import { formatCount } from '../../bot/render/music-text.js';
 import type { MusicServices } from '../../bot/context.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { openPlaylist } from '../../domain/music/playlists.js';
@@ -27,7 +28,12 @@ export default {
     await interaction.deferReply();
     const page = (interaction.options.getInteger('page') ?? 1) - 1;
     const view = await openPlaylist(depsOf(music, ctx), interaction.user.id, playlist, page);
-    await interaction.editReply(renderPlaylistPage(view, { ownerId: interaction.user.id }));
+    // A page past the end shows the last one, and says so.
+    const note =
+      view.page < page && view.total > 0
+        ? `There is no page ${formatCount(page + 1)}: this is the last.`
+        : undefined;
+    await interaction.editReply(renderPlaylistPage(view, { ownerId: interaction.user.id, note }));
   }),
   autocomplete: myPlaylistChoices,
 } satisfies Subcommand<MusicServices>;
