@@ -529,6 +529,19 @@ describe('renderAccumulated', () => {
     expect(imperial['Warmth above 50\u00a0°F']).toMatch(/^270\s°F·d over 30 days/);
   });
 
+  it('says how many days of the period the service has counted when it has not counted them all', () => {
+    const report = accumulatedReportFixture({ days: 3 });
+    // Today is not over: the service sums the days before it.
+    const sofar = {
+      ...report,
+      precipitation: report.precipitation.slice(0, 2),
+      temperature: report.temperature.slice(0, 2),
+    };
+    expect(fields(renderAccumulated(sofar, US))['Period']).toMatch(/\(3 days, 2 of them counted so far\)$/);
+    expect(fields(renderAccumulated(sofar, DE))['Zeitraum']).toMatch(/\(3 Tage, davon bisher 2 erfasst\)$/);
+    expect(fields(renderAccumulated(report, US))['Period']).toMatch(/\(3 days\)$/);
+  });
+
   it('speaks of one day in the singular', () => {
     const one = accumulatedReportFixture({ days: 1 });
     const metric = fields(renderAccumulated(one, { units: 'metric', locale: 'en-GB' }));

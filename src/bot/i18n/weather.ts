@@ -275,8 +275,11 @@ const en = {
   accumulatedMeaning: (threshold: string) =>
     `Warmth sums how far each day’s mean temperature rose above ${threshold} (growing degree days: what plants feel); precipitation sums all rain and melted snow.`,
   period: 'Period',
-  periodValue: (from: string, to: string, days: number) =>
-    `${from} – ${to} (${days} ${days === 1 ? 'day' : 'days'})`,
+  /** `counted`: the days the service has summed, when fewer (today counts once it is over). */
+  periodValue: (from: string, to: string, days: number, counted?: number) =>
+    `${from} – ${to} (${days} ${days === 1 ? 'day' : 'days'}${
+      counted === undefined ? '' : `, ${counted} of them counted so far`
+    })`,
   warmthAbove: (threshold: string) => `Warmth above ${threshold}`,
   warmthValue: (sum: string, days: number, mean: string) =>
     days === 1
@@ -461,7 +464,10 @@ const de: WeatherMessages = {
   accumulatedMeaning: (threshold) =>
     `Die Wärmesumme addiert, wie weit das Tagesmittel der Temperatur über ${threshold} lag (Gradtage: das, was Pflanzen spüren); der Niederschlag summiert Regen und geschmolzenen Schnee.`,
   period: 'Zeitraum',
-  periodValue: (from, to, days) => `${from} – ${to} (${days} ${days === 1 ? 'Tag' : 'Tage'})`,
+  periodValue: (from, to, days, counted) =>
+    `${from} – ${to} (${days} ${days === 1 ? 'Tag' : 'Tage'}${
+      counted === undefined ? '' : `, davon bisher ${counted} erfasst`
+    })`,
   warmthAbove: (threshold) => `Wärmesumme über ${threshold}`,
   warmthValue: (sum, days, mean) =>
     days === 1

@@ -458,7 +458,17 @@ export function renderAccumulated(report: AccumulatedReport, options: WeatherRen
     title,
     description: t.accumulatedMeaning(threshold),
     fields: [
-      field(t.period, t.periodValue(f.date(report.range.start), f.date(report.range.end), days), false),
+      field(
+        t.period,
+        t.periodValue(
+          f.date(report.range.start),
+          f.date(report.range.end),
+          days,
+          // The service sums whole days only: today, or days it has no data for, are not in yet.
+          precipitation && precipitation.count < days ? precipitation.count : undefined,
+        ),
+        false,
+      ),
       field(t.warmthAbove(threshold), warmth),
       field(
         t.precipitation,
