@@ -81,6 +81,19 @@ describe('/weather places: autocomplete, typed names, homes', () => {
     ).toEqual([503, 503, 503]);
   });
 
+  it('says which coordinates are off the Earth rather than look them up as a name', async () => {
+    const geocoded = world.weather!.requestCount({ path: '/geo/1.0/direct' });
+    const message = await world
+      .slash('weather', { subcommand: 'now', options: { place: '148.85, 2.35' } })
+      .waitForFollowUp();
+    expect(message.flags! & 64).toBe(64);
+    expect(message.content).toMatch(
+      /^“148\.85, 2\.35” is no point on Earth: the latitude comes first, from -90 to 90/,
+    );
+    expect(await autocomplete('95 200')).toEqual([]);
+    expect(world.weather!.requestCount({ path: '/geo/1.0/direct' })).toBe(geocoded);
+  });
+
   it('says privately when no place matches, with the places of that name as suggestions', async () => {
     const handle = world.slash('weather', { subcommand: 'now', options: { place: 'Springfield, Narnia' } });
     const message = await handle.waitForFollowUp();

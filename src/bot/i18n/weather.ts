@@ -309,6 +309,8 @@ const en = {
 
   // Errors
   placeNotFound: (query: string) => `No place called “${query}” was found.`,
+  coordinatesOffEarth: (typed: string) =>
+    `“${typed}” is no point on Earth: the latitude comes first, from -90 to 90, then the longitude, from -180 to 180, as in \`48.8566, 2.3522\`.`,
   didYouMean: (suggestions: readonly string[]) => `Did you mean one of these?\n${list(suggestions)}`,
   placeTips:
     'Check the spelling, pick a place from the list while you type, or add a country code: `Paris, FR`, `Springfield, MO, US`. Coordinates work too: `48.8566, 2.3522`.',
@@ -496,6 +498,8 @@ const de: WeatherMessages = {
   followsLanguage: (units) => `${units} (nach deiner Discord-Sprache)`,
 
   placeNotFound: (query) => `Kein Ort namens „${query}“ gefunden.`,
+  coordinatesOffEarth: (typed) =>
+    `„${typed}“ ist kein Punkt auf der Erde: zuerst die Breite, von -90 bis 90, dann die Länge, von -180 bis 180, etwa \`48.8566, 2.3522\`.`,
   didYouMean: (suggestions) => `Meintest du einen dieser Orte?\n${list(suggestions)}`,
   placeTips:
     'Prüfe die Schreibweise, wähle beim Tippen einen Ort aus der Liste oder ergänze ein Länderkürzel: `Paris, FR`, `Springfield, MO, US`. Koordinaten gehen auch: `48.8566, 2.3522`.',

@@ -10,6 +10,7 @@ import { WEATHER_COMMAND_TEXT, weatherMessages, type WeatherMessages } from '../
 import { fit, type WeatherRenderOptions } from '../../bot/render/weather.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import {
+  CoordinatesOffEarthError,
   InvalidDateError,
   InvalidRangeError,
   NoPlaceError,
@@ -180,6 +181,7 @@ export function describeWeatherProblem(error: unknown, lang: Lang): string | und
       ? `${head}\n${t.didYouMean(error.suggestions.map((place) => place.label))}`
       : `${head}\n${t.placeTips}`;
   }
+  if (error instanceof CoordinatesOffEarthError) return t.coordinatesOffEarth(fit(error.text, 100));
   if (error instanceof NoPlaceError) return t.noPlace;
   if (error instanceof InvalidDateError) {
     if (error.field === 'date') return t.invalidDay(error.text);

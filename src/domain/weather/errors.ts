@@ -19,6 +19,14 @@ export class PlaceNotFoundError extends Error {
   }
 }
 
+/** Typed as coordinates (two numbers), but not a point on Earth: `148.85, 2.35`. */
+export class CoordinatesOffEarthError extends Error {
+  override readonly name = 'CoordinatesOffEarthError';
+  constructor(readonly text: string) {
+    super(`"${text}" are not coordinates on Earth`);
+  }
+}
+
 /** No `place` option and neither a home of the member nor a default of the server. */
 export class NoPlaceError extends Error {
   override readonly name = 'NoPlaceError';

@@ -9,7 +9,7 @@ import {
   type WeatherClient,
   type WeatherLang,
 } from '../../services/weather/index.js';
-import { PlaceNotFoundError, WeatherKeyRejectedError } from './errors.js';
+import { CoordinatesOffEarthError, PlaceNotFoundError, WeatherKeyRejectedError } from './errors.js';
 
 export interface Place {
   lat: number;
@@ -80,6 +80,7 @@ export async function suggestPlaces(
   if (query.replaceAll(',', '').trim() === '') return [];
   const coordinates = typedCoordinates(query);
   if (coordinates) return [await placeAt(client, coordinates, lang)];
+  if (LOOKS_LIKE_COORDINATES.test(query)) return [];
   let found = await geocode(client, query);
   // `Seattle, WA`: the real service reads a second part as a country code and finds nothing; a US
   // state code goes before the country (`Seattle,WA,US`). Asked only when the text as typed found
@@ -115,6 +116,9 @@ function typedCoordinates(text: string): { lat: number; lon: number } | undefine
   const lon = Number(match[2]);
   return onEarth(lat, lon) ? { lat: round4(lat), lon: round4(lon) } : undefined;
 }
+
+/** Two numbers as coordinates are typed, in range or not: never a place name worth geocoding. */
+const LOOKS_LIKE_COORDINATES = /^-?\d+(?:\.\d+)?\s*[,\s]\s*-?\d+(?:\.\d+)?$/;
 
 /** A latitude and longitude in range (NaN is not). */
 const onEarth = (lat: number, lon: number) => lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180;
@@ -156,6 +160,9 @@ const US_STATES: ReadonlySet<string> = new Set(
 export async function resolvePlace(client: WeatherClient, input: string, lang: WeatherLang): Promise<Place> {
   const chosen = decodePlace(input);
   if (chosen) return chosen;
+  const typed = input.trim();
+  if (!typedCoordinates(typed) && LOOKS_LIKE_COORDINATES.test(typed))
+    throw new CoordinatesOffEarthError(typed);
   const [first] = await suggestPlaces(client, input, lang);
   if (first) return first;
   const name = input.split(',')[0]?.trim() ?? '';
