@@ -200,6 +200,8 @@ describe('renderHourlyForecast', () => {
     expectSendable(message.embeds);
     const embed = message.embeds[0]!;
     expect(embed.data.title).toBe('Berlin, Berlin, DE: next 96 hours');
+    // Read in inches too ("0 in in total" would not).
+    expect(embed.data.description).toMatch(/; total precipitation [\d.]+\u00a0in\.$/);
     expect(embed.data.image?.url).toBe('attachment://hourly.png');
     expect(fields(embed)['Day by day']?.split('\n').length).toBeLessThanOrEqual(5);
     expect(message.files).toHaveLength(1);

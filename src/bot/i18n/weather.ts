@@ -222,7 +222,7 @@ const en = {
   hourlyFromThreeHourly:
     'In 3-hour steps from the 5-day forecast: this bot’s weather plan has no hourly forecast.',
   hourlyOverview: (low: string, high: string, pop: string, precipitation: string) =>
-    `Between ${low} and ${high}; chance of precipitation up to ${pop}; ${precipitation} in total.`,
+    `Between ${low} and ${high}; chance of precipitation up to ${pop}; total precipitation ${precipitation}.`,
   byDay: 'Day by day',
   nextHours: 'Coming hours',
   hourlyChartAlt: 'Chart of temperature and chance of precipitation, hour by hour',
