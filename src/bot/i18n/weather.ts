@@ -476,7 +476,7 @@ const de: WeatherMessages = {
       ? `${sum} an 1 Tag über der Schwelle (dessen Mittel ${mean})`
       : `${sum} an ${days} Tagen über der Schwelle (deren Mittel ${mean})`,
   warmthNone: 'Kein Tag war wärmer als die Schwelle.',
-  precipitationValue: (sum, days) => `${sum} in ${days} ${days === 1 ? 'Tag' : 'Tagen'}`,
+  precipitationValue: (sum, days) => `${sum} über ${days} ${days === 1 ? 'Tag' : 'Tage'}`,
   accumulatedEmpty: 'Der Wetterdienst hat für diesen Zeitraum keine Summen.',
 
   unitsSaved: (units) => `Deine Wetterantworten verwenden jetzt diese Einheiten: ${units}.`,
