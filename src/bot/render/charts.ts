@@ -44,7 +44,6 @@ type EChartsOption = ComposeOption<
 >;
 
 export type ChartUnit = '°C' | '°F' | 'K' | '%' | 'mm' | 'in' | 'm/s' | 'mph';
-export type PrecipitationUnit = PrecipitationSymbol;
 export type TemperatureUnit = '°C' | '°F' | 'K';
 
 export interface ChartAxis {
@@ -357,7 +356,7 @@ export interface DailyChartInput {
   days: ReadonlyArray<{ label: string; min: number | null; max: number | null; precipMm: number | null }>;
   tempUnit: TemperatureUnit;
   /** The unit the precipitation is drawn in (given in mm either way); mm when left out. */
-  precipUnit?: PrecipitationUnit;
+  precipUnit?: PrecipitationSymbol;
   title?: string;
 }
 
@@ -366,7 +365,7 @@ export interface HistoryChartInput {
   hours: ReadonlyArray<TemperaturePoint & { precipMm: number | null }>;
   tempUnit: TemperatureUnit;
   /** As {@link DailyChartInput.precipUnit}. */
-  precipUnit?: PrecipitationUnit;
+  precipUnit?: PrecipitationSymbol;
   title?: string;
 }
 
@@ -375,8 +374,8 @@ const temperatureAxis = (unit: TemperatureUnit): ChartAxis => ({ name: 'Temperat
  * The least top of a precipitation axis (about 1 mm either way): bars start at zero, and without it
  * a trace of drizzle would fill the chart's height like a downpour.
  */
-const PRECIPITATION_AXIS_TOP: Record<PrecipitationUnit, number> = { mm: 1, in: 0.04 };
-const precipitationAxis = (unit: PrecipitationUnit, values: ReadonlyArray<number | null>): ChartAxis => {
+const PRECIPITATION_AXIS_TOP: Record<PrecipitationSymbol, number> = { mm: 1, in: 0.04 };
+const precipitationAxis = (unit: PrecipitationSymbol, values: ReadonlyArray<number | null>): ChartAxis => {
   const top = PRECIPITATION_AXIS_TOP[unit];
   const wettest = Math.max(
     0,
@@ -385,7 +384,7 @@ const precipitationAxis = (unit: PrecipitationUnit, values: ReadonlyArray<number
   return { name: 'Precipitation', unit, ...(wettest < top ? { max: top } : {}) };
 };
 /** Amounts come in mm, and are drawn in the chart's precipitation unit. */
-const precipitationIn = (unit: PrecipitationUnit, millimetres: number | null) =>
+const precipitationIn = (unit: PrecipitationSymbol, millimetres: number | null) =>
   millimetres === null ? null : millimetresIn(millimetres, unit);
 
 /** Temperature line and probability-of-precipitation bars (0–100 %) for an hourly forecast. */

@@ -24,12 +24,12 @@ function pausedState(paused: NonNullable<Schedule['paused']>, t: ScheduleMessage
  * left out for a schedule that was just deleted.
  */
 export function scheduleLine(schedule: Schedule, now: Date, t: ScheduleMessages, withState = true): string {
-  const next = schedule.paused ? undefined : nextRun(schedule, now);
   const when = `${schedule.time} ${schedule.timezone}, ${scheduleDays(schedule.days, t)}`;
   const settings = `${when} · ${t.units[schedule.units]}`;
   // The label comes from geocoding or from what the member typed (`geo:lat,lon|label`).
   const what = t.what(t.kinds[schedule.kind], md(schedule.place.label, 100), schedule.channelId);
   if (!withState) return `\`${schedule.id}\` ${what}\n${settings}`;
+  const next = schedule.paused ? undefined : nextRun(schedule, now);
   const state = schedule.paused
     ? pausedState(schedule.paused, t)
     : next

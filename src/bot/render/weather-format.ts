@@ -5,8 +5,8 @@
 import {
   fromKelvin,
   fromMetresPerSecond,
-  fromMillimetres,
   kelvinDifference,
+  millimetresIn,
   precipitationSymbol,
   pressureReading,
   speedSymbol,
@@ -82,6 +82,8 @@ export { fit };
  */
 export const UNIT_SPACE = '\u00a0';
 
+const withUnit = (value: string, unit: string) => `${value}${UNIT_SPACE}${unit}`;
+
 /** Condition descriptions are a few words; anything longer is cut. */
 const DESCRIPTION_MAX = 80;
 
@@ -128,29 +130,29 @@ export function weatherFormat(options: WeatherRenderOptions): WeatherFormat {
         ? t.unitsFooter(unitsName)
         : t.scheduledFooter(options.scheduleId, unitsName),
     number,
-    temperature: (kelvin, digits = 1) =>
-      `${number(fromKelvin(kelvin, units), digits)}${UNIT_SPACE}${temperatureUnit}`,
+    temperature: (kelvin, digits = 1) => withUnit(number(fromKelvin(kelvin, units), digits), temperatureUnit),
     temperatureDifference: (kelvin, digits = 1, suffix = '') =>
-      `${number(kelvinDifference(kelvin, units), digits)}${UNIT_SPACE}${temperatureUnit}${suffix}`,
+      withUnit(number(kelvinDifference(kelvin, units), digits), `${temperatureUnit}${suffix}`),
     speed: (metresPerSecond) =>
-      `${number(fromMetresPerSecond(metresPerSecond, units), 1)}${UNIT_SPACE}${speedSymbol(units)}`,
+      withUnit(number(fromMetresPerSecond(metresPerSecond, units), 1), speedSymbol(units)),
     percent: (value) => percentFormat.format(rounded(value, 0) / 100),
     probability: (value) => percentFormat.format(rounded(value * 100, 0) / 100),
     precipitation: (millimetres) => {
-      const digits = units === 'imperial' ? 2 : 1;
-      const amount = fromMillimetres(millimetres, units);
+      const unit = precipitationSymbol(units);
+      const digits = unit === 'in' ? 2 : 1;
+      const amount = millimetresIn(millimetres, unit);
       // A drizzle too light to show at this precision is not "0": say it is below the least shown.
       const trace = amount > 0 && rounded(amount, digits) === 0;
       const shown = trace ? `<${UNIT_SPACE}${number(10 ** -digits, digits)}` : number(amount, digits);
-      return `${shown}${UNIT_SPACE}${precipitationSymbol(units)}`;
+      return withUnit(shown, unit);
     },
     pressure: (hectopascals) => {
       const reading = pressureReading(hectopascals, units);
-      return `${number(reading.value, reading.unit === 'inHg' ? 2 : 0)}${UNIT_SPACE}${reading.unit}`;
+      return withUnit(number(reading.value, reading.unit === 'inHg' ? 2 : 0), reading.unit);
     },
     visibility: (metres) => {
       const distance = visibilityDistance(metres, units);
-      return `${number(distance.value, distance.value < 10 ? 1 : 0)}${UNIT_SPACE}${distance.unit}`;
+      return withUnit(number(distance.value, distance.value < 10 ? 1 : 0), distance.unit);
     },
     compass: (degrees) => t.compass[Math.round((((degrees % 360) + 360) % 360) / 22.5) % 16] ?? '',
     time: (unix, tz) => timeFormat.format(shifted(unix, tz)),

@@ -134,8 +134,6 @@ export function weatherEmbed(parts: EmbedParts): EmbedBuilder {
   return embed;
 }
 
-const unitsFooter = (f: WeatherFormat) => f.footer;
-
 function windText(
   f: WeatherFormat,
   wind: { speed: number; deg?: number | undefined; gust?: number | undefined },
@@ -210,7 +208,7 @@ export function renderCurrentWeather(report: CurrentReport, options: WeatherRend
     title: report.place.label,
     description: `${conditionEmoji(condition)} **${f.describe(condition)}**`,
     fields,
-    footer: unitsFooter(f),
+    footer: f.footer,
     thumbnail: iconUrl(options.siteUrl, condition),
     timestamp: weather.dt * 1000,
   });
@@ -227,7 +225,7 @@ export function renderHourlyForecast(report: HourlyReport, options: WeatherRende
   const list = report.forecast.list.slice(0, Math.ceil(RENDER_LIMITS.hours / stepHours));
   const title = t.hourlyTitle(report.place.label, list.length * stepHours);
   if (list.length === 0) {
-    return { embeds: [weatherEmbed({ title, description: '—', footer: unitsFooter(f) })], files: [] };
+    return { embeds: [weatherEmbed({ title, description: '—', footer: f.footer })], files: [] };
   }
 
   const temps = list.map((entry) => entry.main.temp);
@@ -271,7 +269,7 @@ export function renderHourlyForecast(report: HourlyReport, options: WeatherRende
         title,
         description: report.fromThreeHourly ? `${overview}\n*${t.hourlyFromThreeHourly}*` : overview,
         fields: [field(t.byDay, days.join('\n'), false), field(t.nextHours, coming.join('\n'), false)],
-        footer: unitsFooter(f),
+        footer: f.footer,
         image: `attachment://${chart.name}`,
       }),
     ],
@@ -299,7 +297,7 @@ export function renderDailyForecast(report: DailyReport, options: WeatherRenderO
     );
   });
   if (list.length === 0) {
-    return { embeds: [weatherEmbed({ title, description: '—', footer: unitsFooter(f) })], files: [] };
+    return { embeds: [weatherEmbed({ title, description: '—', footer: f.footer })], files: [] };
   }
   const chart = chartFile(
     CHART_FILE_NAMES.daily,
@@ -313,7 +311,7 @@ export function renderDailyForecast(report: DailyReport, options: WeatherRenderO
         title,
         description,
         fields,
-        footer: unitsFooter(f),
+        footer: f.footer,
         image: `attachment://${chart.name}`,
       }),
     ],
@@ -343,7 +341,7 @@ export function renderWeatherHistory(report: HistoryReport, options: WeatherRend
   const range = t.historyRange(...rangeEnds(f, report, report.range));
   if (list.length === 0) {
     return {
-      embeds: [weatherEmbed({ title, description: `${range}\n${t.historyEmpty}`, footer: unitsFooter(f) })],
+      embeds: [weatherEmbed({ title, description: `${range}\n${t.historyEmpty}`, footer: f.footer })],
       files: [],
     };
   }
@@ -382,7 +380,7 @@ export function renderWeatherHistory(report: HistoryReport, options: WeatherRend
           field(t.meanHumidity, f.percent(sum(list.map((entry) => entry.main.humidity)) / list.length)),
           field(t.conditions, conditions.join('\n')),
         ],
-        footer: unitsFooter(f),
+        footer: f.footer,
         image: `attachment://${chart.name}`,
       }),
     ],
@@ -396,7 +394,7 @@ export function renderDayStatistics(report: StatisticsReport, options: WeatherRe
   const { t } = f;
   const title = t.statsTitle(report.place.label, f.calendarDay(report.month, report.day));
   const stats = report.statistics;
-  if (!stats) return weatherEmbed({ title, description: t.statsEmpty, footer: unitsFooter(f) });
+  if (!stats) return weatherEmbed({ title, description: t.statsEmpty, footer: f.footer });
   const { temp } = stats;
   const range = (low: string, high: string) => `${low} – ${high}`;
   return weatherEmbed({
@@ -427,7 +425,7 @@ export function renderDayStatistics(report: StatisticsReport, options: WeatherRe
         ),
       stats.clouds && field(t.clouds, f.percent(stats.clouds.mean)),
     ].filter((entry) => entry !== undefined),
-    footer: unitsFooter(f),
+    footer: f.footer,
   });
 }
 
@@ -441,7 +439,7 @@ export function renderAccumulated(report: AccumulatedReport, options: WeatherRen
   const temperature = report.temperature.at(-1);
   const precipitation = report.precipitation.at(-1);
   if (!temperature && !precipitation) {
-    return weatherEmbed({ title, description: t.accumulatedEmpty, footer: unitsFooter(f) });
+    return weatherEmbed({ title, description: t.accumulatedEmpty, footer: f.footer });
   }
   // The service sums the Kelvin temperatures of the days it counts; above the threshold, that is
   // the sum less the threshold once per day counted.
@@ -475,7 +473,7 @@ export function renderAccumulated(report: AccumulatedReport, options: WeatherRen
         precipitation ? t.precipitationValue(f.precipitation(precipitation.rain), precipitation.count) : '—',
       ),
     ],
-    footer: unitsFooter(f),
+    footer: f.footer,
   });
 }
 

@@ -75,10 +75,6 @@ export function millimetresIn(millimetres: number, symbol: PrecipitationSymbol):
   return symbol === 'in' ? millimetres / MILLIMETRES_PER_INCH : millimetres;
 }
 
-export function fromMillimetres(millimetres: number, units: WeatherUnits): number {
-  return millimetresIn(millimetres, precipitationSymbol(units));
-}
-
 /** Air pressure, given in hPa: inches of mercury for imperial, as US weather reports give it. */
 export function pressureReading(
   hectopascals: number,
