@@ -160,7 +160,70 @@ describe('weather answers are cached and coalesced', () => {
     await client.close();
   });
 
-  it('keeps history and statistics for hours and geocoding for a day', async () => {
+  it('serves "the last 24 hours" from one call until the next hour brings a record', async () => {
+    let now = START + 35 * 60_000;
+    // An emulator of its own, whose clock moves with the client's.
+    const service = await startWeatherEmulator({ now: () => now });
+    const client = weatherClientFor(service, { cache: new Keyv(), now: () => now });
+    const HISTORY = { path: '/data/2.5/history/city' };
+    // As /weather history asks: on the hourly grid, up to the current second.
+    const lastDay = () => {
+      const nowSec = Math.floor(now / 1000);
+      return { ...BERLIN, start: Math.floor(nowSec / 3600) * 3600 - 23 * 3600, end: nowSec };
+    };
+    const first = await client.history.hourly(lastDay());
+    now += 9 * 60_000;
+    expect(await client.history.hourly(lastDay())).toEqual(first);
+    expect(service.requestCount(HISTORY)).toBe(1);
+    now += 20 * 60_000; // 13:04: a new hour, a new record
+    const next = await client.history.hourly(lastDay());
+    expect(service.requestCount(HISTORY)).toBe(2);
+    expect(next.list).toHaveLength(24);
+    expect(next.list.at(-1)?.dt).toBe(first.list.at(-1)!.dt + 3600);
+    await client.close();
+    await service.close();
+  });
+
+  it('keeps accumulated values up to now as long as current weather, and a past period for hours', async () => {
+    let now = START;
+    const client = weatherClientFor(emulator, { cache: new Keyv(), now: () => now });
+    const DAY = 86_400;
+    const sinceMonday = () => ({ ...BERLIN, start: START / 1000 - 2 * DAY, end: Math.floor(now / 1000) });
+    const lastWeek = { ...BERLIN, start: START / 1000 - 9 * DAY, end: START / 1000 - 3 * DAY };
+    const ask = () =>
+      Promise.all([
+        client.history.accumulatedPrecipitation(sinceMonday()),
+        client.history.accumulatedPrecipitation(lastWeek),
+      ]);
+    await ask();
+    now += 9 * 60_000;
+    await ask();
+    const PRECIPITATION = { path: '/data/2.5/history/accumulated_precipitation' };
+    expect(emulator.requestCount(PRECIPITATION)).toBe(2);
+    now += 60_000;
+    await ask();
+    expect(emulator.requestCount(PRECIPITATION)).toBe(3);
+    now += 5 * 60 * 60_000;
+    await client.history.accumulatedPrecipitation(lastWeek);
+    expect(emulator.requestCount(PRECIPITATION)).toBe(3);
+    await client.close();
+  });
+
+  it('keeps yearly statistics for the hour the service takes to recompute them', async () => {
+    let now = START;
+    const client = weatherClientFor(emulator, { cache: new Keyv(), now: () => now });
+    const YEARLY = { path: '/data/2.5/aggregated/year' };
+    await client.history.yearly(BERLIN);
+    now += 59 * 60_000;
+    await client.history.yearly(BERLIN);
+    expect(emulator.requestCount(YEARLY)).toBe(1);
+    now += 60_000;
+    await client.history.yearly(BERLIN);
+    expect(emulator.requestCount(YEARLY)).toBe(2);
+    await client.close();
+  });
+
+  it('keeps history for hours and geocoding for a day', async () => {
     let now = START;
     const client = weatherClientFor(emulator, { cache: new Keyv(), now: () => now });
     const range = { ...BERLIN, start: START / 1000 - 3 * 3600, end: START / 1000 };

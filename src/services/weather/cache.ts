@@ -32,7 +32,8 @@ export const DEFAULT_CACHE_TTLS = {
   current: 10 * 60_000,
   forecast: 10 * 60_000,
   history: 6 * 60 * 60_000,
-  statistics: 6 * 60 * 60_000,
+  /** The yearly statistics are recomputed every hour (the spec). */
+  statistics: 60 * 60_000,
   geocoding: 24 * 60 * 60_000,
 } as const satisfies Required<WeatherCacheTtls>;
 

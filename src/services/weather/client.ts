@@ -175,6 +175,7 @@ export interface WeatherClient {
 /** The forecasts a plan may lack, where the 5-day/3-hour one can stand in. */
 export type PaidForecast = 'hourly' | 'daily';
 const PLAN_LACKS_MEMORY_MS = 10 * 60_000;
+const HOUR = 3600;
 
 export interface BulkOptions {
   signal?: AbortSignal | undefined;
@@ -201,12 +202,12 @@ const ENDPOINTS = {
   accumulatedTemperature: {
     host: 'history',
     path: '/data/2.5/history/accumulated_temperature',
-    ttl: 'statistics',
+    ttl: 'history',
   },
   accumulatedPrecipitation: {
     host: 'history',
     path: '/data/2.5/history/accumulated_precipitation',
-    ttl: 'statistics',
+    ttl: 'history',
   },
 } as const satisfies Record<string, { host: Host; path: string; ttl: keyof WeatherCacheTtls }>;
 
@@ -294,6 +295,18 @@ export function createWeatherClient(options: WeatherClientOptions): WeatherClien
     params.unixSeconds('end', end);
     if (end < start) throw new WeatherParameterError('end', 'end must not be earlier than start');
     return { start, end };
+  }
+
+  /**
+   * Accumulated values are sums of whole days. A period that ends in the past is final; one that
+   * runs up to now (the usual "since 1 May") changes at most as the service counts another day, so
+   * it is keyed by the hour its end falls in, not the second, and kept only as long as current
+   * weather.
+   */
+  function accumulating(sent: Query & { end: number }): { keyQuery?: Query; ttlMs?: number } {
+    const nowSec = Math.floor(now() / 1000);
+    if (sent.end < nowSec) return {};
+    return { keyQuery: { ...sent, end: Math.floor(nowSec / HOUR) * HOUR }, ttlMs: ttl.current };
   }
 
   async function* snapshot(
@@ -425,15 +438,25 @@ export function createWeatherClient(options: WeatherClientOptions): WeatherClien
         const end = query.end === undefined ? undefined : historyRange(start, query.end).end;
         const cnt =
           query.cnt === undefined ? undefined : params.count('cnt', query.cnt, Number.MAX_SAFE_INTEGER);
-        // A range that is not over yet will gain records: keep it only as long as current weather.
-        const last = end ?? (cnt === undefined ? undefined : start + (cnt - 1) * 3600);
-        const open = last === undefined || last * 1000 > now();
-        return call(
-          ENDPOINTS.history,
-          { ...params.coordinates(query.lat, query.lon), type: 'hour', start, end, cnt },
-          hourlyHistorySchema,
-          open ? { ttlMs: ttl.current } : {},
-        );
+        const sent = { ...params.coordinates(query.lat, query.lon), type: 'hour', start, end, cnt };
+        const last = end ?? (cnt === undefined ? undefined : start + (cnt - 1) * HOUR);
+        if (last === undefined)
+          return call(ENDPOINTS.history, sent, hourlyHistorySchema, { ttlMs: ttl.current });
+        // The records are hourly (`dt` on the hour), so the answer is the whole hours from `start` to
+        // `last` (or now). Keyed by those, "the last 24 hours" asked at 14:35 and at 14:50 is one
+        // answer; keyed by the raw end, it would be a new call every second. A range that is not over
+        // yet will gain records: keep it only as long as current weather.
+        const nowSec = Math.floor(now() / 1000);
+        const keyQuery = {
+          lat: sent.lat,
+          lon: sent.lon,
+          from: Math.ceil(start / HOUR) * HOUR,
+          through: Math.floor(Math.min(last, nowSec) / HOUR) * HOUR,
+        };
+        return call(ENDPOINTS.history, sent, hourlyHistorySchema, {
+          keyQuery,
+          ...(last > nowSec ? { ttlMs: ttl.current } : {}),
+        });
       },
       yearly: async (query) =>
         call(ENDPOINTS.yearly, params.coordinates(query.lat, query.lon), yearlyStatisticsSchema),
@@ -441,22 +464,22 @@ export function createWeatherClient(options: WeatherClientOptions): WeatherClien
         if (query.threshold !== undefined && !Number.isFinite(query.threshold)) {
           throw new WeatherParameterError('threshold', 'threshold must be a number (Kelvin)');
         }
+        const sent = {
+          ...params.coordinates(query.lat, query.lon),
+          ...historyRange(query.start, query.end),
+          threshold: query.threshold,
+        };
+        return call(ENDPOINTS.accumulatedTemperature, sent, accumulatedTemperatureSchema, accumulating(sent));
+      },
+      accumulatedPrecipitation: async (query) => {
+        const sent = { ...params.coordinates(query.lat, query.lon), ...historyRange(query.start, query.end) };
         return call(
-          ENDPOINTS.accumulatedTemperature,
-          {
-            ...params.coordinates(query.lat, query.lon),
-            ...historyRange(query.start, query.end),
-            threshold: query.threshold,
-          },
-          accumulatedTemperatureSchema,
+          ENDPOINTS.accumulatedPrecipitation,
+          sent,
+          accumulatedPrecipitationSchema,
+          accumulating(sent),
         );
       },
-      accumulatedPrecipitation: async (query) =>
-        call(
-          ENDPOINTS.accumulatedPrecipitation,
-          { ...params.coordinates(query.lat, query.lon), ...historyRange(query.start, query.end) },
-          accumulatedPrecipitationSchema,
-        ),
     },
     bulk: { snapshot: snapshot as WeatherClient['bulk']['snapshot'] },
     planLacks: {
