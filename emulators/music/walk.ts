@@ -13,17 +13,23 @@ export interface BrowserVisit {
   body: string;
 }
 
-/** A GET (a link followed), or a POST of a form without fields (a button pressed). */
+/**
+ * A GET (a link followed), or a POST of a form without fields (a button pressed): on a page of the
+ * same origin unless `site` says otherwise, as `Sec-Fetch-Site` tells the server.
+ */
 export async function visit(
   url: string,
   cookie?: string,
   method: 'GET' | 'POST' = 'GET',
+  site: 'same-origin' | 'cross-site' = 'same-origin',
 ): Promise<BrowserVisit> {
   const response = await request(url, {
     method,
     headers: {
       ...(cookie ? { cookie } : {}),
-      ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      ...(method === 'POST'
+        ? { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': site }
+        : {}),
     },
     ...(method === 'POST' ? { body: '' } : {}),
   });
@@ -46,7 +52,8 @@ export function formAction(page: Pick<BrowserVisit, 'body'>, pageUrl: string): s
 /**
  * The start link opened in a browser, then its Continue button pressed there (with the cookie the
  * page set, or `cookie` instead when given): the Continue answer (a redirect to the consent page
- * when all is well), the start page itself, and the browser's cookie.
+ * when all is well), the start page itself, and the browser's cookies (the start page's, and the
+ * one Continue set).
  */
 export async function beginLink(
   startUrl: string,
@@ -58,7 +65,8 @@ export async function beginLink(
     throw new Error(`start link answered ${page.status}: ${page.body}`);
   const cookie = options.cookie ?? page.cookie;
   const continued = await visit(continueUrl, cookie, 'POST');
-  return { ...continued, cookie, page, continueUrl };
+  const jar = [cookie, continued.cookie].filter((c) => c !== undefined).join('; ');
+  return { ...continued, cookie: jar || undefined, page, continueUrl };
 }
 
 /** The start link → Continue → consent (approved as `musicUserId`) → callback; returns the callback page. */

@@ -131,6 +131,15 @@ export const pages = {
       BACK,
     ],
   }),
+  notFromStartPage: (): Page => ({
+    status: 403,
+    tone: 'problem',
+    title: 'Please use the Continue button on the link page',
+    lines: [
+      'This step only works from the page the bot’s link opens, and this request came from somewhere else. Nothing was linked.',
+      BACK,
+    ],
+  }),
   exchangeFailed: (): Page => ({
     status: 502,
     tone: 'problem',

@@ -70,15 +70,22 @@ const STATE_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 const STATE_HASH_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const CODE_PATTERN = /^[\x21-\x7e]{1,1024}$/;
 /**
- * One browser-binding cookie per state (`link_session_<8 characters of the state's hash>`), so two
- * links started in one browser do not overwrite each other's; `link_session` alone is the name
- * before that, still read. Set by the start page, required by the Continue button and the callback:
- * a start link passed on to someone else binds their browser only once its page, which names the
- * Discord account that asked, has been read there.
+ * Two cookies per state, each named with 8 characters of the state's hash so that two links started
+ * in one browser do not overwrite each other's:
+ * - the start cookie (`link_session_…`), set by the start page, tells the Continue button which
+ *   state it is for, so that no page has to show the state;
+ * - the binding cookie (`link_bound_…`), set only by the Continue button (a same-origin POST), is
+ *   what the callback requires (RFC 6749 §10.12, RFC 9700 §4.7). Were the start page's cookie
+ *   enough, a page elsewhere could open someone's start link in a pop-up (a top-level GET, which
+ *   stores a SameSite=Lax cookie) and send that browser to the consent address it got by pressing
+ *   Continue itself: the service, if already agreed to, comes straight back, and the victim's music
+ *   account would be linked to the other person's Discord account without a click.
+ * Over HTTPS the binding cookie takes the `__Host-` prefix (RFC 6265bis §4.1.3.2), which no sibling
+ * subdomain can set.
  */
-const COOKIE = 'link_session';
-const COOKIE_CONTEXT = 'link-cookie';
-const cookieName = (stateHash: string) => `${COOKIE}_${stateHash.slice(0, 8)}`;
+const START_COOKIE = { name: 'link_session', context: 'link-cookie' } as const;
+const BOUND_COOKIE = { name: 'link_bound', context: 'link-bound' } as const;
+type CookieKind = typeof START_COOKIE | typeof BOUND_COOKIE;
 const LINK_METHODS = new Map([
   ['/link/start', ['GET']],
   ['/link/continue', ['POST']],
@@ -113,33 +120,48 @@ interface Binding {
   value?: string;
 }
 
-/** The values of the link cookies the browser sent, this version's and the older single one. */
-function readLinkCookies(req: IncomingMessage): string[] {
+/** The values of the browser's cookies of one kind (any prefix, any state). */
+function readLinkCookies(req: IncomingMessage, kind: CookieKind): string[] {
   const values: string[] = [];
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [key = '', ...rest] = part.trim().split('=');
-    if (key === COOKIE || key.startsWith(`${COOKIE}_`)) values.push(rest.join('='));
+    if (key.replace(/^__Host-/, '').startsWith(`${kind.name}_`)) values.push(rest.join('='));
   }
   return values;
 }
 
-/** The bindings in the browser's link cookies that open with our keys. */
-function readBindings(req: IncomingMessage, cookieKey: Keyring): Binding[] {
+/** The bindings in the browser's cookies of one kind that open with our keys. */
+function readBindings(req: IncomingMessage, cookieKey: Keyring, kind: CookieKind): Binding[] {
   const bound: Binding[] = [];
-  for (const raw of readLinkCookies(req)) {
+  for (const raw of readLinkCookies(req, kind)) {
     try {
-      bound.push(unseal(cookieKey, COOKIE_CONTEXT, raw) as Binding);
+      bound.push(unseal(cookieKey, kind.context, raw) as Binding);
     } catch {
-      // Not ours, damaged or sealed with a retired key: it binds nothing.
+      // Not ours, damaged, of the other kind or sealed with a retired key: it binds nothing.
     }
   }
   return bound;
+}
+
+/**
+ * Whether a POST came from a page of this server: `Sec-Fetch-Site` where the browser sends it
+ * (every current one), else `Origin` (the start page's referrer policy lets it through).
+ */
+function fromOwnPage(req: IncomingMessage, publicOrigin: string): boolean {
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined) return site === 'same-origin';
+  return req.headers.origin === publicOrigin;
 }
 
 export async function startCallbackServer(options: CallbackServerOptions): Promise<CallbackServer> {
   const { logger, linking } = options;
   const now = options.now ?? Date.now;
   const secure = options.publicUrl.startsWith('https://');
+  const publicOrigin = new URL(options.publicUrl).origin;
+  const cookieName = (kind: CookieKind, stateHash: string) =>
+    `${secure && kind === BOUND_COOKIE ? '__Host-' : ''}${kind.name}_${stateHash.slice(0, 8)}`;
+  const setCookie = (kind: CookieKind, stateHash: string, value: string, maxAge: number) =>
+    `${cookieName(kind, stateHash)}=${value}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
   const links = new Counter({
     name: 'bot_music_links_total',
     help: 'Account-linking attempts that reached the callback, by outcome',
@@ -153,7 +175,12 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     registers: [options.registry],
   });
 
-  function send(res: ServerResponse, route: string, page: Page, extra: Record<string, string> = {}) {
+  function send(
+    res: ServerResponse,
+    route: string,
+    page: Page,
+    extra: Record<string, string | string[]> = {},
+  ) {
     requests.inc({ route, status: String(page.status) });
     res.writeHead(page.status, { ...PAGE_HEADERS, ...extra });
     res.end(renderPage(page));
@@ -164,9 +191,14 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     send(res, '/callback', page);
   }
 
-  /** The consent page's address for a pending link (RFC 6749 §4.1.1, RFC 7636 §4.3). */
+  /**
+   * The consent page's address for a pending link (RFC 6749 §4.1.1, RFC 7636 §4.3). `show_dialog`:
+   * the service asks every time, even an account that has agreed before, so a browser sent there is
+   * never linked without the member seeing whose app asks.
+   */
   async function consentUrl(state: string, link: PendingLink): Promise<string> {
-    return linking!.oauth.authorizeUrl(state, await MusicOAuth.pkceChallenge(link.verifier));
+    const challenge = await MusicOAuth.pkceChallenge(link.verifier);
+    return linking!.oauth.authorizeUrl(state, challenge, { showDialog: true });
   }
 
   // Answers a page, never a redirect: a start link that reached someone else's browser must say
@@ -180,7 +212,7 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     if (found.kind !== 'ok') return send(res, '/link/start', pages[found.kind]());
     const stateHash = hashState(state);
     const binding: Binding = { userId: found.link.userId, state: stateHash, value: state };
-    const cookie = seal(linking.cookieKey, COOKIE_CONTEXT, binding);
+    const cookie = seal(linking.cookieKey, START_COOKIE.context, binding);
     // The Continue button's form is followed by a redirect to the consent page, which form-action
     // also governs.
     const consentOrigin = new URL(await consentUrl(state, found.link)).origin;
@@ -188,19 +220,23 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     const action = `continue?link=${stateHash}`;
     send(res, '/link/start', pages.confirmLink(found.link.account, action), {
       'content-security-policy': contentSecurityPolicy(`'self' ${consentOrigin}`),
-      // Path=/ reaches both the Continue button's route and the callback.
-      'set-cookie': `${cookieName(stateHash)}=${cookie}; Path=/; Max-Age=600; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
+      // The Continue button's POST carries this page's origin in `Origin` (with no-referrer it would
+      // carry "null"), for browsers without `Sec-Fetch-Site`; the address itself is never sent.
+      'referrer-policy': 'strict-origin',
+      'set-cookie': setCookie(START_COOKIE, stateHash, cookie, 600),
     });
   }
 
-  // A POST, so a page elsewhere cannot send this browser on with its SameSite=Lax cookie (browsers
-  // send those on top-level GETs from other sites, not on POSTs): only the start page's button can.
+  // Only the start page's button, pressed in this browser, binds it: a same-origin POST that brings
+  // the start page's cookie. A page elsewhere can send a POST here too (a form, top-level), so where
+  // it came from is checked as well.
   async function proceed(url: URL, req: IncomingMessage, res: ServerResponse) {
     if (!linking) return send(res, '/link/continue', pages.notFound());
     const stateHash = url.searchParams.get('link') ?? '';
     if (!STATE_HASH_PATTERN.test(stateHash))
       return send(res, '/link/continue', pages.badRequest('The link is incomplete.'));
-    const binding = readBindings(req, linking.cookieKey).find(
+    if (!fromOwnPage(req, publicOrigin)) return send(res, '/link/continue', pages.notFromStartPage());
+    const binding = readBindings(req, linking.cookieKey, START_COOKIE).find(
       (cookie) => cookie.state === stateHash && typeof cookie.value === 'string',
     );
     // No cookie from the start page: the button was not pressed on that page in this browser.
@@ -208,8 +244,16 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
       return send(res, '/link/continue', pages.otherBrowser());
     const found = await linking.states.peek(binding.value);
     if (found.kind !== 'ok') return send(res, '/link/continue', pages[found.kind]());
+    const bound = seal(linking.cookieKey, BOUND_COOKIE.context, {
+      userId: found.link.userId,
+      state: stateHash,
+    } satisfies Binding);
     requests.inc({ route: '/link/continue', status: '303' });
-    res.writeHead(303, { ...SECURITY_HEADERS, location: await consentUrl(binding.value, found.link) });
+    res.writeHead(303, {
+      ...SECURITY_HEADERS,
+      location: await consentUrl(binding.value, found.link),
+      'set-cookie': setCookie(BOUND_COOKIE, stateHash, bound, 600),
+    });
     res.end();
   }
 
@@ -233,9 +277,9 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
       return outcome(res, 'bad_request', pages.badRequest('The code in the address is malformed.'));
     }
 
-    // The browser must be the one that opened this state's start link (RFC 6749 §10.12).
+    // The browser must be the one that pressed Continue on this state's start page (RFC 6749 §10.12).
     const stateHash = hashState(state);
-    const bound = readBindings(req, cookieKey);
+    const bound = readBindings(req, cookieKey, BOUND_COOKIE);
     const pending = await states.peek(state);
     if (pending.kind === 'ok' && !bound.some((cookie) => cookie.state === stateHash)) {
       return bound.some((cookie) => cookie.userId !== pending.link.userId)
@@ -245,9 +289,9 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
 
     const taken = await states.take(state);
     if (taken.kind !== 'ok') return outcome(res, taken.kind, pages[taken.kind]());
-    // Only this state's cookie: another link started in this browser may still be under way.
+    // Only this state's cookies: another link started in this browser may still be under way.
     const clear = {
-      'set-cookie': `${cookieName(stateHash)}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
+      'set-cookie': [setCookie(START_COOKIE, stateHash, '', 0), setCookie(BOUND_COOKIE, stateHash, '', 0)],
     };
     if (error !== null) {
       // RFC 6749 §4.1.2.1: only `access_denied` is the member's refusal.

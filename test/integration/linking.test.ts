@@ -77,7 +77,7 @@ beforeAll(async () => {
       vault,
       cookieKey: key,
       oauth: {
-        authorizeUrl: (state, challenge) => oauth.authorizeUrl(state, challenge),
+        authorizeUrl: (state, challenge, options) => oauth.authorizeUrl(state, challenge, options),
         exchangeCode: (callback, state, verifier) =>
           oauth.exchangeCode(callback, state, exchangeVerifier ? exchangeVerifier(verifier) : verifier),
       },
@@ -292,6 +292,51 @@ describe('the start page, before anything happens', () => {
     expect(continued.status).toBe(303);
     expect(new URL(continued.location!).origin).toBe(new URL(music.authUrl).origin);
   });
+
+  it('does not link a browser that only loaded the start page and was then sent to the consent page by someone else', async () => {
+    // Mallory presses Continue on her own start link and keeps the consent address. Her page opens
+    // the same start link in the victim's browser (a pop-up: the start page's cookie is stored
+    // there), then sends that browser to the consent address, where the victim agrees.
+    const url = await linking.startLink('discord-mallory-2', { account: { username: 'mallory' } });
+    const mallorys = await beginLink(url);
+    const victims = await visit(url);
+    expect(victims.cookie).toBeDefined();
+    const back = await music.approve(mallorys.location!, premium());
+    const page = await visit(back.toString(), victims.cookie);
+    expect(page.status).toBe(403);
+    expect(page.body).toContain('Please finish in the same browser');
+    expect(await vault.get('discord-mallory-2')).toBeUndefined();
+  });
+
+  it('refuses Continue posted from another site, even with the start page’s cookie, and stores nothing', async () => {
+    const url = await linking.startLink('discord-csrf', { account: { username: 'mallory' } });
+    const page = await visit(url);
+    const continueUrl = formAction(page, url)!;
+    const refused = await visit(continueUrl, page.cookie, 'POST', 'cross-site');
+    expect(refused.status).toBe(403);
+    expect(refused.location).toBeUndefined();
+    expect(refused.cookie).toBeUndefined();
+    expect(refused.body).toContain('Please use the Continue button on the link page');
+    // Without Sec-Fetch-Site (an older browser), the Origin header decides.
+    const post = (origin: string) =>
+      request(continueUrl, {
+        method: 'POST',
+        headers: { cookie: page.cookie!, origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: '',
+      });
+    const foreign = await post('https://evil.example');
+    expect(foreign.statusCode).toBe(403);
+    await foreign.body.dump();
+    const own = await post(new URL(server.url).origin);
+    expect(own.statusCode).toBe(303);
+    await own.body.dump();
+    expect(await vault.get('discord-csrf')).toBeUndefined();
+  });
+
+  it('asks the service to show its consent page every time (show_dialog)', async () => {
+    const start = await beginLink(await linking.startLink('discord-dialog'));
+    expect(new URL(start.location!).searchParams.get('show_dialog')).toBe('true');
+  });
 });
 
 /** The start link and its Continue in a browser: the consent page's address, its state and the cookie set. */
@@ -445,11 +490,18 @@ describe('the callback server under abuse and odd answers', () => {
     expect(page.status).toBe(200);
   });
 
-  it('sets the binding cookie HttpOnly, SameSite=Lax, for Continue and the callback, for ten minutes', async () => {
-    const response = await request(await linking.startLink('discord-cookie'));
+  it('sets its cookies HttpOnly, SameSite=Lax, for ten minutes: the start page’s, then the binding one at Continue', async () => {
+    const start = await beginLink(await linking.startLink('discord-cookie'));
+    const [startCookie, bound] = start.cookie!.split('; ');
+    expect(startCookie).toMatch(/^link_session_[A-Za-z0-9_-]{8}=/);
+    expect(bound).toMatch(/^link_bound_[A-Za-z0-9_-]{8}=/);
+    const response = await request(start.continueUrl, {
+      method: 'POST',
+      headers: { cookie: startCookie!, 'sec-fetch-site': 'same-origin' },
+    });
     await response.body.dump();
     expect(String(response.headers['set-cookie'])).toMatch(
-      /^link_session_[A-Za-z0-9_-]{8}=[^;]+; Path=\/; Max-Age=600; HttpOnly; SameSite=Lax$/,
+      /^link_bound_[A-Za-z0-9_-]{8}=[^;]+; Path=\/; Max-Age=600; HttpOnly; SameSite=Lax$/,
     );
   });
 
