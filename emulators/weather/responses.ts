@@ -16,15 +16,7 @@ import {
   type Units,
 } from './model.js';
 import { nearbyPlaces, type Place } from './places.js';
-import {
-  localDateTimeText,
-  localDay,
-  localToUnix,
-  timeZoneFor,
-  utcDateTimeText,
-  utcOffset,
-  type Clock,
-} from './timezones.js';
+import { localDay, localToUnix, timeZoneFor, utcDateTimeText, utcOffset, type Clock } from './timezones.js';
 
 export interface Location extends Clock {
   lat: number;
@@ -170,9 +162,11 @@ function forecastEntry(location: Location, dt: number, view: View, step: '1h' | 
     pop: s.pop,
     ...precipitation(step === '1h' ? { '1h': [s] } : { '3h': threeHours(view.seed, location, s) }),
     sys: { pod: s.isDay ? 'd' : 'n' },
-    // The spec's hourly forecast table says "local date/time text"; upstream-facts' "UTC" is about the
-    // 5-day/3-hour forecast's field list, a different product, which keeps UTC.
-    dt_txt: step === '1h' ? localDateTimeText(location, dt) : utcDateTimeText(dt),
+    // UTC in both products. The spec's hourly forecast table says "local date/time text", but the
+    // service's own hourly forecast page lists `list.dt_txt` as "Time of data forecasted, ISO, UTC",
+    // and its sample (Zocca, 44.34/10.99, UTC+2 in August) pairs `dt` 1661875200 with
+    // "2022-08-30 16:00:00", which is that instant in UTC; upstream-facts says UTC for the 5-day one.
+    dt_txt: utcDateTimeText(dt),
   };
 }
 

@@ -91,11 +91,6 @@ export function localDay(clock: Clock, t: number): number {
   return Math.floor((t + utcOffset(clock, t)) / DAY);
 }
 
-/** `YYYY-MM-DD HH:MM:SS` of the local wall clock at Unix time `t`. */
-export function localDateTimeText(clock: Clock, t: number): string {
-  return utcDateTimeText(t + utcOffset(clock, t));
-}
-
 /** `YYYY-MM-DD HH:MM:SS` in UTC. */
 export function utcDateTimeText(t: number): string {
   return new Date(t * 1000).toISOString().slice(0, 19).replace('T', ' ');
