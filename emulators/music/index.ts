@@ -250,9 +250,15 @@ function oauthErrorFor(status: number): string {
   return 'invalid_request';
 }
 
-/** Registration rule: HTTPS, or a loopback IP literal over HTTP; `localhost` is refused (since 2025). */
+/**
+ * Registration rule: HTTPS, or a loopback IP literal over HTTP; `localhost` is refused (since 2025)
+ * whatever the scheme, case or trailing dot.
+ */
 function checkRedirectUri(uri: string): void {
   const url = new URL(uri);
+  // Hosts of non-special schemes keep their case; `localhost.` is the same name, fully qualified.
+  if (url.hostname.toLowerCase().replace(/\.+$/, '') === 'localhost')
+    throw new Error(`redirect URI not allowed: ${uri} (localhost is refused; use http://127.0.0.1:PORT)`);
   const loopback = url.hostname === '127.0.0.1' || url.hostname === '[::1]';
   if (url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) return;
   throw new Error(`redirect URI not allowed: ${uri} (use HTTPS, or http://127.0.0.1:PORT)`);

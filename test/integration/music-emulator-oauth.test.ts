@@ -397,10 +397,19 @@ describe('music emulator: accounts', () => {
     }
   });
 
-  it('refuses `localhost` redirect URIs at registration', async () => {
-    await expect(startMusicEmulator({ redirectUris: ['http://localhost:8787/callback'] })).rejects.toThrow(
-      /not allowed/,
-    );
+  it('refuses `localhost` redirect URIs at registration, over HTTPS too, in any case, with a trailing dot', async () => {
+    for (const uri of [
+      'http://localhost:8787/callback',
+      'https://localhost:8443/callback',
+      'https://localhost/callback',
+      'https://LocalHost/callback',
+      'HTTPS://LOCALHOST.:8443/callback',
+      'http://localhost./callback',
+    ]) {
+      await expect(startMusicEmulator({ redirectUris: [uri] }), uri).rejects.toThrow(
+        `redirect URI not allowed: ${uri}`,
+      );
+    }
   });
 
   it('takes the client id and secret in the form body as a confidential client (RFC 6749 §2.3.1)', async () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   albumSchema,
+  albumTracksSchema,
   artistSchema,
+  severalArtistsSchema,
   topTracksSchema,
   trackSchema,
   apiErrorBodySchema,
@@ -280,6 +282,34 @@ describe('music schemas tolerate what real lists hold', () => {
       undefined,
       undefined,
     ]);
+  });
+
+  it('shows the rest of an album past a null track, a local one and one it cannot read', () => {
+    const items = () => [
+      track('first', { track_number: 1 }),
+      null,
+      track('local', { id: null, uri: null, is_local: true, track_number: 3 }),
+      { id: 'broken', name: 42 },
+      track('last', { track_number: 5 }),
+    ];
+    const parsed = albumSchema.parse(album({ total_tracks: 5, tracks: page(items()) }));
+    expect(parsed.tracks.items.map((t) => [t.id, t.track_number])).toEqual([
+      ['first', 1],
+      ['last', 5],
+    ]);
+    // The counts stay the album's: five tracks, of which this page could show two.
+    expect([parsed.total_tracks, parsed.tracks.total]).toEqual([5, 5]);
+
+    const next = albumTracksSchema.parse(page(items(), { offset: 50, total: 55, next: null }));
+    expect(next.items.map((t) => t.id)).toEqual(['first', 'last']);
+    expect([next.offset, next.total]).toEqual([50, 55]);
+  });
+
+  it('reads an artist it cannot read in a batch as missing, and the others as they are', () => {
+    const parsed = severalArtistsSchema.parse({
+      artists: [artist('a'), null, { id: 'broken', name: null }, artist('d')],
+    });
+    expect(parsed.artists.map((a) => a?.id ?? null)).toEqual(['a', null, null, 'd']);
   });
 
   it('leaves an unreadable top track out instead of failing the list', () => {

@@ -58,7 +58,11 @@ const artistObject = simplifiedArtistObject.extend({
 });
 export const artistSchema = nullsAsAbsent(artistObject);
 
-export const severalArtistsSchema = z.object({ artists: z.array(artistSchema.nullable()) });
+/**
+ * `GET /v1/artists`: null in place of an id the service does not know, and of an artist that cannot
+ * be read, so that one of them does not fail the other 49 of its batch.
+ */
+export const severalArtistsSchema = z.object({ artists: z.array(artistSchema.nullable().catch(null)) });
 
 /** `album`, `single`, `compilation`, or a value the service adds later. */
 export type AlbumType = 'album' | 'single' | 'compilation' | (string & {});
@@ -153,9 +157,17 @@ export function pagingSchema<T extends z.ZodType>(item: T) {
   });
 }
 
+/**
+ * A page of an album's tracks. A track that cannot be read (null, or a local or unavailable one with
+ * null `id` and `uri`) is left out rather than failing the album; `total` still counts it.
+ */
+export const albumTracksSchema = pagingSchema(simplifiedTrackSchema.nullable().catch(null)).transform(
+  (page) => ({ ...page, items: page.items.filter((track) => track !== null) }),
+);
+
 export const albumSchema = nullsAsAbsent(
   albumBase.extend({
-    tracks: pagingSchema(simplifiedTrackSchema),
+    tracks: albumTracksSchema,
     copyrights: z.array(z.object({ text: z.string(), type: z.string() })).default([]),
     external_ids: externalIdsSchema.optional(),
     genres: z.array(z.string()).default([]),
@@ -163,8 +175,6 @@ export const albumSchema = nullsAsAbsent(
     popularity: z.number().int().optional(),
   }),
 );
-
-export const albumTracksSchema = pagingSchema(simplifiedTrackSchema);
 
 const userRefSchema = z.object({
   external_urls: externalUrlsSchema.optional(),
