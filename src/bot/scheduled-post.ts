@@ -149,6 +149,7 @@ const GONE: Partial<Record<number, BotPauseCode>> = {
 /** Statuses of a post Discord refuses as it is: malformed (400), unknown (404), too large (413). */
 const REFUSED_STATUSES = new Set([400, 404, 413]);
 
+/** Discord's own word that it will not tell about the bot's member (the server or member unknown, no access). */
 const LOOKUP_REFUSALS = new Set<number>([
   RESTJSONErrorCodes.UnknownGuild,
   RESTJSONErrorCodes.UnknownMember,
@@ -156,24 +157,45 @@ const LOOKUP_REFUSALS = new Set<number>([
   RESTJSONErrorCodes.MissingPermissions,
 ]);
 
+/** Cloudflare's 403 for a host that made too many invalid requests: lifted after a while. */
+const CLOUDFLARE_BLOCK = 40333;
+
+type PostLogger = Pick<Logger, 'warn' | 'debug'>;
+
 /**
  * When the bot's timeout on a server ends, if it is timed out at `now`: from its own member in the
  * cache (kept up to date by GUILD_MEMBER_UPDATE), or asked of Discord when this process does not
- * hold the server's shard. Undefined when not timed out. When Discord cannot be asked for a while
- * (429, 5xx, the network), this throws, and the post is tried again within the grace window rather
- * than its schedule paused for a permission the timeout took away.
+ * hold the server's shard. Undefined when not timed out, and when the lookup is refused for good (any
+ * 4xx: Discord's refusals, and a route or method a server does not have): the post's refusal is then
+ * taken as Discord gave it, a missing permission; trying the post again would earn another 403 every
+ * few seconds for the grace window, each counted toward Discord's limit on invalid requests. When
+ * Discord cannot be asked for a while (a 5xx, a 429, the network, Cloudflare's block of the host),
+ * this throws, and the post is tried again within the grace window rather than its schedule paused
+ * for a permission a timeout may have taken away.
  */
-async function botTimedOutUntil(client: Client, guildId: string, now: number): Promise<number | undefined> {
+async function botTimedOutUntil(
+  client: Client,
+  guildId: string,
+  now: number,
+  logger: PostLogger | undefined,
+): Promise<number | undefined> {
   let until = client.guilds.cache.get(guildId)?.members.me?.communicationDisabledUntilTimestamp;
   if (until === undefined && client.user) {
     const member = (await client.rest
       .get(Routes.guildMember(guildId, client.user.id))
       .catch((error: unknown) => {
-        // Discord says for good that it will not tell (the server or the bot's member unknown, no
-        // access): the refusal of the post is taken as it is. Anything else (5xx, the network, a
-        // 401, Cloudflare's 403) may pass: thrown, so the post is tried again.
-        if (error instanceof DiscordAPIError && LOOKUP_REFUSALS.has(Number(error.code))) return undefined;
-        throw error;
+        const final =
+          error instanceof DiscordAPIError &&
+          error.status >= 400 &&
+          error.status < 500 &&
+          error.code !== CLOUDFLARE_BLOCK;
+        if (!final) throw error;
+        const refused = LOOKUP_REFUSALS.has(Number(error.code));
+        logger?.[refused ? 'debug' : 'warn'](
+          { err: error, guildId },
+          "the bot's own member could not be looked up after a post refused for a missing permission: taken as the permission missing",
+        );
+        return undefined;
       })) as APIGuildMember | undefined;
     const iso = member?.communication_disabled_until;
     until = iso ? Date.parse(iso) : null;
@@ -190,7 +212,7 @@ export function createScheduledPoster(
   client: Client,
   siteUrl: string,
   now: () => number = Date.now,
-  logger?: Pick<Logger, 'warn'>,
+  logger?: PostLogger,
 ) {
   return async (schedule: Schedule, weather: unknown, nonce: string): Promise<void> => {
     const message = renderScheduledPost(schedule, weather as Report, siteUrl);
@@ -217,7 +239,7 @@ export function createScheduledPoster(
       if (!(error instanceof DiscordAPIError)) throw error;
       const code = typeof error.code === 'number' ? GONE[error.code] : undefined;
       if (code === 'missing-permission') {
-        const until = await botTimedOutUntil(client, schedule.guildId, now());
+        const until = await botTimedOutUntil(client, schedule.guildId, now(), logger);
         if (until !== undefined) throw new BotTimedOutError(until, { cause: error });
       }
       if (code) throw new PostRejectedError(REASONS[code], code, { cause: error });
@@ -234,13 +256,19 @@ export function createScheduledPoster(
     // Without Embed Links, Discord takes a message that has files too, dropping its embeds: the
     // channel would get bare charts from now on, with nothing to say why. Taken back, and the
     // schedule paused, as a post refused for a missing permission is. Discord does not document
-    // this, so an answer without embeds is taken for it only when the bot's cached permissions
-    // there do not say it may embed links: otherwise the post stays and the owner is told.
-    if (message.embeds.length > 0 && Array.isArray(posted.embeds) && posted.embeds.length === 0) {
-      if (mayEmbedLinks(client, schedule.channelId)) {
+    // this, and an answer without embeds may have other causes (a proxy, a server other than
+    // Discord's): it is taken for the missing permission only when the bot's cached permissions
+    // there say it may not embed links. Otherwise the post stays and the owner is told.
+    const echoed = (posted as Partial<APIMessage>).embeds ?? [];
+    if (message.embeds.length > 0 && echoed.length === 0) {
+      const where = { scheduleId: schedule.id, channelId: schedule.channelId, messageId: posted.id };
+      const mayEmbed = mayEmbedLinks(client, schedule.channelId);
+      if (mayEmbed !== false) {
         logger?.warn(
-          { scheduleId: schedule.id, channelId: schedule.channelId, messageId: posted.id },
-          'Discord answered a scheduled post without its embeds, though the bot may embed links in the channel: the post was kept',
+          where,
+          mayEmbed
+            ? 'Discord answered a scheduled post without its embeds, though the bot may embed links in the channel: the post was kept'
+            : "Discord answered a scheduled post without its embeds, and the bot's permissions in the channel are not known here: the post was kept",
         );
         return;
       }
@@ -248,7 +276,7 @@ export function createScheduledPoster(
         .delete(Routes.channelMessage(schedule.channelId, posted.id))
         .catch((error: unknown) => {
           logger?.warn(
-            { err: error, scheduleId: schedule.id, channelId: schedule.channelId, messageId: posted.id },
+            { err: error, ...where },
             'a scheduled post Discord took without its embeds could not be deleted: it stays in the channel',
           );
         });
@@ -257,10 +285,15 @@ export function createScheduledPoster(
   };
 }
 
-/** Whether the bot's cached permissions in the channel include Embed Links (false when unknown). */
-function mayEmbedLinks(client: Client, channelId: string): boolean {
+/**
+ * Whether the bot's cached permissions in the channel include Embed Links; undefined when they are
+ * not known here (the channel or the bot's member not in the cache, as when this process does not
+ * hold the server's shard).
+ */
+function mayEmbedLinks(client: Client, channelId: string): boolean | undefined {
   const channel = client.channels.cache.get(channelId);
-  if (!channel || !('guild' in channel) || !('permissionsFor' in channel)) return false;
+  if (!channel || !('guild' in channel) || !('permissionsFor' in channel)) return undefined;
   const me = channel.guild.members.me;
-  return me !== null && channel.permissionsFor(me)?.has(PermissionFlagsBits.EmbedLinks) === true;
+  const permissions = me ? channel.permissionsFor(me) : null;
+  return permissions ? permissions.has(PermissionFlagsBits.EmbedLinks) : undefined;
 }

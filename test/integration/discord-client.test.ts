@@ -1,6 +1,7 @@
 import { once } from 'node:events';
+import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ChannelType, DiscordAPIError, Events, type Client } from 'discord.js';
+import { ChannelType, DiscordAPIError, Events, PermissionFlagsBits, type Client } from 'discord.js';
 import { pino } from 'pino';
 import type { APIGuild, APIUser } from 'discord-api-types/v10';
 import { startDiscordEmulator, type DiscordEmulator } from '../../emulators/discord/index.js';
@@ -8,13 +9,14 @@ import type { EmulatorChannel } from '../../emulators/discord/index.js';
 import { createDiscordClient } from '../../src/bot/client.js';
 import { startBot } from '../../src/bot/index.js';
 import { createScheduledPoster } from '../../src/bot/scheduled-post.js';
+import { createLogger } from '../../src/logger.js';
 import {
   BotTimedOutError,
   PostRefusedError,
   PostRejectedError,
 } from '../../src/services/schedules/runner.js';
 import { berlinSchedule } from '../fixtures/schedules.js';
-import { currentReportFixture } from '../fixtures/weather-render.js';
+import { currentReportFixture, hourlyReportFixture } from '../fixtures/weather-render.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/reliability-proxy.js';
 
 /**
@@ -29,10 +31,12 @@ describe("the bot's Discord client", () => {
   let guild: APIGuild;
   let channel: EmulatorChannel;
   let user: APIUser;
+  /** Rewrites what the emulator answers, on its way back through the proxy; reset after each test. */
+  let rewrite: ((body: string, requestLine: string) => string) | undefined;
 
   beforeAll(async () => {
     emu = await startDiscordEmulator();
-    proxy = await startFaultProxy();
+    proxy = await startFaultProxy({ rewrite: (body, line) => (rewrite ? rewrite(body, line) : body) });
     const emulatorOrigin = new URL(emu.restUrl).origin;
     proxy.setTarget(emulatorOrigin);
     guild = emu.createGuild({ name: 'Skybeat HQ' });
@@ -58,7 +62,36 @@ describe("the bot's Discord client", () => {
     await emu.close();
   });
 
-  afterEach(() => proxy.clear());
+  afterEach(() => {
+    proxy.clear();
+    rewrite = undefined;
+  });
+
+  /** A poster whose logs (through the bot's own logger, with its redaction) are kept in `logs`. */
+  function loggedPoster() {
+    const logs: string[] = [];
+    const logger = createLogger({
+      level: 'debug',
+      secrets: () => ['emulator-bot-token'],
+      destination: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          logs.push(chunk.toString('utf8'));
+          done();
+        },
+      }),
+    });
+    return { post: createScheduledPoster(client, 'https://weather.example', Date.now, logger), logs };
+  }
+
+  /** A server and channel as a process that does not hold the server's shard sees them: not at all. */
+  async function uncachedChannel(name: string) {
+    const elsewhere = emu.createGuild({ name });
+    const room = emu.createChannel(elsewhere.id, { name: 'weather' });
+    await expect.poll(() => client.channels.cache.has(room.id)).toBe(true);
+    client.channels.cache.delete(room.id);
+    client.guilds.cache.delete(elsewhere.id);
+    return { guild: elsewhere, room };
+  }
 
   /** Two deferred commands; the first one's acknowledgement is held at the proxy for `holdMs`. */
   async function twoDeferred(holdMs: number) {
@@ -145,6 +178,81 @@ describe("the bot's Discord client", () => {
     expect(blocked).toBeInstanceOf(Error);
     expect(blocked).not.toBeInstanceOf(PostRejectedError);
     expect(emu.messages(room.id)).toHaveLength(0);
+  });
+
+  it('pauses the schedule for the missing permission a 403 / 50013 names when the server refuses the lookup of the bot’s own member for good, trying the post once', async () => {
+    const { post, logs } = loggedPoster();
+    const fetched = { kind: 'current' as const, report: currentReportFixture() };
+    const muted = emu.createGuild({ name: 'Muted, unasked' });
+    const room = emu.createChannel(muted.id, { name: 'weather' });
+    const schedule = { ...berlinSchedule({ guildId: muted.id, channelId: room.id }), id: 'unasked' };
+    emu.timeoutMember(muted.id, emu.botUser.id, new Date(Date.now() + 3_600_000));
+    await expect.poll(() => client.guilds.cache.has(muted.id)).toBe(true);
+    client.guilds.cache.delete(muted.id);
+    const lookup = new RegExp(`^GET /api/v10/guilds/${muted.id}/members/`);
+    const failures = {
+      // A server that does not have the route (Discord's own shape for an unknown route), or not
+      // that method; Discord's own refusal.
+      'no such route': { status: 404, body: JSON.stringify({ message: '404: Not Found', code: 0 }) },
+      'wrong method': { status: 405, body: JSON.stringify({ message: '405: Method Not Allowed', code: 0 }) },
+      'no access': { status: 403, body: JSON.stringify({ message: 'Missing Access', code: 50001 }) },
+    };
+    for (const [what, failure] of Object.entries(failures)) {
+      proxy.clear();
+      proxy.fail({ match: lookup, ...failure, times: Infinity });
+      const posts = () => emu.requestCount({ method: 'POST', route: `/channels/${room.id}/messages` });
+      const before = posts();
+      const rejected = await post(schedule, fetched, `nonce-${what}`).catch((error: unknown) => error);
+      expect(rejected, what).toBeInstanceOf(PostRejectedError);
+      expect((rejected as PostRejectedError).code, what).toBe('missing-permission');
+      expect(posts() - before, what).toBe(1);
+    }
+    expect(emu.messages(room.id)).toHaveLength(0);
+    const told = logs.filter((line) => line.includes('could not be looked up'));
+    expect(told).toHaveLength(Object.keys(failures).length);
+    // Discord's own refusal at debug; a server without the route, at warn.
+    expect(told.map((line) => (JSON.parse(line) as { level: number }).level)).toEqual([40, 40, 20]);
+    expect(told.join('\n')).not.toContain('emulator-bot-token');
+  });
+
+  it('keeps a post answered without its embeds when the bot’s permissions in the channel are not known here, and says so', async () => {
+    const { post, logs } = loggedPoster();
+    const fetched = { kind: 'current' as const, report: currentReportFixture() };
+    const { guild: elsewhere, room } = await uncachedChannel('Elsewhere');
+    const schedule = { ...berlinSchedule({ guildId: elsewhere.id, channelId: room.id }), id: 'elsewhere' };
+    const created = `POST /api/v10/channels/${room.id}/messages`;
+    // A server that echoes the message with its embeds empty, then one that leaves them out.
+    rewrite = (body, line) => (line === created ? JSON.stringify({ ...JSON.parse(body), embeds: [] }) : body);
+    await post(schedule, fetched, 'nonce-7');
+    rewrite = (body, line) =>
+      line === created ? JSON.stringify({ ...JSON.parse(body), embeds: undefined }) : body;
+    await post(schedule, fetched, 'nonce-8');
+    expect(emu.messages(room.id)).toHaveLength(2);
+    expect(emu.requestCount({ method: 'DELETE' })).toBe(0);
+    expect(logs.filter((line) => line.includes('without its embeds'))).toHaveLength(2);
+    expect(logs.every((line) => (JSON.parse(line) as { level: number }).level === 40)).toBe(true);
+  });
+
+  it('takes back a post stripped of its embeds, pausing the schedule, when the bot’s cached permissions lack Embed Links', async () => {
+    const { post } = loggedPoster();
+    const fetched = { kind: 'today' as const, report: hourlyReportFixture() };
+    const room = emu.createChannel(guild.id, { name: 'no-embeds' });
+    const schedule = { ...berlinSchedule({ guildId: guild.id, channelId: room.id }), id: 'no-embeds' };
+    emu.setBotPermissions(room.id, { deny: PermissionFlagsBits.EmbedLinks });
+    await expect
+      .poll(() => {
+        const cached = client.channels.cache.get(room.id);
+        const me = client.guilds.cache.get(guild.id)?.members.me;
+        return cached && me && 'permissionsFor' in cached
+          ? cached.permissionsFor(me).has(PermissionFlagsBits.EmbedLinks)
+          : undefined;
+      })
+      .toBe(false);
+    // Discord takes the message, for its chart, and drops the embeds.
+    const rejected = await post(schedule, fetched, 'nonce-9').catch((error: unknown) => error);
+    expect(rejected).toBeInstanceOf(PostRejectedError);
+    expect((rejected as PostRejectedError).code).toBe('missing-permission');
+    expect(emu.messages(room.id)).toEqual([]);
   });
 
   it('sends the edit anyway when an earlier acknowledgement takes longer than a second', async () => {
