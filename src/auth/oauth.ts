@@ -64,7 +64,7 @@ export class OAuthError extends UpstreamError {
   /** For the member when the service is down for now; otherwise the error is the bot's to log. */
   readonly userMessage: string | undefined;
   constructor(
-    /** The RFC 6749 §5.2 error code (`invalid_grant`, ...), or `unreachable`. */
+    /** The RFC 6749 §5.2 error code (`invalid_grant`, ...), or `unreachable`, or `invalid_callback`. */
     readonly oauthError: string,
     message: string,
     { status, ...options }: ErrorOptions & { status?: number | undefined } = {},
@@ -135,9 +135,10 @@ export class MusicOAuth {
       parameters = oauth.validateAuthResponse(this.as, this.client, callback, expectedState);
     } catch (error) {
       // The address that came back is not a valid answer (a parameter twice, an `iss` the service
-      // never sends): refused outright, and not the service being down.
+      // never sends): refused outright, and not the service being down. A code of our own, not one
+      // of RFC 6749's, which would say the service refused something the bot sent.
       const reason = error instanceof Error ? redactText(error.message, sent) : 'unknown error';
-      throw new OAuthError('invalid_request', `The callback address is not a valid answer: ${reason}`);
+      throw new OAuthError('invalid_callback', `The callback address is not a valid answer: ${reason}`);
     }
     return this.run([...MUSIC_SCOPES], sent, async () => {
       const response = await oauth.authorizationCodeGrantRequest(

@@ -155,6 +155,15 @@ export const pages = {
       'Ask the bot’s owner to add your music account to the app, then: ' + BACK,
     ],
   }),
+  appMisconfigured: (): Page => ({
+    status: 502,
+    tone: 'problem',
+    title: 'The bot’s music app is not set up right',
+    lines: [
+      'The music service refused the bot’s own part of linking, which only the bot’s owner can fix, so nothing was linked.',
+      'Please tell them; linking again will not help until they have. The bot’s log says what to change.',
+    ],
+  }),
   serviceDown: (): Page => ({
     status: 503,
     tone: 'problem',

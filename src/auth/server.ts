@@ -10,7 +10,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Counter, type Registry } from 'prom-client';
 import type { Logger } from '../logger.js';
-import { UserNotRegisteredError } from '../services/music/errors.js';
+import { ForbiddenError, MusicAuthError, UserNotRegisteredError } from '../services/music/errors.js';
 import { MusicOAuth, OAuthError } from './oauth.js';
 import { pages, renderPage, type Page } from './pages.js';
 import { seal, unseal, type Keyring } from './seal.js';
@@ -90,6 +90,19 @@ const LINK_METHODS = new Map([
   ['/link/start', ['GET']],
   ['/link/continue', ['POST']],
   ['/callback', ['GET']],
+]);
+/**
+ * Errors that say the bot's request was wrong, not the member's (RFC 6749 §4.1.2.1 and §5.2): a
+ * client id the service does not know, an app not allowed this flow, a scope or parameter it
+ * refuses. Only the owner can fix them, so the member is not told to try again.
+ */
+const APP_FAULTS: ReadonlySet<string> = new Set([
+  'invalid_client',
+  'unauthorized_client',
+  'unsupported_response_type',
+  'unsupported_grant_type',
+  'invalid_scope',
+  'invalid_request',
 ]);
 /** RFC 6749 §4.1.2.1: an error code is printable ASCII without `"` and `\`. */
 const ERROR_CODE_PATTERN = /^[\x20\x21\x23-\x5b\x5d-\x7e]{1,64}$/;
@@ -300,6 +313,14 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
         return send(res, '/callback', pages.denied(), clear);
       }
       const code = ERROR_CODE_PATTERN.test(error) ? error : 'unrecognised';
+      if (APP_FAULTS.has(error)) {
+        logger.error(
+          { userId: taken.link.userId, error: code },
+          'the music service refused the bot’s authorization request: check MUSIC_CLIENT_ID, and that the app allows the Authorization Code flow with PKCE',
+        );
+        links.inc({ outcome: 'app_misconfigured' });
+        return send(res, '/callback', pages.appMisconfigured(), clear);
+      }
       logger.warn({ userId: taken.link.userId, error: code }, 'the music service sent back an error');
       if (error === 'server_error' || error === 'temporarily_unavailable') {
         links.inc({ outcome: 'service_down' });
@@ -313,6 +334,13 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     try {
       tokens = await oauth.exchangeCode(url.searchParams, state, taken.link.verifier);
     } catch (failure) {
+      if (failure instanceof OAuthError && APP_FAULTS.has(failure.oauthError)) {
+        logger.error(
+          { err: failure, userId: taken.link.userId },
+          'the music service refused the bot’s code exchange: check MUSIC_CLIENT_ID and the redirect URI (PUBLIC_URL/callback) registered for the app',
+        );
+        return outcome(res, 'app_misconfigured', pages.appMisconfigured());
+      }
       const down = failure instanceof OAuthError && failure.transient;
       logger.warn({ err: failure, userId: taken.link.userId }, 'music code exchange failed');
       return outcome(
@@ -333,6 +361,15 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
           'a member’s music account is not on the music app’s user list: add it under User Management in the music dashboard',
         );
         return outcome(res, 'not_registered', pages.notRegistered());
+      }
+      // A token the service has just issued, refused (401) or not allowed to read the profile
+      // (403: a scope, an endpoint a development-mode app lost): trying again gives the same answer.
+      if (failure instanceof MusicAuthError || failure instanceof ForbiddenError) {
+        logger.error(
+          { err: failure, userId: taken.link.userId },
+          'the music service refused a new link’s token for the profile: check MUSIC_API_URL and MUSIC_API_VARIANT',
+        );
+        return outcome(res, 'app_misconfigured', pages.appMisconfigured());
       }
       logger.warn({ err: failure, userId: taken.link.userId }, 'could not read the music profile');
       return outcome(res, 'service_down', pages.serviceDown());

@@ -34,12 +34,15 @@ let client: MusicClient;
 let dataDir: string;
 let now = Date.now();
 let exchangeVerifier: ((real: string) => string) | undefined;
+/** The client id the code exchange sends, when a test makes it another than the app's. */
+let exchangeClientId: string | undefined;
+let publicUrl: string;
 const logs: string[] = [];
 const linked: string[] = [];
 
 beforeAll(async () => {
   const port = await freePort();
-  const publicUrl = `http://127.0.0.1:${port}`;
+  publicUrl = `http://127.0.0.1:${port}`;
   music = await startMusicEmulator({ redirectUris: [`${publicUrl}/callback`] });
   dataDir = await mkdtemp(path.join(tmpdir(), 'bot-link-'));
   storage = await createStorage({ dataDir });
@@ -79,7 +82,14 @@ beforeAll(async () => {
       oauth: {
         authorizeUrl: (state, challenge, options) => oauth.authorizeUrl(state, challenge, options),
         exchangeCode: (callback, state, verifier) =>
-          oauth.exchangeCode(callback, state, exchangeVerifier ? exchangeVerifier(verifier) : verifier),
+          (exchangeClientId
+            ? new MusicOAuth({
+                authUrl: music.authUrl,
+                clientId: exchangeClientId,
+                redirectUri: `${publicUrl}/callback`,
+              })
+            : oauth
+          ).exchangeCode(callback, state, exchangeVerifier ? exchangeVerifier(verifier) : verifier),
       },
       fetchProfile: async (token) => {
         const me = await client.users.meWithToken(token);
@@ -107,6 +117,7 @@ afterAll(async () => {
 beforeEach(() => {
   now = Date.now();
   exchangeVerifier = undefined;
+  exchangeClientId = undefined;
 });
 
 const premium = () => music.fixtures!.users.premium;
@@ -191,6 +202,19 @@ describe('linking a music account', () => {
     expect(page.status).toBe(502);
     expect(page.body).toContain('The music service did not accept this link');
     expect(await vault.get('discord-verifier')).toBeUndefined();
+  });
+
+  it('tells the member that the bot’s app is set up wrong, not to retry, when the service refuses the bot’s client', async () => {
+    exchangeClientId = 'not-the-apps-client-id';
+    const page = await completeLink(music, await linking.startLink('discord-app'), premium());
+    expect(page.status).toBe(502);
+    expect(page.body).toContain('The bot’s music app is not set up right');
+    expect(page.body).toContain('linking again will not help');
+    expect(page.body).not.toContain('run /music link again');
+    expect(await vault.get('discord-app')).toBeUndefined();
+    const line = logs.find((l) => l.includes('refused the bot’s code exchange'));
+    expect(line).toBeDefined();
+    expect((JSON.parse(line!) as { level: number }).level).toBe(50);
   });
 
   it('tells a member whose music account is not on a development-mode app’s user list to ask the owner, not to retry', async () => {
@@ -423,7 +447,8 @@ describe('the callback server under abuse and odd answers', () => {
       ['access_denied', 200, 'You did not allow access'],
       ['server_error', 503, 'The music service is not answering'],
       ['temporarily_unavailable', 503, 'The music service is not answering'],
-      ['invalid_scope', 502, 'Linking failed'],
+      ['invalid_scope', 502, 'The bot’s music app is not set up right'],
+      ['unauthorized_client', 502, 'The bot’s music app is not set up right'],
       ['<script>alert(1)</script>', 502, 'Linking failed'],
     ] as const;
     for (const [error, status, text] of cases) {
