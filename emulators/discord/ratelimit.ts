@@ -17,6 +17,12 @@ export interface RateLimitRule {
    * Interaction callbacks and interaction webhooks are not bound to it, as on Discord.
    */
   global?: boolean;
+  /**
+   * Fault injection, off by default (Discord always sends the header): the 429 comes without
+   * `Retry-After`, so its wait is only in the body's `retry_after` (and, on a route's limit,
+   * `X-RateLimit-Reset-After`), as from a proxy that drops the header.
+   */
+  omitRetryAfterHeader?: boolean;
 }
 
 interface ActiveRule extends RateLimitRule {
@@ -118,6 +124,7 @@ export class RateLimiter {
             'Retry-After': retryAfterHeader,
             'X-RateLimit-Scope': 'user',
           };
+    if (rule.omitRetryAfterHeader === true) delete headers['Retry-After'];
     throw new DiscordHttpError(429, body, headers);
   }
 }

@@ -7,8 +7,9 @@ import {
   REST,
   type InternalRequest,
   type RESTOptions,
+  type ResponseLike,
 } from 'discord.js';
-import { InteractionTransport } from './interaction-transport.js';
+import { InteractionTransport, readRateLimit } from './interaction-transport.js';
 
 export interface DiscordClientOptions {
   /** Discord's REST base without the version segment, e.g. `https://discord.com/api`. */
@@ -26,19 +27,53 @@ export interface DiscordClientOptions {
  * request than fetch.
  */
 const defaultRequest = DefaultRestOptions.makeRequest;
-const makeRequest: RESTOptions['makeRequest'] = (url, init) =>
+const send: RESTOptions['makeRequest'] = (url, init) =>
   init.body instanceof FormData ? fetch(url, init as unknown as RequestInit) : defaultRequest(url, init);
+const makeRequest: RESTOptions['makeRequest'] = async (url, init) => {
+  const response = await send(url, init);
+  return response.status === 429 ? readable429(response) : response;
+};
+
+/**
+ * A 429 as @discordjs/rest can read it. The library takes the wait from the `Retry-After` header
+ * alone (without it, 0) and calls a 429 global when it has an `X-RateLimit-Global` header, whatever
+ * that says; Discord documents the wait in the header or the body's `retry_after`. So the answer is
+ * handed on with the `Retry-After` and `X-RateLimit-Global` headers that say what
+ * {@link readRateLimit} reads from it (none when it gives no wait), and its body unchanged.
+ */
+async function readable429(response: ResponseLike): Promise<ResponseLike> {
+  const bytes = await response.arrayBuffer();
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.from(bytes).toString('utf8'));
+  } catch {
+    body = undefined;
+  }
+  const headers = new Headers(response.headers);
+  const { retryAfterSeconds, global } = readRateLimit((name) => headers.get(name), body);
+  if (retryAfterSeconds === undefined) headers.delete('retry-after');
+  else headers.set('retry-after', String(retryAfterSeconds));
+  if (global) headers.set('x-ratelimit-global', 'true');
+  else headers.delete('x-ratelimit-global');
+  return new Response(bytes, {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}
 
 /** The longest a request waits out a rate limit Discord asks it to (see {@link rejectOnRateLimit}). */
 const MAX_RATE_LIMIT_WAIT_MS = 60_000;
 
 /**
  * Which rate limits fail a request (with discord.js's `RateLimitError`) instead of being waited
- * out. A 429 that says nothing about how long to wait (no `Retry-After`, which @discordjs/rest then
- * reads as 0: a proxy's, or a server other than Discord's) would have it send the request again at once, and
- * again, for ever; one that asks for more than a minute (Cloudflare's block of a host that made too
- * many bad requests asks for an hour) would hold the member's reply or the scheduled post that long.
- * Failed now, a scheduled post is tried again within its grace window, and a member is told.
+ * out. A 429 that says nothing about how long to wait (no `Retry-After` header, no `retry_after` in
+ * its body and no `X-RateLimit-Reset-After`, so that the wait reads as 0: a proxy's, or a server
+ * other than Discord's) would have it send the request again at once, and again, for ever; one that
+ * asks for more than a minute (Cloudflare's block of a host that made too many bad requests asks
+ * for an hour) would hold the member's reply or the scheduled post that long. Failed now, a
+ * scheduled post is tried again within its grace window, and a member is told. Any other wait,
+ * wherever the 429 gives it (see `readable429` and the interaction transport), is waited out.
  */
 export const rejectOnRateLimit: NonNullable<RESTOptions['rejectOnRateLimit']> = (limit) =>
   !(limit.retryAfter > 0) || limit.retryAfter > MAX_RATE_LIMIT_WAIT_MS;

@@ -4,6 +4,7 @@ import {
   DiscordAPIError,
   RateLimitError,
   REST,
+  RESTJSONErrorCodes,
   type DiscordErrorData,
   type InternalRequest,
   type OAuthErrorData,
@@ -34,12 +35,15 @@ export type Fallback = (request: InternalRequest) => Promise<ResponseLike>;
  * - a 2xx: handed back, read as the library reads it (JSON when it says so, else the bytes);
  * - a 4xx other than 429: thrown as the library throws it (`DiscordAPIError`, same fields), and not
  *   sent again (a refused request counts towards Discord's invalid-request limit);
- * - a 429: the same rate-limit data goes to the same `rejectOnRateLimit` (so one without
- *   `Retry-After`, or asking for over a minute, fails at once with the library's `RateLimitError`);
- *   otherwise its wait is waited out and the request handed to the library, which sends it again;
+ * - a 429: its wait read as {@link readRateLimit} reads it, and the same rate-limit data goes to the
+ *   same `rejectOnRateLimit` (so one with no wait anywhere, or asking for over a minute, fails at
+ *   once with the library's `RateLimitError`); otherwise its wait is waited out and the request
+ *   handed to the library, which sends it again;
  * - a 5xx, a network error or no answer within 15 s (the library's own timeout): handed to the
- *   library, which retries it as it retries any request (so a callback or follow-up may be sent
- *   again, as with the library alone).
+ *   library, which retries it as it retries any request, except that a follow-up whose first
+ *   sending may have reached Discord is not sent again, and an acknowledgement sent again after
+ *   one that may have reached Discord takes Discord's "already acknowledged" as done (see
+ *   `#resend`).
  * Requests on one interaction token go out in the order they were made, each once the one before
  * is answered, as the library's per-token queue sends them.
  *
@@ -131,8 +135,16 @@ export class InteractionTransport {
         headers,
         body: hasBody ? JSON.stringify(request.body) : null,
       });
-    } catch {
-      return fallback(request);
+    } catch (error) {
+      if (neverSent(error)) return fallback(request);
+      // A follow-up (`POST /webhooks/{application id}/{token}`) that may have reached Discord is
+      // not sent again: Discord has no idempotency key for it (`enforce_nonce` is for channel
+      // messages only), so a second sending posts the message twice, in front of the member. Failed
+      // here, the member hears of an error instead; an edit or a deletion sent twice does no harm.
+      // A 5xx still goes to the library below: Discord (or its edge) answered that the request
+      // failed, and its docs ask for a retry (502 "wait a bit and retry").
+      if (method === 'POST' && isFollowUp(request.fullRoute)) throw error;
+      return this.#resend(request, fallback);
     }
     const { status } = answer;
     if (status >= 200 && status < 300) return answer.response();
@@ -154,14 +166,41 @@ export class InteractionTransport {
         files: request.files,
       });
     }
-    return fallback(request);
+    return this.#resend(request, fallback);
   }
 
   /**
-   * A 429, read as the library reads one on these routes: the same rate-limit data goes to the
-   * same `rejectOnRateLimit` (a 429 with no `Retry-After`, or one over a minute, fails here with
-   * the library's `RateLimitError`); otherwise the wait it asks for is waited out and the request
-   * handed to the library, which sends it again and deals with any limit after that.
+   * Hands a request whose first sending may have reached Discord (no answer, a broken connection,
+   * a 5xx) to the library, which sends it again. An acknowledgement that did reach Discord is
+   * refused the second time with 400 / 40060 "Interaction has already been acknowledged": thrown,
+   * discord.js would leave the interaction neither deferred nor replied, and the bot's error reply
+   * would acknowledge again, be refused again, and never edit the member's "thinking…". That
+   * refusal says the first sending was taken, so it is answered as Discord answered that one (204,
+   * no body). Only here, after a sending that may have landed: a first sending refused with 40060
+   * is a real second acknowledgement, and is thrown. Not with `with_response=true`, whose answer
+   * (the callback's resource) is not ours to make up; the bot never asks for it.
+   */
+  async #resend(request: InternalRequest, fallback: Fallback): Promise<ResponseLike> {
+    if (!isCallback(request.fullRoute) || request.query?.get('with_response') === 'true')
+      return fallback(request);
+    try {
+      return await fallback(request);
+    } catch (error) {
+      if (
+        error instanceof DiscordAPIError &&
+        error.code === RESTJSONErrorCodes.InteractionHasAlreadyBeenAcknowledged
+      )
+        return new Response(null, { status: 204 });
+      throw error;
+    }
+  }
+
+  /**
+   * A 429, its wait and scope read by {@link readRateLimit}, and given as the library gives one on
+   * these routes: the same rate-limit data goes to the same `rejectOnRateLimit` (a 429 with no wait
+   * anywhere, or one over a minute, fails here with the library's `RateLimitError`); otherwise the
+   * wait it asks for is waited out and the request handed to the library, which sends it again and
+   * deals with any limit after that.
    */
   async #rateLimited(
     request: InternalRequest,
@@ -173,12 +212,20 @@ export class InteractionTransport {
     const route = (REST as unknown as RouteData).generateRouteData?.(request.fullRoute, request.method);
     if (!route) return fallback(request);
     const { offset, rejectOnRateLimit } = this.#options;
-    const retry = answer.header('retry-after');
-    const retryAfter = retry
-      ? Number(retry) * 1000 + Math.max(0, typeof offset === 'number' ? offset : offset(route.bucketRoute))
-      : 0;
+    let body: unknown;
+    try {
+      body = answer.parse();
+    } catch {
+      body = undefined;
+    }
+    const { retryAfterSeconds, global } = readRateLimit(answer.header, body);
+    const retryAfter =
+      retryAfterSeconds === undefined
+        ? 0
+        : retryAfterSeconds * 1000 +
+          Math.max(0, typeof offset === 'number' ? offset : offset(route.bucketRoute));
     const limit: RateLimitData = {
-      global: answer.header('x-ratelimit-global') !== undefined,
+      global,
       method,
       url,
       route: route.bucketRoute,
@@ -200,6 +247,76 @@ export class InteractionTransport {
   }
 }
 
+/** What a 429 says: how long to wait, in seconds (undefined when it does not say), and whether for every route. */
+export interface RateLimitAnswer {
+  retryAfterSeconds: number | undefined;
+  global: boolean;
+}
+
+/**
+ * Reads a 429 as Discord documents it ("Exceeding A Rate Limit": the body is `{ message,
+ * retry_after, global, code? }`, and an application "should rely on the Retry-After header or
+ * retry_after field"). The wait is the `Retry-After` header, else the body's `retry_after`, else
+ * `X-RateLimit-Reset-After` (all in seconds; a value that is not a number of seconds counts as
+ * absent). Global when the body says `global: true` or `X-RateLimit-Global` is `true`: the header's
+ * mere presence, which is all @discordjs/rest looks at, does not make it so.
+ *
+ * @param header - the answer's header by lower-case name
+ * @param body - the answer's body, parsed (anything but an object is taken as no body)
+ */
+export function readRateLimit(
+  header: (name: string) => string | null | undefined,
+  body: unknown,
+): RateLimitAnswer {
+  const fields = (typeof body === 'object' && body !== null ? body : {}) as {
+    retry_after?: unknown;
+    global?: unknown;
+  };
+  return {
+    retryAfterSeconds:
+      seconds(header('retry-after')) ??
+      seconds(fields.retry_after) ??
+      seconds(header('x-ratelimit-reset-after')),
+    global: fields.global === true || header('x-ratelimit-global')?.trim().toLowerCase() === 'true',
+  };
+}
+
+function seconds(value: unknown): number | undefined {
+  const number =
+    typeof value === 'number' ? value : typeof value === 'string' && value.trim() ? Number(value) : NaN;
+  return Number.isFinite(number) && number >= 0 ? number : undefined;
+}
+
+/** `/interactions/{id}/{token}/callback`: an interaction's acknowledgement. */
+function isCallback(fullRoute: string): boolean {
+  return fullRoute.startsWith('/interactions/') && fullRoute.endsWith('/callback');
+}
+
+/** `/webhooks/{application id}/{token}`, the route a follow-up is posted to (nothing after the token). */
+function isFollowUp(fullRoute: string): boolean {
+  return fullRoute.startsWith('/webhooks/') && fullRoute.split('/').length === 4;
+}
+
+/**
+ * Errors raised before the request was written to a connection (none could be opened, or the pool
+ * is closed), so Discord cannot have seen it and sending it again is safe. Anything else (a
+ * connection closed or reset after the request went out, no answer in time) may have reached it.
+ */
+const NEVER_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
+
+function neverSent(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && NEVER_SENT.has(code);
+}
+
 /** @discordjs/rest's own reading of a route (a static it does not declare public). */
 interface RouteData {
   generateRouteData?: (route: string, method: string) => { majorParameter: string; bucketRoute: string };
@@ -207,7 +324,7 @@ interface RouteData {
 
 interface Answer {
   status: number;
-  header(name: string): string | undefined;
+  header: (name: string) => string | undefined;
   /** The body as @discordjs/rest reads it: JSON when it says so, else the bytes. */
   parse(): unknown;
   /** The answer as the library's `queueRequest` gives it (read by its `parseResponse`). */
@@ -215,7 +332,13 @@ interface Answer {
 }
 
 /** The answer's headers read here: the body's type, and what a 429 says. */
-const KEPT_HEADERS = new Set(['content-type', 'retry-after', 'x-ratelimit-global', 'x-ratelimit-scope']);
+const KEPT_HEADERS = new Set([
+  'content-type',
+  'retry-after',
+  'x-ratelimit-global',
+  'x-ratelimit-reset-after',
+  'x-ratelimit-scope',
+]);
 
 /**
  * One request and its whole answer, read into memory (interaction answers are small). undici's

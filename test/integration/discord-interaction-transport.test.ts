@@ -1,20 +1,31 @@
 /**
  * Interaction responses sent by the bot's own transport (src/bot/interaction-transport.ts) rather
  * than @discordjs/rest: what reaches Discord, what a caller gets back, and which answers it hands to
- * the library instead. Real HTTP, against a server that answers as told.
+ * the library instead. Real HTTP, against a server that answers as told, and against the Discord
+ * emulator through a proxy that can lose an answer.
  */
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   DiscordAPIError,
+  Events,
   RateLimitError,
   REST,
+  RESTJSONErrorCodes,
   Routes,
+  type ChatInputCommandInteraction,
+  type Client,
   type InternalRequest,
   RequestMethod,
 } from 'discord.js';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { APIGuild, APIUser } from 'discord-api-types/v10';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  startDiscordEmulator,
+  type DiscordEmulator,
+  type EmulatorChannel,
+} from '../../emulators/discord/index.js';
 import { createDiscordClient, rejectOnRateLimit } from '../../src/bot/client.js';
 import { InteractionTransport } from '../../src/bot/interaction-transport.js';
 
@@ -86,8 +97,30 @@ async function fakeDiscord(answers: Answer[]) {
     handedOver.push(`${request.method} ${request.fullRoute}`);
     return rest.queueRequest(request);
   };
-  return { apiUrl, seen, answered, transport, fallback, handedOver };
+  return { apiUrl, seen, answered, transport, fallback, handedOver, rest };
 }
+
+/** A transport whose own sendings are refused a connection (nothing listens on its port). */
+async function refusedTransport(rest: REST) {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  const transport = new InteractionTransport({ ...rest.options, api: `http://127.0.0.1:${port}/api` });
+  closers.push(() => transport.close());
+  return transport;
+}
+
+/** Takes the request in whole, then closes the connection without a word: the answer is lost. */
+const lost: Answer = (res) => {
+  res.socket?.destroy();
+};
+const alreadyAcknowledged = json(400, {
+  message: 'Interaction has already been acknowledged.',
+  code: RESTJSONErrorCodes.InteractionHasAlreadyBeenAcknowledged,
+});
 
 const APP = '111111111111111111';
 const TOKEN = 'aW50ZXJhY3Rpb246dG9rZW4';
@@ -103,6 +136,13 @@ const callback = (token = TOKEN): InternalRequest => ({
   body: { type: 5, data: { flags: 0 } },
   auth: false,
   query: new URLSearchParams({ with_response: 'false' }),
+});
+const followUp = (content: string): InternalRequest => ({
+  fullRoute: Routes.webhook(APP, TOKEN),
+  method: RequestMethod.Post,
+  body: { content },
+  auth: false,
+  query: new URLSearchParams({ wait: 'true' }),
 });
 const read = async (response: Promise<{ json(): Promise<unknown> }>) => (await response).json();
 
@@ -163,7 +203,7 @@ describe('interaction responses on the bot’s own transport', () => {
     expect(discord.handedOver).toEqual([]);
   });
 
-  it('fails at once on a 429 that says nothing about how long to wait', async () => {
+  it('fails at once on a 429 that gives no wait anywhere', async () => {
     const discord = await fakeDiscord([json(429, { message: 'You are being rate limited.', global: false })]);
     await expect(discord.transport.send(edit('done'), discord.fallback)).rejects.toBeInstanceOf(
       RateLimitError,
@@ -185,6 +225,19 @@ describe('interaction responses on the bot’s own transport', () => {
     expect(discord.handedOver).toEqual([`PATCH ${Routes.webhookMessage(APP, TOKEN, '@original')}`]);
   });
 
+  it('waits out a 429 whose wait is only in its body’s retry_after, then sends the request again', async () => {
+    const discord = await fakeDiscord([
+      json(429, { message: 'You are being rate limited.', retry_after: 0.2, global: false }),
+      json(200, { id: '3', content: 'done' }),
+    ]);
+    await expect(read(discord.transport.send(edit('done'), discord.fallback))).resolves.toMatchObject({
+      content: 'done',
+    });
+    expect(discord.seen).toHaveLength(2);
+    expect(discord.seen[1]!.at - discord.seen[0]!.at).toBeGreaterThanOrEqual(200);
+    expect(discord.handedOver).toEqual([`PATCH ${Routes.webhookMessage(APP, TOKEN, '@original')}`]);
+  });
+
   it('hands a 5xx to the library, which tries it again', async () => {
     const discord = await fakeDiscord([json(502, { message: 'Bad Gateway' }), json(200, { id: '3' })]);
     await expect(read(discord.transport.send(edit('done'), discord.fallback))).resolves.toEqual({ id: '3' });
@@ -194,15 +247,9 @@ describe('interaction responses on the bot’s own transport', () => {
 
   it('sends the requests of one interaction in order, each after the one before is answered', async () => {
     const discord = await fakeDiscord([later(150, json(200, { id: '3' })), json(200, { id: '4' })]);
-    const followUp: InternalRequest = {
-      fullRoute: Routes.webhook(APP, TOKEN),
-      method: RequestMethod.Post,
-      body: { content: 'and one more' },
-      auth: false,
-    };
     const [first, second] = await Promise.all([
       read(discord.transport.send(edit('done'), discord.fallback)),
-      read(discord.transport.send(followUp, discord.fallback)),
+      read(discord.transport.send(followUp('and one more'), discord.fallback)),
     ]);
     expect([first, second]).toEqual([{ id: '3' }, { id: '4' }]);
     expect(discord.seen.map((seen) => seen.method)).toEqual(['PATCH', 'POST']);
@@ -227,6 +274,181 @@ describe('interaction responses on the bot’s own transport', () => {
     await expect(read(discord.transport.send(upload, discord.fallback))).resolves.toEqual({ id: '3' });
     expect(discord.handedOver).toHaveLength(1);
     expect(discord.seen[0]!.headers['content-type']).toMatch(/^multipart\/form-data/);
+  });
+});
+
+describe('a response whose first sending may have reached Discord', () => {
+  it('takes “already acknowledged” as done when an acknowledgement whose answer was lost is sent again', async () => {
+    const discord = await fakeDiscord([lost, alreadyAcknowledged]);
+    const response = await discord.transport.send(callback(), discord.fallback);
+    expect(response.status).toBe(204);
+    expect(await response.arrayBuffer()).toHaveProperty('byteLength', 0);
+    expect(discord.seen).toHaveLength(2);
+    expect(discord.handedOver).toHaveLength(1);
+  });
+
+  it('takes it as done after a 5xx too', async () => {
+    const discord = await fakeDiscord([json(502, { message: 'Bad Gateway' }), alreadyAcknowledged]);
+    await expect(discord.transport.send(callback(), discord.fallback)).resolves.toHaveProperty('status', 204);
+    expect(discord.seen).toHaveLength(2);
+  });
+
+  it('throws “already acknowledged” when it answers the first sending', async () => {
+    const discord = await fakeDiscord([alreadyAcknowledged, noContent]);
+    await expect(discord.transport.send(callback(), discord.fallback)).rejects.toMatchObject({
+      code: RESTJSONErrorCodes.InteractionHasAlreadyBeenAcknowledged,
+    });
+    expect(discord.seen).toHaveLength(1);
+  });
+
+  it('throws it when the first sending never left (connection refused)', async () => {
+    const discord = await fakeDiscord([alreadyAcknowledged]);
+    const transport = await refusedTransport(discord.rest);
+    await expect(transport.send(callback(), discord.fallback)).rejects.toBeInstanceOf(DiscordAPIError);
+    expect(discord.seen).toHaveLength(1);
+    expect(discord.handedOver).toHaveLength(1);
+  });
+
+  it('throws it when the acknowledgement asked for its response, which only Discord can give', async () => {
+    const discord = await fakeDiscord([lost, alreadyAcknowledged]);
+    const withResponse = { ...callback(), query: new URLSearchParams({ with_response: 'true' }) };
+    await expect(discord.transport.send(withResponse, discord.fallback)).rejects.toMatchObject({
+      code: RESTJSONErrorCodes.InteractionHasAlreadyBeenAcknowledged,
+    });
+    expect(discord.seen).toHaveLength(2);
+  });
+
+  it('does not post a follow-up again when its answer was lost, so it cannot show twice', async () => {
+    const discord = await fakeDiscord([lost, json(200, { id: '4', content: 'and one more' })]);
+    await expect(discord.transport.send(followUp('and one more'), discord.fallback)).rejects.toThrow();
+    expect(discord.seen.map((seen) => `${seen.method} ${seen.url}`)).toEqual([
+      `POST /api/v10${Routes.webhook(APP, TOKEN)}?wait=true`,
+    ]);
+    expect(discord.handedOver).toEqual([]);
+  });
+
+  it('posts a follow-up through the library when its own connection was refused', async () => {
+    const discord = await fakeDiscord([json(200, { id: '4', content: 'and one more' })]);
+    const transport = await refusedTransport(discord.rest);
+    await expect(read(transport.send(followUp('and one more'), discord.fallback))).resolves.toMatchObject({
+      id: '4',
+    });
+    expect(discord.seen).toHaveLength(1);
+    expect(discord.handedOver).toEqual([`POST ${Routes.webhook(APP, TOKEN)}`]);
+  });
+
+  it('sends an edit again when its answer was lost (the same edit twice does no harm)', async () => {
+    const discord = await fakeDiscord([lost, json(200, { id: '3', content: 'done' })]);
+    await expect(read(discord.transport.send(edit('done'), discord.fallback))).resolves.toMatchObject({
+      content: 'done',
+    });
+    expect(discord.seen).toHaveLength(2);
+  });
+});
+
+/**
+ * A proxy in front of the emulator that passes everything on, except that the first request
+ * matching `loses` is passed on and its answer dropped (the connection closed once the emulator has
+ * answered), as when a connection breaks between Discord and the bot.
+ */
+async function losingProxy(target: string, loses: RegExp) {
+  const upstream = new URL(target);
+  let armed = true;
+  const server = createServer((req, res) => {
+    const lose = armed && loses.test(`${req.method} ${req.url}`);
+    if (lose) armed = false;
+    const outgoing = request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: upstream.host },
+      },
+      (answer) => {
+        if (lose) {
+          answer.resume();
+          answer.on('end', () => res.socket?.destroy());
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    outgoing.on('error', () => res.destroy());
+    req.pipe(outgoing);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    apiUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`,
+    rearm: () => void (armed = true),
+    close: async () => {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+describe('the bot’s client against the Discord emulator', () => {
+  let emu: DiscordEmulator;
+  let proxy: Awaited<ReturnType<typeof losingProxy>>;
+  let client: Client;
+  let guild: APIGuild;
+  let channel: EmulatorChannel;
+  let user: APIUser;
+
+  beforeAll(async () => {
+    emu = await startDiscordEmulator();
+    proxy = await losingProxy(new URL(emu.restUrl).origin, /^POST \/api\/v10\/interactions\/.+\/callback/);
+    guild = emu.createGuild({ name: 'HQ' });
+    channel = emu.createChannel(guild.id, { name: 'general' });
+    user = emu.createUser({ username: 'ada' });
+    client = createDiscordClient({ apiUrl: proxy.apiUrl });
+    const ready = once(client, Events.ClientReady);
+    await client.login('emulator-bot-token');
+    await ready;
+    await client.application!.commands.set([{ name: 'slow', description: 'defer, then edit' }], guild.id);
+  });
+
+  afterAll(async () => {
+    await client.destroy();
+    await proxy.close();
+    await emu.close();
+  });
+
+  afterEach(() => emu.setRateLimit(null));
+
+  async function runSlow() {
+    const received = once(client, Events.InteractionCreate) as Promise<[ChatInputCommandInteraction]>;
+    const handle = emu.slash({ guildId: guild.id, channelId: channel.id, userId: user.id, name: 'slow' });
+    const [interaction] = await received;
+    return { handle, interaction };
+  }
+
+  it('marks a command deferred when its acknowledgement landed but the answer was lost, and edits its “thinking…”', async () => {
+    proxy.rearm();
+    const { handle, interaction } = await runSlow();
+    await interaction.deferReply();
+    expect(interaction.deferred).toBe(true);
+    await interaction.editReply({ content: 'done' });
+    await expect(handle.reply()).resolves.toMatchObject({ content: 'done' });
+    expect(handle.callbacks).toHaveLength(1);
+    expect(handle.refusals.map((refusal) => refusal.code)).toEqual([
+      RESTJSONErrorCodes.InteractionHasAlreadyBeenAcknowledged,
+    ]);
+  });
+
+  it('waits out an acknowledgement’s 429 whose wait is only in its body’s retry_after', async () => {
+    const { handle, interaction } = await runSlow();
+    emu.setRateLimit({ route: /\/callback$/, remaining: 0, resetAfterMs: 400, omitRetryAfterHeader: true });
+    const started = performance.now();
+    await interaction.deferReply();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(350);
+    await interaction.editReply({ content: 'done' });
+    await expect(handle.reply()).resolves.toMatchObject({ content: 'done' });
+    expect(emu.requestCount({ route: /\/callback$/, status: 429 })).toBe(1);
   });
 });
 
