@@ -2,8 +2,9 @@
  * Bulk snapshot files, generated on the fly as a stream: one record per location, JSON lines or CSV,
  * meant to be piped through gzip. Nothing is held in memory beyond one batch of lines.
  *
- * A file lists the gazetteer's places it covers (every place in the city files; the places with a
- * postal code in the file's region in the zip-code files), then, when more records are asked for,
+ * A file lists the gazetteer's places it covers (in the city files, every place in Europe, the UK
+ * and the US; the places with a postal code in the file's region in the zip-code files), then, when
+ * more records are asked for,
  * synthetic places in Europe, the UK and the US. Each record is the place's current weather at the
  * file's refresh time: the same observation the current-weather endpoint gives for that hour.
  *
@@ -68,6 +69,18 @@ interface Region {
   lat: readonly [number, number];
   lon: readonly [number, number];
 }
+
+/**
+ * The countries of Europe (the United Kingdom with them): with the United States, what the bulk
+ * files cover ("Coverage is Europe, England and the United States", the spec). A gazetteer place
+ * elsewhere (Tokyo, Sydney) is in no file.
+ */
+const EUROPE: ReadonlySet<string> = new Set(
+  (
+    'AD AL AT AX BA BE BG BY CH CY CZ DE DK EE ES FI FO FR GB GG GI GR HR HU IE IM IS IT JE LI LT LU ' +
+    'LV MC MD ME MK MT NL NO PL PT RO RS RU SE SI SJ SK SM UA VA XK'
+  ).split(' '),
+);
 
 /** EU member states of the gazetteer's places. */
 const EU: ReadonlySet<string> = new Set(['AT', 'BE', 'CZ', 'DE', 'DK', 'ES', 'FR', 'IT', 'NL', 'PL']);
@@ -143,7 +156,7 @@ export interface BulkRecordSource {
 function coveredPlaces(kind: Kind): readonly Place[] {
   switch (kind) {
     case 'cities':
-      return PLACES;
+      return PLACES.filter((p) => p.country === 'US' || EUROPE.has(p.country));
     case 'zip.us':
       return PLACES.filter((p) => p.zip !== undefined && p.country === 'US');
     case 'zip.uk':
