@@ -219,7 +219,8 @@ const COUNTRY_ALIASES: Readonly<Record<string, string>> = { uk: 'gb' };
 
 /**
  * Finds places for `q` = "city", "city,country", "city,state" (US state code or name),
- * "city,state,country"; best known (largest) first. The name matches the place's name or any of
+ * "city,state,country", any part of which may be left empty ("London,,GB"); best known (largest)
+ * first. The name matches the place's name or any of
  * its local names.
  */
 export function findPlaces(q: string, places: readonly Place[] = PLACES): Place[] {
@@ -231,16 +232,21 @@ export function findPlaces(q: string, places: readonly Place[] = PLACES): Place[
   const stateMatches = (place: Place, state: string) =>
     (place.stateCode !== undefined && fold(place.stateCode) === state) ||
     (place.state !== undefined && fold(place.state) === state);
-  return places
-    .filter(
-      (place) => fold(place.name) === name || Object.values(place.local_names).some((n) => fold(n) === name),
-    )
-    .filter((place) => {
-      if (parts.length >= 3) return stateMatches(place, second ?? '') && countryMatches(place, third ?? '');
-      if (parts.length === 2) return countryMatches(place, second ?? '') || stateMatches(place, second ?? '');
-      return true;
-    })
-    .sort((a, b) => b.population - a.population);
+  return (
+    places
+      .filter(
+        (place) =>
+          fold(place.name) === name || Object.values(place.local_names).some((n) => fold(n) === name),
+      )
+      // An empty part asks for nothing ("London,,GB": no state, the country GB).
+      .filter((place) => {
+        const state = parts.length >= 3 ? (second ?? '') : '';
+        const country = parts.length >= 3 ? (third ?? '') : '';
+        if (parts.length === 2 && second) return countryMatches(place, second) || stateMatches(place, second);
+        return (!state || stateMatches(place, state)) && (!country || countryMatches(place, country));
+      })
+      .sort((a, b) => b.population - a.population)
+  );
 }
 
 /** The place with this id (the `id` parameter). */

@@ -160,6 +160,22 @@ describe('the weather emulator speaks like the service', () => {
     expect(one.body).toHaveLength(1);
   });
 
+  it('geocodes "city,state,country" with any part left empty', async () => {
+    const names = async (q: string) =>
+      (
+        (await get(`${emulator.apiUrl}/geo/1.0/direct?q=${encodeURIComponent(q)}&limit=5&${KEY}`)).body as {
+          name: string;
+          country: string;
+          state?: string;
+        }[]
+      ).map((place) => `${place.name} ${place.state ?? ''} ${place.country}`.replace(/\s+/g, ' '));
+    expect(await names('London,,GB')).toEqual(await names('London,GB'));
+    expect(await names('London,,GB')).not.toEqual([]);
+    expect(await names('Springfield,IL,')).toEqual(await names('Springfield,IL'));
+    expect(await names('Springfield,,')).toEqual(await names('Springfield'));
+    expect(await names('Springfield,,US')).toHaveLength(5);
+  });
+
   it('limits history to 168 hours per call and to the past', async () => {
     const now = NOW / 1000;
     const history = (range: string) =>
