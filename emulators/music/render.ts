@@ -230,22 +230,41 @@ function localTrack(ctx: RenderContext, entry: Entry): Json {
   const uri = [URI_SCHEME, 'local', part(local.artist), part(local.album), part(local.name)]
     .concat(String(Math.round(local.durationMs / 1000)))
     .join(':');
+  // Every field of a full track, empty. The markets as for any track: not when a market applies,
+  // and not after the 2026 changes, which removed them from albums and tracks (upstream facts).
+  const markets = ctx.market === undefined && ctx.variant === 'classic' ? { available_markets: [] } : {};
   return {
-    type: 'track',
-    id: null,
-    uri,
-    name: local.name,
+    album: {
+      album_type: null,
+      artists: [],
+      ...markets,
+      external_urls: {},
+      href: null,
+      id: null,
+      images: [],
+      name: local.album,
+      release_date: null,
+      release_date_precision: null,
+      type: 'album',
+      uri: null,
+    },
+    artists: [{ external_urls: {}, href: null, id: null, name: local.artist, type: 'artist', uri: null }],
+    ...markets,
+    disc_number: 0,
     duration_ms: local.durationMs,
     explicit: false,
-    is_local: true,
-    href: null,
+    external_ids: {},
     external_urls: {},
-    artists: [{ id: null, name: local.artist, type: 'artist', uri: null, href: null }],
-    album: { id: null, name: local.album, type: 'album', uri: null, href: null, album_type: null },
-    disc_number: 0,
-    track_number: 0,
+    href: null,
+    id: null,
+    is_local: true,
+    name: local.name,
     // Removed from every track by the 2026 changes (upstream facts), local files included.
     ...(ctx.variant === 'classic' ? { popularity: 0 } : {}),
+    preview_url: null,
+    track_number: 0,
+    type: 'track',
+    uri,
   };
 }
 

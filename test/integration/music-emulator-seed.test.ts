@@ -101,6 +101,41 @@ describe('music emulator: seeded world', () => {
     expect(new Set(big.kinds)).toEqual(new Set(['track', 'missing', 'local', 'episode']));
   });
 
+  it('lists a local file with every field of a full track, empty, and its own URI', async () => {
+    const { playlists } = world.emulator.fixtures ?? expect.fail('seeded');
+    const token = world.emulator.issueUserToken('alice', BOT_SCOPES).access_token;
+    const { body } = await call(world.emulator, `/v1/playlists/${playlists.big}/tracks?limit=10`, token);
+    const tracks = (body as { items: { track: Record<string, unknown> | null }[] }).items.map((i) => i.track);
+    const local = tracks.find((track) => track?.['is_local'] === true) ?? expect.fail('a local file');
+    const full = tracks.find((track) => track?.['is_local'] === false) ?? expect.fail('a track');
+    // Every field a catalog track has (here with the member's market), but the ones about
+    // whether it plays there.
+    const marketOnly = ['is_playable', 'linked_from', 'restrictions'];
+    expect(Object.keys(local).sort()).toEqual(
+      Object.keys(full)
+        .filter((key) => !marketOnly.includes(key))
+        .sort(),
+    );
+    expect(local).toMatchObject({
+      id: null,
+      href: null,
+      external_ids: {},
+      external_urls: {},
+      preview_url: null,
+      disc_number: 0,
+      track_number: 0,
+    });
+    expect(local['uri']).toMatch(/^service:local:/);
+    const album = local['album'] as Record<string, unknown>;
+    expect(Object.keys(album).sort()).toEqual(
+      Object.keys(full['album'] as object)
+        .filter((key) => key !== 'total_tracks')
+        .sort(),
+    );
+    expect(album).toMatchObject({ id: null, uri: null, artists: [], images: [], release_date: null });
+    expect(local['artists']).toEqual([expect.objectContaining({ id: null, uri: null, external_urls: {} })]);
+  });
+
   it('counts the requests it served by endpoint', async () => {
     const f = world.emulator.fixtures ?? expect.fail('seeded');
     const other = world.client();
