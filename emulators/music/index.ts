@@ -1,8 +1,8 @@
 /**
  * A local, spec-faithful stand-in for the music service: the `/v1` API and the accounts host on one
  * node:http server, seeded with a deterministic catalog, users, devices and playlists, plus a
- * driver for tests (approve a consent, issue or expire tokens, inject 429s and failures, count
- * requests, inspect playlists and players).
+ * driver for tests (approve a consent, issue or expire tokens, inject 429s of every seen shape and
+ * failures, count requests, inspect playlists and players).
  *
  * Behaviour comes from the spec and upstream-facts.md only; where both are silent the choice is
  * written next to the code that makes it.
@@ -68,9 +68,39 @@ export interface FailNextOptions {
    * (`invalid_request`, `invalid_client`, `temporarily_unavailable` for 429 and 503, `server_error`).
    */
   error?: string;
-  /** Only for a 429: the `Retry-After` it carries, in seconds. */
+  /**
+   * Only for a 429: the `Retry-After` it carries, in seconds; `null` for none (the service sometimes
+   * sends none, upstream-facts).
+   */
+  retryAfterSeconds?: number | null;
+  /** No body at all, as some of the service's 429s come (upstream-facts). Off by default. */
+  emptyBody?: boolean;
+}
+
+export interface RateLimitOptions {
+  /** The `Retry-After` of each 429, in seconds; `null` for none. */
+  retryAfterSeconds: number | null;
+  count: number;
+  /** Any `/v1/` request when absent. */
+  path?: PathMatcher;
+  /** No body instead of `{"error":{"status":429,"message":"API rate limit exceeded"}}`. Off by default. */
+  emptyBody?: boolean;
+}
+
+export interface QuotaOptions {
+  count: number;
+  /** Any `/v1/` request when absent; only `/v1/` requests ever match. */
+  path?: PathMatcher;
+  /** A `Retry-After` to send with it; none by default. */
   retryAfterSeconds?: number;
 }
+
+/**
+ * The development-mode quota's answer (Jul 2026, upstream-facts), counted per developer account: a
+ * 429 whose body says the quota, not the rate, is what ran out.
+ */
+const QUOTA_EXCEEDED_MESSAGE = 'Too many requests';
+const QUOTA_EXCEEDED_REASON = 'QUOTA_EXCEEDED';
 
 /** An injected 429 without a `retryAfterSeconds` asks for this short wait. */
 export const DEFAULT_INJECTED_RETRY_AFTER_SECONDS = 1;
@@ -169,17 +199,25 @@ export interface MusicEmulator {
   expireToken(token: string): void;
   /**
    * The next `count` matching requests (any `/v1/` request without `path`) answer 429 with
-   * `Retry-After`. Here and in `failNext` and `stallNext`, accounts paths match with or without the
+   * `Retry-After` (none when `retryAfterSeconds` is `null`) and the API's rate-limit body (none with
+   * `emptyBody`). Here and in `failNext` and `stallNext`, accounts paths match with or without the
    * `/accounts` prefix, and a string that is not a pathname (a query, a whole URL) is refused.
    */
-  setRateLimit(options: { retryAfterSeconds: number; count: number; path?: PathMatcher }): void;
+  setRateLimit(options: RateLimitOptions): void;
+  /**
+   * The next `count` matching `/v1/` requests answer as a development-mode app whose quota is used
+   * up: 429 `{"error":{"status":429,"message":"Too many requests","reason":"QUOTA_EXCEEDED"}}`, with
+   * no `Retry-After` unless `retryAfterSeconds` is given. Checked after `setRateLimit`'s 429s.
+   */
+  exceedQuota(options: QuotaOptions): void;
   /** Sets (or with `null` lifts) the rolling-window rate limit; see `MusicEmulatorOptions.rateLimit`. */
   setRollingRateLimit(limit: RollingRateLimit | null): void;
   /**
    * The next request matching `path` answers `status` with the error body of what it asked: the
    * API's `{error:{status,message}}`, or on the token endpoint RFC 6749 §5.2's
-   * `{error, error_description}`. A 429 carries `Retry-After` (spec §7): `retryAfterSeconds`, 1 by
-   * default; other statuses take none. An API 401 carries `WWW-Authenticate` (RFC 6750 §3).
+   * `{error, error_description}`, or none at all with `emptyBody`. A 429 carries `Retry-After` (spec
+   * §7): `retryAfterSeconds`, 1 by default, none for `null`; other statuses take none. An API 401
+   * carries `WWW-Authenticate` (RFC 6750 §3).
    */
   failNext(path: PathMatcher, status: number, options?: FailNextOptions): void;
   /**
@@ -240,6 +278,12 @@ function checkMatcher(caller: string, matcher: PathMatcher | undefined): void {
     throw new Error(
       `${caller}: '${matcher}' is not a pathname (like '/v1/me' or '/api/token'), so it never matches`,
     );
+}
+
+/** `Retry-After` is delta-seconds (RFC 9110 §10.2.3); `null` or absent means none is sent. */
+function checkRetryAfter(caller: string, seconds: number | null | undefined): void {
+  if (seconds !== null && seconds !== undefined && !(Number.isInteger(seconds) && seconds >= 0))
+    throw new Error(`${caller}: Retry-After is whole seconds, not ${seconds}`);
 }
 
 /** RFC 6749 §5.2 codes for an injected token endpoint failure, by status. */
@@ -321,7 +365,17 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
   }
 
   const log: RecordedRequest[] = [];
-  const rateLimits: { retryAfterSeconds: number; remaining: number; path: PathMatcher | undefined }[] = [];
+  const rateLimits: {
+    retryAfterSeconds: number | null;
+    remaining: number;
+    path: PathMatcher | undefined;
+    emptyBody: boolean;
+  }[] = [];
+  const quotas: {
+    retryAfterSeconds: number | undefined;
+    remaining: number;
+    path: PathMatcher | undefined;
+  }[] = [];
   const failures: {
     path: PathMatcher;
     status: number;
@@ -329,6 +383,7 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
     reason: string | undefined;
     error: string | undefined;
     headers: Record<string, string>;
+    emptyBody: boolean;
   }[] = [];
 
   /**
@@ -340,19 +395,30 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
     request: EmulatorRequest,
     status: number,
     headers: Record<string, string>,
-    options: { message?: string | undefined; reason?: string | undefined; error?: string | undefined },
+    options: {
+      message?: string | undefined;
+      reason?: string | undefined;
+      error?: string | undefined;
+      emptyBody?: boolean;
+    },
   ): Reply {
     const message = options.message ?? defaultMessage(status);
     if (request.path === TOKEN_PATH) {
       return {
         status,
         headers: { ...headers, 'cache-control': 'no-store', pragma: 'no-cache' },
-        body: { error: options.error ?? oauthErrorFor(status), error_description: message },
+        ...(options.emptyBody === true
+          ? {}
+          : { body: { error: options.error ?? oauthErrorFor(status), error_description: message } }),
       };
     }
     const extra = status === 401 && request.path.startsWith('/v1/') ? api.challenge(request, message) : {};
-    return new ApiFailure(status, message, options.reason, { ...headers, ...extra }).toReply();
+    const reply = new ApiFailure(status, message, options.reason, { ...headers, ...extra }).toReply();
+    return options.emptyBody === true ? { status: reply.status, headers: reply.headers ?? {} } : reply;
   }
+
+  const retryAfterHeader = (seconds: number | null | undefined): Record<string, string> =>
+    seconds === null || seconds === undefined ? {} : { 'retry-after': String(seconds) };
 
   function injected(request: EmulatorRequest): Reply | undefined {
     const { path } = request;
@@ -363,12 +429,22 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
     );
     if (limit !== undefined) {
       limit.remaining--;
-      return injectedFailure(
-        request,
+      return injectedFailure(request, 429, retryAfterHeader(limit.retryAfterSeconds), {
+        message: 'API rate limit exceeded',
+        emptyBody: limit.emptyBody,
+      });
+    }
+    const quota = quotas.find(
+      (rule) => rule.remaining > 0 && path.startsWith('/v1/') && matchesRequest(rule.path, path),
+    );
+    if (quota !== undefined) {
+      quota.remaining--;
+      return new ApiFailure(
         429,
-        { 'retry-after': String(limit.retryAfterSeconds) },
-        { message: 'API rate limit exceeded' },
-      );
+        QUOTA_EXCEEDED_MESSAGE,
+        QUOTA_EXCEEDED_REASON,
+        retryAfterHeader(quota.retryAfterSeconds),
+      ).toReply();
     }
     const index = failures.findIndex((rule) => matchesRequest(rule.path, path));
     if (index === -1) return undefined;
@@ -505,9 +581,16 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
       const refresh = state.refreshTokens.get(token);
       if (refresh !== undefined) refresh.consentAt = Number.NEGATIVE_INFINITY;
     },
-    setRateLimit({ retryAfterSeconds, count, path }) {
+    setRateLimit({ retryAfterSeconds, count, path, emptyBody = false }) {
       checkMatcher('setRateLimit', path);
-      rateLimits.push({ retryAfterSeconds, remaining: count, path });
+      rateLimits.push({ retryAfterSeconds, remaining: count, path, emptyBody });
+    },
+    exceedQuota({ count, path, retryAfterSeconds }) {
+      checkMatcher('exceedQuota', path);
+      if (typeof path === 'string' && !path.startsWith('/v1/'))
+        throw new Error(`exceedQuota: '${path}' is not an API path (/v1/…), so it never matches`);
+      checkRetryAfter('exceedQuota', retryAfterSeconds);
+      quotas.push({ retryAfterSeconds, remaining: count, path });
     },
     setRollingRateLimit(limit) {
       rollingLimit = limit;
@@ -522,11 +605,12 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
       const { retryAfterSeconds } = failOptions;
       if (retryAfterSeconds !== undefined && status !== 429)
         throw new Error(`failNext: retryAfterSeconds is for a 429, not a ${status}`);
-      if (retryAfterSeconds !== undefined && !(Number.isInteger(retryAfterSeconds) && retryAfterSeconds >= 0))
-        throw new Error(`failNext: Retry-After is whole seconds, not ${retryAfterSeconds}`);
-      const headers: Record<string, string> =
+      checkRetryAfter('failNext', retryAfterSeconds);
+      const headers =
         status === 429
-          ? { 'retry-after': String(retryAfterSeconds ?? DEFAULT_INJECTED_RETRY_AFTER_SECONDS) }
+          ? retryAfterHeader(
+              retryAfterSeconds === undefined ? DEFAULT_INJECTED_RETRY_AFTER_SECONDS : retryAfterSeconds,
+            )
           : {};
       failures.push({
         path,
@@ -535,6 +619,7 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
         reason: failOptions.reason,
         error: failOptions.error,
         headers,
+        emptyBody: failOptions.emptyBody ?? false,
       });
     },
     requestCount: (filter) => filterLog(filter).length,

@@ -128,6 +128,21 @@ export interface RawResponse {
 
 const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'PUT', 'DELETE', 'HEAD', 'OPTIONS']);
 
+/**
+ * `error.reason`s of a 429 that says a quota is used up rather than that calls come too fast: the
+ * music service's development-mode quota, counted per developer account (upstream-facts, Jul 2026).
+ * Waiting seconds cannot mend it and every retry spends more of it, so such a 429 is not retried.
+ * The weather service's 429 body (`{cod, message}`) never has this shape.
+ */
+const QUOTA_REASONS: ReadonlySet<string> = new Set(['QUOTA_EXCEEDED']);
+
+function isQuotaExhausted(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null || !('error' in body)) return false;
+  const { error } = body;
+  if (typeof error !== 'object' || error === null || !('reason' in error)) return false;
+  return typeof error.reason === 'string' && QUOTA_REASONS.has(error.reason);
+}
+
 /** Parses `Retry-After` (delta-seconds or HTTP-date, RFC 9110 §10.2.3) into milliseconds. */
 export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
   if (value === undefined) return undefined;
@@ -249,8 +264,10 @@ export class Transport {
 
   /**
    * Sends with retries: 5xx and network faults on idempotent methods with backoff; 429 with
-   * `Retry-After` when short, with exponential backoff and full jitter when absent. Throws a typed,
-   * redacted error otherwise.
+   * `Retry-After` when short, with exponential backoff and full jitter when absent. A 429 whose body
+   * says a quota is used up (`QUOTA_REASONS`) is not retried: it is thrown as an `HttpError` with its
+   * redacted body, for the service's client to say what it means. Throws a typed, redacted error
+   * otherwise.
    */
   async send(spec: RequestSpec, deadline: 'response' | 'headers' = 'response'): Promise<RawResponse> {
     const method = spec.method ?? 'GET';
@@ -303,7 +320,15 @@ export class Transport {
       }
       // The status says what happened; a body that cannot be read only loses the service's message.
       const body = await readBody(response.body, headers).catch(() => undefined);
+      // An upstream may echo the credential it was sent; strip this request's own one too.
+      const credential = /^\S+\s+(\S+)$/.exec(spec.headers?.['authorization'] ?? '')?.[1];
 
+      if (status === 429 && isQuotaExhausted(body)) {
+        // A pause the service names still holds back everyone sharing the gate, as for any 429.
+        const retryAfterMs = parseRetryAfter(headers['retry-after']);
+        if (retryAfterMs) await this.closeGate(this.now() + retryAfterMs);
+        throw this.httpError(method, shownUrl, status, body, headers, credential ? [credential] : []);
+      }
       if (status === 429) {
         limited++;
         const retryAfterMs = parseRetryAfter(headers['retry-after']);
@@ -334,8 +359,6 @@ export class Transport {
           continue;
         }
       }
-      // An upstream may echo the credential it was sent; strip this request's own one too.
-      const credential = /^\S+\s+(\S+)$/.exec(spec.headers?.['authorization'] ?? '')?.[1];
       throw this.httpError(method, shownUrl, status, body, headers, credential ? [credential] : []);
     }
   }

@@ -3,7 +3,8 @@
  * when it is an expected problem a member can act on (premium required, no active device…), so the
  * bot can show it as a user error instead of a generic failure.
  */
-import { HttpError, UpstreamError } from '../http/errors.js';
+import { formatWait, HttpError, RateLimitError, UpstreamError } from '../http/errors.js';
+import { parseRetryAfter } from '../http/transport.js';
 import { apiErrorBodySchema, looseErrorBodySchema, oauthErrorBodySchema } from './schemas.js';
 
 /** The parts of an error body the service uses: `{error:{status,message,reason}}` or the OAuth `{error,error_description}`. */
@@ -96,6 +97,33 @@ export class AppCredentialsError extends UpstreamError {
       'music',
       options,
     );
+  }
+}
+
+/**
+ * 429 `QUOTA_EXCEEDED`: the app has used up its request quota, that of a development-mode app,
+ * counted per developer account (upstream-facts, Jul 2026). Not the rolling rate limit: waiting
+ * seconds cannot mend it, so the transport does not retry it. The member is told it is the app's
+ * quota, not their doing; the message (logged for the owner) says what to do about it.
+ */
+export class QuotaExceededError extends RateLimitError {
+  override readonly name: string = 'QuotaExceededError';
+  readonly reason = 'QUOTA_EXCEEDED';
+  readonly userMessage: string;
+
+  constructor(source: HttpError) {
+    const retryAfterMs = parseRetryAfter(source.headers['retry-after']);
+    super(source.service, source.method, source.url, retryAfterMs);
+    // `Retry-After: 0` names no wait worth telling anyone.
+    const wait = retryAfterMs ? formatWait(retryAfterMs) : undefined;
+    this.message =
+      `${source.message}: the app has used up its request quota with the music service (counted per ` +
+      `developer account), so the call was not retried${wait ? `; the service says to wait ${wait}` : ''}. ` +
+      'The app is in development mode: request extended quota for it in the music service’s developer dashboard.';
+    this.userMessage =
+      'This bot’s music app has used up its request quota with the music service for now. That is not ' +
+      `something you did: please try again ${wait ? `in ${wait}` : 'later'}. ` +
+      'The bot’s owner can see the details in the log.';
   }
 }
 
@@ -288,6 +316,8 @@ export function toMusicError(error: unknown): unknown {
   if (!(error instanceof HttpError) || error instanceof MusicHttpError) return error;
   const { message, reason } = readErrorInfo(error.body);
   switch (error.status) {
+    case 429:
+      return reason === 'QUOTA_EXCEEDED' ? new QuotaExceededError(error) : error;
     case 401:
       return new MusicAuthError(error);
     case 403:
