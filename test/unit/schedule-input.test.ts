@@ -63,6 +63,33 @@ describe('schedule input', () => {
     expect(() => parseDays('mon,funday')).toThrow('"funday" is not a day of the week');
   });
 
+  it('refuses, with the word, names that every object inherits (a range to one never ended)', () => {
+    for (const word of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      expect(() => parseDays(word)).toThrow(`"${word.toLowerCase()}" is not a day of the week`);
+      expect(() => parseDays(`mon-${word}`)).toThrow(/is not a (range of days|day of the week)$/);
+      expect(() => parseDays(`${word}-fri`)).toThrow(/is not a (range of days|day of the week)$/);
+    }
+  });
+
+  it('reads or refuses any list of words, and always returns', () => {
+    const word = fc.oneof(
+      fc.constantFrom('mon', 'fri', 'sun', 'weekdays', 'daily', 'constructor', 'prototype', '__proto__'),
+      fc.string({ maxLength: 12 }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(word, fc.option(word)), { maxLength: 6 }), (pairs) => {
+        const input = pairs.map(([a, b]) => (b === null ? a : `${a}-${b}`)).join(',');
+        try {
+          const days = parseDays(input);
+          expect(days.every((day) => Number.isInteger(day) && day >= 0 && day <= 6)).toBe(true);
+        } catch (error) {
+          expect((error as Error).message).toMatch(/is not a (day of the week|range of days)$/);
+        }
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
   it('knows IANA time zones and refuses others', () => {
     expect(isTimeZone('Europe/Berlin')).toBe(true);
     expect(isTimeZone('America/New_York')).toBe(true);

@@ -60,6 +60,14 @@ const GROUPS: Record<string, number[]> = {
 };
 
 /**
+ * A word's entry in a table of words, its own only: `constructor` or `__proto__`, typed by a
+ * member, must not find what every object inherits (a range to `constructor` never ended).
+ */
+function lookUp<T>(table: Record<string, T>, word: string): T | undefined {
+  return Object.hasOwn(table, word) ? table[word] : undefined;
+}
+
+/**
  * `mon,wed,fri`, `weekdays`, `mon-fri`, `sat sun` → sorted day numbers (0 = Sunday); `[]` means
  * every day. Throws with the word it could not read.
  */
@@ -71,16 +79,16 @@ export function parseDays(input: string): number[] {
     .filter(Boolean);
   if (words.length === 0) return [];
   for (const word of words) {
-    if (word in GROUPS) {
-      const group = GROUPS[word]!;
+    const group = lookUp(GROUPS, word);
+    if (group) {
       if (group.length === 0) return [];
       group.forEach((day) => days.add(day));
       continue;
     }
     const range = /^([a-zä]+)-([a-zä]+)$/.exec(word);
     if (range) {
-      const from = DAY_NAMES[range[1]!];
-      const to = DAY_NAMES[range[2]!];
+      const from = lookUp(DAY_NAMES, range[1]!);
+      const to = lookUp(DAY_NAMES, range[2]!);
       if (from === undefined || to === undefined) throw new Error(`"${word}" is not a range of days`);
       for (let day = from; ; day = (day + 1) % 7) {
         days.add(day);
@@ -88,7 +96,7 @@ export function parseDays(input: string): number[] {
       }
       continue;
     }
-    const day = DAY_NAMES[word];
+    const day = lookUp(DAY_NAMES, word);
     if (day === undefined) throw new Error(`"${word}" is not a day of the week`);
     days.add(day);
   }
