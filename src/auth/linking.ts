@@ -26,13 +26,14 @@ export function createLinking(options: {
 }): Linking {
   return {
     async startLink(userId, extra = {}) {
-      const { state } = await options.states.create(userId, {
+      const { ticket } = await options.states.create(userId, {
         account: extra.account,
         ...(extra.notify ? { notify: extra.notify } : {}),
       });
       // Under PUBLIC_URL's path too (a proxy may serve the bot under one), as the redirect URI is.
       const url = new URL(`${options.publicUrl}/link/start`);
-      url.searchParams.set('state', state);
+      // The ticket, never the OAuth state: this URL goes into a Discord message.
+      url.searchParams.set('ticket', ticket);
       return url.toString();
     },
     // Under the link lock: a refresh in flight would otherwise write the tokens back when it ends.

@@ -1,6 +1,7 @@
 /**
- * The callback server: `GET /link/start` (the short link in Discord: a page naming the Discord
- * account that would get access, with a Continue button), `POST /link/continue` (that button: on to
+ * The callback server: `GET /link/start?ticket=…` (the short link in Discord: a page naming the
+ * Discord account that would get access, with a Continue button; the ticket stands for the OAuth
+ * state, which never goes into Discord), `POST /link/continue` (that button: on to
  * the consent page, from the browser the start page bound), `GET /callback` (RFC 6749 §4.1.2),
  * `GET /healthz`, `GET /metrics`. Every failure ends on a readable page and stores nothing.
  */
@@ -217,10 +218,12 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
   // Answers a page, never a redirect: a start link that reached someone else's browser must say
   // whose Discord account it is for before that browser goes anywhere.
   async function start(url: URL, res: ServerResponse) {
-    const state = url.searchParams.get('state') ?? '';
+    const ticket = url.searchParams.get('ticket') ?? '';
     if (!linking) return send(res, '/link/start', pages.notFound());
-    if (!STATE_PATTERN.test(state))
+    if (!STATE_PATTERN.test(ticket))
       return send(res, '/link/start', pages.badRequest('The link is incomplete.'));
+    const state = await linking.states.stateOf(ticket);
+    if (state === undefined) return send(res, '/link/start', pages.unknown());
     const found = await linking.states.peek(state);
     if (found.kind !== 'ok') return send(res, '/link/start', pages[found.kind]());
     const stateHash = hashState(state);

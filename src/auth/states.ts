@@ -2,6 +2,10 @@
  * OAuth `state` values for account linking (RFC 6749 §10.12): random, single-use, expiring after
  * ten minutes and bound to the Discord user who asked. Stored sealed under a hash of the state,
  * so neither the state nor the PKCE verifier is readable in storage.
+ *
+ * The link the member gets in Discord carries a ticket, not the state: a random value of its own
+ * that the start page trades for the state (kept sealed under the ticket's hash). The state goes
+ * only to the consent page and back to the callback, never into a Discord message.
  */
 import { createHash } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
@@ -48,12 +52,16 @@ export class LinkStates {
     this.store = storage.ns<string>('oauth-states');
   }
 
-  /** Starts a link for `userId`: a new state and PKCE verifier (RFC 7636 §4.1). */
+  /**
+   * Starts a link for `userId`: a new state and PKCE verifier (RFC 7636 §4.1), and the ticket for
+   * the start link.
+   */
   async create(
     userId: string,
     extra: { account?: DiscordAccount | undefined; notify?: PendingLink['notify'] } = {},
-  ): Promise<{ state: string; link: PendingLink }> {
+  ): Promise<{ state: string; ticket: string; link: PendingLink }> {
     const state = oauth.generateRandomState();
+    const ticket = oauth.generateRandomState();
     const link: PendingLink = {
       userId,
       ...(extra.account ? { account: extra.account } : {}),
@@ -62,8 +70,22 @@ export class LinkStates {
       ...(extra.notify ? { notify: extra.notify } : {}),
     };
     const id = hashState(state);
+    const ticketId = `ticket:${hashState(ticket)}`;
     await this.store.set(id, seal(this.keyring, id, link), RECORD_RETENTION_MS);
-    return { state, link };
+    await this.store.set(ticketId, seal(this.keyring, ticketId, { state }), RECORD_RETENTION_MS);
+    return { state, ticket, link };
+  }
+
+  /** The state a start link's ticket stands for; undefined for a ticket never issued (or long gone). */
+  async stateOf(ticket: string): Promise<string | undefined> {
+    const id = `ticket:${hashState(ticket)}`;
+    const sealed = await this.store.get(id);
+    if (sealed === undefined) return undefined;
+    try {
+      return z.object({ state: z.string() }).parse(unseal(this.keyring, id, sealed)).state;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Reads a pending link without using it up (for the redirect to the consent page). */

@@ -313,12 +313,10 @@ export function canarySecrets(sources: {
 
 /**
  * A message as text for the search for secrets: content, embeds and components (buttons' labels,
- * custom ids and URLs). One value is left out: the link prompt's start link carries its own state
- * by design (`/link/start?state=…`, shown only to the member who asked). That exact form, and
- * nothing else in it, is blanked; a state anywhere else in the message is still found.
+ * custom ids and URLs), all of it (the link prompt's start link carries a ticket, not the state).
  */
 export function messageText(message: unknown): string {
-  return JSON.stringify(message).replace(/(\/link\/start\?state=)[A-Za-z0-9_-]+"/g, '$1<state>"');
+  return JSON.stringify(message);
 }
 
 /**

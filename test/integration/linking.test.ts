@@ -145,6 +145,21 @@ describe('linking a music account', () => {
     expect(page.status).toBe(400);
   });
 
+  it('puts a ticket in the start link, never the OAuth state, which goes only to the consent page and back', async () => {
+    const url = new URL(await linking.startLink('discord-ticket'));
+    expect([...url.searchParams.keys()]).toEqual(['ticket']);
+    const ticket = url.searchParams.get('ticket')!;
+    const start = await beginLink(url.toString());
+    const state = new URL(start.location!).searchParams.get('state')!;
+    expect(state).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(state).not.toBe(ticket);
+    expect(start.page.body).not.toContain(state);
+    // A state is no ticket: the start page does not know it.
+    const byState = await visit(`${server.url}/link/start?ticket=${state}`);
+    expect(byState.status).toBe(400);
+    expect(byState.cookie).toBeUndefined();
+  });
+
   it('keeps PUBLIC_URL’s path in the link and in the start page’s button, for a bot served under a path', async () => {
     const prefixed = createLinking({ states, vault, publicUrl: 'https://bot.example.org/skybeat' });
     const url = new URL(await prefixed.startLink('discord-proxy'));

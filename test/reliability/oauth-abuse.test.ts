@@ -177,7 +177,7 @@ describe('OAuth abuse of the linking flow', () => {
       '/callback?state=x&code=y&redirect=https://evil.example',
       '/callback?redirect_uri=https://evil.example&error=access_denied&state=abc',
       '//evil.example/callback',
-      '/link/start?state=../../evil.example',
+      '/link/start?ticket=../../evil.example',
       '/link/start/https://evil.example',
       '/link/continue?link=../../evil.example',
     ]) {
@@ -201,7 +201,7 @@ describe('OAuth abuse of the linking flow', () => {
     const cases = [
       `/callback?state=${'a'.repeat(100_000)}&code=x`,
       `/callback?state=${'a'.repeat(7_000)}&code=${'b'.repeat(7_000)}`,
-      `/link/start?state=${'%F0%9F'.repeat(2_000)}`,
+      `/link/start?ticket=${'%F0%9F'.repeat(2_000)}`,
       `/callback?state=%00%00&code=%FF`,
       `/callback?state[]=1&state[]=2&code=x`,
       `/callback?state=abc&state=def&code=x`,

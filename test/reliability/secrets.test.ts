@@ -185,7 +185,7 @@ describe('no secret reaches a log, a message, a page or an error message', () =>
     pages.push((await visit(denied.toString(), start2.cookie)).body);
     pages.push((await visit(`${world.publicUrl}/metrics`)).body);
 
-    // Discord refuses the answer itself: a link prompt (its button holds a fresh state) whose reply
+    // Discord refuses the answer itself: a link prompt (its button holds a fresh ticket) whose reply
     // fails. discord.js's error carries the request's URL, with the interaction token in its path,
     // and the body it sent; the bot logs the error. (The fault matrix does the same to an edit.)
     const dave = world.discord.createUser({ username: 'dave' });
@@ -226,8 +226,10 @@ describe('no secret reaches a log, a message, a page or an error message', () =>
       'error messages': world.errors,
     });
     expect(found).toEqual([]);
-    // The link prompts were searched too (each holds a state, in the one place it may be).
-    expect(messages.filter((m) => m.includes('/link/start?state=<state>"')).length).toBeGreaterThanOrEqual(4);
+    // The link prompts were searched too: each holds a start link, with a ticket and no state.
+    expect(
+      messages.filter((m) => /\/link\/start\?ticket=[A-Za-z0-9_-]+"/.test(m)).length,
+    ).toBeGreaterThanOrEqual(4);
     expect(world.logs.length).toBeGreaterThan(20);
     // The failures above were logged as errors, so their messages were searched too.
     expect(world.errors.length).toBeGreaterThan(5);

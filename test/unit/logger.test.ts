@@ -11,6 +11,8 @@ import { createLogger } from '../../src/logger.js';
 
 const INTERACTION_TOKEN = 'aW50ZXJhY3Rpb246MTIzNDU2Nzg5MDEyMzQ1Njc4OTpzZWNyZXRzZWNyZXRzZWNyZXQ';
 const STATE = 'st4te-Kq9vLm2Xw8Rz0Pa7Yb3Nc6Td1';
+/** A start link's ticket (`/link/start?ticket=…`), which begins linking for its member. */
+const TICKET = 't1cket-Hw5pQz8Lr2Vn6Xs0Jd4Fb7Gm';
 const CODE = 'fake-oauth-code-canary-0001';
 const BOT_TOKEN = 'fake-bot-token-canary-0001';
 
@@ -33,14 +35,14 @@ const linkButtonBody = {
     {
       type: 1,
       components: [
-        { type: 2, style: 5, label: 'Link', url: `https://bot.example/link/start?state=${STATE}` },
+        { type: 2, style: 5, label: 'Link', url: `https://bot.example/link/start?ticket=${TICKET}` },
       ],
     },
   ],
 };
 
 describe('logging a failed Discord request', () => {
-  it('keeps the interaction token and the link state out, and Discord error code and route in', () => {
+  it('keeps the interaction token and the start link’s ticket out, and Discord error code and route in', () => {
     const { logger, lines } = capture();
     const error = new DiscordAPIError(
       { code: 10062, message: 'Unknown interaction' },
@@ -55,7 +57,7 @@ describe('logging a failed Discord request', () => {
     const [line] = lines();
     expect(line).toBeDefined();
     expect(line).not.toContain(INTERACTION_TOKEN);
-    expect(line).not.toContain(STATE);
+    expect(line).not.toContain(TICKET);
     const logged = JSON.parse(line!) as { err: Record<string, unknown> };
     expect(logged.err.code).toBe(10062);
     expect(logged.err.status).toBe(404);
@@ -75,7 +77,7 @@ describe('logging a failed Discord request', () => {
     logger.warn({ err: error }, 'reply failed');
     const [line] = lines();
     expect(line).not.toContain(INTERACTION_TOKEN);
-    expect(line).not.toContain(STATE);
+    expect(line).not.toContain(TICKET);
     expect(line).toContain('/interactions/123456789012345678/[REDACTED]/callback');
   });
 });

@@ -11,6 +11,8 @@ export const SECRET_PARAMS: ReadonlySet<string> = new Set([
   'key',
   'code',
   'state',
+  // A start link's ticket (`/link/start?ticket=…`), which begins linking for the member it was made for.
+  'ticket',
   'code_verifier',
   'client_secret',
   'access_token',
