@@ -64,8 +64,12 @@ export class RateLimiter {
     }
     if (rule?.route) rule.route.lastIndex = 0;
     const exempt = rule?.global === true && isInteractionRoute(routeTemplate);
-    if (rule && !exempt && (rule.route === undefined || rule.route.test(path)))
-      return this.#checkRule(rule, now, bucket);
+    if (rule && !exempt && (rule.route === undefined || rule.route.test(path))) {
+      const ruled = this.#checkRule(rule, now, bucket);
+      // A global limit is not the route's: a request it lets through reports its route's own
+      // bucket, as on Discord, where the global limit shows only in its 429.
+      if (ruled) return ruled;
+    }
     const key = `${method} ${bucketKey}`;
     let window = this.#windows.get(key);
     if (!window || now >= window.resetAt) {
@@ -102,11 +106,14 @@ export class RateLimiter {
     for (const [key, window] of this.#windows) if (now >= window.resetAt) this.#windows.delete(key);
   }
 
-  #checkRule(rule: ActiveRule, now: number, bucket: string): Record<string, string> {
+  /** The headers of a request a route rule lets through, none for a global rule's, or the 429. */
+  #checkRule(rule: ActiveRule, now: number, bucket: string): Record<string, string> | undefined {
     rule.resetAt ??= now + rule.resetAfterMs;
     if (rule.remaining > 0) {
       rule.remaining -= 1;
-      return rateLimitHeaders(rule.limit, rule.remaining, rule.resetAt, now, bucket);
+      return rule.global === true
+        ? undefined
+        : rateLimitHeaders(rule.limit, rule.remaining, rule.resetAt, now, bucket);
     }
     const retryAfterMs = Math.max(rule.resetAt - now, 0);
     const body: RESTRateLimit = {

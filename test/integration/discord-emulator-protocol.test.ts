@@ -249,6 +249,30 @@ describe('Discord emulator protocol details, against a real discord.js client', 
       }
       expect(remaining).toEqual(['49', '48', '49', '48']);
     });
+
+    it('shows a global limit only in its 429: what it lets through reports the route’s own bucket', async () => {
+      const room = emu.createChannel(guild.id, { name: 'global-limit' });
+      emu.setRateLimit({ remaining: 2, resetAfterMs: 2_000, global: true });
+      try {
+        const first = await post(emu, `/channels/${room.id}/messages`, { content: 'one' });
+        const second = await post(emu, `/channels/${room.id}/messages`, { content: 'two' });
+        expect([first.status, second.status]).toEqual([200, 200]);
+        for (const [response, remaining] of [
+          [first, '49'],
+          [second, '48'],
+        ] as const) {
+          expect(response.headers.get('x-ratelimit-limit')).toBe('50');
+          expect(response.headers.get('x-ratelimit-remaining')).toBe(remaining);
+          expect(response.headers.get('x-ratelimit-global')).toBeNull();
+        }
+        const third = await post(emu, `/channels/${room.id}/messages`, { content: 'three' });
+        expect(third.status).toBe(429);
+        expect(third.headers.get('x-ratelimit-global')).toBe('true');
+        expect(third.headers.get('x-ratelimit-scope')).toBe('global');
+      } finally {
+        emu.setRateLimit(null);
+      }
+    });
   });
 
   describe('listing channel messages', () => {
