@@ -53,6 +53,45 @@ describe('/weather problems, answered privately', () => {
     expect(message.content).toContain('The weather service does not accept this bot’s key.');
   });
 
+  it('says the service has no data when it answers 404 for history, statistics or totals', async () => {
+    const errorsLogged = () => world.logs.filter((chunk) => chunk.includes('"level":50')).length;
+    const logged = errorsLogged();
+    world.weather!.failNext('/data/2.5/history/city', 404);
+    const history = await world
+      .slash('weather', {
+        subcommand: 'history',
+        options: { place: 'geo:40.4168,-3.7038|Madrid, ES', start: '2025-01-01' },
+      })
+      .waitForFollowUp();
+    expect(history.flags! & 64).toBe(64);
+    expect(history.content).toBe(
+      'The weather service has no data for this place and period. Try another place or another period.',
+    );
+
+    world.weather!.failNext('/data/2.5/aggregated/year', 404);
+    const stats = await world
+      .slash('weather', {
+        subcommand: 'stats',
+        options: { place: 'geo:41.9028,12.4964|Rome, IT', month: 3, day: 1 },
+        userId: world.bob.id,
+      })
+      .waitForFollowUp();
+    expect(stats.content).toBe(
+      'Der Wetterdienst hat für diesen Ort und Zeitraum keine Daten. Versuche einen anderen Ort oder einen anderen Zeitraum.',
+    );
+
+    world.weather!.failNext('/data/2.5/history/accumulated_temperature', 404);
+    const totals = await world
+      .slash('weather', {
+        subcommand: 'accumulated',
+        options: { place: 'geo:59.3293,18.0686|Stockholm, SE', start: '2025-01-01', end: '2025-01-31' },
+      })
+      .waitForFollowUp();
+    expect(totals.content).toContain('no data for this place and period');
+    // An answer about the data, not a fault of the bot: nothing logged as an error.
+    expect(errorsLogged()).toBe(logged);
+  });
+
   it('says when the service is rate limited and when to try again', async () => {
     world.weather!.setRateLimit({ count: 1, retryAfterSeconds: 120 });
     const message = await world
@@ -96,6 +135,35 @@ describe('/weather problems, answered privately', () => {
       .slash('weather', { subcommand: 'accumulated', options: { place: BERLIN, start: '2999-01-01' } })
       .reply();
     expect(future.content).toContain('in the future');
+    expect(world.weather!.requestCount()).toBe(before);
+  });
+
+  it('refuses dates before the weather service’s records begin, in the member’s language', async () => {
+    const before = world.weather!.requestCount();
+    const history = await world
+      .slash('weather', { subcommand: 'history', options: { place: BERLIN, start: '1900-01-01' } })
+      .reply();
+    expect(history.flags! & 64).toBe(64);
+    expect(history.content).toBe(
+      '“1900-01-01” is before the weather service’s records begin (1970-01-01): pick a later `start`.',
+    );
+    // A date, though no year the calendar of `Date.UTC` reads as such.
+    const yearOne = await world
+      .slash('weather', { subcommand: 'history', options: { place: BERLIN, end: '0001-01-01' } })
+      .reply();
+    expect(yearOne.content).toBe(
+      '“0001-01-01” is before the weather service’s records begin (1970-01-01): pick a later `end`.',
+    );
+    const german = await world
+      .slash('weather', {
+        subcommand: 'accumulated',
+        options: { place: BERLIN, start: '31.12.1969' },
+        userId: world.bob.id,
+      })
+      .reply();
+    expect(german.content).toBe(
+      '„31.12.1969“ liegt vor dem Beginn der Aufzeichnungen des Wetterdienstes (01.01.1970): Wähle für `beginn` ein späteres Datum.',
+    );
     expect(world.weather!.requestCount()).toBe(before);
   });
 

@@ -1,6 +1,6 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodePlace } from '../../src/domain/weather/places.js';
+import { saveMemberHome } from '../../src/domain/weather/prefs.js';
 import { startBotWorld, type BotWorld } from '../helpers/bot.js';
 
 const WEATHER_PATH = '/data/2.5/weather';
@@ -134,12 +134,26 @@ describe('/weather places: autocomplete, typed names, homes', () => {
     expect(reply.content).toContain('/wetter zuhause festlegen');
   });
 
-  it('shows a saved place named with markdown as typed, never as a clickable link', async () => {
-    const place = encodePlace({ lat: 52.52, lon: 13.405, label: '[Free nitro](https://evil.example) **x**' });
+  it('shows a typed place value’s label as a place name, never as markdown, a mention or a link', async () => {
+    const forged = 'geo:0,0|@everyone **pwn** <@123> [Free nitro](https://evil.example)';
+    const now = await world.slash('weather', { subcommand: 'now', options: { place: forged } }).reply();
+    expect(now.flags ?? 0).toBe(0);
+    expect(now.embeds[0]?.title).toBe('everyone pwn 123 Free nitro (https //evil.example)');
+    expect(lastWeatherQuery()).toMatchObject({ lat: '0', lon: '0' });
+
     const saved = await world
-      .slash('weather', { subcommandGroup: 'home', subcommand: 'set', options: { place } })
+      .slash('weather', { subcommandGroup: 'home', subcommand: 'set', options: { place: forged } })
       .reply();
-    expect(saved.content).toContain('\\[Free nitro\\](https://evil.example) \\*\\*x\\*\\*');
+    expect(saved.content).toContain('**everyone pwn 123 Free nitro (https //evil.example)**');
+    await world.slash('weather', { subcommandGroup: 'home', subcommand: 'clear' }).reply();
+  });
+
+  it('shows a home saved with markdown in its name (before names were cleaned) as typed', async () => {
+    await saveMemberHome(world.app.storage, world.alice.id, {
+      lat: 52.52,
+      lon: 13.405,
+      label: '[Free nitro](https://evil.example) **x**',
+    });
     const shown = await world.slash('weather', { subcommandGroup: 'home', subcommand: 'show' }).reply();
     expect(shown.embeds[0]?.fields?.[0]?.value).toBe('\\[Free nitro\\](https://evil.example) \\*\\*x\\*\\*');
     expect(shown.embeds[0]?.fields?.find((field) => field.name === 'Your units')?.value).toBe(

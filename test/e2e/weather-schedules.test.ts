@@ -305,6 +305,57 @@ describe('scheduled weather posts, managed from Discord', () => {
     expect((await schedule('list').reply()).embeds[0]?.description).toContain('None yet');
   });
 
+  it('stores and shows a time zone typed in another case as IANA spells it', async () => {
+    const saved = await schedule('add', {
+      place: BERLIN,
+      time: '07:00',
+      timezone: ' america/chicago ',
+    }).reply();
+    expect(saved.embeds[0]?.description).toContain('07:00 America/Chicago, every day');
+    const [stored] = (await world.app.storage.ns('schedules').get(`guild:${world.guildId}`)) as {
+      id: string;
+      timezone: string;
+    }[];
+    expect(stored?.timezone).toBe('America/Chicago');
+    await schedule('remove', { id: stored!.id }).reply();
+  });
+
+  it('says a schedule is already paused, or not paused, and changes nothing', async () => {
+    const store = world.app.storage.ns('schedules');
+    await schedule('add', { place: BERLIN, time: '09:00', timezone: 'UTC' }).reply();
+    const [{ id }] = (await store.get(`guild:${world.guildId}`)) as [{ id: string }];
+    const running = await store.get(`guild:${world.guildId}`);
+    const notPaused = await schedule('resume', { id }).reply();
+    expect(notPaused.flags! & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
+    expect(notPaused.content).toBe(`The scheduled post “${id}” is not paused: nothing changed.`);
+    expect(notPaused.embeds).toEqual([]);
+    expect(await store.get(`guild:${world.guildId}`)).toEqual(running);
+
+    await schedule('pause', { id }).reply();
+    const paused = await store.get(`guild:${world.guildId}`);
+    const again = await schedule('pause', { id }, undefined, 'de').reply();
+    expect(again.content).toBe(
+      `Der geplante Post „${id}“ ist bereits angehalten: Nichts wurde geändert. \`/wetter zeitplan fortsetzen\` startet ihn wieder.`,
+    );
+    const inEnglish = await schedule('pause', { id }).reply();
+    expect(inEnglish.content).toBe(
+      `The scheduled post “${id}” is already paused: nothing changed. \`/weather schedule resume\` starts it again.`,
+    );
+    expect(await store.get(`guild:${world.guildId}`)).toEqual(paused);
+    await schedule('remove', { id }).reply();
+  });
+
+  it('asks which place when the place is only spaces, as /weather now does', async () => {
+    const store = world.app.storage.ns('schedules');
+    const before = await store.get(`guild:${world.guildId}`);
+    const geocoded = world.weather!.requestCount({ path: '/geo/1.0/direct' });
+    const reply = await schedule('add', { place: '   ', time: '07:00', timezone: 'UTC' }).reply();
+    expect(reply.flags! & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
+    expect(reply.content).toMatch(/^Which place\?/);
+    expect(await store.get(`guild:${world.guildId}`)).toEqual(before);
+    expect(world.weather!.requestCount({ path: '/geo/1.0/direct' })).toBe(geocoded);
+  });
+
   it('pauses a schedule whose channel was deleted, and shows why in list', async () => {
     const doomed = world.discord.createChannel(world.guildId, { name: 'doomed' });
     world.discord.setBotPermissions(doomed.id, { allow: VIEW_SEND });

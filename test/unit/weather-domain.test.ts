@@ -7,6 +7,7 @@ import {
   resolveHistoryRange,
 } from '../../src/domain/weather/dates.js';
 import {
+  DateBeforeRecordsError,
   InvalidDateError,
   InvalidRangeError,
   WeatherKeyRejectedError,
@@ -56,6 +57,34 @@ describe('place values', () => {
     ]) {
       expect(decodePlace(value), value).toBeUndefined();
     }
+  });
+
+  it('show a typed label as a place name only, without markdown, mentions or links', () => {
+    const typed = (label: string) => decodePlace(`geo:0,0|${label}`)?.label;
+    expect(typed('@everyone **pwn** <@123>')).toBe('everyone pwn 123');
+    expect(typed('[Free nitro](https://evil.example)')).toBe('Free nitro (https //evil.example)');
+    expect(typed('||spoiler|| `code` ~~x~~ __y__ # big\n-# small')).toBe('spoiler code x y big - small');
+    // Right-to-left overrides and zero-width characters would hide what the name says.
+    expect(typed('Paris\u202Esirap\u200B')).toBe('Paris sirap');
+    // Nothing left: named by the coordinates, as a place at sea is.
+    expect(decodePlace('geo:-30.5,-140|*** <> ***')).toEqual({ lat: -30.5, lon: -140, label: '-30.5, -140' });
+  });
+
+  it('keep the names autocomplete offers as they are', () => {
+    for (const label of [
+      'Springfield, Missouri, US',
+      'München, Bayern, DE',
+      "St. John's, Newfoundland and Labrador, CA",
+      'Frankfurt (Oder), Brandenburg, DE',
+      'Westward Ho!, England, GB',
+      '東京都, JP',
+      'Ḩalab, Aleppo Governorate, SY',
+      '-30.5, -140',
+    ]) {
+      expect(decodePlace(encodePlace({ lat: 1, lon: 2, label }))?.label, label).toBe(label);
+    }
+    const long = encodePlace({ lat: 1, lon: 2, label: 'Llanfair '.repeat(20) });
+    expect(decodePlace(long)?.label).toBe(long.slice('geo:1,2|'.length));
   });
 
   it('name the state and country, and the local name in the member’s language', () => {
@@ -152,6 +181,18 @@ describe('typed dates', () => {
     }
   });
 
+  it('refuse days before the weather service’s records begin, however far back', () => {
+    for (const text of ['1900-01-01', '31.12.1969 23:59', '0001-01-01', '0000-02-29']) {
+      expect(() => parseDateTime('start', text), text).toThrow(DateBeforeRecordsError);
+    }
+    expect(() => parseDateTime('end', ' 0001-01-01 ')).toThrow(
+      expect.objectContaining({ field: 'end', text: '0001-01-01' }),
+    );
+    // A day that exists in no year is still no day at all.
+    expect(() => parseDateTime('start', '0001-02-29')).toThrow(InvalidDateError);
+    expect(parseDateTime('start', '1970-01-01')).toMatchObject({ year: 1970, month: 1, day: 1 });
+  });
+
   it('know 29 February as a calendar day and 31 April as none', () => {
     expect(checkCalendarDay(2, 29)).toEqual({ month: 2, day: 29 });
     expect(() => checkCalendarDay(4, 31)).toThrow(InvalidDateError);
@@ -221,6 +262,24 @@ describe('history ranges', () => {
         hours: 3,
       }),
     ).toBe('end-and-hours');
+  });
+});
+
+describe('history ranges at the beginning of the records', () => {
+  const east = { nowSec: NOW, clock: { timezone: HOUR } };
+
+  it('begin at the records’ first hour when 1970-01-01 starts before it, east of Greenwich', () => {
+    const start = parseDateTime('start', '1970-01-01');
+    expect(resolveHistoryRange({ start, hours: 3 }, east)).toEqual({ start: 0, end: HOUR });
+    const end = parseDateTime('end', '1970-01-01 05:00');
+    expect(resolveHistoryRange({ end, hours: 24 }, east)).toEqual({ start: 0, end: 4 * HOUR });
+  });
+
+  it('refuse an end before the records begin', () => {
+    const end = parseDateTime('end', '1970-01-01 00:30');
+    expect(() => resolveHistoryRange({ end }, east)).toThrow(
+      expect.objectContaining({ name: 'DateBeforeRecordsError', field: 'end', text: '1970-01-01 00:30' }),
+    );
   });
 });
 

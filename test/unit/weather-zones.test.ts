@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseDateTime, resolveHistoryRange } from '../../src/domain/weather/dates.js';
 import {
+  canonicalTimeZone,
   countryOfLabel,
   offsetAt,
   placeClock,
@@ -91,5 +92,27 @@ describe('a place’s clock', () => {
     expect(countryOfLabel('Mumbai, IN')).toBe('IN');
     expect(countryOfLabel('Somewhere, Very Long Na…')).toBeUndefined();
     expect(countryOfLabel('My place')).toBeUndefined();
+  });
+});
+
+describe('time zones as members type them', () => {
+  it('are spelled as IANA spells them, whatever the case typed', () => {
+    expect(canonicalTimeZone('america/chicago')).toBe('America/Chicago');
+    expect(canonicalTimeZone(' EUROPE/BERLIN ')).toBe('Europe/Berlin');
+    expect(canonicalTimeZone('AMERICA/PORT-AU-PRINCE')).toBe('America/Port-au-Prince');
+    expect(canonicalTimeZone('utc')).toBe('UTC');
+    expect(canonicalTimeZone('etc/gmt+5')).toBe('Etc/GMT+5');
+  });
+
+  it('are spelled as autocomplete offers them', () => {
+    for (const zone of Intl.supportedValuesOf('timeZone')) {
+      expect(canonicalTimeZone(zone.toLowerCase())).toBe(zone);
+    }
+  });
+
+  it('are refused when no such zone exists', () => {
+    for (const typed of ['', '   ', 'Mars/Olympus_Mons', 'America/Chicago/']) {
+      expect(canonicalTimeZone(typed), typed).toBeUndefined();
+    }
   });
 });

@@ -319,6 +319,8 @@ const en = {
   invalidDate: (field: string, typed: string) =>
     `“${typed}” is not a date I can read for \`${field}\`. Write it as 2025-03-01 or 2025-03-01 14:00 (or 01.03.2025 14:00).`,
   invalidDay: (typed: string) => `There is no such day as ${typed}.`,
+  beforeRecords: (typed: string, field: string) =>
+    `“${typed}” is before the weather service’s records begin (1970-01-01): pick a later \`${field}\`.`,
   rangeFuture: 'That range lies in the future; history and totals only cover the past.',
   rangeOrder: 'The end comes before the start.',
   rangeTooLongHours: (limit: number) =>
@@ -342,8 +344,12 @@ const en = {
   unreadable:
     'The weather service sent an answer the bot could not read. Please try again in a minute; if it keeps happening, tell the bot’s owner.',
   refused: (detail: string) => `The weather service refused this request: ${detail}`,
+  noData: 'The weather service has no data for this place and period. Try another place or another period.',
   manageServerNeeded: 'Only members who may manage this server can change its default place.',
   serverOnly: 'This works only in a server.',
+  scheduleAlreadyPaused: (id: string) =>
+    `The scheduled post “${id}” is already paused: nothing changed. \`/weather schedule resume\` starts it again.`,
+  scheduleNotPaused: (id: string) => `The scheduled post “${id}” is not paused: nothing changed.`,
 
   // Shared
   compass: [
@@ -508,6 +514,8 @@ const de: WeatherMessages = {
   invalidDate: (field, typed) =>
     `„${typed}“ kann ich für \`${field}\` nicht als Datum lesen. Schreibe es als 01.03.2025 oder 01.03.2025 14:00 (oder 2025-03-01 14:00).`,
   invalidDay: (typed) => `Einen Tag ${typed} gibt es nicht.`,
+  beforeRecords: (typed, field) =>
+    `„${typed}“ liegt vor dem Beginn der Aufzeichnungen des Wetterdienstes (01.01.1970): Wähle für \`${field}\` ein späteres Datum.`,
   rangeFuture: 'Dieser Zeitraum liegt in der Zukunft; Verlauf und Summen gibt es nur für die Vergangenheit.',
   rangeOrder: 'Das Ende liegt vor dem Beginn.',
   rangeTooLongHours: (limit) =>
@@ -532,8 +540,13 @@ const de: WeatherMessages = {
   unreadable:
     'Der Wetterdienst hat eine Antwort geschickt, die der Bot nicht lesen kann. Bitte versuche es in einer Minute noch einmal; wenn es so bleibt, sag dem Betreiber des Bots Bescheid.',
   refused: (detail) => `Der Wetterdienst hat diese Anfrage abgelehnt: ${detail}`,
+  noData:
+    'Der Wetterdienst hat für diesen Ort und Zeitraum keine Daten. Versuche einen anderen Ort oder einen anderen Zeitraum.',
   manageServerNeeded: 'Nur Mitglieder, die diesen Server verwalten dürfen, können seinen Standardort ändern.',
   serverOnly: 'Das geht nur auf einem Server.',
+  scheduleAlreadyPaused: (id) =>
+    `Der geplante Post „${id}“ ist bereits angehalten: Nichts wurde geändert. \`/wetter zeitplan fortsetzen\` startet ihn wieder.`,
+  scheduleNotPaused: (id) => `Der geplante Post „${id}“ ist nicht angehalten: Nichts wurde geändert.`,
 
   compass: [
     'N',

@@ -1,24 +1,23 @@
 import {
   ChannelType,
-  MessageFlags,
   PermissionFlagsBits,
   type ChatInputCommandInteraction,
   type PermissionsBitField,
 } from 'discord.js';
 import type { WeatherServices } from '../../bot/context.js';
 import { UserError } from '../../bot/errors.js';
-import { langOf, localize, localizedChoice } from '../../bot/i18n/index.js';
+import { localize, localizedChoice } from '../../bot/i18n/index.js';
 import { SCHEDULE_TEXT } from '../../bot/i18n/schedules.js';
 import { md } from '../../bot/render/music-text.js';
 import { renderScheduleSaved } from '../../bot/render/schedules.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { defaultUnitsFor } from '../../domain/weather/units.js';
-import { resolvePlace } from '../../domain/weather/places.js';
+import { canonicalTimeZone } from '../../domain/weather/zones.js';
 import { parseDays, parseTimeOfDay } from '../../services/schedules/input.js';
-import { isTimeZone, timeZones } from '../../services/schedules/timing.js';
+import { timeZones } from '../../services/schedules/timing.js';
 import { SCHEDULE_KINDS, type Schedule, type ScheduleKind } from '../../services/schedules/types.js';
 import { withinMs } from '../../services/time-limit.js';
-import { placeAutocomplete, placeOption } from './shared.js';
+import { deferWithPlace, placeAutocomplete, placeOption, weatherRequest } from './shared.js';
 import { requireManager, SCHEDULE_GROUP } from './schedule-shared.js';
 
 const NEEDED = [
@@ -73,8 +72,9 @@ export default {
     const { guildId, t } = requireManager(interaction);
     const time = parseTimeOfDay(interaction.options.getString('time', true));
     if (!time) throw new UserError(t.badTime);
-    const timezone = interaction.options.getString('timezone', true).trim();
-    if (!isTimeZone(timezone)) throw new UserError(t.badTimeZone(md(timezone, 64)));
+    const typedZone = interaction.options.getString('timezone', true);
+    const timezone = canonicalTimeZone(typedZone);
+    if (timezone === undefined) throw new UserError(t.badTimeZone(md(typedZone.trim(), 64)));
     const typedDays = interaction.options.getString('days') ?? '';
     let days: number[];
     try {
@@ -99,9 +99,8 @@ export default {
       if (missing.length > 0) throw new UserError(t.missingPermissions(channelId, missing));
     }
 
-    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-    const lang = langOf(interaction.locale);
-    const place = await resolvePlace(weather.client, interaction.options.getString('place', true), lang);
+    const request = await weatherRequest(interaction, weather, ctx);
+    const place = await deferWithPlace(interaction, weather, request, { ephemeral: true });
     const schedule = await weather.schedules.store.add({
       guildId,
       channelId,
@@ -112,7 +111,7 @@ export default {
       kind: (interaction.options.getString('kind') ?? 'today') as ScheduleKind,
       units: (interaction.options.getString('units') ??
         defaultUnitsFor(interaction.locale)) as Schedule['units'],
-      lang,
+      lang: request.lang,
       createdBy: interaction.user.id,
       createdAt: ctx.now(),
     });

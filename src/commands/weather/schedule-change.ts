@@ -3,8 +3,9 @@ import { MessageFlags } from 'discord.js';
 import type { WeatherServices } from '../../bot/context.js';
 import { UserError } from '../../bot/errors.js';
 import { renderScheduleSaved } from '../../bot/render/schedules.js';
-import { localize } from '../../bot/i18n/index.js';
+import { langOf, localize } from '../../bot/i18n/index.js';
 import { SCHEDULE_TEXT } from '../../bot/i18n/schedules.js';
+import { weatherMessages } from '../../bot/i18n/weather.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import type { Schedule } from '../../services/schedules/types.js';
 import {
@@ -52,6 +53,9 @@ function scheduleVerb(verb: Verb): Subcommand<WeatherServices> {
       // Storage locks and (with SCHEDULER=queue) Redis come next: acknowledge first, privately.
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       const schedule = await findSchedule(weather, guildId, interaction.options.getString('id', true), t);
+      const said = weatherMessages(langOf(interaction.locale));
+      if (verb === 'pause' && schedule.paused) throw new UserError(said.scheduleAlreadyPaused(schedule.id));
+      if (verb === 'resume' && !schedule.paused) throw new UserError(said.scheduleNotPaused(schedule.id));
       const changed = await changeSchedule(verb, weather, schedule, interaction.user.username, ctx.now());
       // Removed meanwhile by someone else: say so, rather than show it as paused or resumed.
       if (!changed) throw new UserError(t.noSuchSchedule(schedule.id));

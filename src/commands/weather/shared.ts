@@ -11,6 +11,7 @@ import { fit, type WeatherRenderOptions } from '../../bot/render/weather.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import {
   CoordinatesOffEarthError,
+  DateBeforeRecordsError,
   InvalidDateError,
   InvalidRangeError,
   NoPlaceError,
@@ -43,6 +44,7 @@ import {
 import {
   RateLimitError,
   WeatherBadRequestError,
+  WeatherNotFoundError,
   WeatherParameterError,
   type WeatherLang,
 } from '../../services/weather/index.js';
@@ -190,6 +192,12 @@ export function describeWeatherProblem(error: unknown, lang: Lang): string | und
       fit(error.text, 100),
     );
   }
+  if (error instanceof DateBeforeRecordsError) {
+    return t.beforeRecords(
+      fit(error.text, 100),
+      WEATHER_COMMAND_TEXT.options[FIELD_NAMES[error.field]].name[lang],
+    );
+  }
   if (error instanceof InvalidRangeError) {
     switch (error.problem) {
       case 'future':
@@ -213,6 +221,8 @@ export function describeWeatherProblem(error: unknown, lang: Lang): string | und
   if (error instanceof TimeoutError || error instanceof NetworkError) return t.unavailable;
   if (error instanceof HttpError && error.status >= 500) return t.unavailable;
   if (error instanceof ResponseValidationError) return t.unreadable;
+  // Asked for a place and time the service keeps nothing about (history, statistics, totals).
+  if (error instanceof WeatherNotFoundError) return t.noData;
   if (error instanceof WeatherBadRequestError) return t.refused(error.detail ?? error.statusText);
   if (error instanceof WeatherParameterError) return t.refused(error.message);
   return undefined;

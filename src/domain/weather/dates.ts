@@ -3,7 +3,7 @@
  * history products accept. Times are local to the place; accumulated values count whole UTC days, as
  * the service does.
  */
-import { InvalidDateError, InvalidRangeError, type DateField } from './errors.js';
+import { DateBeforeRecordsError, InvalidDateError, InvalidRangeError, type DateField } from './errors.js';
 import { wallToUnix, type PlaceClock } from './zones.js';
 
 export interface LocalDateTime {
@@ -24,12 +24,20 @@ export const HISTORY_MAX_HOURS = 168;
 export const HISTORY_DEFAULT_HOURS = 24;
 /** The longest range of accumulated values the service answers. */
 export const ACCUMULATED_MAX_DAYS = 366;
+/**
+ * The service's records begin with Unix time 0 (1970-01-01 UTC); the client refuses to ask for an
+ * earlier time.
+ */
+export const RECORDS_BEGIN_YEAR = 1970;
 
 const ISO = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2}))?$/;
 const GERMAN = /^(\d{1,2})\.(\d{1,2})\.(\d{4})(?:,?\s+(\d{1,2}):(\d{2}))?$/;
 
-/** Reads `YYYY-MM-DD[ HH:MM]` or `DD.MM.YYYY[ HH:MM]`; throws `InvalidDateError` for anything else. */
-export function parseDateTime(field: DateField, text: string): LocalDateTime {
+/**
+ * Reads `YYYY-MM-DD[ HH:MM]` or `DD.MM.YYYY[ HH:MM]`; throws `InvalidDateError` for anything else,
+ * and `DateBeforeRecordsError` for a day before {@link RECORDS_BEGIN_YEAR}.
+ */
+export function parseDateTime(field: Exclude<DateField, 'date'>, text: string): LocalDateTime {
   const trimmed = text.trim();
   const iso = ISO.exec(trimmed);
   const german = iso ? undefined : GERMAN.exec(trimmed);
@@ -47,7 +55,9 @@ export function parseDateTime(field: DateField, text: string): LocalDateTime {
     minute: Number(parts.minute ?? 0),
     hasTime: parts.hour !== undefined,
   };
-  const date = new Date(Date.UTC(value.year, value.month - 1, value.day, value.hour, value.minute));
+  // Not `Date.UTC`, which reads the years 0 to 99 as 1900 to 1999: `0001-01-01` is a date too.
+  const date = new Date(0);
+  date.setUTCFullYear(value.year, value.month - 1, value.day);
   const exists =
     date.getUTCFullYear() === value.year &&
     date.getUTCMonth() === value.month - 1 &&
@@ -55,6 +65,7 @@ export function parseDateTime(field: DateField, text: string): LocalDateTime {
     value.hour < 24 &&
     value.minute < 60;
   if (!exists) throw new InvalidDateError(field, text);
+  if (value.year < RECORDS_BEGIN_YEAR) throw new DateBeforeRecordsError(field, trimmed);
   return value;
 }
 
@@ -80,8 +91,9 @@ export interface HistoryRequest {
  * The hours to fetch: from `start` to `end`, or `hours` from `start` or back from `end` (or now);
  * 24 hours when nothing is given. The service lists whole hours (`dt` on the hour) within the
  * range, so a range counted in hours is laid on that grid: the last 24 hours at 14:35 run from
- * 15:00 yesterday, and 24 records come back rather than 23. The end is cut at now; more than a week
- * is refused.
+ * 15:00 yesterday, and 24 records come back rather than 23. The end is cut at now, and the start
+ * at the beginning of the records (1970-01-01 00:00 local is before it east of Greenwich); an end
+ * before that beginning, and more than a week, are refused.
  */
 export function resolveHistoryRange(
   request: HistoryRequest,
@@ -94,6 +106,7 @@ export function resolveHistoryRange(
   const endSec = end
     ? localToUnix(end.hasTime ? end : { ...end, hour: 23, minute: 0 }, where.clock)
     : undefined;
+  if (end && endSec !== undefined && endSec < 0) throw new DateBeforeRecordsError('end', formatLocal(end));
   let range: UnixRange;
   if (startSec !== undefined && endSec !== undefined) range = { start: startSec, end: endSec };
   else if (startSec !== undefined) range = { start: startSec, end: Math.ceil(startSec / HOUR) * HOUR + span };
@@ -102,12 +115,21 @@ export function resolveHistoryRange(
     range = { start: Math.floor(last / HOUR) * HOUR - span, end: last };
   }
   if (range.start > where.nowSec) throw new InvalidRangeError('future');
+  range.start = Math.max(range.start, 0);
   range.end = Math.min(range.end, where.nowSec);
   if (range.end < range.start) throw new InvalidRangeError('order');
   if (Math.floor((range.end - range.start) / HOUR) + 1 > HISTORY_MAX_HOURS) {
     throw new InvalidRangeError('too-long', { max: HISTORY_MAX_HOURS, unit: 'hours' });
   }
   return range;
+}
+
+const pad = (value: number, length = 2) => String(value).padStart(length, '0');
+
+/** `1970-01-01 00:30`, or the date alone when no time was typed. */
+function formatLocal(value: LocalDateTime): string {
+  const date = `${pad(value.year, 4)}-${pad(value.month)}-${pad(value.day)}`;
+  return value.hasTime ? `${date} ${pad(value.hour)}:${pad(value.minute)}` : date;
 }
 
 /**
@@ -120,6 +142,7 @@ export function resolveDayRange(
 ): UnixRange {
   const dayOf = (value: LocalDateTime) => Date.UTC(value.year, value.month - 1, value.day) / 1000;
   const start = dayOf(request.start);
+  if (start < 0) throw new DateBeforeRecordsError('start', formatLocal(request.start));
   const lastDay = request.end ? dayOf(request.end) : Math.floor(nowSec / DAY) * DAY;
   if (start > nowSec || lastDay > nowSec) throw new InvalidRangeError('future');
   if (lastDay < start) throw new InvalidRangeError('order');

@@ -48,6 +48,20 @@ export class InvalidDateError extends Error {
   }
 }
 
+/**
+ * A readable date before the weather service's records begin: 1970-01-01, Unix time 0, below which
+ * the client refuses to ask at all.
+ */
+export class DateBeforeRecordsError extends Error {
+  override readonly name = 'DateBeforeRecordsError';
+  constructor(
+    readonly field: 'start' | 'end',
+    readonly text: string,
+  ) {
+    super(`The ${field} "${text}" is before the weather service's records begin`);
+  }
+}
+
 export type RangeProblem = 'future' | 'order' | 'too-long' | 'end-and-hours';
 
 /** Dates that are readable but do not make a range the service can answer. */

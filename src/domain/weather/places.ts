@@ -59,15 +59,36 @@ export function encodePlace(place: Place): string {
   return head + clip(place.label, room);
 }
 
-/** The place a chosen value carries; `undefined` for anything else (typed text, forged values). */
+/**
+ * What a place's name may hold: letters and digits of any script, spaces, the punctuation geocoded
+ * names and coordinates use (`St. John's`, `Frankfurt (Oder)`, `Bozen/Bolzano`, `Westward Ho!`,
+ * `-30.5`) and the ellipsis of a name `encodePlace` shortened. Everything else goes: markdown,
+ * mention and link syntax (`*_~` and the backtick, `|<>[]#@:` and the backslash), and invisible and
+ * direction-changing characters.
+ */
+const NOT_IN_LABEL = /[^\p{L}\p{M}\p{N}\p{Zs},.'’()/&!…-]+/gu;
+
+/**
+ * The place a value carries; `undefined` for anything not shaped like one (typed text).
+ *
+ * Discord does not check that an autocomplete option's value was one of the choices offered: a
+ * member can type `geo:0,0|@everyone **pwn**`, and the label would be shown publicly as the
+ * place's name (a `/weather now` title, a schedule's daily posts). Checking the label against what
+ * autocomplete would offer for those coordinates cannot be done: the choices come from a search by
+ * name (or are the member's saved places), and a reverse look-up of their coordinates names
+ * whatever is nearest, often something else. So the label is cleaned instead: it keeps what place
+ * names are made of and nothing that formats, mentions or links, and the value's pattern already
+ * holds it to 100 characters. A label with nothing left is named by its coordinates, as a place at
+ * sea is.
+ */
 export function decodePlace(value: string): Place | undefined {
   const match = PLACE_VALUE.exec(value.trim());
   if (!match) return undefined;
   const lat = Number(match[1]);
   const lon = Number(match[2]);
-  const label = (match[3] ?? '').trim();
-  if (!onEarth(lat, lon) || label === '') return undefined;
-  return { lat, lon, label };
+  if (!onEarth(lat, lon)) return undefined;
+  const label = (match[3] ?? '').replace(NOT_IN_LABEL, ' ').replace(/\s+/g, ' ').trim();
+  return { lat, lon, label: label === '' ? `${lat}, ${lon}` : label };
 }
 
 /** Places matching typed text, best known first: what autocomplete offers. */

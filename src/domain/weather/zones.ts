@@ -76,6 +76,23 @@ export function zoneOffset(zone: string, unix: number): number {
   return offset;
 }
 
+/**
+ * The IANA name of a time zone as a member typed it, spelled as the runtime spells it:
+ * `America/Chicago` for `america/chicago`, which `Intl` accepts in any case (and which was otherwise
+ * stored and shown as typed). Node 20 also gives a link the zone it stands for, in the same
+ * spelling as the time zones autocomplete offers (`Intl.supportedValuesOf`). `undefined` when the
+ * runtime knows no such zone.
+ */
+export function canonicalTimeZone(typed: string): string | undefined {
+  const zone = typed.trim();
+  if (zone === '') return undefined;
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The IANA zones of a country (`DE`), from the runtime's CLDR data; none for an unknown code. */
 export function countryZones(country: string): string[] {
   if (!/^[A-Z]{2}$/.test(country)) return [];
