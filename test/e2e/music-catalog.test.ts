@@ -238,8 +238,8 @@ describe('albums, artists and the library', () => {
       .slash('music', { subcommand: 'album', options: { album: 'AAAAAAAAAAAAAAAAAAAAAA' } })
       .waitForFollowUp();
     expect(missing.flags! & EPHEMERAL).toBe(EPHEMERAL);
-    expect(missing.content).toBe('Not found: check the link or id.');
-    expect(world.discord.messages(world.channelId).some((m) => m.content?.startsWith('Not found'))).toBe(
+    expect(missing.content).toBe('No album with this id: check that it is an album’s link, URI or id.');
+    expect(world.discord.messages(world.channelId).some((m) => m.content?.startsWith('No album'))).toBe(
       false,
     );
     // A member's mistyped id is not trouble with the service: nothing at warn level for the owner.
@@ -255,6 +255,21 @@ describe('albums, artists and the library', () => {
       .reply();
     expect(invalid.flags! & EPHEMERAL).toBe(EPHEMERAL);
     expect(invalid.content).toMatch(/^That is not an album link, URI or id/);
+  });
+
+  it('says what kind of id was expected when a bare id of another kind is given', async () => {
+    const trackAsAlbum = await world
+      .slash('music', { subcommand: 'album', options: { album: fixtures.trackIds[0]! } })
+      .waitForFollowUp();
+    expect(trackAsAlbum.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(trackAsAlbum.content).toBe('No album with this id: check that it is an album’s link, URI or id.');
+    const albumAsArtist = await world
+      .slash('music', { subcommand: 'artist', options: { artist: fixtures.catalog.longAlbumId } })
+      .waitForFollowUp();
+    expect(albumAsArtist.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(albumAsArtist.content).toBe(
+      'No artist with this id: check that it is an artist’s link, URI or id.',
+    );
   });
 
   // Last: the 429 pauses every music call of the bot for the hour it asks for.

@@ -269,6 +269,72 @@ describe('playlists: pages, autocomplete and edits', () => {
     expect(done.components).toEqual([]);
   });
 
+  const UNKNOWN_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
+  const changesSent = () =>
+    ['PUT', 'POST', 'DELETE']
+      .map((method) =>
+        world.music!.requestCount({ method, path: /^\/v1\/playlists\/[^/]+\/(tracks|items)$/ }),
+      )
+      .reduce((sum, count) => sum + count, 0);
+  const unknownHint =
+    'Check the links and ids: a bare id is read as a track, so give an episode as its full `service:episode:<id>` URI or its link.';
+
+  it('refuses, before asking, a replacement of over 100 items, which could not happen at once, and changes nothing', async () => {
+    const before = world.music!.playlist(roadTrip)!.uris;
+    world.music!.resetCounters();
+    const items = [...trackIds.slice(0, 100), UNKNOWN_ID].join(' ');
+    const refused = await playlist('replace', { playlist: roadTrip, items }).reply();
+    expect(refused.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(refused.content).toBe(
+      'A replacement takes at most 100 items, so that it happens all at once; you gave 101. Nothing was changed. ' +
+        'To put in more, replace with the first 100, then add the rest with /music playlist add.',
+    );
+    expect(refused.components ?? []).toEqual([]);
+    expect(changesSent()).toBe(0);
+    expect(world.music!.playlist(roadTrip)!.uris).toEqual(before);
+  });
+
+  it('says which kind of item the service refused in a replacement, and the playlist keeps its items', async () => {
+    const before = world.music!.playlist(roadTrip)!.uris;
+    const items = [...trackIds.slice(0, 99), UNKNOWN_ID].join(' ');
+    const prompt = await playlist('replace', { playlist: roadTrip, items }).reply();
+    const error = await click(prompt, 'Replace with 100 items').waitForFollowUp();
+    expect(error.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(error.content).toBe(
+      `One of the new items is not a track or episode the music service knows, so it refused the replacement: nothing was changed. ${unknownHint}`,
+    );
+    expect(world.music!.playlist(roadTrip)!.uris).toEqual(before);
+  });
+
+  it('says an added item is unknown to the service, an episode given by its bare id included, and adds nothing', async () => {
+    const before = world.music!.playlist(roadTrip)!.uris;
+    const expected = `One of those items is not a track or episode the music service knows, so it refused them: nothing was changed. ${unknownHint}`;
+    for (const items of [`${trackIds[0]} ${UNKNOWN_ID}`, episodeIds[0]!]) {
+      const error = await playlist('add', { playlist: roadTrip, items }).waitForFollowUp();
+      expect(error.flags! & EPHEMERAL).toBe(EPHEMERAL);
+      expect(error.content).toBe(expected);
+      expect(world.music!.playlist(roadTrip)!.uris).toEqual(before);
+    }
+  });
+
+  it('says exactly which items went in when a long addition is refused part-way', async () => {
+    const before = world.music!.playlist(roadTrip)!.uris;
+    const items = trackIds.slice(200, 350);
+    const refused = items.map((id, index) => (index === 119 ? UNKNOWN_ID : id));
+    const error = await playlist('add', { playlist: roadTrip, items: refused.join(' ') }).waitForFollowUp();
+    expect(error.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    const start = before.length + 1;
+    expect(error.content).toBe(
+      `Only the first 100 of your 150 items were added, at positions ${start}–${start + 99}. ` +
+        'The music service refused items 101–150, as one of them is not a track or episode it knows. ' +
+        `${unknownHint} Then add items 101–150 again.`,
+    );
+    expect(world.music!.playlist(roadTrip)!.uris).toEqual([
+      ...before,
+      ...items.slice(0, 100).map((id) => `service:track:${id}`),
+    ]);
+  });
+
   it('refuses to edit someone else’s playlist, privately', async () => {
     const handle = playlist('add', { playlist: bobPicks, items: trackIds[0]! });
     const error = await handle.waitForFollowUp();
@@ -298,7 +364,7 @@ describe('playlists: pages, autocomplete and edits', () => {
   it('says a playlist was not found, and what is not a playlist', async () => {
     const missing = await playlist('view', { playlist: 'AAAAAAAAAAAAAAAAAAAAAA' }).waitForFollowUp();
     expect(missing.flags! & EPHEMERAL).toBe(EPHEMERAL);
-    expect(missing.content).toBe('Not found: check the link or id.');
+    expect(missing.content).toBe('No playlist with this id: check that it is a playlist’s link, URI or id.');
     // The service's own playlists (Discover Weekly here) answer 404 to apps: the link is not wrong.
     const serviceMade = await playlist('view', {
       playlist: 'https://open.spotify.com/playlist/37i9dQZEVXcJZyENOWUFo7?si=abc',

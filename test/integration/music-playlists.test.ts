@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/services/http/errors.js';
-import { EndpointUnavailableError, pageOf, type PlaylistEntry } from '../../src/services/music/index.js';
+import {
+  EndpointUnavailableError,
+  IncompleteChangeError,
+  pageOf,
+  type PlaylistEntry,
+} from '../../src/services/music/index.js';
 import { createMusicWorld, trackUris, VARIANTS, type MusicWorld } from '../fixtures/music.js';
 
 describe.each(VARIANTS)('playlists (%s API)', (variant) => {
@@ -174,14 +179,49 @@ describe.each(VARIANTS)('playlists (%s API)', (variant) => {
     expect(world.emulator.playlist(id)?.uris).toEqual([e, c, d, a, b]);
   });
 
-  it('replaces over 100 items: the first 100 by replacing, the rest by adding', async () => {
-    const id = newPlaylist(trackUris(world.emulator, 10, 0));
-    const wanted = trackUris(world.emulator, 230, 800);
+  it('replaces 100 items in one request, and refuses 101 before sending anything', async () => {
+    const start = trackUris(world.emulator, 10, 0);
+    const id = newPlaylist(start);
     world.emulator.resetCounters();
+    await expect(
+      world.music.playlists.replaceItems('alice', id, trackUris(world.emulator, 101, 800)),
+    ).rejects.toBeInstanceOf(RangeError);
+    expect(world.emulator.requestCount()).toBe(0);
+    expect(world.emulator.playlist(id)?.uris).toEqual(start);
+
+    const wanted = trackUris(world.emulator, 100, 800);
     await world.music.playlists.replaceItems('alice', id, wanted);
     expect(world.emulator.requestCount({ method: 'PUT', path: itemsPath(id) })).toBe(1);
-    expect(world.emulator.requestCount({ method: 'POST', path: itemsPath(id) })).toBe(2);
+    expect(world.emulator.requestCount({ method: 'POST', path: itemsPath(id) })).toBe(0);
     expect(world.emulator.playlist(id)?.uris).toEqual(wanted);
+  });
+
+  it('a replacement the service refuses (an unknown id) leaves every item in place', async () => {
+    const start = trackUris(world.emulator, 10, 0);
+    const id = newPlaylist(start);
+    const wanted = [...trackUris(world.emulator, 99, 800), 'service:track:AAAAAAAAAAAAAAAAAAAAAA'];
+    await expect(world.music.playlists.replaceItems('alice', id, wanted)).rejects.toMatchObject({
+      status: 400,
+      detail: 'Payload contains a non-existing ID',
+    });
+    expect(world.emulator.playlist(id)?.uris).toEqual(start);
+  });
+
+  it('says how many items went in when a request after the first is refused', async () => {
+    const start = trackUris(world.emulator, 5, 0);
+    const id = newPlaylist(start);
+    const added = trackUris(world.emulator, 150, 300);
+    const sent = added.map((uri, index) => (index === 120 ? 'service:track:AAAAAAAAAAAAAAAAAAAAAA' : uri));
+    const error: unknown = await world.music.playlists.addItems('alice', id, sent).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IncompleteChangeError);
+    expect(error).toMatchObject({ applied: 100, total: 150, cause: { status: 400 } });
+    expect(world.emulator.playlist(id)?.uris).toEqual([...start, ...added.slice(0, 100)]);
+
+    // Refused in the first request: nothing went in, and the error is the service's own.
+    const first = await world.music.playlists.addItems('alice', id, sent.slice(100)).catch((e: unknown) => e);
+    expect(first).toBeInstanceOf(HttpError);
+    expect(first).not.toBeInstanceOf(IncompleteChangeError);
+    expect(world.emulator.playlist(id)?.length).toBe(105);
   });
 
   it('clears a playlist with an empty replacement', async () => {

@@ -1,8 +1,7 @@
 import { renderReplacementPrompt } from '../../bot/render/playlist.js';
 import type { MusicServices } from '../../bot/context.js';
 import type { Subcommand } from '../../bot/subcommands.js';
-import { prepareReplacement } from '../../domain/music/playlists.js';
-import { parseItemRefs, requireAllValid } from '../../domain/music/refs.js';
+import { prepareReplacement, replacementUris } from '../../domain/music/playlists.js';
 import { myPlaylistChoices, myPlaylistOption } from './choices.js';
 import { depsOf, ensureLinked, guarded } from './shared.js';
 
@@ -16,13 +15,15 @@ export default {
       .addStringOption((option) =>
         option
           .setName('items')
-          .setDescription('The new track or episode links, URIs or ids, separated by spaces or commas')
+          .setDescription(
+            'The new track or episode links, URIs or ids (100 at most), separated by spaces or commas',
+          )
           .setRequired(true),
       ),
   execute: guarded(async (interaction, music, ctx) => {
     const playlist = interaction.options.getString('playlist', true);
     const items = interaction.options.getString('items', true);
-    requireAllValid(parseItemRefs(items, music.client.uri).invalid, 'track or episode');
+    replacementUris(music.client.uri, items);
     if (!(await ensureLinked(interaction, music))) return;
     await interaction.deferReply();
     const preview = await prepareReplacement(depsOf(music, ctx), interaction.user.id, playlist, items);

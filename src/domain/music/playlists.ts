@@ -8,13 +8,16 @@ import { z } from 'zod';
 import { HttpError } from '../../services/http/errors.js';
 import {
   MAX_PAGE_SIZE,
+  MAX_PLAYLIST_ITEMS_PER_REQUEST,
   ForbiddenError,
+  IncompleteChangeError,
   NotFoundError,
   pageCount,
   parseMusicRef,
   type Page,
   type Playlist,
   type PlaylistEntry,
+  type MusicClient,
   type SimplifiedPlaylist,
 } from '../../services/music/index.js';
 import { cached, readCached, within } from './cache.js';
@@ -38,6 +41,12 @@ const MINE_FRESH_MS = 60_000;
 const MINE_KEEP_MS = 24 * 60 * 60_000;
 /** How long a replacement waits for its confirmation. */
 const PENDING_TTL_MS = 15 * 60_000;
+/**
+ * Items one replacement puts in at most: one request, which the service applies whole or not at
+ * all. More would take a second request, and if that failed the playlist would be left
+ * half-replaced, its old items gone; the contract can neither check ids beforehand nor undo.
+ */
+export const MAX_REPLACE = MAX_PLAYLIST_ITEMS_PER_REQUEST;
 
 const playlistHeadSchema = z.object({
   id: z.string(),
@@ -303,11 +312,63 @@ export interface PlaylistEdit {
   page: PlaylistPage;
 }
 
-function itemUris(deps: MusicDeps, input: string): string[] {
-  const { uris, invalid } = parseItemRefs(input, deps.client.uri);
+/** The track and episode URIs of an `items` option, or a `MusicInputError` saying what is wrong. */
+function itemUris(uri: MusicClient['uri'], input: string): string[] {
+  const { uris, invalid } = parseItemRefs(input, uri);
   requireAllValid(invalid, 'track or episode');
   if (uris.length === 0) throw new MusicInputError('Give at least one track or episode link, URI or id.');
   return uris;
+}
+
+function tooManyToReplace(count: number): MusicInputError {
+  return new MusicInputError(
+    `A replacement takes at most ${MAX_REPLACE} items, so that it happens all at once; you gave ${count}. ` +
+      `Nothing was changed. To put in more, replace with the first ${MAX_REPLACE}, then add the rest with /music playlist add.`,
+  );
+}
+
+/** The items of `/music playlist replace`: as for `itemUris`, and at most `MAX_REPLACE`. */
+export function replacementUris(uri: MusicClient['uri'], input: string): string[] {
+  const uris = itemUris(uri, input);
+  if (uris.length > MAX_REPLACE) throw tooManyToReplace(uris.length);
+  return uris;
+}
+
+/** The service's 400 for a well-formed id it has no track or episode for (the whole request is refused). */
+function isUnknownItem(error: unknown): boolean {
+  return error instanceof HttpError && error.status === 400 && /non-existing id/i.test(error.detail ?? '');
+}
+
+function unknownItemHint(deps: MusicDeps): string {
+  return (
+    'Check the links and ids: a bare id is read as a track, so give an episode as its full ' +
+    `\`${deps.client.uri('episode', '<id>')}\` URI or its link.`
+  );
+}
+
+/**
+ * What a member is told when adding failed: an unknown item (with what did go in, when an earlier
+ * request of a long list had already been applied), else the error as it is.
+ */
+function addFailure(deps: MusicDeps, error: unknown, at: number): unknown {
+  if (isUnknownItem(error)) {
+    return new MusicInputError(
+      `One of those items is not a track or episode the music service knows, so it refused them: nothing was changed. ${unknownItemHint(deps)}`,
+      { cause: error },
+    );
+  }
+  if (error instanceof IncompleteChangeError && isUnknownItem(error.cause)) {
+    const { applied, total } = error;
+    const refusedTo = Math.min(applied + MAX_PLAYLIST_ITEMS_PER_REQUEST, total);
+    const unsent = refusedTo < total ? `, and items ${refusedTo + 1}–${total} were not sent` : '';
+    return new MusicInputError(
+      `Only the first ${applied} of your ${total} items were added, at positions ${at}–${at + applied - 1}. ` +
+        `The music service refused items ${applied + 1}–${refusedTo}, as one of them is not a track or episode it knows${unsent}. ` +
+        `${unknownItemHint(deps)} Then add items ${applied + 1}–${total} again.`,
+      { cause: error },
+    );
+  }
+  return error;
 }
 
 /** `/music playlist add`: appends, or inserts at a 1-based position. */
@@ -318,11 +379,12 @@ export async function addToPlaylist(
   items: string,
   position?: number,
 ): Promise<PlaylistEdit> {
-  const uris = itemUris(deps, items);
+  const uris = itemUris(deps.client.uri, items);
   const full = await requireEditable(deps, userId, playlist);
   const total = itemsOf(full).total;
   if (position !== undefined && (!Number.isInteger(position) || position < 1 || position > total + 1))
     throw new MusicInputError(`The position must be between 1 and ${total + 1}.`);
+  const at = position ?? total + 1;
   await editing(full, () =>
     deps.client.playlists.addItems(
       userId,
@@ -330,8 +392,9 @@ export async function addToPlaylist(
       uris,
       position === undefined ? {} : { position: position - 1 },
     ),
-  );
-  const at = position ?? total + 1;
+  ).catch((error: unknown) => {
+    throw addFailure(deps, error, at);
+  });
   const page = await getPlaylistPage(deps, userId, full.id, pageIndexOf(at));
   return { kind: 'add', count: uris.length, position: at, page };
 }
@@ -519,7 +582,7 @@ export async function prepareReplacement(
   playlist: string,
   items: string,
 ): Promise<ReplacementPreview> {
-  const uris = itemUris(deps, items);
+  const uris = replacementUris(deps.client.uri, items);
   const full = await requireEditable(deps, userId, playlist);
   const token = randomBytes(9).toString('base64url');
   await deps.cache.set(pendingKey(token), { userId, playlistId: full.id, uris }, PENDING_TTL_MS);
@@ -536,8 +599,20 @@ export async function replacePlaylistItems(
   const pending = await readCached(deps.cache, pendingKey(token), pendingSchema);
   if (pending === undefined || pending.userId !== userId || pending.playlistId !== playlistId)
     throw new StaleConfirmationError('This confirmation has expired. Run /music playlist replace again.');
+  // A confirmation kept from before the limit: refused whole, never split over several requests.
+  if (pending.uris.length > MAX_REPLACE) throw tooManyToReplace(pending.uris.length);
   const full = await requireEditable(deps, userId, playlistId);
-  await editing(full, () => deps.client.playlists.replaceItems(userId, full.id, pending.uris));
+  await editing(full, () => deps.client.playlists.replaceItems(userId, full.id, pending.uris)).catch(
+    (error: unknown) => {
+      if (isUnknownItem(error)) {
+        throw new MusicInputError(
+          `One of the new items is not a track or episode the music service knows, so it refused the replacement: nothing was changed. ${unknownItemHint(deps)}`,
+          { cause: error },
+        );
+      }
+      throw error;
+    },
+  );
   await deps.cache.delete(pendingKey(token));
   const page = await getPlaylistPage(deps, userId, full.id, 0);
   return { kind: 'replace', count: pending.uris.length, position: 1, page };

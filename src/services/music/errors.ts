@@ -177,11 +177,56 @@ export class PlayerRestrictionError extends PlayerError {
   }
 }
 
-/** 404 on anything but the player: the album, artist or playlist does not exist (or is hidden). */
+/** What a 404 was looking for, read from the path asked for. */
+export type NotFoundKind = 'album' | 'artist' | 'playlist';
+
+const NOT_FOUND_KINDS: readonly { path: RegExp; kind: NotFoundKind }[] = [
+  { path: /\/v1\/albums\/[^/?#]+/, kind: 'album' },
+  { path: /\/v1\/artists\/[^/?#]+/, kind: 'artist' },
+  { path: /\/v1\/playlists\/[^/?#]+/, kind: 'playlist' },
+];
+
+/**
+ * 404 on anything but the player: the album, artist or playlist does not exist (or is hidden). A
+ * bare id is read as the kind the command asks for, so the likeliest mistake is an id of another
+ * kind (a track's id given as an album): the message names the kind that was asked for.
+ */
 export class NotFoundError extends MusicHttpError {
   override readonly name: string = 'NotFoundError';
+  /** The kind of thing asked for, when the path says so. */
+  readonly kind: NotFoundKind | undefined;
   constructor(source: HttpError) {
-    super(source, 'Not found: check the link or id.');
+    const kind = NOT_FOUND_KINDS.find((entry) => entry.path.test(source.url))?.kind;
+    super(
+      source,
+      kind === undefined
+        ? 'Not found: check the link or id.'
+        : `No ${kind} with this id: check that it is ${kind === 'album' || kind === 'artist' ? 'an' : 'a'} ${kind}’s link, URI or id.`,
+    );
+    this.kind = kind;
+  }
+}
+
+/**
+ * An addition sent as several requests (each applied on its own by the service) failed part-way:
+ * the first `applied` of `total` items went in, the others did not. `cause` is the request's error.
+ */
+export class IncompleteChangeError extends UpstreamError {
+  override readonly name: string = 'IncompleteChangeError';
+  readonly userMessage: string;
+  constructor(
+    readonly applied: number,
+    readonly total: number,
+    cause: unknown,
+  ) {
+    super(
+      `only ${applied} of ${total} items were added before a request failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      'music',
+      { cause },
+    );
+    this.userMessage =
+      `Only the first ${applied} of the ${total} items were added: the music service then failed, ` +
+      `so the other ${total - applied} were not. Add those again later.`;
   }
 }
 

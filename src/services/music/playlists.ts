@@ -5,13 +5,15 @@
  * `/v1/playlists/{id}/items` (DELETE body key `items`) and reads the renamed `items`/`item` fields,
  * which the schemas normalise back to `tracks`/`track`.
  *
- * Changes over 100 items take several requests and are not atomic: if one fails, the earlier ones
- * stay applied.
+ * The service applies each request on its own. Adding over 100 items takes several requests: if
+ * one fails, the earlier ones stay applied, and the error says how many (`IncompleteChangeError`).
+ * A replacement is one request, so at most 100 items: a second request could fail after the first
+ * had overwritten everything.
  */
 import { chunk, chunkPositions } from './batch.js';
 import type { MusicContext } from './context.js';
 import { callerFor, pageQuery, requireId } from './context.js';
-import { EndpointUnavailableError } from './errors.js';
+import { EndpointUnavailableError, IncompleteChangeError } from './errors.js';
 import type { Page, PageRequest } from './paging.js';
 import {
   myPlaylistsSchema,
@@ -61,7 +63,8 @@ export interface PlaylistsApi {
   /**
    * Adds items in the order given, at `position` (appended when omitted), 100 per request; each
    * chunk goes right after the previous one. Resolves to the last snapshot id, `undefined` when
-   * `uris` is empty.
+   * `uris` is empty. When a request after the first fails, rejects with `IncompleteChangeError`
+   * (the earlier chunks stay added); when the first fails, with its own error (nothing added).
    */
   addItems(
     userId: string,
@@ -82,7 +85,10 @@ export interface PlaylistsApi {
   ): Promise<string | undefined>;
   /** Moves `rangeLength` items from `rangeStart` to before `insertBefore`. */
   reorder(userId: string, playlist: string, options: ReorderOptions): Promise<string>;
-  /** Replaces every item; over 100, replaces with the first 100 and adds the rest. An empty list clears it. */
+  /**
+   * Replaces every item, in one request: at most `MAX_PLAYLIST_ITEMS_PER_REQUEST` items (a
+   * `RangeError` for more, before anything is sent). An empty list clears the playlist.
+   */
   replaceItems(userId: string, playlist: string, uris: readonly string[]): Promise<string>;
 }
 
@@ -94,14 +100,21 @@ export function createPlaylistsApi(ctx: MusicContext): PlaylistsApi {
     const chunks = chunk(uris, MAX_PLAYLIST_ITEMS_PER_REQUEST);
     const positions = chunkPositions(position, chunks.length, MAX_PLAYLIST_ITEMS_PER_REQUEST);
     let snapshot: string | undefined;
+    let applied = 0;
     for (const [index, part] of chunks.entries()) {
       const at = positions[index];
       const body = at === undefined ? { uris: part } : { uris: part, position: at };
-      ({ snapshot_id: snapshot } = await ctx.json(
-        { userId },
-        { method: 'POST', url: itemsPath(id), json: body },
-        snapshotSchema,
-      ));
+      try {
+        ({ snapshot_id: snapshot } = await ctx.json(
+          { userId },
+          { method: 'POST', url: itemsPath(id), json: body },
+          snapshotSchema,
+        ));
+      } catch (error) {
+        if (applied === 0) throw error;
+        throw new IncompleteChangeError(applied, uris.length, error);
+      }
+      applied += part.length;
     }
     return snapshot;
   }
@@ -177,14 +190,17 @@ export function createPlaylistsApi(ctx: MusicContext): PlaylistsApi {
 
     async replaceItems(userId, playlist, uris) {
       const id = requireId(playlist, 'playlist');
-      const first = uris.slice(0, MAX_PLAYLIST_ITEMS_PER_REQUEST);
+      if (uris.length > MAX_PLAYLIST_ITEMS_PER_REQUEST) {
+        throw new RangeError(
+          `a replacement takes at most ${MAX_PLAYLIST_ITEMS_PER_REQUEST} items (one request), got ${uris.length}`,
+        );
+      }
       const replaced = await ctx.json(
         { userId },
-        { method: 'PUT', url: itemsPath(id), json: { uris: first } },
+        { method: 'PUT', url: itemsPath(id), json: { uris } },
         snapshotSchema,
       );
-      const rest = uris.slice(MAX_PLAYLIST_ITEMS_PER_REQUEST);
-      return (await add(userId, id, rest, undefined)) ?? replaced.snapshot_id;
+      return replaced.snapshot_id;
     },
   };
 }
