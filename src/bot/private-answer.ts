@@ -56,6 +56,40 @@ export async function answerPrivately(
   }
 }
 
+/**
+ * How long the work behind a private answer may take before the interaction is acknowledged first:
+ * well inside Discord's three seconds, with room for the acknowledgement's own trip.
+ */
+export const ACKNOWLEDGE_AFTER_MS = 1_500;
+
+/**
+ * Works out a private answer and shows it ({@link answerPrivately}). The work is the bot's own
+ * (storage), which takes milliseconds, but storage can stall (a busy disk, Redis across a network):
+ * when the work has not finished after {@link ACKNOWLEDGE_AFTER_MS}, the interaction is acknowledged
+ * first, privately ("thinking…" for the member alone), and the answer takes its place. Without
+ * that, a stall past three seconds would leave the member with "The application did not respond".
+ * If the work fails, the acknowledgement is settled first, so the error's answer finds the
+ * interaction in the state it is really in.
+ */
+export async function answerPrivatelySoon(
+  interaction: RepliableInteraction,
+  work: () => Promise<PrivateAnswer>,
+): Promise<void> {
+  let acknowledging: Promise<unknown> | undefined;
+  const timer = setTimeout(() => {
+    // A failure to acknowledge leaves the interaction as it was: the answer then tries a reply.
+    acknowledging = interaction.deferReply({ flags: MessageFlags.Ephemeral }).catch(() => undefined);
+  }, ACKNOWLEDGE_AFTER_MS);
+  let answer: PrivateAnswer;
+  try {
+    answer = await work();
+  } finally {
+    clearTimeout(timer);
+    await acknowledging;
+  }
+  await answerPrivately(interaction, answer);
+}
+
 /** The answer's text when it is nothing but text. */
 function textOnly(answer: PrivateAnswer): string | undefined {
   const rich = (answer.embeds?.length ?? 0) > 0 || (answer.components?.length ?? 0) > 0;

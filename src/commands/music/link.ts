@@ -1,7 +1,8 @@
 import { ActionRowBuilder, ButtonBuilder } from '@discordjs/builders';
-import { ButtonStyle, MessageFlags } from 'discord.js';
+import { ButtonStyle } from 'discord.js';
 import { renderLinkPrompt } from '../../bot/render/account.js';
 import type { MusicServices } from '../../bot/context.js';
+import { answerPrivatelySoon } from '../../bot/private-answer.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { discordAccount } from './shared.js';
 
@@ -9,18 +10,19 @@ export default {
   name: 'link',
   build: (sub) => sub.setDescription('Link your music account to the bot (only you see the link)'),
   async execute(interaction, music) {
-    const url = await music.linking.startLink(interaction.user.id, {
-      account: discordAccount(interaction.user),
-      notify: { applicationId: interaction.applicationId, interactionToken: interaction.token },
-    });
-    const button = new ButtonBuilder()
-      .setStyle(ButtonStyle.Link)
-      .setLabel('Link my music account')
-      .setURL(url);
-    await interaction.reply({
-      embeds: [renderLinkPrompt()],
-      components: [new ActionRowBuilder<ButtonBuilder>().addComponents(button)],
-      flags: MessageFlags.Ephemeral,
+    await answerPrivatelySoon(interaction, async () => {
+      const url = await music.linking.startLink(interaction.user.id, {
+        account: discordAccount(interaction.user),
+        notify: { applicationId: interaction.applicationId, interactionToken: interaction.token },
+      });
+      const button = new ButtonBuilder()
+        .setStyle(ButtonStyle.Link)
+        .setLabel('Link my music account')
+        .setURL(url);
+      return {
+        embeds: [renderLinkPrompt()],
+        components: [new ActionRowBuilder<ButtonBuilder>().addComponents(button).toJSON()],
+      };
     });
   },
 } satisfies Subcommand<MusicServices>;

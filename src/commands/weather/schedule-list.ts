@@ -1,8 +1,8 @@
-import { MessageFlags } from 'discord.js';
 import type { WeatherServices } from '../../bot/context.js';
 import { localize } from '../../bot/i18n/index.js';
 import { SCHEDULE_TEXT } from '../../bot/i18n/schedules.js';
 import { renderScheduleList } from '../../bot/render/schedules.js';
+import { answerPrivatelySoon } from '../../bot/private-answer.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { requireManager, SCHEDULE_GROUP } from './schedule-shared.js';
 
@@ -12,11 +12,10 @@ export default {
   build: (sub) => localize(sub, SCHEDULE_TEXT.subcommands.list),
   async execute(interaction, weather, ctx) {
     const { guildId, t } = requireManager(interaction);
-    const schedules = await weather.schedules.store.list(guildId);
-    const limit = ctx.scheduleLimit ?? schedules.length;
-    await interaction.reply({
-      embeds: [renderScheduleList(schedules, limit, new Date(ctx.now()), t)],
-      flags: MessageFlags.Ephemeral,
+    await answerPrivatelySoon(interaction, async () => {
+      const schedules = await weather.schedules.store.list(guildId);
+      const limit = ctx.scheduleLimit ?? schedules.length;
+      return { embeds: [renderScheduleList(schedules, limit, new Date(ctx.now()), t)] };
     });
   },
 } satisfies Subcommand<WeatherServices>;

@@ -1,7 +1,7 @@
-import { MessageFlags } from 'discord.js';
 import type { WeatherServices } from '../../bot/context.js';
 import { localize, localizedChoice } from '../../bot/i18n/index.js';
 import { WEATHER_COMMAND_TEXT } from '../../bot/i18n/weather.js';
+import { answerPrivatelySoon } from '../../bot/private-answer.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { saveMemberUnits } from '../../domain/weather/prefs.js';
 import { defaultUnitsFor } from '../../domain/weather/units.js';
@@ -30,11 +30,14 @@ export default {
   async execute(interaction, weather, ctx) {
     const choice = interaction.options.getString('units', true);
     const units = isUnits(choice) ? choice : undefined;
-    const { t, storage, lang } = await weatherRequest(interaction, weather, ctx);
-    await saveMemberUnits(storage, interaction.user.id, units);
-    const content = units
-      ? t.unitsSaved(unitChoices[units][lang])
-      : t.unitsReset(unitChoices[defaultUnitsFor(interaction.locale)][lang]);
-    await interaction.reply({ content, flags: MessageFlags.Ephemeral });
+    await answerPrivatelySoon(interaction, async () => {
+      const { t, storage, lang } = await weatherRequest(interaction, weather, ctx);
+      await saveMemberUnits(storage, interaction.user.id, units);
+      return {
+        content: units
+          ? t.unitsSaved(unitChoices[units][lang])
+          : t.unitsReset(unitChoices[defaultUnitsFor(interaction.locale)][lang]),
+      };
+    });
   },
 } satisfies Subcommand<WeatherServices>;
