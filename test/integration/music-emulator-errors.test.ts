@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMusicEmulator, type MusicEmulator } from '../../emulators/music/index.js';
 import { BOT_SCOPES } from '../fixtures/music.js';
-import { requestAppToken } from '../helpers/music-auth.js';
+import { callMusicApi, requestAppToken } from '../helpers/music-auth.js';
 
 describe('music emulator: error answers a client sees', () => {
   let emulator: MusicEmulator;
@@ -13,18 +13,7 @@ describe('music emulator: error answers a client sees', () => {
   });
   afterAll(() => emulator.close());
 
-  async function call(method: string, path: string) {
-    const response = await fetch(`${emulator.apiUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}` },
-    });
-    const text = await response.text();
-    return {
-      status: response.status,
-      retryAfter: response.headers.get('retry-after'),
-      body: text === '' ? undefined : (JSON.parse(text) as unknown),
-    };
-  }
+  const call = (method: string, path: string) => callMusicApi(emulator, token, path, method);
 
   it('gives an injected 429 a Retry-After of 1 second by default', async () => {
     emulator.failNext('/v1/me', 429);

@@ -2,25 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMusicEmulator, type MusicEmulator } from '../../emulators/music/index.js';
 import { NoActiveDeviceError } from '../../src/services/music/index.js';
 import { BOT_SCOPES, createMusicWorld, manualClock, type MusicWorld } from '../fixtures/music.js';
-import { requestAppToken } from '../helpers/music-auth.js';
+import { callMusicApi, requestAppToken } from '../helpers/music-auth.js';
 
 const BASE62_ID = /^[0-9A-Za-z]{22}$/;
 
-async function call(
-  emulator: MusicEmulator,
-  path: string,
-  token: string,
-): Promise<{ status: number; headers: Headers; body: unknown }> {
-  const response = await fetch(`${emulator.apiUrl}${path}`, {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: text === '' ? undefined : JSON.parse(text),
-  };
-}
+const call = (emulator: MusicEmulator, path: string, token: string) => callMusicApi(emulator, token, path);
 
 describe('music emulator: seeded world', () => {
   let world: MusicWorld;
@@ -172,14 +158,14 @@ describe('music emulator: rolling-window rate limit', () => {
     clock.advance(-5_000); // t = 25 s: the calls of t = 0, 10 and 20 s are all in the window
     const limited = await call(emulator, '/v1/me', token);
     expect(limited.status).toBe(429);
-    expect(limited.headers.get('retry-after')).toBe('5');
+    expect(limited.retryAfter).toBe('5');
     expect(limited.body).toEqual({ error: { status: 429, message: 'API rate limit exceeded' } });
 
     clock.advance(5_000); // t = 30 s: the first call has left the window
     expect((await call(emulator, '/v1/me', token)).status).toBe(200);
     clock.advance(1_000); // t = 31 s: window holds 10, 20 and 30 s
     const again = await call(emulator, '/v1/me', token);
-    expect(again.headers.get('retry-after')).toBe('9');
+    expect(again.retryAfter).toBe('9');
   });
 
   it('can be lifted and set again while running', async () => {

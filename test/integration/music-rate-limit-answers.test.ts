@@ -4,6 +4,7 @@ import { describeForUser } from '../../src/bot/errors.js';
 import { RateLimitError } from '../../src/services/http/errors.js';
 import { QuotaExceededError } from '../../src/services/music/errors.js';
 import { BOT_SCOPES, createMusicWorld, recordingSleep, type MusicWorld } from '../fixtures/music.js';
+import { callMusicApi } from '../helpers/music-auth.js';
 
 const QUOTA_BODY = { error: { status: 429, message: 'Too many requests', reason: 'QUOTA_EXCEEDED' } };
 
@@ -17,17 +18,7 @@ describe('music emulator: the 429 answers the service is seen to give', () => {
   });
   afterAll(() => emulator.close());
 
-  async function call(path: string) {
-    const response = await fetch(`${emulator.apiUrl}${path}`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    const text = await response.text();
-    return {
-      status: response.status,
-      retryAfter: response.headers.get('retry-after'),
-      body: text === '' ? undefined : (JSON.parse(text) as unknown),
-    };
-  }
+  const call = (path: string) => callMusicApi(emulator, token, path);
 
   it('injects a 429 with an empty body, still with its Retry-After', async () => {
     emulator.failNext('/v1/me', 429, { emptyBody: true });
