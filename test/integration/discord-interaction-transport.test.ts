@@ -212,31 +212,27 @@ describe('interaction responses on the bot’s own transport', () => {
     expect(discord.handedOver).toEqual([]);
   });
 
-  it('waits out a short 429, then sends the request again through the library', async () => {
-    const discord = await fakeDiscord([
+  it.each([
+    [
+      'in its Retry-After header',
       json(429, { message: 'You are being rate limited.', retry_after: 0.2 }, { 'retry-after': '0.2' }),
-      json(200, { id: '3', content: 'done' }),
-    ]);
-    await expect(read(discord.transport.send(edit('done'), discord.fallback))).resolves.toMatchObject({
-      content: 'done',
-    });
-    expect(discord.seen).toHaveLength(2);
-    expect(discord.seen[1]!.at - discord.seen[0]!.at).toBeGreaterThanOrEqual(200);
-    expect(discord.handedOver).toEqual([`PATCH ${Routes.webhookMessage(APP, TOKEN, '@original')}`]);
-  });
-
-  it('waits out a 429 whose wait is only in its body’s retry_after, then sends the request again', async () => {
-    const discord = await fakeDiscord([
+    ],
+    [
+      'only in its body’s retry_after',
       json(429, { message: 'You are being rate limited.', retry_after: 0.2, global: false }),
-      json(200, { id: '3', content: 'done' }),
-    ]);
-    await expect(read(discord.transport.send(edit('done'), discord.fallback))).resolves.toMatchObject({
-      content: 'done',
-    });
-    expect(discord.seen).toHaveLength(2);
-    expect(discord.seen[1]!.at - discord.seen[0]!.at).toBeGreaterThanOrEqual(200);
-    expect(discord.handedOver).toEqual([`PATCH ${Routes.webhookMessage(APP, TOKEN, '@original')}`]);
-  });
+    ],
+  ])(
+    'waits out a short 429 whose wait is %s, then sends the request again through the library',
+    async (_, limited) => {
+      const discord = await fakeDiscord([limited, json(200, { id: '3', content: 'done' })]);
+      await expect(read(discord.transport.send(edit('done'), discord.fallback))).resolves.toMatchObject({
+        content: 'done',
+      });
+      expect(discord.seen).toHaveLength(2);
+      expect(discord.seen[1]!.at - discord.seen[0]!.at).toBeGreaterThanOrEqual(200);
+      expect(discord.handedOver).toEqual([`PATCH ${Routes.webhookMessage(APP, TOKEN, '@original')}`]);
+    },
+  );
 
   it('hands a 5xx to the library, which tries it again', async () => {
     const discord = await fakeDiscord([json(502, { message: 'Bad Gateway' }), json(200, { id: '3' })]);
