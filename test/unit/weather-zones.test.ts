@@ -6,6 +6,8 @@ import {
   countryOfLabel,
   offsetAt,
   placeClock,
+  timeZoneNames,
+  timeZonesMatching,
   wallToUnix,
   zoneOffset,
 } from '../../src/domain/weather/zones.js';
@@ -104,15 +106,73 @@ describe('time zones as members type them', () => {
     expect(canonicalTimeZone('etc/gmt+5')).toBe('Etc/GMT+5');
   });
 
-  it('are spelled as autocomplete offers them', () => {
-    for (const zone of Intl.supportedValuesOf('timeZone')) {
-      expect(canonicalTimeZone(zone.toLowerCase())).toBe(zone);
+  it('are spelled as autocomplete offers them, old names as the current ones', () => {
+    for (const { name, aliases } of timeZoneNames()) {
+      expect(canonicalTimeZone(name.toLowerCase())).toBe(name);
+      for (const alias of aliases) expect(canonicalTimeZone(alias.toLowerCase()), alias).toBe(name);
     }
+  });
+
+  it('keep the current name of a renamed zone, where Node 20 resolves it to the old one', () => {
+    const current = [
+      'Europe/Kyiv',
+      'America/Nuuk',
+      'Asia/Kolkata',
+      'Asia/Kathmandu',
+      'Asia/Ho_Chi_Minh',
+      'Asia/Yangon',
+      'Pacific/Kanton',
+    ];
+    for (const zone of current) {
+      expect(canonicalTimeZone(zone), zone).toBe(zone);
+      expect(canonicalTimeZone(zone.toUpperCase()), zone).toBe(zone);
+    }
+    expect(canonicalTimeZone('europe/kiev')).toBe('Europe/Kyiv');
+    expect(canonicalTimeZone('Asia/Calcutta')).toBe('Asia/Kolkata');
+    expect(canonicalTimeZone('America/Godthab')).toBe('America/Nuuk');
+    // Linked to Kyiv since tzdb 2022g; the runtime resolves it to the old name.
+    expect(canonicalTimeZone('Europe/Uzhgorod')).toBe('Europe/Kyiv');
+    expect(canonicalTimeZone('etc/utc')).toBe('UTC');
   });
 
   it('are refused when no such zone exists', () => {
     for (const typed of ['', '   ', 'Mars/Olympus_Mons', 'America/Chicago/']) {
       expect(canonicalTimeZone(typed), typed).toBeUndefined();
     }
+  });
+});
+
+describe('time zones offered in autocomplete', () => {
+  it('are current IANA names this runtime accepts, UTC among them', () => {
+    const names = timeZoneNames().map((zone) => zone.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'UTC',
+        'Asia/Kolkata',
+        'Europe/Kyiv',
+        'America/Nuuk',
+        'Asia/Kathmandu',
+        'Asia/Ho_Chi_Minh',
+        'Asia/Yangon',
+        'Pacific/Kanton',
+        'Europe/Berlin',
+      ]),
+    );
+    expect(names).not.toContain('Asia/Calcutta');
+    expect(names).not.toContain('Europe/Kiev');
+    expect(new Set(names).size).toBe(names.length);
+    for (const name of names) {
+      expect(() => new Intl.DateTimeFormat('en', { timeZone: name }), name).not.toThrow();
+    }
+  });
+
+  it('are found by their old names too, in any case and with spaces for underscores', () => {
+    expect(timeZonesMatching('utc')).toEqual(['UTC']);
+    expect(timeZonesMatching('kolkata')).toEqual(['Asia/Kolkata']);
+    expect(timeZonesMatching('Calcutta')).toEqual(['Asia/Kolkata']);
+    expect(timeZonesMatching('kiev')).toEqual(['Europe/Kyiv']);
+    expect(timeZonesMatching('godthab')).toEqual(['America/Nuuk']);
+    expect(timeZonesMatching('ho chi')).toEqual(['Asia/Ho_Chi_Minh']);
+    expect(timeZonesMatching('berl')).toEqual(['Europe/Berlin']);
   });
 });

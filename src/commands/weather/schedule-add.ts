@@ -12,9 +12,8 @@ import { md } from '../../bot/render/music-text.js';
 import { renderScheduleSaved } from '../../bot/render/schedules.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { defaultUnitsFor } from '../../domain/weather/units.js';
-import { canonicalTimeZone } from '../../domain/weather/zones.js';
+import { canonicalTimeZone, timeZonesMatching } from '../../domain/weather/zones.js';
 import { parseDays, parseTimeOfDay } from '../../services/schedules/input.js';
-import { timeZones } from '../../services/schedules/timing.js';
 import { SCHEDULE_KINDS, type Schedule, type ScheduleKind } from '../../services/schedules/types.js';
 import { withinMs } from '../../services/time-limit.js';
 import { deferWithPlace, placeAutocomplete, placeOption, weatherRequest } from './shared.js';
@@ -64,8 +63,7 @@ export default {
     if (!interaction.guildId) return interaction.respond([]);
     const focused = interaction.options.getFocused(true);
     if (focused.name !== 'timezone') return placeAutocomplete(interaction, weather, ctx);
-    const typed = String(focused.value).toLowerCase().replace(/\s+/g, '_');
-    const zones = timeZones().filter((zone) => zone.toLowerCase().includes(typed));
+    const zones = timeZonesMatching(String(focused.value));
     await interaction.respond(zones.slice(0, 25).map((zone) => ({ name: zone, value: zone })));
   },
   async execute(interaction, weather, ctx) {

@@ -22,10 +22,12 @@ export function requireManager(interaction: ChatInputCommandInteraction): {
 } {
   const t = scheduleMessagesFor(interaction);
   if (!interaction.inGuild()) throw new UserError(t.notInServer);
-  if (!interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) {
-    throw new UserError(t.needsManager);
-  }
+  if (!isManager(interaction)) throw new UserError(t.needsManager);
   return { guildId: interaction.guildId, t };
+}
+
+function isManager(interaction: ChatInputCommandInteraction | AutocompleteInteraction): boolean {
+  return interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false;
 }
 
 export function scheduleMessagesFor(interaction: { locale: string }): ScheduleMessages {
@@ -40,12 +42,12 @@ export function idOption(option: SlashCommandStringOption) {
   return localize(option, SCHEDULE_TEXT.options.id).setRequired(true).setAutocomplete(true);
 }
 
-/** Autocomplete of the server's schedules by id, place and time. */
+/** Autocomplete of the server's schedules by id, place and time, for those who may manage them. */
 export async function scheduleIdAutocomplete(
   interaction: AutocompleteInteraction,
   services: WeatherServices,
 ) {
-  if (!interaction.guildId) return interaction.respond([]);
+  if (!interaction.guildId || !isManager(interaction)) return interaction.respond([]);
   const t = scheduleMessagesFor(interaction);
   const typed = String(interaction.options.getFocused()).toLowerCase();
   const schedules = await services.schedules.store.list(interaction.guildId);

@@ -77,20 +77,121 @@ export function zoneOffset(zone: string, unix: number): number {
 }
 
 /**
- * The IANA name of a time zone as a member typed it, spelled as the runtime spells it:
+ * Zones IANA renamed, current name then old, that Node 20 lists only by the old name:
+ * `Intl.supportedValuesOf` gives CLDR's ids, which never change, and `resolvedOptions` turns a
+ * current name into one of them (`Europe/Kyiv` into `Europe/Kiev`). Kept short and explicit rather
+ * than taken from a tz database package; a name this runtime does not accept is left out.
+ */
+const RENAMED_ZONES = [
+  ['Africa/Asmara', 'Africa/Asmera'],
+  ['America/Argentina/Buenos_Aires', 'America/Buenos_Aires'],
+  ['America/Argentina/Catamarca', 'America/Catamarca'],
+  ['America/Argentina/Cordoba', 'America/Cordoba'],
+  ['America/Argentina/Jujuy', 'America/Jujuy'],
+  ['America/Argentina/Mendoza', 'America/Mendoza'],
+  ['America/Atikokan', 'America/Coral_Harbour'],
+  ['America/Indiana/Indianapolis', 'America/Indianapolis'],
+  ['America/Kentucky/Louisville', 'America/Louisville'],
+  ['America/Nuuk', 'America/Godthab'],
+  ['Asia/Ho_Chi_Minh', 'Asia/Saigon'],
+  ['Asia/Kathmandu', 'Asia/Katmandu'],
+  ['Asia/Kolkata', 'Asia/Calcutta'],
+  ['Asia/Yangon', 'Asia/Rangoon'],
+  ['Atlantic/Faroe', 'Atlantic/Faeroe'],
+  ['Europe/Kyiv', 'Europe/Kiev'],
+  ['Pacific/Chuuk', 'Pacific/Truk'],
+  ['Pacific/Kanton', 'Pacific/Enderbury'],
+  ['Pacific/Pohnpei', 'Pacific/Ponape'],
+] as const;
+
+/** An IANA time zone members may pick, by its current name, with the old names it is also found by. */
+export interface TimeZoneName {
+  name: string;
+  aliases: readonly string[];
+}
+
+/** What `timeZoneNames` and `canonicalTimeZone` look names up in; derived once from the runtime. */
+interface ZoneIndex {
+  names: readonly TimeZoneName[];
+  /** Current name by any name (current or old) in lower case. */
+  byLowerName: ReadonlyMap<string, string>;
+}
+
+let zoneIndex: ZoneIndex | undefined;
+
+function acceptsZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function indexZones(): ZoneIndex {
+  if (zoneIndex) return zoneIndex;
+  const currentOf = new Map<string, string>(
+    RENAMED_ZONES.filter(([current]) => acceptsZone(current)).map(([current, old]) => [old, current]),
+  );
+  const aliases = new Map<string, Set<string>>();
+  // The runtime leaves out `UTC` itself (it lists no `Etc/` zone).
+  for (const listed of ['UTC', ...Intl.supportedValuesOf('timeZone')]) {
+    const name = currentOf.get(listed) ?? listed;
+    const known = aliases.get(name) ?? new Set<string>();
+    if (listed !== name) known.add(listed);
+    aliases.set(name, known);
+  }
+  const names = [...aliases]
+    .map(([name, old]) => ({ name, aliases: [...old] }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const byLowerName = new Map<string, string>();
+  for (const { name, aliases: old } of names) {
+    for (const spelling of [name, ...old]) byLowerName.set(spelling.toLowerCase(), name);
+  }
+  zoneIndex = { names, byLowerName };
+  return zoneIndex;
+}
+
+/**
+ * The IANA time zones members may pick, by current name (`Asia/Kolkata`, `Europe/Kyiv`, `UTC`),
+ * each with the old names the runtime lists instead (`Asia/Calcutta`), in alphabetical order.
+ */
+export function timeZoneNames(): readonly TimeZoneName[] {
+  return indexZones().names;
+}
+
+/**
+ * The time zones whose current or old name contains `typed` (any case, spaces read as `_`), by
+ * current name: `kiev` finds `Europe/Kyiv`.
+ */
+export function timeZonesMatching(typed: string): string[] {
+  const wanted = typed.trim().toLowerCase().replace(/\s+/g, '_');
+  return timeZoneNames()
+    .filter((zone) => [zone.name, ...zone.aliases].some((name) => name.toLowerCase().includes(wanted)))
+    .map((zone) => zone.name);
+}
+
+/**
+ * The IANA name of a time zone as a member typed it, spelled as IANA spells it now:
  * `America/Chicago` for `america/chicago`, which `Intl` accepts in any case (and which was otherwise
- * stored and shown as typed). Node 20 also gives a link the zone it stands for, in the same
- * spelling as the time zones autocomplete offers (`Intl.supportedValuesOf`). `undefined` when the
+ * stored and shown as typed), and `Asia/Kolkata` for the old `Asia/Calcutta`. A current name stays
+ * current: Node 20's `resolvedOptions` would turn `Europe/Kyiv` into `Europe/Kiev`. A name not
+ * offered (`Etc/GMT+5`, `US/Eastern`) is spelled as the runtime resolves it. `undefined` when the
  * runtime knows no such zone.
  */
 export function canonicalTimeZone(typed: string): string | undefined {
   const zone = typed.trim();
   if (zone === '') return undefined;
+  const { byLowerName } = indexZones();
+  const offered = byLowerName.get(zone.toLowerCase());
+  if (offered !== undefined) return offered;
+  let resolved: string;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+    resolved = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
   } catch {
     return undefined;
   }
+  return byLowerName.get(resolved.toLowerCase()) ?? resolved;
 }
 
 /** The IANA zones of a country (`DE`), from the runtime's CLDR data; none for an unknown code. */

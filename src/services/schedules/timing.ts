@@ -27,11 +27,6 @@ export function isTimeZone(zone: string): boolean {
   }
 }
 
-/** Every IANA time zone name this runtime knows, for autocomplete. */
-export function timeZones(): string[] {
-  return Intl.supportedValuesOf('timeZone');
-}
-
 export function cronPattern(schedule: Pick<Schedule, 'time' | 'days'>): string {
   const [hour, minute] = schedule.time.split(':').map(Number);
   const days = schedule.days.length === 0 ? '*' : [...new Set(schedule.days)].sort().join(',');
