@@ -57,6 +57,27 @@ describe('scheduled weather posts, managed from Discord', () => {
     expect(choices.map((c) => c.value)).toContain('Europe/Berlin');
   });
 
+  it('offers current time zone names, found by their old names too, and UTC', async () => {
+    const offered = async (typed: string) =>
+      (
+        await world.discord.autocomplete({
+          guildId: world.guildId,
+          channelId: world.channelId,
+          userId: world.alice.id,
+          name: 'weather',
+          subcommandGroup: 'schedule',
+          subcommand: 'add',
+          options: { place: BERLIN, time: '07:00', timezone: typed },
+          focused: 'timezone',
+        })
+      ).map((c) => c.value);
+    expect(await offered('utc')).toEqual(['UTC']);
+    expect(await offered('kolkata')).toEqual(['Asia/Kolkata']);
+    expect(await offered('calcutta')).toEqual(['Asia/Kolkata']);
+    expect(await offered('kiev')).toEqual(['Europe/Kyiv']);
+    expect(await offered('Kyiv')).toEqual(['Europe/Kyiv']);
+  });
+
   it('adds a schedule and lists it with its next run', async () => {
     const saved = await schedule('add', {
       place: BERLIN,
@@ -303,6 +324,45 @@ describe('scheduled weather posts, managed from Discord', () => {
     expect(removed?.description).toContain(first!.id);
     expect(removed?.description).not.toMatch(/next|paused/);
     expect((await schedule('list').reply()).embeds[0]?.description).toContain('None yet');
+  });
+
+  it('stores and shows a renamed time zone by its current name, as typed or by its old name', async () => {
+    const store = world.app.storage.ns('schedules');
+    for (const typed of ['Europe/Kyiv', 'europe/kiev']) {
+      const saved = await schedule('add', { place: BERLIN, time: '07:00', timezone: typed }).reply();
+      const [stored] = (await store.get(`guild:${world.guildId}`)) as { id: string; timezone: string }[];
+      await schedule('remove', { id: stored!.id }).reply();
+      expect(saved.embeds[0]?.description, typed).toContain('07:00 Europe/Kyiv, every day');
+      expect(stored?.timezone, typed).toBe('Europe/Kyiv');
+    }
+  });
+
+  it('offers schedule ids in autocomplete only to members with Manage Server', async () => {
+    await schedule('add', { place: BERLIN, time: '06:00', timezone: 'UTC' }).reply();
+    const [{ id }] = (await world.app.storage.ns('schedules').get(`guild:${world.guildId}`)) as [
+      { id: string },
+    ];
+    const ids = async (subcommand: string, userId: string) =>
+      (
+        await world.discord.autocomplete({
+          guildId: world.guildId,
+          channelId: world.channelId,
+          userId,
+          name: 'weather',
+          subcommandGroup: 'schedule',
+          subcommand,
+          options: { id: '' },
+          focused: 'id',
+        })
+      ).map((c) => c.value);
+    try {
+      for (const subcommand of ['remove', 'pause', 'resume', 'test']) {
+        expect(await ids(subcommand, world.alice.id), subcommand).toEqual([id]);
+        expect(await ids(subcommand, world.bob.id), subcommand).toEqual([]);
+      }
+    } finally {
+      await schedule('remove', { id }).reply();
+    }
   });
 
   it('stores and shows a time zone typed in another case as IANA spells it', async () => {

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createQueueScheduler, type QueueScheduler } from '../../src/services/schedules/queue.js';
 import {
   FOREIGN_REFUSAL_LOG,
+  UNKNOWN_ZONE_LOG,
   WeatherRefusedError,
   type WeatherRequest,
 } from '../../src/services/schedules/runner.js';
@@ -40,10 +41,15 @@ async function world(
   const posts: { scheduleId: string; nonce: string }[] = [];
   const fetches: WeatherRequest[] = [];
   const warnings: string[] = [];
+  const errors: { fields: unknown; message: string | undefined }[] = [];
   const scheduler: QueueScheduler = createQueueScheduler({
     store,
     storage,
-    logger: { ...silent, warn: (_fields: unknown, message?: string) => void warnings.push(message ?? '') },
+    logger: {
+      ...silent,
+      warn: (_fields: unknown, message?: string) => void warnings.push(message ?? ''),
+      error: (fields: unknown, message?: string) => void errors.push({ fields, message }),
+    },
     graceMs: 30 * 60_000,
     redisUrl: REDIS_URL,
     prefix,
@@ -100,6 +106,7 @@ async function world(
     posts,
     fetches,
     warnings,
+    errors,
     add,
     schedulers,
     pauseByMember,
@@ -251,6 +258,54 @@ describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
     // 30 minutes of grace at waits of at most a minute take at least 30 tries.
     expect(next!.opts.attempts).toBeGreaterThanOrEqual(30);
     expect(next!.opts.backoff).not.toMatchObject({ type: 'fixed' });
+    expect(await w.schedulers()).toEqual([`${schedule.id} ${cronPattern(schedule)} UTC`]);
+  });
+
+  it('starts and posts for every server while one stored schedule has a time zone unknown here, which gets no job scheduler', async () => {
+    const w = await world();
+    const past = new Date(Date.now() - 60_000);
+    const healthy = await w.add({ timezone: 'UTC', time: utcTime(past.getTime()) });
+    // Damaged, or stored by a runtime whose time zone data has a zone this one lacks; its job
+    // scheduler is from when its zone read.
+    const damaged = await w.add({ guildId: '1001', timezone: 'Mars/Olympus', time: utcTime(past.getTime()) });
+    await w.scheduler.queue.upsertJobScheduler(
+      damaged.id,
+      { pattern: cronPattern(damaged), tz: 'UTC' },
+      { name: 'post', data: { guildId: damaged.guildId, scheduleId: damaged.id } },
+    );
+    await w.scheduler.start();
+    await w.scheduler.reconcile();
+    await expect.poll(() => w.posts.map((p) => p.scheduleId), { timeout: 10_000 }).toEqual([healthy.id]);
+    expect(await w.schedulers()).toEqual([`${healthy.id} ${cronPattern(healthy)} UTC`]);
+    // Told once, not at every look at the schedules.
+    const told = w.errors.filter((e) => e.message === UNKNOWN_ZONE_LOG);
+    expect(told).toHaveLength(1);
+    expect(told[0]?.fields).toMatchObject({
+      scheduleId: damaged.id,
+      guildId: '1001',
+      timezone: 'Mars/Olympus',
+    });
+    expect(await w.store.list('1001')).toEqual([damaged]);
+  });
+
+  it('does not catch up, on start, a tick that fell due while its schedule was paused', async () => {
+    const w = await world();
+    const past = Date.now() - 60_000;
+    const schedule = await w.add({ timezone: 'UTC', time: utcTime(past) });
+    // Paused before the tick, resumed after it; the bot restarts within the grace window.
+    await w.store.pause(
+      schedule.guildId,
+      schedule.id,
+      { reason: 'paused by alice', code: 'member', by: 'alice' },
+      true,
+      past - 4 * 60_000,
+    );
+    await w.store.resume(schedule.guildId, schedule.id);
+    await w.scheduler.start();
+    const jobs = async () => (await w.scheduler.queue.getJobs()).map((job) => job.id);
+    expect((await jobs()).filter((id) => id?.startsWith('catch-up:'))).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(w.posts).toEqual([]);
     expect(await w.schedulers()).toEqual([`${schedule.id} ${cronPattern(schedule)} UTC`]);
   });
 

@@ -9,6 +9,7 @@ import {
   FOREIGN_REFUSAL_LOG,
   PostRefusedError,
   PostRejectedError,
+  UNKNOWN_ZONE_LOG,
   type WeatherRequest,
 } from '../../src/services/schedules/runner.js';
 import { ALL_MAX_AGE_MS, ScheduleStore, UnreadableStoreError } from '../../src/services/schedules/store.js';
@@ -46,6 +47,7 @@ async function world(
   const posts: { scheduleId: string; at: string; nonce: string; channelId: string; sentAt: number }[] = [];
   const events: Event[] = [];
   const warnings: string[] = [];
+  const errors: { fields: unknown; message: string | undefined }[] = [];
   const fetches: WeatherRequest[] = [];
   const rejected = new Set<string>();
   /** Channels where Discord refuses the post itself (a 400), and how often it was tried there. */
@@ -61,6 +63,7 @@ async function world(
         if (message?.startsWith('scheduled post missed')) events.push('missed');
         if (message !== undefined) warnings.push(message);
       },
+      error: (fields: unknown, message?: string) => void errors.push({ fields, message }),
     },
     graceMs: options.graceMs ?? 30 * 60_000,
     now: () => clock.now,
@@ -110,6 +113,7 @@ async function world(
     posts,
     events,
     warnings,
+    errors,
     fetches,
     rejected,
     refusing,
@@ -443,6 +447,78 @@ describe('scheduled posts, on a controllable clock', () => {
     await w.add();
     await w.add();
     await expect(w.add()).rejects.toThrow(/already has 2 scheduled posts/);
+  });
+});
+
+describe('schedules this process cannot time, or must no longer post', () => {
+  it('keep posting for every server while one stored schedule has a time zone unknown here, telling the owner once', async () => {
+    const w = await world('2026-11-22T05:00:00Z');
+    const healthy = await w.add({ guildId: '1001' });
+    // Damaged, or stored by a runtime whose time zone data has a zone this one lacks.
+    const damaged = await w.add({ guildId: '1002', timezone: 'Mars/Olympus' });
+    await w.runUntil('2026-11-24T06:05:00Z');
+    expect(w.posts.map((p) => [p.scheduleId, p.at])).toEqual([
+      [healthy.id, '2026-11-22T06:00:00.000Z'],
+      [healthy.id, '2026-11-23T06:00:00.000Z'],
+      [healthy.id, '2026-11-24T06:00:00.000Z'],
+    ]);
+    // Told once, not at every look at the schedules.
+    expect(w.errors.map((e) => e.message)).toEqual([UNKNOWN_ZONE_LOG]);
+    expect(w.errors[0]?.fields).toMatchObject({
+      scheduleId: damaged.id,
+      guildId: '1002',
+      timezone: 'Mars/Olympus',
+    });
+    // Kept as stored: nothing is lost, and the server's list says what to do about it.
+    expect(await w.store.list('1002')).toEqual([damaged]);
+  });
+
+  it('post no run that fell due while a schedule was paused once it is resumed, and the next one as usual', async () => {
+    const w = await world('2026-11-23T05:50:00Z');
+    const schedule = await w.add(); // 07:00 Berlin, 06:00Z
+    w.clock.now = Date.parse('2026-11-23T05:55:00Z');
+    await w.store.pause(
+      schedule.guildId,
+      schedule.id,
+      { reason: 'paused by alice', code: 'member', by: 'alice' },
+      true,
+      w.clock.now,
+    );
+    await w.runUntil('2026-11-23T06:10:00Z');
+    await w.store.resume(schedule.guildId, schedule.id);
+    // A resume looks at the schedules at once (`changed`), here well within the grace window.
+    expect((await w.runner.tick()).posted).toBe(0);
+    await w.runUntil('2026-11-24T06:05:00Z');
+    expect(w.posts.map((p) => p.at)).toEqual(['2026-11-24T06:00:00.000Z']);
+  });
+
+  it('skip the posts of schedules paused or removed while their slot was fetching the weather', async () => {
+    const meanwhile: (() => Promise<unknown>)[] = [];
+    const w = await world('2026-11-23T05:00:00Z', {
+      fetch: async () => {
+        for (const change of meanwhile.splice(0)) await change();
+        return { temp: 1 };
+      },
+    });
+    const kept = await w.add();
+    const paused = await w.add({ channelId: '2001' });
+    const removed = await w.add({ channelId: '2002' });
+    // One paused by another process on the same storage, one removed by this one.
+    const other = new ScheduleStore(w.storage, 25);
+    meanwhile.push(
+      () =>
+        other.pause(
+          paused.guildId,
+          paused.id,
+          { reason: 'paused by alice', code: 'member', by: 'alice' },
+          true,
+          w.clock.now,
+        ),
+      () => w.store.remove(removed.guildId, removed.id),
+    );
+    w.clock.now = Date.parse('2026-11-23T06:00:00Z');
+    expect(await w.runner.tick()).toMatchObject({ posted: 1, withdrawn: 2, weatherCalls: 1 });
+    expect(w.posts.map((p) => p.scheduleId)).toEqual([kept.id]);
   });
 });
 

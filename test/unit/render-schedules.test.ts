@@ -57,6 +57,23 @@ describe('schedule renderers', () => {
     }
   });
 
+  it('lists a schedule whose time zone this bot does not know, saying to remove and add it again', () => {
+    const healthy = scheduleFactory({ id: 'b1b2b3b4' });
+    for (const timezone of ['Mars/Olympus', 'Evil/[x](http://evil.example)', '']) {
+      const damaged = scheduleFactory({ timezone });
+      const description = renderScheduleList([damaged, healthy], 25, NOW, en).toJSON().description!;
+      expect(description).not.toMatch(MASKED_LINK);
+      expect(description).toMatch(
+        /`a1b2c3d4` .*\n07:00 .*· ⚠ its time zone is not known to this bot: remove this schedule and add it again/,
+      );
+      // The others are listed as usual.
+      expect(description).toMatch(
+        /`b1b2b3b4` .*\n07:00 Europe\/Berlin, Mon, Wed, Fri · metric · next <t:\d+:F>/,
+      );
+      expect(renderScheduleSaved(damaged, NOW, de).toJSON().description).toContain('not known to this bot');
+    }
+  });
+
   it("says why a schedule is paused in the reader's language, and an unknown reason as stored", () => {
     const line = (paused: Schedule['paused'], t = de) =>
       renderScheduleList([scheduleFactory({ paused })], 25, NOW, t).toJSON().description!;

@@ -1,6 +1,6 @@
 import { EmbedBuilder } from '@discordjs/builders';
 import { nextRun } from '../../services/schedules/timing.js';
-import type { BotPauseCode, Schedule } from '../../services/schedules/types.js';
+import { hasKnownZone, type BotPauseCode, type Schedule } from '../../services/schedules/types.js';
 import type { ScheduleMessages } from '../i18n/schedule-messages.js';
 import { md } from './music-text.js';
 import { truncate } from './text.js';
@@ -20,15 +20,26 @@ function pausedState(paused: NonNullable<Schedule['paused']>, t: ScheduleMessage
 }
 
 /**
+ * The state of a schedule stored with a time zone this bot does not know (see `hasKnownZone`): it
+ * does not post, and only a new schedule mends it. In English: the messages of other languages are
+ * in `ScheduleMessages`, which has no entry for it yet.
+ */
+const UNKNOWN_ZONE = '⚠ its time zone is not known to this bot: remove this schedule and add it again';
+
+/**
  * One line about a schedule: what, where, when, and its state (its next run, or why it is paused),
  * left out for a schedule that was just deleted.
  */
 export function scheduleLine(schedule: Schedule, now: Date, t: ScheduleMessages, withState = true): string {
-  const when = `${schedule.time} ${schedule.timezone}, ${scheduleDays(schedule.days, t)}`;
+  const zoneKnown = hasKnownZone(schedule);
+  // A zone this bot does not know may be a damaged value: escaped, as a label is.
+  const zone = zoneKnown ? schedule.timezone : md(schedule.timezone, 60, 'no time zone');
+  const when = `${schedule.time} ${zone}, ${scheduleDays(schedule.days, t)}`;
   const settings = `${when} · ${t.units[schedule.units]}`;
   // The label comes from geocoding or from what the member typed (`geo:lat,lon|label`).
   const what = t.what(t.kinds[schedule.kind], md(schedule.place.label, 100), schedule.channelId);
   if (!withState) return `\`${schedule.id}\` ${what}\n${settings}`;
+  if (!zoneKnown) return `\`${schedule.id}\` ${what}\n${settings} · ${UNKNOWN_ZONE}`;
   const next = schedule.paused ? undefined : nextRun(schedule, now);
   const state = schedule.paused
     ? pausedState(schedule.paused, t)

@@ -38,7 +38,7 @@ function changeSchedule(
         now,
       );
     case 'resume':
-      return store.resume(schedule.guildId, schedule.id);
+      return store.resume(schedule.guildId, schedule.id, now);
   }
 }
 

@@ -12,6 +12,7 @@ import {
   SKIPPED_LOGS,
   WeatherRefusedError,
   createSlotPoster,
+  createTimingGuard,
   weatherGroupKey,
   weatherRequestOf,
   type ScheduleRunnerOptions,
@@ -19,7 +20,7 @@ import {
 } from './runner.js';
 import { withinMs } from '../time-limit.js';
 import { cronPattern, nextRunOfPattern, runsAt, slotKey } from './timing.js';
-import type { Schedule } from './types.js';
+import { hasKnownZone, postsFrom, type Schedule } from './types.js';
 
 export interface QueueSchedulerOptions extends Pick<
   ScheduleRunnerOptions,
@@ -91,6 +92,7 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
   const now = options.now ?? Date.now;
   const { logger, store } = options;
   const slots = createSlotPoster(options);
+  const guard = createTimingGuard(logger);
   // BullMQ requires `maxRetriesPerRequest: null` on its connections (the worker blocks on Redis).
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
   connection.on('error', (error: unknown) => logger.error({ err: error }, 'queue redis error'));
@@ -149,7 +151,9 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
       const byId = new Map(schedules.map((schedule) => [schedule.id, schedule]));
       const changes = ids.map((id) => {
         const current = byId.get(id);
-        return !current || current.paused ? queue.removeJobScheduler(id) : upsert(current);
+        // One whose time zone this runtime does not know has no ticks here (see `hasKnownZone`).
+        const active = current && !current.paused && hasKnownZone(current);
+        return active ? upsert(current) : queue.removeJobScheduler(id);
       });
       await withinMs(Promise.all(changes), SYNC_LIMIT_MS, `Redis did not answer within ${SYNC_LIMIT_MS} ms`);
     });
@@ -176,7 +180,10 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
    */
   async function reconcile(catchUpAll: boolean): Promise<void> {
     const active = new Map<string, Schedule>();
-    for (const schedule of await store.all()) if (!schedule.paused) active.set(schedule.id, schedule);
+    for (const schedule of await store.all()) {
+      // One that cannot be timed here is reported and left out: its job scheduler, if any, removed.
+      if (!schedule.paused && guard.runnable(schedule)) active.set(schedule.id, schedule);
+    }
     // What must change, by server: one lock and one read of its list for all of them.
     const toSync = new Map<string, string[]>();
     const change = (guildId: string, id: string) => {
@@ -224,10 +231,11 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
     const at = now();
     const runs = runsAt(new Date(at));
     for (const schedule of schedules) {
-      const latest = runs.latest(schedule);
+      const latest = guard.timed(schedule, runs.latest);
       if (!latest) continue;
       const { run, slot } = latest;
-      if (run.getTime() < schedule.createdAt || at - run.getTime() > options.graceMs) continue;
+      // Not before it was made, nor a tick that fell due while it was paused (see `postsFrom`).
+      if (run.getTime() < postsFrom(schedule) || at - run.getTime() > options.graceMs) continue;
       if (await slots.isDone(schedule.id, slot)) continue;
       await queue.add(
         'post',
@@ -290,13 +298,14 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
   async function process(job: Job<PostJobData>): Promise<string> {
     const { guildId, scheduleId } = job.data;
     const schedule = (await store.list(guildId)).find((s) => s.id === scheduleId);
-    if (!schedule || schedule.paused) {
-      // Deleted or paused by a process that did not get to remove the scheduler (or paused after a 403).
+    if (!schedule || schedule.paused || !hasKnownZone(schedule)) {
+      // Deleted or paused by a process that did not get to remove the scheduler (or paused after a
+      // 403), or with a time zone this runtime does not know (reported by `reconcile`).
       await sync(guildId, [scheduleId]);
       return 'gone';
     }
     const due = dueAt(job);
-    if (due < schedule.createdAt) return 'before-creation';
+    if (due < postsFrom(schedule)) return 'not-active-then';
     const slot = slotKey(schedule, new Date(due));
     if (await slots.isDone(schedule.id, slot)) return 'alreadyDone';
     if (now() - due > options.graceMs) {

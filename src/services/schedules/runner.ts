@@ -11,7 +11,14 @@ import type { Logger } from 'pino';
 import type { Storage } from '../../storage/index.js';
 import type { ScheduleStore } from './store.js';
 import { nonceFor, runsAt } from './timing.js';
-import type { BotPauseCode, PauseReason, Schedule, ScheduleKind } from './types.js';
+import {
+  hasKnownZone,
+  postsFrom,
+  type BotPauseCode,
+  type PauseReason,
+  type Schedule,
+  type ScheduleKind,
+} from './types.js';
 
 /**
  * What one group of due posts shows. Posts in one group share one weather call. Units are not part
@@ -45,6 +52,54 @@ export const SKIPPED_LOGS = {
   all: { level: 'error', message: KEY_REFUSED_LOG },
   slot: { level: 'warn', message: FOREIGN_REFUSAL_LOG },
 } as const satisfies Record<Exclude<WeatherRefusedError['scope'], 'schedule'>, unknown>;
+
+/** Logged once per schedule whose time zone this runtime does not know (see `hasKnownZone`). */
+export const UNKNOWN_ZONE_LOG =
+  "schedule skipped: its time zone is not one this runtime knows (damaged, or stored by a runtime with other time zone data); it is kept as stored, and its server's /weather schedule list says to remove it and add it again";
+
+/** Logged once per schedule whose runs cannot be computed for another reason. */
+export const UNTIMEABLE_LOG = 'schedule skipped: its runs cannot be computed; it is kept as stored';
+
+/**
+ * Times schedules one at a time, so that one that cannot be timed here (a time zone this runtime
+ * does not know) is skipped rather than stopping every other server's posts, as `ScheduleStore.all`
+ * does for a server list it cannot read. Each such schedule is logged once with its id and server,
+ * not at every look at the schedules.
+ */
+export function createTimingGuard(logger: Pick<Logger, 'error'>) {
+  const reported = new Set<string>();
+  function report(schedule: Schedule, error?: unknown): void {
+    if (reported.has(schedule.id)) return;
+    reported.add(schedule.id);
+    const fields = {
+      scheduleId: schedule.id,
+      guildId: schedule.guildId,
+      // A damaged value may be anything: a readable piece of it is enough.
+      timezone: schedule.timezone.slice(0, 100),
+    };
+    if (error === undefined) logger.error(fields, UNKNOWN_ZONE_LOG);
+    else logger.error({ ...fields, err: error }, UNTIMEABLE_LOG);
+  }
+  /** Whether the schedule can be timed here; reported once when not. */
+  function runnable(schedule: Schedule): boolean {
+    if (hasKnownZone(schedule)) return true;
+    report(schedule);
+    return false;
+  }
+  return {
+    runnable,
+    /** `compute(schedule)`, or undefined (reported once) when the schedule cannot be timed here. */
+    timed<T>(schedule: Schedule, compute: (schedule: Schedule) => T): T | undefined {
+      if (!runnable(schedule)) return undefined;
+      try {
+        return compute(schedule);
+      } catch (error) {
+        report(schedule, error);
+        return undefined;
+      }
+    },
+  };
+}
 
 /**
  * The channel is gone or closed to the bot: the schedule is paused with this reason (the message, in
@@ -151,6 +206,8 @@ export interface TickReport {
   busy: number;
   /** Not started: the runner was stopping. Left for the next start, within the grace window. */
   stopped: number;
+  /** Not made: the schedule was paused or removed after the tick read it (see `postOne`). */
+  withdrawn: number;
   weatherCalls: number;
 }
 
@@ -199,7 +256,7 @@ export function interleaveByChannel<T extends { schedule: Schedule }>(posts: rea
 }
 
 /** What became of one (schedule, slot) post. */
-export type PostOutcome = 'posted' | 'alreadyDone' | 'busy' | 'failed' | 'refused' | 'stopped';
+export type PostOutcome = 'posted' | 'alreadyDone' | 'busy' | 'failed' | 'refused' | 'stopped' | 'withdrawn';
 
 export type SlotPosterOptions = Pick<
   ScheduleRunnerOptions,
@@ -289,7 +346,10 @@ export function createSlotPoster(options: SlotPosterOptions) {
 
     /**
      * Makes one post unless `signal` is aborted before it starts (`stopped`: neither posted nor
-     * marked, so a later try makes it); a post already handed to `post` is finished.
+     * marked, so a later try makes it); a post already handed to `post` is finished. The schedule
+     * is read again just before posting (see `ScheduleStore.find`): one paused or removed
+     * since the caller read it, while the weather was fetched or the post waited its turn, is not
+     * posted (`withdrawn`), as the member who paused it was told.
      */
     async postOne(
       schedule: Schedule,
@@ -305,6 +365,8 @@ export function createSlotPoster(options: SlotPosterOptions) {
         if (await markers.get(`done:${id}`)) return 'alreadyDone';
         await pace(signal);
         if (signal?.aborted) return 'stopped';
+        const current = await options.store.find(schedule.guildId, schedule.id);
+        if (!current || current.paused) return 'withdrawn';
         let outcome: PostOutcome = 'posted';
         try {
           await options.post(schedule, weather, nonceFor(schedule.id, slot));
@@ -346,6 +408,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
   const retryMs = options.retryMs ?? 5_000;
   const slots = createSlotPoster(options);
   const { logger } = options;
+  const guard = createTimingGuard(logger);
   let running: Promise<TickReport> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
@@ -373,6 +436,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
       refused: 0,
       busy: 0,
       stopped: 0,
+      withdrawn: 0,
       weatherCalls: 0,
     };
     const groups = new Map<string, { request: WeatherRequest; due: DuePost[] }>();
@@ -382,8 +446,9 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     // Cheap when nothing changed since the last read: the store keeps it (see `ScheduleStore.all`).
     for (const schedule of await options.store.all()) {
       if (schedule.paused) continue;
-      const latest = runs.latest(schedule);
-      if (!latest || latest.run.getTime() < schedule.createdAt) continue;
+      const latest = guard.timed(schedule, runs.latest);
+      // Not before it was made, nor a run that fell due while it was paused.
+      if (!latest || latest.run.getTime() < postsFrom(schedule)) continue;
       const { run, slot } = latest;
       const before = settled.get(schedule.id);
       if (before === slot || before === `${slot}@${run.getTime()}`) known.set(schedule.id, before);
@@ -494,7 +559,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     const runs = runsAt(new Date(at));
     for (const schedule of schedules) {
       if (schedule.paused) continue;
-      const next = runs.next(schedule);
+      const next = guard.timed(schedule, runs.next);
       if (next && next.getTime() < wake) wake = next.getTime();
     }
     return wake;
@@ -505,8 +570,8 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     let again = false;
     try {
       const report = await tick();
-      if (report.posted + report.failed + report.missed + report.refused + report.stopped > 0)
-        logger.info(report, 'scheduled posts');
+      const made = report.posted + report.failed + report.missed + report.refused;
+      if (made + report.stopped + report.withdrawn > 0) logger.info(report, 'scheduled posts');
       // Failed posts, or posts held by a process that may have crashed: look again soon.
       again = report.failed + report.busy > 0;
     } catch (error) {

@@ -1,5 +1,6 @@
 /** A scheduled weather post, as stored. */
 import { z } from 'zod';
+import { isTimeZone } from './timing.js';
 
 export const SCHEDULE_KINDS = ['current', 'today', 'week'] as const;
 export type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
@@ -29,7 +30,10 @@ export const scheduleSchema = z.object({
   place: placeSchema,
   /** Local wall-clock time, `HH:MM`, 24 h. */
   time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/),
-  /** IANA time zone name. */
+  /**
+   * IANA time zone name. Read as any string, so a record with a zone this runtime does not know is
+   * kept as it is (see {@link hasKnownZone}).
+   */
   timezone: z.string(),
   /** Days of the week (0 = Sunday … 6 = Saturday); empty means every day. */
   days: z.array(z.number().int().min(0).max(6)),
@@ -39,8 +43,38 @@ export const scheduleSchema = z.object({
   createdBy: z.string(),
   createdAt: z.number(),
   paused: pausedSchema.optional(),
+  /** When it was last resumed (see {@link postsFrom}). Absent in records written before it was stored. */
+  resumedAt: z.number().optional(),
 });
 export type Schedule = z.infer<typeof scheduleSchema>;
+
+/**
+ * The instant from which a schedule's runs are posted: when it was made, or when it was last
+ * resumed, so a run that fell due while it was paused is not made up once it runs again.
+ */
+export function postsFrom(schedule: Pick<Schedule, 'createdAt' | 'resumedAt'>): number {
+  return Math.max(schedule.createdAt, schedule.resumedAt ?? Number.NEGATIVE_INFINITY);
+}
+
+/** What {@link hasKnownZone} found for each zone name, so a look at every schedule costs no formatter each. */
+const zoneVerdicts = new Map<string, boolean>();
+const ZONE_VERDICTS_MAX = 1024;
+
+/**
+ * Whether this runtime knows the schedule's time zone. A record whose zone it does not know
+ * (damaged, or stored by a runtime with other time zone data) still reads as a schedule, and is
+ * kept as it is like every other, but it cannot be timed here: the runners skip it, and the list
+ * says to remove it and add it again.
+ */
+export function hasKnownZone(schedule: Pick<Schedule, 'timezone'>): boolean {
+  let known = zoneVerdicts.get(schedule.timezone);
+  if (known === undefined) {
+    known = isTimeZone(schedule.timezone);
+    if (zoneVerdicts.size >= ZONE_VERDICTS_MAX) zoneVerdicts.clear();
+    zoneVerdicts.set(schedule.timezone, known);
+  }
+  return known;
+}
 
 /**
  * A schedule as read from storage: the same fields, and any a later version added kept as they are
