@@ -70,7 +70,9 @@ describe('schedule renderers', () => {
       expect(description).toMatch(
         /`b1b2b3b4` .*\n07:00 Europe\/Berlin, Mon, Wed, Fri · metric · next <t:\d+:F>/,
       );
-      expect(renderScheduleSaved(damaged, NOW, de).toJSON().description).toContain('not known to this bot');
+      expect(renderScheduleSaved(damaged, NOW, de).toJSON().description).toContain(
+        'seine Zeitzone kennt dieser Bot nicht',
+      );
     }
   });
 

@@ -63,6 +63,8 @@ const en = {
   what: (kind: string, place: string, channelId: string) => `${kind} for **${place}** in <#${channelId}>`,
   pausedBecause: (reason: string) => `⏸ paused: ${reason}`,
   pausedBy: (name: string) => `⏸ paused by ${name}`,
+  /** A schedule stored with a time zone this bot does not know: it does not post. */
+  unknownZone: '⚠ its time zone is not known to this bot: remove this schedule and add it again',
   /** Why the bot paused a schedule; also what `/weather schedule test` says. English: the stored reason. */
   pauseReasons: {
     'channel-deleted': 'the channel was deleted',
@@ -135,6 +137,7 @@ const de: ScheduleMessages = {
   what: (kind, place, channelId) => `${kind} für **${place}** in <#${channelId}>`,
   pausedBecause: (reason) => `⏸ angehalten: ${reason}`,
   pausedBy: (name) => `⏸ angehalten von ${name}`,
+  unknownZone: '⚠ seine Zeitzone kennt dieser Bot nicht: entferne diesen geplanten Post und lege ihn neu an',
   pauseReasons: {
     'channel-deleted': 'der Kanal wurde gelöscht',
     'channel-hidden': 'der Bot kann den Kanal nicht mehr sehen',

@@ -20,13 +20,6 @@ function pausedState(paused: NonNullable<Schedule['paused']>, t: ScheduleMessage
 }
 
 /**
- * The state of a schedule stored with a time zone this bot does not know (see `hasKnownZone`): it
- * does not post, and only a new schedule mends it. In English: the messages of other languages are
- * in `ScheduleMessages`, which has no entry for it yet.
- */
-const UNKNOWN_ZONE = '⚠ its time zone is not known to this bot: remove this schedule and add it again';
-
-/**
  * One line about a schedule: what, where, when, and its state (its next run, or why it is paused),
  * left out for a schedule that was just deleted.
  */
@@ -39,7 +32,7 @@ export function scheduleLine(schedule: Schedule, now: Date, t: ScheduleMessages,
   // The label comes from geocoding or from what the member typed (`geo:lat,lon|label`).
   const what = t.what(t.kinds[schedule.kind], md(schedule.place.label, 100), schedule.channelId);
   if (!withState) return `\`${schedule.id}\` ${what}\n${settings}`;
-  if (!zoneKnown) return `\`${schedule.id}\` ${what}\n${settings} · ${UNKNOWN_ZONE}`;
+  if (!zoneKnown) return `\`${schedule.id}\` ${what}\n${settings} · ${t.unknownZone}`;
   const next = schedule.paused ? undefined : nextRun(schedule, now);
   const state = schedule.paused
     ? pausedState(schedule.paused, t)
