@@ -196,6 +196,6 @@ describe('the player: devices, the panel, pause and next', () => {
     expect(reply.flags! & EPHEMERAL).toBe(EPHEMERAL);
     expect(reply.embeds[0]?.title).toBe('Link your music account first');
     const url = (reply.components?.[0] as { components: { url?: string }[] }).components[0]?.url;
-    expect(url).toMatch(/\/link\/start\?state=/);
+    expect(url).toMatch(/\/link\/start\?ticket=[A-Za-z0-9_-]+$/);
   });
 });

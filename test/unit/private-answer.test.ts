@@ -65,7 +65,7 @@ describe('a private answer whose public “thinking…” message cannot be dele
         {
           type: 1,
           components: [
-            { type: 2, style: 5, label: 'Link', url: 'https://bot.example/link/start?state=s3cr3t' },
+            { type: 2, style: 5, label: 'Link', url: 'https://bot.example/link/start?ticket=t1ck3t' },
           ],
         },
       ],

@@ -406,11 +406,11 @@ describe('link prompt', () => {
   it('carries the link button', () => {
     const message = pure(
       (url) => renderLinkNeeded(url, 'This needs your music account.'),
-      'https://bot.example/link/start?state=x',
+      'https://bot.example/link/start?ticket=x',
     );
     expect(message.components[0]!.components[0]).toMatchObject({
       style: 5,
-      url: 'https://bot.example/link/start?state=x',
+      url: 'https://bot.example/link/start?ticket=x',
     });
   });
 });
