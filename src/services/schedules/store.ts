@@ -43,10 +43,8 @@ export class ScheduleLimitError extends Error {
 
 export class ScheduleStore {
   private readonly keyv;
-  /** What `all()` read last, under which version, and when; `byId` is made by `find` when it needs it. */
-  private lastRead:
-    | { version: unknown; at: number; schedules: readonly Schedule[]; byId?: Map<string, Schedule> }
-    | undefined;
+  /** What `all()` read last, under which version, and when. */
+  private lastRead: { version: unknown; at: number; schedules: readonly Schedule[] } | undefined;
   /** This process's version bumps, one at a time (see {@link bumpVersion}). */
   private versioning: Promise<void> = Promise.resolve();
 
@@ -112,24 +110,6 @@ export class ScheduleStore {
     // A read with a guild missing is not kept: the next call tries that guild again.
     this.lastRead = complete ? { version, at, schedules } : undefined;
     return [...schedules];
-  }
-
-  /**
-   * One schedule as stored now, or undefined when it is gone: for a post about to be made, to see
-   * that its schedule was not paused or removed since the runner read them all. While nothing
-   * changed since the last `all()` (see the module comment) that costs one read of the version key:
-   * reading the server's list (up to 1,000 schedules) for every post took bench/schedule-slot.ts
-   * from 47 s to 92 s. After a change, the server's list is read.
-   */
-  async find(guildId: string, id: string): Promise<Schedule | undefined> {
-    const version = await this.keyv.get(VERSION);
-    const last = this.lastRead;
-    if (last && last.version === version && this.now() - last.at < ALL_MAX_AGE_MS) {
-      last.byId ??= new Map(last.schedules.map((schedule) => [schedule.id, schedule]));
-      const schedule = last.byId.get(id);
-      return schedule?.guildId === guildId ? schedule : undefined;
-    }
-    return (await this.list(guildId)).find((schedule) => schedule.id === id);
   }
 
   async add(schedule: Omit<Schedule, 'id'>): Promise<Schedule> {
