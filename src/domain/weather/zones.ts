@@ -119,10 +119,11 @@ interface ZoneIndex {
 
 let zoneIndex: ZoneIndex | undefined;
 
-function acceptsZone(zone: string): boolean {
+/** Whether this runtime knows `zone` as an IANA time zone (in any case). */
+export function isTimeZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
+    return zone.length > 0;
   } catch {
     return false;
   }
@@ -131,7 +132,7 @@ function acceptsZone(zone: string): boolean {
 function indexZones(): ZoneIndex {
   if (zoneIndex) return zoneIndex;
   const currentOf = new Map<string, string>(
-    RENAMED_ZONES.filter(([current]) => acceptsZone(current)).map(([current, old]) => [old, current]),
+    RENAMED_ZONES.filter(([current]) => isTimeZone(current)).map(([current, old]) => [old, current]),
   );
   const aliases = new Map<string, Set<string>>();
   // The runtime leaves out `UTC` itself (it lists no `Etc/` zone).

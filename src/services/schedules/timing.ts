@@ -14,18 +14,10 @@ import { Cron } from 'croner';
 import { zoneOffset } from '../../domain/weather/zones.js';
 import type { Schedule } from './types.js';
 
+export { isTimeZone } from '../../domain/weather/zones.js';
+
 /** What decides when a schedule runs. */
 type Timed = Pick<Schedule, 'time' | 'days' | 'timezone'>;
-
-/** Whether `zone` is an IANA time zone this runtime knows. */
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return zone.length > 0;
-  } catch {
-    return false;
-  }
-}
 
 export function cronPattern(schedule: Pick<Schedule, 'time' | 'days'>): string {
   const [hour, minute] = schedule.time.split(':').map(Number);
