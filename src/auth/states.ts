@@ -34,6 +34,9 @@ const pendingLinkSchema = z.object({
 });
 export type PendingLink = z.infer<typeof pendingLinkSchema>;
 
+/** What a start link's ticket is stored as: the state it stands for. */
+const ticketSchema = z.object({ state: z.string() });
+
 export type TakeResult =
   { kind: 'ok'; link: PendingLink } | { kind: 'expired' } | { kind: 'replayed' } | { kind: 'unknown' };
 
@@ -82,7 +85,7 @@ export class LinkStates {
     const sealed = await this.store.get(id);
     if (sealed === undefined) return undefined;
     try {
-      return z.object({ state: z.string() }).parse(unseal(this.keyring, id, sealed)).state;
+      return ticketSchema.parse(unseal(this.keyring, id, sealed)).state;
     } catch {
       return undefined;
     }

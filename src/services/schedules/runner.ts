@@ -500,7 +500,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     // Read again once the weather is in (one read, cheap when nothing changed: see
     // `ScheduleStore.all`): a schedule paused or removed while it was fetched is not posted, as its
     // member was told. Read per post instead, it cost bench/schedule-slot.ts a sixth of its pace.
-    const current = new Map((await options.store.all()).map((s) => [s.id, s]));
+    const current = new Map(ready.length === 0 ? [] : (await options.store.all()).map((s) => [s.id, s]));
     const posting = ready.filter(({ schedule }) => {
       const now = current.get(schedule.id);
       if (now && !now.paused) return true;
