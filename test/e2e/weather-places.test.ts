@@ -94,6 +94,42 @@ describe('/weather places: autocomplete, typed names, homes', () => {
     expect(world.weather!.requestCount({ path: '/geo/1.0/direct' })).toBe(geocoded);
   });
 
+  it('finds a place by its postal code, a US ZIP code when no country follows', async () => {
+    const direct = world.weather!.requestCount({ path: '/geo/1.0/direct' });
+    const zip = await world.slash('weather', { subcommand: 'now', options: { place: '62701' } }).reply();
+    expect(zip.embeds[0]?.title).toBe('Springfield (62701), US');
+    expect(world.weather!.requests({ path: '/geo/1.0/zip' }).at(-1)?.query).toMatchObject({ zip: '62701' });
+
+    const choices = await autocomplete('sw1a  1aa, gb');
+    expect(choices.map((choice) => choice.name)).toEqual(['London (SW1A 1AA), GB']);
+    const london = await world
+      .slash('weather', { subcommand: 'now', options: { place: choices[0]!.value } })
+      .reply();
+    expect(london.embeds[0]?.title).toBe('London (SW1A 1AA), GB');
+    expect(lastWeatherQuery()).toMatchObject({ lat: '51.51', lon: '-0.13' });
+    // A postal code is never asked for as a name.
+    expect(world.weather!.requestCount({ path: '/geo/1.0/direct' })).toBe(direct);
+  });
+
+  it('says which country a postal code was looked for in, and how to give another', async () => {
+    // 10117 is Berlin's: without a country, the service looks for a US ZIP code.
+    const us = await world
+      .slash('weather', { subcommand: 'now', options: { place: '10117' } })
+      .waitForFollowUp();
+    expect(us.flags! & 64).toBe(64);
+    expect(us.content).toBe(
+      'No US ZIP code “10117” was found. For a postal code in another country, add the country’s two-letter code after a comma, as in `10117, DE`.',
+    );
+    const fr = await world
+      .slash('weather', { subcommand: 'now', options: { place: '10117, fr' } })
+      .waitForFollowUp();
+    expect(fr.content).toBe('No place with the postal code “10117” was found in FR.');
+    const berlin = await world
+      .slash('weather', { subcommand: 'now', options: { place: '10117, de' } })
+      .reply();
+    expect(berlin.embeds[0]?.title).toBe('Berlin (10117), DE');
+  });
+
   it('says privately when no place matches, with the places of that name as suggestions', async () => {
     const handle = world.slash('weather', { subcommand: 'now', options: { place: 'Springfield, Narnia' } });
     const message = await handle.waitForFollowUp();

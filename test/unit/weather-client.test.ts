@@ -192,6 +192,50 @@ describe('weather client requests', () => {
   });
 });
 
+describe('zip-code geocoding', () => {
+  it('sends the code with its country, and keeps the code’s inner space', async () => {
+    const seen = stub(MOCK_URLS.apiUrl, '/geo/1.0/zip', 200, {
+      zip: 'SW1A 1AA',
+      name: 'London',
+      lat: 51.5073,
+      lon: -0.1276,
+      country: 'GB',
+      extra: 'ignored',
+    });
+    const place = await client.geocoding.zip({ zip: ' sw1a   1aa ', country: 'gb' });
+    expect(place).toEqual({ zip: 'SW1A 1AA', name: 'London', lat: 51.5073, lon: -0.1276, country: 'GB' });
+    expect(seen[0]?.get('zip')).toBe('sw1a 1aa,GB');
+    expect(seen[0]?.get('appid')).toBe(KEY);
+  });
+
+  it('sends a code without a country as it is (the service reads it as a US ZIP code)', async () => {
+    const seen = stub(MOCK_URLS.apiUrl, '/geo/1.0/zip', 200, {
+      zip: '90210',
+      name: 'Beverly Hills',
+      lat: 34.0901,
+      lon: -118.4065,
+      country: 'US',
+    });
+    await client.geocoding.zip({ zip: '90210' });
+    expect(seen[0]?.get('zip')).toBe('90210');
+  });
+
+  it('turns the service’s 404 for an unknown code into WeatherNotFoundError', async () => {
+    stub(MOCK_URLS.apiUrl, '/geo/1.0/zip', 404, { cod: '404', message: 'not found' });
+    await expect(client.geocoding.zip({ zip: '00000', country: 'DE' })).rejects.toBeInstanceOf(
+      WeatherNotFoundError,
+    );
+  });
+
+  it('refuses an empty code or a country that is not two letters, before sending anything', async () => {
+    await expect(client.geocoding.zip({ zip: '  ' })).rejects.toBeInstanceOf(WeatherParameterError);
+    await expect(client.geocoding.zip({ zip: '10117', country: 'DEU' })).rejects.toBeInstanceOf(
+      WeatherParameterError,
+    );
+    await expect(client.geocoding.zip({ zip: '10117,DE' })).rejects.toBeInstanceOf(WeatherParameterError);
+  });
+});
+
 describe('yearly statistics as the service may send them', () => {
   const stat = { min: 1, max: 3, median: 2, mean: 2, p25: 1.5, p75: 2.5, st_dev: 0.5, num: 10 };
   const day = (month: number, dayOfMonth: number, extra: Record<string, unknown> = {}) => ({

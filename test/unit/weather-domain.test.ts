@@ -156,6 +156,47 @@ describe('looking up typed places', () => {
     expect(asked).toEqual(['Paris, XX']);
   });
 
+  it('looks up postal codes by code, and names with digits by name', async () => {
+    const asked: string[] = [];
+    const notFound = new WeatherNotFoundError(refusal(404));
+    const client = {
+      geocoding: {
+        zip: ({ zip, country }: { zip: string; country?: string }) => {
+          asked.push(`zip ${zip}|${country ?? ''}`);
+          return zip === 'K1A 0B1' && country === 'CA'
+            ? Promise.resolve({ zip: 'K1A 0B1', name: 'Ottawa', lat: 45.42, lon: -75.7, country: 'CA' })
+            : Promise.reject(notFound);
+        },
+        direct: ({ q }: { q: string }) => {
+          asked.push(`name ${q}`);
+          return Promise.resolve([]);
+        },
+      },
+    } as unknown as WeatherClient;
+    expect(await suggestPlaces(client, 'k1a 0b1 , ca', 'en')).toEqual([
+      { lat: 45.42, lon: -75.7, label: 'Ottawa (K1A 0B1), CA' },
+    ]);
+    expect(asked).toEqual(['zip K1A 0B1|CA']);
+    asked.length = 0;
+    await expect(resolvePlace(client, '99999', 'en')).rejects.toMatchObject({
+      name: 'PostalCodeNotFoundError',
+      code: '99999',
+      country: undefined,
+    });
+    expect(asked).toEqual(['zip 99999|']);
+    // Words of four letters or more beside the digits make a name: `25 de Mayo`, `Paris 13`.
+    asked.length = 0;
+    await expect(suggestPlaces(client, '25 de Mayo', 'en')).resolves.toEqual([]);
+    await expect(suggestPlaces(client, 'Paris 13', 'en')).resolves.toEqual([]);
+    expect(asked).toEqual(['name 25 de Mayo', 'name Paris 13']);
+  });
+
+  it('blames the bot’s key when a postal code look-up is refused', async () => {
+    const error = new WeatherInvalidKeyError(refusal(401));
+    const client = { geocoding: { zip: () => Promise.reject(error) } } as unknown as WeatherClient;
+    await expect(resolvePlace(client, '90210', 'en')).rejects.toBeInstanceOf(WeatherKeyRejectedError);
+  });
+
   it('leaves other failures as they are', async () => {
     const error = new WeatherNotFoundError(refusal(404));
     await expect(resolvePlace(refusingClient(error), 'Berlin', 'en')).rejects.toBe(error);

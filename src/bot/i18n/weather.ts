@@ -313,7 +313,11 @@ const en = {
     `“${typed}” is no point on Earth: the latitude comes first, from -90 to 90, then the longitude, from -180 to 180, as in \`48.8566, 2.3522\`.`,
   didYouMean: (suggestions: readonly string[]) => `Did you mean one of these?\n${list(suggestions)}`,
   placeTips:
-    'Check the spelling, pick a place from the list while you type, or add a country code: `Paris, FR`, `Springfield, MO, US`. Coordinates work too: `48.8566, 2.3522`.',
+    'Check the spelling, pick a place from the list while you type, or add a country code: `Paris, FR`, `Springfield, MO, US`. Coordinates and postal codes work too: `48.8566, 2.3522`, `10117, DE`.',
+  postalCodeNotFound: (code: string, country: string | undefined) =>
+    country === undefined
+      ? `No US ZIP code “${code}” was found. For a postal code in another country, add the country’s two-letter code after a comma, as in \`10117, DE\`.`
+      : `No place with the postal code “${code}” was found in ${country}.`,
   noPlace:
     'Which place? Give one with the `place` option, or save yours with `/weather home set` so you can leave it out.',
   invalidDate: (field: string, typed: string) =>
@@ -508,7 +512,11 @@ const de: WeatherMessages = {
     `„${typed}“ ist kein Punkt auf der Erde: zuerst die Breite, von -90 bis 90, dann die Länge, von -180 bis 180, etwa \`48.8566, 2.3522\`.`,
   didYouMean: (suggestions) => `Meintest du einen dieser Orte?\n${list(suggestions)}`,
   placeTips:
-    'Prüfe die Schreibweise, wähle beim Tippen einen Ort aus der Liste oder ergänze ein Länderkürzel: `Paris, FR`, `Springfield, MO, US`. Koordinaten gehen auch: `48.8566, 2.3522`.',
+    'Prüfe die Schreibweise, wähle beim Tippen einen Ort aus der Liste oder ergänze ein Länderkürzel: `Paris, FR`, `Springfield, MO, US`. Koordinaten und Postleitzahlen gehen auch: `48.8566, 2.3522`, `10117, DE`.',
+  postalCodeNotFound: (code, country) =>
+    country === undefined
+      ? `Keine US-Postleitzahl (ZIP) „${code}“ gefunden. Für eine Postleitzahl in einem anderen Land ergänze nach einem Komma das Länderkürzel, etwa \`10117, DE\`.`
+      : `Kein Ort mit der Postleitzahl „${code}“ in ${country} gefunden.`,
   noPlace:
     'Welcher Ort? Gib einen mit der Option `ort` an oder speichere deinen mit `/wetter zuhause festlegen`, dann kannst du ihn weglassen.',
   invalidDate: (field, typed) =>

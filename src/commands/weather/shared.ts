@@ -16,6 +16,7 @@ import {
   InvalidRangeError,
   NoPlaceError,
   PlaceNotFoundError,
+  PostalCodeNotFoundError,
   ProductNotInPlanError,
   WeatherKeyRejectedError,
 } from '../../domain/weather/errors.js';
@@ -183,6 +184,8 @@ export function describeWeatherProblem(error: unknown, lang: Lang): string | und
       ? `${head}\n${t.didYouMean(error.suggestions.map((place) => place.label))}`
       : `${head}\n${t.placeTips}`;
   }
+  if (error instanceof PostalCodeNotFoundError)
+    return t.postalCodeNotFound(fit(error.code, 20), error.country);
   if (error instanceof CoordinatesOffEarthError) return t.coordinatesOffEarth(fit(error.text, 100));
   if (error instanceof NoPlaceError) return t.noPlace;
   if (error instanceof InvalidDateError) {

@@ -19,6 +19,20 @@ export class PlaceNotFoundError extends Error {
   }
 }
 
+/**
+ * No place has this postal code in this country (`undefined`: the service took it for a US ZIP
+ * code, having no country to go by).
+ */
+export class PostalCodeNotFoundError extends Error {
+  override readonly name = 'PostalCodeNotFoundError';
+  constructor(
+    readonly code: string,
+    readonly country: string | undefined,
+  ) {
+    super(`No place has the postal code "${code}"${country ? ` in ${country}` : ''}`);
+  }
+}
+
 /** Typed as coordinates (two numbers), but not a point on Earth: `148.85, 2.35`. */
 export class CoordinatesOffEarthError extends Error {
   override readonly name = 'CoordinatesOffEarthError';

@@ -5,11 +5,18 @@
 import {
   WeatherForbiddenError,
   WeatherInvalidKeyError,
+  WeatherNotFoundError,
   type GeocodingLocation,
   type WeatherClient,
   type WeatherLang,
+  type ZipLocation,
 } from '../../services/weather/index.js';
-import { CoordinatesOffEarthError, PlaceNotFoundError, WeatherKeyRejectedError } from './errors.js';
+import {
+  CoordinatesOffEarthError,
+  PlaceNotFoundError,
+  PostalCodeNotFoundError,
+  WeatherKeyRejectedError,
+} from './errors.js';
 
 export interface Place {
   lat: number;
@@ -102,6 +109,11 @@ export async function suggestPlaces(
   const coordinates = typedCoordinates(query);
   if (coordinates) return [await placeAt(client, coordinates, lang)];
   if (LOOKS_LIKE_COORDINATES.test(query)) return [];
+  const postal = postalCode(query);
+  if (postal) {
+    const place = await placeOfPostalCode(client, postal);
+    return place ? [place] : [];
+  }
   let found = await geocode(client, query);
   // `Seattle, WA`: the real service reads a second part as a country code and finds nothing; a US
   // state code goes before the country (`Seattle,WA,US`). Asked only when the text as typed found
@@ -115,7 +127,7 @@ export async function suggestPlaces(
 const geocode = (client: WeatherClient, q: string) =>
   withKeyMeaning(() => client.geocoding.direct({ q, limit: MAX_PLACE_SUGGESTIONS }));
 
-async function withKeyMeaning(lookUp: () => Promise<GeocodingLocation[]>): Promise<GeocodingLocation[]> {
+async function withKeyMeaning<T>(lookUp: () => Promise<T>): Promise<T> {
   try {
     return await lookUp();
   } catch (error) {
@@ -125,6 +137,45 @@ async function withKeyMeaning(lookUp: () => Promise<GeocodingLocation[]>): Promi
     }
     throw error;
   }
+}
+
+/**
+ * `90210`, `SW1A 1AA, GB`, `10117,de`, `K1A 0B1, CA`, `VLT 1117, MT`: a postal code (2 to 10
+ * letters, digits, spaces or hyphens, with a digit and no more than three letters in a row), then
+ * perhaps a country code. Place names have no digits, or words of four letters and more beside them
+ * (`25 de Mayo`, `Paris 13`): those are asked by name.
+ */
+const POSTAL_QUERY =
+  /^(?=[^,]*\d)(?![^,]*\p{L}{4})([\p{L}\p{N}][\p{L}\p{N} -]{1,9})(?:\s*,\s*([A-Za-z]{2}))?$/u;
+
+interface PostalCode {
+  code: string;
+  /** Two letters in capitals, or none: the service then reads the code as a US ZIP code. */
+  country: string | undefined;
+}
+
+function postalCode(text: string): PostalCode | undefined {
+  const match = POSTAL_QUERY.exec(text.trim());
+  if (!match) return undefined;
+  return { code: match[1]!.trim().replace(/\s+/g, ' ').toUpperCase(), country: match[2]?.toUpperCase() };
+}
+
+/** The place of a postal code, named `Beverly Hills (90210), US`; `undefined` when none has it. */
+async function placeOfPostalCode(client: WeatherClient, postal: PostalCode): Promise<Place | undefined> {
+  let found: ZipLocation;
+  try {
+    found = await withKeyMeaning(() => client.geocoding.zip({ zip: postal.code, country: postal.country }));
+  } catch (error) {
+    // The service's 404 is its "no such code".
+    if (error instanceof WeatherNotFoundError) return undefined;
+    throw error;
+  }
+  const country = found.country ?? postal.country;
+  return {
+    lat: found.lat,
+    lon: found.lon,
+    label: `${found.name} (${found.zip})${country ? `, ${country}` : ''}`,
+  };
 }
 
 /** `48.8566, 2.3522` (or with a space alone between them): latitude, then longitude, in range. */
@@ -186,6 +237,9 @@ export async function resolvePlace(client: WeatherClient, input: string, lang: W
     throw new CoordinatesOffEarthError(typed);
   const [first] = await suggestPlaces(client, input, lang);
   if (first) return first;
+  // A postal code is not a misspelt name: what helps is the country it belongs to.
+  const postal = postalCode(typed);
+  if (postal) throw new PostalCodeNotFoundError(postal.code, postal.country);
   const name = input.split(',')[0]?.trim() ?? '';
   const suggestions = name !== '' && name !== input.trim() ? await suggestPlaces(client, name, lang) : [];
   throw new PlaceNotFoundError(input.trim(), suggestions);

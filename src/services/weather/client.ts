@@ -43,6 +43,7 @@ import {
   hourlyHistorySchema,
   threeHourForecastSchema,
   yearlyStatisticsSchema,
+  zipLocationSchema,
   type AccumulatedPrecipitationRecord,
   type AccumulatedTemperatureRecord,
   type BulkCsvRecord,
@@ -54,6 +55,7 @@ import {
   type HourlyHistory,
   type ThreeHourForecast,
   type YearlyStatistics,
+  type ZipLocation,
 } from './schemas.js';
 
 export interface WeatherClientOptions {
@@ -129,6 +131,13 @@ export interface WeatherClient {
     direct(query: { q: string; limit?: number | undefined }): Promise<GeocodingLocation[]>;
     /** Places near the coordinates, up to `limit` (1-5, default 1). */
     reverse(query: Coordinates & { limit?: number | undefined }): Promise<GeocodingLocation[]>;
+    /**
+     * The place of a postal code (`90210`, `SW1A 1AA`) in a country (two letters; the service reads
+     * a code without one as a US ZIP code). A code the service does not know is its 404:
+     * `WeatherNotFoundError`. The spec does not show this request: it is sent as the real service
+     * documents it, `{api_url}/geo/1.0/zip?zip={code},{country}&appid` (upstream-facts).
+     */
+    zip(query: { zip: string; country?: string | undefined }): Promise<ZipLocation>;
   };
   readonly history: {
     /**
@@ -197,6 +206,7 @@ const ENDPOINTS = {
   hourly: { host: 'pro', path: '/data/2.5/forecast/hourly', ttl: 'forecast' },
   direct: { host: 'api', path: '/geo/1.0/direct', ttl: 'geocoding' },
   reverse: { host: 'api', path: '/geo/1.0/reverse', ttl: 'geocoding' },
+  zip: { host: 'api', path: '/geo/1.0/zip', ttl: 'geocoding' },
   history: { host: 'history', path: '/data/2.5/history/city', ttl: 'history' },
   yearly: { host: 'history', path: '/data/2.5/aggregated/year', ttl: 'statistics' },
   accumulatedTemperature: {
@@ -428,6 +438,10 @@ export function createWeatherClient(options: WeatherClientOptions): WeatherClien
           },
           geocodingSchema,
         ),
+      zip: async (query) => {
+        const zip = params.zipQuery(query.zip, query.country);
+        return call(ENDPOINTS.zip, { zip }, zipLocationSchema, { keyQuery: { zip: zip.toUpperCase() } });
+      },
     },
     history: {
       hourly: async (query) => {

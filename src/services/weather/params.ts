@@ -90,3 +90,20 @@ export function cityQuery(q: string): string {
   }
   return trimmed;
 }
+
+/**
+ * `zip={code},{country}` for zip-code geocoding: the code with its spaces kept (`SW1A 1AA`) and
+ * trimmed, then the country in capitals. Without a country the service reads the code as a US ZIP
+ * code, so none is added here.
+ */
+export function zipQuery(code: string, country: string | undefined): string {
+  const trimmed = code.trim().replace(/\s+/g, ' ');
+  if (trimmed === '' || trimmed.includes(',')) {
+    throw new WeatherParameterError('zip', 'a postal code is required, without a comma');
+  }
+  if (country === undefined) return trimmed;
+  if (!/^[A-Za-z]{2}$/.test(country.trim())) {
+    throw new WeatherParameterError('country', 'the country must be a two-letter code, such as GB');
+  }
+  return `${trimmed},${country.trim().toUpperCase()}`;
+}

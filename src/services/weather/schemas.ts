@@ -175,6 +175,15 @@ export const geocodingLocationSchema = z.object({
 });
 export const geocodingSchema = z.array(geocodingLocationSchema);
 
+/** The zip-code geocoding answer: one place, `{zip, name, lat, lon, country}` (upstream-facts). */
+export const zipLocationSchema = z.object({
+  zip: z.string(),
+  name: z.string(),
+  lat: z.number(),
+  lon: z.number(),
+  country: z.string().optional(),
+});
+
 /** An entry of the hourly history. */
 export const historyEntrySchema = z.object({
   dt: z.number(),
@@ -320,6 +329,7 @@ export type ThreeHourForecast = z.output<typeof threeHourForecastSchema>;
 export type DailyForecastEntry = z.output<typeof dailyEntrySchema>;
 export type DailyForecast = z.output<typeof dailyForecastSchema>;
 export type GeocodingLocation = z.output<typeof geocodingLocationSchema>;
+export type ZipLocation = z.output<typeof zipLocationSchema>;
 export type HistoryEntry = z.output<typeof historyEntrySchema>;
 export type HourlyHistory = z.output<typeof hourlyHistorySchema>;
 export type DayStatistics = z.output<typeof dayStatisticsSchema>;
