@@ -78,3 +78,55 @@ describe('stopping the schedule runner in the middle of a slot', () => {
     expect(new Set(w.posts.map((p) => p.nonce)).size).toBe(100);
   }, 15_000);
 });
+
+describe('the schedule runner while the weather service is down', () => {
+  it('asks again less and less often, at most as often as its longest wait, and posts once it is back', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-sched-backoff-'));
+    const storage = await createStorage({ dataDir });
+    cleanups.push(async () => {
+      await storage.close();
+      await rm(dataDir, { recursive: true, force: true });
+    });
+    const clock = { now: Date.parse('2026-11-23T05:00:00Z') };
+    const store = new ScheduleStore(storage, 1_000, () => clock.now);
+    await store.add(berlinSchedule({ createdAt: clock.now })); // 07:00 Berlin, 06:00Z
+    clock.now = Date.parse('2026-11-23T06:00:10Z');
+    const asked: number[] = [];
+    let down = true;
+    const posts: string[] = [];
+    const runner = createScheduleRunner({
+      store,
+      storage,
+      logger: silent,
+      graceMs: 30 * 60_000,
+      now: () => clock.now,
+      pollMs: 24 * 3600_000,
+      retryMs: 10,
+      maxRetryMs: 80,
+      fetch: () => {
+        asked.push(performance.now());
+        return down
+          ? Promise.reject(new Error('503 from the weather service'))
+          : Promise.resolve({ temp: 1 });
+      },
+      post: (schedule) => {
+        posts.push(schedule.id);
+        return Promise.resolve();
+      },
+    });
+    cleanups.push(() => runner.stop());
+    runner.start();
+    await delay(1_000);
+    // Every 10 ms, a second of it would be about 100 asks; waits of 10, 20, 40, then 80 ms make 15.
+    expect(asked.length).toBeGreaterThanOrEqual(5);
+    expect(asked.length).toBeLessThan(30);
+    const gaps = asked.slice(1).map((at, i) => at - asked[i]!);
+    expect(gaps[3]).toBeGreaterThan(gaps[0]! * 2);
+    // Never longer than the longest wait (with room for a busy machine), so the post is not lost.
+    expect(Math.max(...gaps)).toBeLessThan(80 + 200);
+    down = false;
+    await until(() => posts.length === 1);
+    await delay(200);
+    expect(posts).toHaveLength(1);
+  }, 15_000);
+});

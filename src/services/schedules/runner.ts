@@ -185,8 +185,12 @@ export interface ScheduleRunnerOptions {
   postsPerSecond?: number;
   /** The longest the runner sleeps between looks at the schedules (picks up other processes' changes). */
   pollMs?: number;
-  /** How soon to look again after a failed post or one held by another process. */
+  /**
+   * How soon to look again after a failed post or one held by another process; the wait doubles
+   * while the looks after it fail too, up to `maxRetryMs`.
+   */
   retryMs?: number;
+  maxRetryMs?: number;
 }
 
 export interface TickReport {
@@ -401,6 +405,11 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
   const now = options.now ?? Date.now;
   const pollMs = options.pollMs ?? 60_000;
   const retryMs = options.retryMs ?? 5_000;
+  // As the queue's jobs back off (`MAX_RETRY_DELAY_MS` there): a weather service or Discord that is
+  // down is asked every minute at most, not every 5 s for the whole grace window.
+  const maxRetryMs = options.maxRetryMs ?? 60_000;
+  /** Looks in a row that left posts to try again (0 after one that left none). */
+  let retries = 0;
   const slots = createSlotPoster(options);
   const { logger } = options;
   const guard = createTimingGuard(logger);
@@ -596,7 +605,9 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     }
     if (stopped || mine !== generation) return;
     clearTimeout(timer);
-    const wait = Math.min(wake - now(), pollMs, again ? retryMs : Number.POSITIVE_INFINITY);
+    retries = again ? retries + 1 : 0;
+    const retryWait = again ? Math.min(retryMs * 2 ** (retries - 1), maxRetryMs) : Number.POSITIVE_INFINITY;
+    const wait = Math.min(wake - now(), pollMs, retryWait);
     timer = setTimeout(() => void loop(mine), Math.max(0, wait) + 5);
   }
 
