@@ -46,7 +46,9 @@ const en = {
   listFooter: (count: number, limit: number) =>
     `${count} of ${limit} allowed · times are shown in your own time zone`,
   listEmpty: 'None yet. Add one with `/weather schedule add`.',
-  andMore: (hidden: number) => `…and ${hidden} more`,
+  page: (page: number, pages: number) => `page ${page} of ${pages}`,
+  previousPage: '◀ Previous',
+  nextPage: 'Next ▶',
   kinds: {
     current: 'current conditions',
     today: "today's forecast",
@@ -121,7 +123,9 @@ const de: ScheduleMessages = {
   },
   listFooter: (count, limit) => `${count} von ${limit} erlaubt · Zeiten in deiner eigenen Zeitzone`,
   listEmpty: 'Noch keine. Lege einen mit `/wetter zeitplan hinzufügen` an.',
-  andMore: (hidden) => `…und ${hidden} weitere`,
+  page: (page, pages) => `Seite ${page} von ${pages}`,
+  previousPage: '◀ Zurück',
+  nextPage: 'Weiter ▶',
   kinds: {
     current: 'aktuelles Wetter',
     today: 'Vorhersage für heute',

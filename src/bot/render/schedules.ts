@@ -1,7 +1,10 @@
 import { EmbedBuilder } from '@discordjs/builders';
+import type { APIActionRowComponent, APIButtonComponent, APIEmbed } from 'discord-api-types/v10';
 import { nextRun } from '../../services/schedules/timing.js';
 import { hasKnownZone, type BotPauseCode, type Schedule } from '../../services/schedules/types.js';
 import type { ScheduleMessages } from '../i18n/schedule-messages.js';
+import { customIdCodec, field } from '../custom-id.js';
+import { buttonRows } from './music-components.js';
 import { md } from './music-text.js';
 import { truncate } from './text.js';
 
@@ -42,33 +45,93 @@ export function scheduleLine(schedule: Schedule, now: Date, t: ScheduleMessages,
   return `\`${schedule.id}\` ${what}\n${settings} · ${state}`;
 }
 
-/** `/weather schedule list`: every schedule of the server, fitting one embed. */
+/** What one page of the list may hold: an embed's description is at most 4,096 characters. */
+const PAGE_CHARACTERS = 4_000;
+
+/**
+ * The list's lines, page by page: as many schedules as fit one embed's description (25 short
+ * ones, about 18 of the longest), then the next page. Pages are cut the same way from the same
+ * list, so a page number in a button finds the same schedules while the list is unchanged.
+ */
+function schedulePages(schedules: readonly Schedule[], now: Date, t: ScheduleMessages): string[][] {
+  const pages: string[][] = [];
+  let lines: string[] = [];
+  let length = 0;
+  for (const schedule of schedules) {
+    const line = truncate(scheduleLine(schedule, now, t), 400);
+    if (lines.length > 0 && length + line.length + 2 > PAGE_CHARACTERS) {
+      pages.push(lines);
+      lines = [];
+      length = 0;
+    }
+    lines.push(line);
+    length += line.length + 2;
+  }
+  if (lines.length > 0) pages.push(lines);
+  return pages;
+}
+
+/** `/weather schedule list`: one page of the server's schedules (the last when `page` is past it). */
 export function renderScheduleList(
   schedules: readonly Schedule[],
   limit: number,
   now: Date,
   t: ScheduleMessages,
+  page = 0,
 ): EmbedBuilder {
-  const embed = new EmbedBuilder()
-    .setColor(0x4ea8ff)
-    .setTitle(t.titles.list)
-    .setFooter({ text: t.listFooter(schedules.length, limit) });
-  if (schedules.length === 0) {
-    return embed.setDescription(t.listEmpty);
-  }
-  // 25 schedules by default; each line is short, but fit the 4096-character description regardless.
-  const lines: string[] = [];
-  let length = 0;
-  for (const [index, schedule] of schedules.entries()) {
-    const line = truncate(scheduleLine(schedule, now, t), 400);
-    if (length + line.length + 2 > 4000) {
-      lines.push(t.andMore(schedules.length - index));
-      break;
-    }
-    lines.push(line);
-    length += line.length + 2;
-  }
-  return embed.setDescription(lines.join('\n\n'));
+  return scheduleListPage(schedules, limit, now, t, page).embed;
+}
+
+function scheduleListPage(
+  schedules: readonly Schedule[],
+  limit: number,
+  now: Date,
+  t: ScheduleMessages,
+  page: number,
+): { embed: EmbedBuilder; page: number; pageCount: number } {
+  const embed = new EmbedBuilder().setColor(0x4ea8ff).setTitle(t.titles.list);
+  const pages = schedulePages(schedules, now, t);
+  const shown = Math.max(0, Math.min(page, pages.length - 1));
+  const footer = t.listFooter(schedules.length, limit);
+  embed.setFooter({ text: pages.length > 1 ? `${footer} · ${t.page(shown + 1, pages.length)}` : footer });
+  embed.setDescription(pages.length === 0 ? t.listEmpty : pages[shown]!.join('\n\n'));
+  return { embed, page: shown, pageCount: pages.length };
+}
+
+/** `wslist:<page>:<nav>`: the page to show (0-based); `nav` keeps the two buttons' ids apart. */
+export const scheduleListButton = customIdCodec('wslist', {
+  page: field.int(),
+  nav: field.oneOf('prev', 'next'),
+});
+
+/** The list with Previous and Next when it has more than one page. */
+export function renderScheduleListMessage(
+  schedules: readonly Schedule[],
+  limit: number,
+  now: Date,
+  t: ScheduleMessages,
+  page = 0,
+): { embeds: APIEmbed[]; components: APIActionRowComponent<APIButtonComponent>[] } {
+  const shown = scheduleListPage(schedules, limit, now, t, page);
+  const last = shown.pageCount - 1;
+  const components =
+    shown.pageCount < 2
+      ? []
+      : buttonRows([
+          [
+            {
+              customId: scheduleListButton.encode({ page: Math.max(0, shown.page - 1), nav: 'prev' }),
+              label: t.previousPage,
+              disabled: shown.page === 0,
+            },
+            {
+              customId: scheduleListButton.encode({ page: Math.min(last, shown.page + 1), nav: 'next' }),
+              label: t.nextPage,
+              disabled: shown.page >= last,
+            },
+          ],
+        ]);
+  return { embeds: [shown.embed.toJSON()], components };
 }
 
 export function renderScheduleSaved(

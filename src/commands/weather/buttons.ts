@@ -1,4 +1,31 @@
+import { PermissionFlagsBits } from 'discord.js';
+import { featureOffMessage, UserError } from '../../bot/errors.js';
+import { langOf } from '../../bot/i18n/index.js';
+import { renderScheduleListMessage, scheduleListButton } from '../../bot/render/schedules.js';
 import type { ButtonHandler } from '../../bot/types.js';
+import { scheduleMessagesFor } from './schedule-shared.js';
+
+/**
+ * Previous and Next under `/weather schedule list`. The list is shown to its reader alone, but a
+ * custom id can be sent by anyone: Manage Server is checked again, and the page is read afresh.
+ */
+const scheduleListPage: ButtonHandler = {
+  prefix: scheduleListButton.prefix,
+  requires: 'weather',
+  async handle(interaction, ctx, args) {
+    const weather = ctx.weather;
+    if (weather === undefined) throw new UserError(featureOffMessage('weather', langOf(interaction.locale)));
+    const { page } = scheduleListButton.decode(args);
+    const t = scheduleMessagesFor(interaction);
+    if (!interaction.inGuild()) throw new UserError(t.notInServer);
+    if (!interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild))
+      throw new UserError(t.needsManager);
+    await interaction.deferUpdate();
+    const schedules = await weather.schedules.store.list(interaction.guildId);
+    const limit = ctx.scheduleLimit ?? schedules.length;
+    await interaction.editReply(renderScheduleListMessage(schedules, limit, new Date(ctx.now()), t, page));
+  },
+};
 
 /** Buttons of the weather replies, by custom-id prefix. */
-export const weatherButtons: readonly ButtonHandler[] = [];
+export const weatherButtons: readonly ButtonHandler[] = [scheduleListPage];

@@ -1,7 +1,7 @@
 import type { WeatherServices } from '../../bot/context.js';
 import { localize } from '../../bot/i18n/index.js';
 import { SCHEDULE_TEXT } from '../../bot/i18n/schedules.js';
-import { renderScheduleList } from '../../bot/render/schedules.js';
+import { renderScheduleListMessage } from '../../bot/render/schedules.js';
 import { answerPrivatelySoon } from '../../bot/private-answer.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { requireManager, SCHEDULE_GROUP } from './schedule-shared.js';
@@ -15,7 +15,7 @@ export default {
     await answerPrivatelySoon(interaction, async () => {
       const schedules = await weather.schedules.store.list(guildId);
       const limit = ctx.scheduleLimit ?? schedules.length;
-      return { embeds: [renderScheduleList(schedules, limit, new Date(ctx.now()), t)] };
+      return renderScheduleListMessage(schedules, limit, new Date(ctx.now()), t);
     });
   },
 } satisfies Subcommand<WeatherServices>;
