@@ -130,3 +130,65 @@ describe('the schedule runner while the weather service is down', () => {
     expect(posts).toHaveLength(1);
   }, 15_000);
 });
+
+describe('a post made while storage cannot record it', () => {
+  it('is not made again when storage comes back, long after Discord forgot its nonce', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-sched-unmarked-'));
+    const real = await createStorage({ dataDir });
+    cleanups.push(async () => {
+      await real.close();
+      await rm(dataDir, { recursive: true, force: true });
+    });
+    // Storage refuses to write "done" markers while `down`: the post goes out, its record does not.
+    let down = true;
+    const storage = new Proxy(real, {
+      get(target, prop, receiver) {
+        if (prop !== 'ns') return Reflect.get(target, prop, receiver) as unknown;
+        return (namespace: string) => {
+          const keyv = target.ns(namespace);
+          if (namespace !== 'schedule-markers') return keyv;
+          return new Proxy(keyv, {
+            get(inner, name) {
+              if (name === 'set')
+                return (key: string, ...rest: unknown[]) =>
+                  down && key.startsWith('done:')
+                    ? Promise.reject(new Error('storage unavailable'))
+                    : (inner.set as (...args: unknown[]) => Promise<boolean>)(key, ...rest);
+              const value = Reflect.get(inner, name, inner) as unknown;
+              return typeof value === 'function' ? (value as () => unknown).bind(inner) : value;
+            },
+          });
+        };
+      },
+    });
+    const clock = { now: Date.parse('2026-11-23T05:00:00Z') };
+    const store = new ScheduleStore(storage, 1_000, () => clock.now);
+    const { id } = await store.add(berlinSchedule({ createdAt: clock.now })); // 07:00 Berlin, 06:00Z
+    const posts: string[] = [];
+    const runner = createScheduleRunner({
+      store,
+      storage,
+      logger: silent,
+      graceMs: 30 * 60_000,
+      now: () => clock.now,
+      pollMs: 24 * 3600_000,
+      fetch: () => Promise.resolve({ temp: 1 }),
+      post: (schedule) => {
+        posts.push(schedule.id);
+        return Promise.resolve();
+      },
+    });
+    clock.now = Date.parse('2026-11-23T06:00:10Z');
+    expect(await runner.tick()).toMatchObject({ posted: 0, failed: 1 });
+    expect(posts).toEqual([id]);
+    // Twenty minutes later (Discord keeps a nonce a few minutes), within the grace window.
+    down = false;
+    clock.now = Date.parse('2026-11-23T06:20:00Z');
+    expect(await runner.tick()).toMatchObject({ posted: 0, alreadyDone: 1, failed: 0 });
+    expect(posts).toEqual([id]);
+    // The marker is written now: the slot is settled for every process.
+    clock.now = Date.parse('2026-11-23T06:25:00Z');
+    expect(await runner.tick()).toMatchObject({ posted: 0, failed: 0 });
+    expect(posts).toEqual([id]);
+  });
+});

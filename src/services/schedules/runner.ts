@@ -287,6 +287,13 @@ export function createSlotPoster(options: SlotPosterOptions) {
   const markers = options.storage.ns<true>('schedule-markers');
   const { logger } = options;
   let nextStartAt = 0;
+  /**
+   * Posts this process made (or settled: refused, paused) whose "done" marker could not be written,
+   * by `<schedule>:<slot>`, with when they were made. A later try writes the marker instead of posting again: the
+   * slot's nonce only makes Discord drop a second sending for a few minutes, and storage may be
+   * down for longer. Another process, or this one after a restart, does not know of them (README).
+   */
+  const unmarked = new Map<string, number>();
 
   /**
    * Waits for this post's turn. Turns are handed out in order through storage, so posts in flight
@@ -309,6 +316,11 @@ export function createSlotPoster(options: SlotPosterOptions) {
     } catch {
       // Aborted: the caller looks at the signal.
     }
+  }
+
+  /** Drops what {@link unmarked} holds of slots past any retry (a done marker lives as long). */
+  function forgetOldUnmarked(): void {
+    for (const [id, at] of unmarked) if (now() - at > DONE_TTL_MS) unmarked.delete(id);
   }
 
   /** Pauses a schedule that cannot post (its channel, or the weather service, refuses it), logged. */
@@ -364,6 +376,11 @@ export function createSlotPoster(options: SlotPosterOptions) {
       if (!(await options.storage.claim('schedule-markers', `lease:${id}`, leaseMs, owner))) return 'busy';
       try {
         if (await markers.get(`done:${id}`)) return 'alreadyDone';
+        if (unmarked.has(id)) {
+          await markers.set(`done:${id}`, true, DONE_TTL_MS);
+          unmarked.delete(id);
+          return 'alreadyDone';
+        }
         await pace(signal);
         if (signal?.aborted) return 'stopped';
         let outcome: PostOutcome = 'posted';
@@ -386,7 +403,13 @@ export function createSlotPoster(options: SlotPosterOptions) {
             outcome = 'refused';
           } else throw error;
         }
-        await markers.set(`done:${id}`, true, DONE_TTL_MS);
+        try {
+          await markers.set(`done:${id}`, true, DONE_TTL_MS);
+        } catch (error) {
+          forgetOldUnmarked();
+          unmarked.set(id, now());
+          throw error;
+        }
         return outcome;
       } catch (error) {
         logger.warn({ err: error, scheduleId: schedule.id, slot }, 'scheduled post failed; will try again');
