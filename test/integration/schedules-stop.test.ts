@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createScheduleRunner } from '../../src/services/schedules/runner.js';
 import { ScheduleStore } from '../../src/services/schedules/store.js';
-import { createStorage } from '../../src/storage/index.js';
+import { createStorage, type Storage } from '../../src/storage/index.js';
 import { berlinSchedule } from '../fixtures/schedules.js';
 
 const silent = { info() {}, warn() {}, error() {}, debug() {} };
@@ -14,18 +14,24 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** Schedules on one storage, and runners over it that record every post they make. */
-async function world(startIso: string) {
+type RunnerOptions = Parameters<typeof createScheduleRunner>[0];
+
+/**
+ * Schedules on one storage (as `wrap` shows it to the bot), and runners over it that record every
+ * post they make.
+ */
+async function world(startIso: string, wrap: (storage: Storage) => Storage = (storage) => storage) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-sched-stop-'));
-  const storage = await createStorage({ dataDir });
+  const real = await createStorage({ dataDir });
   cleanups.push(async () => {
-    await storage.close();
+    await real.close();
     await rm(dataDir, { recursive: true, force: true });
   });
+  const storage = wrap(real);
   const clock = { now: Date.parse(startIso) };
   const store = new ScheduleStore(storage, 1_000, () => clock.now);
   const posts: { scheduleId: string; nonce: string; startedAt: number }[] = [];
-  const runner = (postsPerSecond: number) =>
+  const runner = (overrides: Partial<RunnerOptions> = {}) =>
     createScheduleRunner({
       store,
       storage,
@@ -33,12 +39,12 @@ async function world(startIso: string) {
       graceMs: 30 * 60_000,
       now: () => clock.now,
       pollMs: 24 * 3600_000,
-      postsPerSecond,
       fetch: () => Promise.resolve({ temp: 1 }),
       post: async (schedule, _weather, nonce) => {
         posts.push({ scheduleId: schedule.id, nonce, startedAt: performance.now() });
         await delay(5);
       },
+      ...overrides,
     });
   const add = () => store.add(berlinSchedule({ createdAt: clock.now }));
   return { clock, posts, runner, add };
@@ -56,7 +62,7 @@ describe('stopping the schedule runner in the middle of a slot', () => {
     w.clock.now = Date.parse('2026-11-23T06:00:10Z');
 
     // 100 posts at 20 a second: the slot takes five seconds.
-    const first = w.runner(20);
+    const first = w.runner({ postsPerSecond: 20 });
     first.start();
     await until(() => w.posts.length >= 5);
     const asked = performance.now();
@@ -71,7 +77,7 @@ describe('stopping the schedule runner in the middle of a slot', () => {
 
     // The bot comes back a minute later, within the grace window.
     w.clock.now = Date.parse('2026-11-23T06:01:10Z');
-    const second = w.runner(10_000);
+    const second = w.runner({ postsPerSecond: 10_000 });
     const report = await second.tick();
     expect(report).toMatchObject({ posted: 100 - madeBefore, failed: 0, busy: 0, stopped: 0 });
     expect(w.posts.map((p) => p.scheduleId).sort()).toEqual([...ids].sort());
@@ -81,26 +87,12 @@ describe('stopping the schedule runner in the middle of a slot', () => {
 
 describe('the schedule runner while the weather service is down', () => {
   it('asks again less and less often, at most as often as its longest wait, and posts once it is back', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-sched-backoff-'));
-    const storage = await createStorage({ dataDir });
-    cleanups.push(async () => {
-      await storage.close();
-      await rm(dataDir, { recursive: true, force: true });
-    });
-    const clock = { now: Date.parse('2026-11-23T05:00:00Z') };
-    const store = new ScheduleStore(storage, 1_000, () => clock.now);
-    await store.add(berlinSchedule({ createdAt: clock.now })); // 07:00 Berlin, 06:00Z
-    clock.now = Date.parse('2026-11-23T06:00:10Z');
+    const w = await world('2026-11-23T05:00:00Z');
+    await w.add(); // 07:00 Berlin, 06:00Z
+    w.clock.now = Date.parse('2026-11-23T06:00:10Z');
     const asked: number[] = [];
     let down = true;
-    const posts: string[] = [];
-    const runner = createScheduleRunner({
-      store,
-      storage,
-      logger: silent,
-      graceMs: 30 * 60_000,
-      now: () => clock.now,
-      pollMs: 24 * 3600_000,
+    const runner = w.runner({
       retryMs: 10,
       maxRetryMs: 80,
       fetch: () => {
@@ -108,10 +100,6 @@ describe('the schedule runner while the weather service is down', () => {
         return down
           ? Promise.reject(new Error('503 from the weather service'))
           : Promise.resolve({ temp: 1 });
-      },
-      post: (schedule) => {
-        posts.push(schedule.id);
-        return Promise.resolve();
       },
     });
     cleanups.push(() => runner.stop());
@@ -125,70 +113,52 @@ describe('the schedule runner while the weather service is down', () => {
     // Never longer than the longest wait (with room for a busy machine), so the post is not lost.
     expect(Math.max(...gaps)).toBeLessThan(80 + 200);
     down = false;
-    await until(() => posts.length === 1);
+    await until(() => w.posts.length === 1);
     await delay(200);
-    expect(posts).toHaveLength(1);
+    expect(w.posts).toHaveLength(1);
   }, 15_000);
 });
 
 describe('a post made while storage cannot record it', () => {
   it('is not made again when storage comes back, long after Discord forgot its nonce', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-sched-unmarked-'));
-    const real = await createStorage({ dataDir });
-    cleanups.push(async () => {
-      await real.close();
-      await rm(dataDir, { recursive: true, force: true });
-    });
     // Storage refuses to write "done" markers while `down`: the post goes out, its record does not.
     let down = true;
-    const storage = new Proxy(real, {
-      get(target, prop, receiver) {
-        if (prop !== 'ns') return Reflect.get(target, prop, receiver) as unknown;
-        return (namespace: string) => {
-          const keyv = target.ns(namespace);
-          if (namespace !== 'schedule-markers') return keyv;
-          return new Proxy(keyv, {
-            get(inner, name) {
-              if (name === 'set')
-                return (key: string, ...rest: unknown[]) =>
-                  down && key.startsWith('done:')
-                    ? Promise.reject(new Error('storage unavailable'))
-                    : (inner.set as (...args: unknown[]) => Promise<boolean>)(key, ...rest);
-              const value = Reflect.get(inner, name, inner) as unknown;
-              return typeof value === 'function' ? (value as () => unknown).bind(inner) : value;
-            },
-          });
-        };
-      },
-    });
-    const clock = { now: Date.parse('2026-11-23T05:00:00Z') };
-    const store = new ScheduleStore(storage, 1_000, () => clock.now);
-    const { id } = await store.add(berlinSchedule({ createdAt: clock.now })); // 07:00 Berlin, 06:00Z
-    const posts: string[] = [];
-    const runner = createScheduleRunner({
-      store,
-      storage,
-      logger: silent,
-      graceMs: 30 * 60_000,
-      now: () => clock.now,
-      pollMs: 24 * 3600_000,
-      fetch: () => Promise.resolve({ temp: 1 }),
-      post: (schedule) => {
-        posts.push(schedule.id);
-        return Promise.resolve();
-      },
-    });
-    clock.now = Date.parse('2026-11-23T06:00:10Z');
+    const refusingMarkers = (real: Storage) =>
+      new Proxy(real, {
+        get(target, prop, receiver) {
+          if (prop !== 'ns') return Reflect.get(target, prop, receiver) as unknown;
+          return (namespace: string) => {
+            const keyv = target.ns(namespace);
+            if (namespace !== 'schedule-markers') return keyv;
+            return new Proxy(keyv, {
+              get(inner, name) {
+                if (name === 'set')
+                  return (key: string, ...rest: unknown[]) =>
+                    down && key.startsWith('done:')
+                      ? Promise.reject(new Error('storage unavailable'))
+                      : (inner.set as (...args: unknown[]) => Promise<boolean>)(key, ...rest);
+                const value = Reflect.get(inner, name, inner) as unknown;
+                return typeof value === 'function' ? (value as () => unknown).bind(inner) : value;
+              },
+            });
+          };
+        },
+      });
+    const w = await world('2026-11-23T05:00:00Z', refusingMarkers);
+    const { id } = await w.add(); // 07:00 Berlin, 06:00Z
+    const runner = w.runner();
+    const posted = () => w.posts.map((post) => post.scheduleId);
+    w.clock.now = Date.parse('2026-11-23T06:00:10Z');
     expect(await runner.tick()).toMatchObject({ posted: 0, failed: 1 });
-    expect(posts).toEqual([id]);
+    expect(posted()).toEqual([id]);
     // Twenty minutes later (Discord keeps a nonce a few minutes), within the grace window.
     down = false;
-    clock.now = Date.parse('2026-11-23T06:20:00Z');
+    w.clock.now = Date.parse('2026-11-23T06:20:00Z');
     expect(await runner.tick()).toMatchObject({ posted: 0, alreadyDone: 1, failed: 0 });
-    expect(posts).toEqual([id]);
+    expect(posted()).toEqual([id]);
     // The marker is written now: the slot is settled for every process.
-    clock.now = Date.parse('2026-11-23T06:25:00Z');
+    w.clock.now = Date.parse('2026-11-23T06:25:00Z');
     expect(await runner.tick()).toMatchObject({ posted: 0, failed: 0 });
-    expect(posts).toEqual([id]);
+    expect(posted()).toEqual([id]);
   });
 });
