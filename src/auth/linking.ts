@@ -17,6 +17,8 @@ export interface Linking {
   /** Deletes the member's tokens; false when there was nothing to delete. */
   unlink(userId: string): Promise<boolean>;
   getLink(userId: string): Promise<MusicLink | undefined>;
+  /** Whether the member has no link because their last one lapsed (see `TokenVault.lapse`). */
+  lapsed(userId: string): Promise<boolean>;
 }
 
 export function createLinking(options: {
@@ -39,6 +41,7 @@ export function createLinking(options: {
     // Under the link lock: a refresh in flight would otherwise write the tokens back when it ends.
     unlink: (userId) => options.vault.locked(userId, () => options.vault.delete(userId)),
     getLink: (userId) => options.vault.get(userId),
+    lapsed: (userId) => options.vault.lapsed(userId),
   };
 }
 
@@ -60,5 +63,5 @@ export class LinkingOffError extends Error {
 /** Linking when no encryption key is configured: every use says why it is off. */
 export function disabledLinking(): Linking {
   const off = () => Promise.reject(new LinkingOffError());
-  return { startLink: off, unlink: off, getLink: off };
+  return { startLink: off, unlink: off, getLink: off, lapsed: off };
 }

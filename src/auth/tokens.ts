@@ -63,6 +63,13 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
   const waitMs = options.waitMs ?? 20_000;
   const inFlight = new Map<string, Promise<string>>();
 
+  /**
+   * Why there is no link: it lapsed (here or in another process, now or months ago), or the member
+   * never linked or unlinked.
+   */
+  const noLink = async (userId: string): Promise<Error> =>
+    (await options.vault.lapsed(userId)) ? new RelinkRequiredError() : new NotLinkedError();
+
   const fresh = (link: MusicLink | undefined, rejected?: string): link is MusicLink =>
     link !== undefined && link.expiresAt - skewMs > now() && link.accessToken !== rejected;
 
@@ -84,7 +91,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
           // Read again under the lock: another process may have refreshed meanwhile, and its
           // refresh token replaced ours (with rotation, ours is now spent).
           const link = await options.vault.get(userId);
-          if (!link) throw new NotLinkedError();
+          if (!link) throw await noLink(userId);
           if (fresh(link, rejected)) return link.accessToken;
           return await refresh(userId, link);
         } finally {
@@ -94,7 +101,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
       }
       await delay(pause);
       const link = await options.vault.get(userId);
-      if (!link) throw new NotLinkedError();
+      if (!link) throw await noLink(userId);
       if (fresh(link, rejected)) return link.accessToken;
       if (now() > deadline) throw new LinkBusyError('refresh a music token');
     }
@@ -119,7 +126,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
         // A link made anew while the service answered works: it is kept, and used.
         if (!(await stillCurrent(userId, link))) return dropped(userId);
         // Expired (six months after consent) or revoked: drop the dead link, ask to link again.
-        await options.vault.delete(userId);
+        await options.vault.lapse(userId, now());
         options.onRefresh?.('relink');
         throw new RelinkRequiredError({ cause: error });
       }
@@ -153,14 +160,14 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
   async function dropped(userId: string): Promise<string> {
     options.onRefresh?.('dropped');
     const stored = await options.vault.get(userId);
-    if (!stored) throw new NotLinkedError();
+    if (!stored) throw await noLink(userId);
     return stored.accessToken;
   }
 
   return {
     async getAccessToken(userId, rejected) {
       const link = await options.vault.get(userId);
-      if (!link) throw new NotLinkedError();
+      if (!link) throw await noLink(userId);
       if (fresh(link, rejected)) return link.accessToken;
       // One refresh in flight per user; a refusal of the token it replaces joins it too.
       let pending = inFlight.get(userId);

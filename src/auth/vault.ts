@@ -63,8 +63,12 @@ export interface TokenVaultOptions {
   waitMs?: number;
 }
 
+/** How long the note of a lapsed link is kept: a member may come back to the bot after months. */
+const LAPSE_NOTE_MS = 365 * 24 * 3600_000;
+
 export class TokenVault {
   private readonly store;
+  private readonly lapses;
   private readonly lockTtlMs: number;
   private readonly waitMs: number;
 
@@ -74,6 +78,7 @@ export class TokenVault {
     options: TokenVaultOptions = {},
   ) {
     this.store = storage.ns<string>('links');
+    this.lapses = storage.ns<number>('link-lapses');
     this.lockTtlMs = options.lockTtlMs ?? 15_000;
     this.waitMs = options.waitMs ?? 20_000;
   }
@@ -105,9 +110,30 @@ export class TokenVault {
     await this.store.set(userId, seal(this.keyring, userId, musicLinkSchema.parse(link)));
   }
 
-  /** Deletes a link; false when there was none. Callers hold the link lock (see {@link locked}). */
+  /**
+   * Deletes a link (the member unlinked); false when there was none. Callers hold the link lock
+   * (see {@link locked}).
+   */
   async delete(userId: string): Promise<boolean> {
-    return this.store.delete(userId);
+    const deleted = await this.store.delete(userId);
+    // Best effort: a note left behind would only word a later "not linked" as "expired".
+    await this.lapses.delete(userId).catch(() => false);
+    return deleted;
+  }
+
+  /**
+   * Deletes a link the service no longer honours (its refresh token expired or was revoked), and
+   * notes when, so that every later use, in any process, says the link expired rather than that
+   * there never was one. The note holds no token. Callers hold the link lock.
+   */
+  async lapse(userId: string, at: number): Promise<void> {
+    await this.store.delete(userId);
+    await this.lapses.set(userId, at, LAPSE_NOTE_MS).catch(() => false);
+  }
+
+  /** Whether the member's last link lapsed (see {@link lapse}) and they have not unlinked since. */
+  async lapsed(userId: string): Promise<boolean> {
+    return (await this.lapses.get(userId).catch(() => undefined)) !== undefined;
   }
 
   /**

@@ -13,6 +13,7 @@ import KeyvSqlite from '@keyv/sqlite';
 /** Every kind of data the bot keeps. Each gets its own namespace, so one can be cleared alone. */
 export const NAMESPACES = [
   'links',
+  'link-lapses',
   'keyring',
   'oauth-states',
   'prefs',

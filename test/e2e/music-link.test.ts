@@ -73,6 +73,32 @@ describe('linking a music account from Discord', () => {
     expect(status.embeds[0]?.title).toBe('Your music account');
   });
 
+  it('keeps telling a member whose link lapsed that it expired, until they link again or unlink', async () => {
+    const userId = world.bob.id;
+    await world.linkMusic(userId, world.music!.fixtures!.users.free);
+    // The service refuses the access token, then the refresh token (expired or revoked).
+    world.music!.failNext('/v1/me', 401);
+    world.music!.failNext('/api/token', 400, { error: 'invalid_grant', message: 'Refresh token revoked' });
+    const expired = 'Your music account link has expired or was revoked. Use /music link to link it again.';
+    // Said in the text, or above the link button.
+    const said = (message: { content?: string; embeds?: { description?: string }[] }) =>
+      `${message.content ?? ''}\n${message.embeds?.[0]?.description ?? ''}`;
+    const first = await world.slash('music', { subcommand: 'status', userId }).reply();
+    expect(said(first)).toContain(expired);
+    // Later commands, and after a restart (as in another process), say the same, not "not linked yet".
+    await world.restart();
+    for (const subcommand of ['status', 'devices']) {
+      const later = await world.slash('music', { subcommand, userId }).reply();
+      expect(said(later), subcommand).toContain(expired);
+      expect(said(later), subcommand).not.toContain('not linked');
+      expect(later.flags! & 64).toBe(64);
+    }
+    // Unlinking is the member's choice: from then on, the bot speaks of no link at all.
+    expect((await world.slash('music', { subcommand: 'unlink', userId }).reply()).content).toBeDefined();
+    const after = await world.slash('music', { subcommand: 'status', userId }).reply();
+    expect(said(after)).toContain('You have not linked a music account yet. Use /music link first.');
+  });
+
   it('forgets the account with /music unlink', async () => {
     const unlinking = world.slash('music', { subcommand: 'unlink' });
     // Acknowledged privately before it waits for any token refresh in flight.

@@ -128,6 +128,16 @@ describe('access tokens on demand', () => {
     const source = createTokenSource({ vault, oauth: rotatingIssuer(), storage });
     await expect(source.getAccessToken('u1')).rejects.toThrow(RelinkRequiredError);
     expect(await vault.get('u1')).toBeUndefined();
+    // Asked again, here or by another process on the same storage: still "expired", not "never linked".
+    await expect(source.getAccessToken('u1')).rejects.toThrow(RelinkRequiredError);
+    const elsewhere = createTokenSource({
+      vault: new TokenVault(storage, new Keyring(randomBytes(32))),
+      oauth: rotatingIssuer(),
+      storage,
+    });
+    await expect(elsewhere.getAccessToken('u1')).rejects.toThrow(RelinkRequiredError);
+    // Unlinked by the member: no link at all.
+    await vault.delete('u1');
     await expect(source.getAccessToken('u1')).rejects.toThrow(NotLinkedError);
   });
 });

@@ -151,8 +151,12 @@ export async function answerProblem(
  * button (the message turns into "linked" once done) and returns false.
  */
 export async function ensureLinked(interaction: Answerable, music: MusicServices): Promise<boolean> {
-  if ((await music.linking.getLink(interaction.user.id)) !== undefined) return true;
-  await sendPrivately(interaction, await linkPrompt(interaction, music, 'This needs your music account.'));
+  const userId = interaction.user.id;
+  if ((await music.linking.getLink(userId)) !== undefined) return true;
+  const text = (await music.linking.lapsed(userId))
+    ? new RelinkRequiredError().message
+    : 'This needs your music account.';
+  await sendPrivately(interaction, await linkPrompt(interaction, music, text));
   return false;
 }
 
