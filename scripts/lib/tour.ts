@@ -239,6 +239,11 @@ export const steps: Step[] = [
     expect: (answer) => answer.embeds[0]?.title?.startsWith('Paris') === true,
   },
   {
+    say: '/weather now place:10117, DE  (a postal code and its country)',
+    run: (world) => slash(world, 'weather', { sub: 'now', options: { place: '10117, DE' } }).reply(15_000),
+    expect: (answer) => answer.embeds[0]?.title === 'Berlin (10117), DE',
+  },
+  {
     say: '/weather home server place:London (England)  (Alice owns the server)',
     async run(world, print) {
       const path = { group: 'home', sub: 'server' };
