@@ -289,9 +289,10 @@ export function createSlotPoster(options: SlotPosterOptions) {
   let nextStartAt = 0;
   /**
    * Posts this process made (or settled: refused, paused) whose "done" marker could not be written,
-   * by `<schedule>:<slot>`, with when they were made. A later try writes the marker instead of posting again: the
-   * slot's nonce only makes Discord drop a second sending for a few minutes, and storage may be
-   * down for longer. Another process, or this one after a restart, does not know of them (README).
+   * by `<schedule>:<slot>`, with when they were made. A later try writes the marker instead of
+   * posting again: the slot's nonce only makes Discord drop a second sending for a few minutes, and
+   * storage may be down for longer. Another process, or this one after a restart, does not know of
+   * them (README).
    */
   const unmarked = new Map<string, number>();
 
