@@ -3,6 +3,7 @@
  * finishes what `startLink` begins.
  */
 import type { DiscordAccount, LinkStates, PendingLink } from './states.js';
+import { missingLinkError, type NotLinkedError, type RelinkRequiredError } from './tokens.js';
 import type { MusicLink, TokenVault } from './vault.js';
 
 export interface Linking {
@@ -17,8 +18,8 @@ export interface Linking {
   /** Deletes the member's tokens; false when there was nothing to delete. */
   unlink(userId: string): Promise<boolean>;
   getLink(userId: string): Promise<MusicLink | undefined>;
-  /** Whether the member has no link because their last one lapsed (see `TokenVault.lapse`). */
-  lapsed(userId: string): Promise<boolean>;
+  /** What to tell a member who has no link: it lapsed (see `TokenVault.lapse`), or there is none. */
+  missingLink(userId: string): Promise<RelinkRequiredError | NotLinkedError>;
 }
 
 export function createLinking(options: {
@@ -41,7 +42,7 @@ export function createLinking(options: {
     // Under the link lock: a refresh in flight would otherwise write the tokens back when it ends.
     unlink: (userId) => options.vault.locked(userId, () => options.vault.delete(userId)),
     getLink: (userId) => options.vault.get(userId),
-    lapsed: (userId) => options.vault.lapsed(userId),
+    missingLink: (userId) => missingLinkError(options.vault, userId),
   };
 }
 
@@ -63,5 +64,5 @@ export class LinkingOffError extends Error {
 /** Linking when no encryption key is configured: every use says why it is off. */
 export function disabledLinking(): Linking {
   const off = () => Promise.reject(new LinkingOffError());
-  return { startLink: off, unlink: off, getLink: off, lapsed: off };
+  return { startLink: off, unlink: off, getLink: off, missingLink: off };
 }

@@ -32,6 +32,17 @@ export class RelinkRequiredError extends Error {
   }
 }
 
+/**
+ * Why a member has no link: it lapsed (found here or in another process, now or months ago), or
+ * they never linked or unlinked.
+ */
+export async function missingLinkError(
+  vault: Pick<TokenVault, 'lapsed'>,
+  userId: string,
+): Promise<RelinkRequiredError | NotLinkedError> {
+  return (await vault.lapsed(userId)) ? new RelinkRequiredError() : new NotLinkedError();
+}
+
 export interface TokenSourceOptions {
   vault: TokenVault;
   oauth: Pick<MusicOAuth, 'refresh'>;
@@ -63,12 +74,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
   const waitMs = options.waitMs ?? 20_000;
   const inFlight = new Map<string, Promise<string>>();
 
-  /**
-   * Why there is no link: it lapsed (here or in another process, now or months ago), or the member
-   * never linked or unlinked.
-   */
-  const noLink = async (userId: string): Promise<Error> =>
-    (await options.vault.lapsed(userId)) ? new RelinkRequiredError() : new NotLinkedError();
+  const noLink = (userId: string) => missingLinkError(options.vault, userId);
 
   const fresh = (link: MusicLink | undefined, rejected?: string): link is MusicLink =>
     link !== undefined && link.expiresAt - skewMs > now() && link.accessToken !== rejected;

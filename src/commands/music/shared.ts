@@ -153,9 +153,8 @@ export async function answerProblem(
 export async function ensureLinked(interaction: Answerable, music: MusicServices): Promise<boolean> {
   const userId = interaction.user.id;
   if ((await music.linking.getLink(userId)) !== undefined) return true;
-  const text = (await music.linking.lapsed(userId))
-    ? new RelinkRequiredError().message
-    : 'This needs your music account.';
+  const missing = await music.linking.missingLink(userId);
+  const text = missing instanceof RelinkRequiredError ? missing.message : 'This needs your music account.';
   await sendPrivately(interaction, await linkPrompt(interaction, music, text));
   return false;
 }

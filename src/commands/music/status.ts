@@ -1,5 +1,4 @@
 import { MessageFlags } from 'discord.js';
-import { NotLinkedError, RelinkRequiredError } from '../../auth/tokens.js';
 import { renderLinkStatus } from '../../bot/render/account.js';
 import type { MusicServices } from '../../bot/context.js';
 import type { Subcommand } from '../../bot/subcommands.js';
@@ -10,11 +9,7 @@ export default {
   async execute(interaction, music) {
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     const link = await music.linking.getLink(interaction.user.id);
-    if (!link) {
-      throw (await music.linking.lapsed(interaction.user.id))
-        ? new RelinkRequiredError()
-        : new NotLinkedError();
-    }
+    if (!link) throw await music.linking.missingLink(interaction.user.id);
     const profile = await music.client.users.me(interaction.user.id);
     await interaction.editReply({ embeds: [renderLinkStatus(link, profile)] });
   },

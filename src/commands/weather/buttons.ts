@@ -1,9 +1,8 @@
-import { PermissionFlagsBits } from 'discord.js';
 import { featureOffMessage, UserError } from '../../bot/errors.js';
 import { langOf } from '../../bot/i18n/index.js';
 import { renderScheduleListMessage, scheduleListButton } from '../../bot/render/schedules.js';
 import type { ButtonHandler } from '../../bot/types.js';
-import { scheduleMessagesFor } from './schedule-shared.js';
+import { requireManager } from './schedule-shared.js';
 
 /**
  * Previous and Next under `/weather schedule list`. The list is shown to its reader alone, but a
@@ -16,12 +15,9 @@ const scheduleListPage: ButtonHandler = {
     const weather = ctx.weather;
     if (weather === undefined) throw new UserError(featureOffMessage('weather', langOf(interaction.locale)));
     const { page } = scheduleListButton.decode(args);
-    const t = scheduleMessagesFor(interaction);
-    if (!interaction.inGuild()) throw new UserError(t.notInServer);
-    if (!interaction.memberPermissions.has(PermissionFlagsBits.ManageGuild))
-      throw new UserError(t.needsManager);
+    const { guildId, t } = requireManager(interaction);
     await interaction.deferUpdate();
-    const schedules = await weather.schedules.store.list(interaction.guildId);
+    const schedules = await weather.schedules.store.list(guildId);
     const limit = ctx.scheduleLimit ?? schedules.length;
     await interaction.editReply(renderScheduleListMessage(schedules, limit, new Date(ctx.now()), t, page));
   },

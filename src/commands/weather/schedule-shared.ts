@@ -2,6 +2,7 @@ import type { SlashCommandStringOption } from '@discordjs/builders';
 import {
   PermissionFlagsBits,
   type AutocompleteInteraction,
+  type ButtonInteraction,
   type ChatInputCommandInteraction,
 } from 'discord.js';
 import type { ScheduleServices, WeatherServices } from '../../bot/context.js';
@@ -15,8 +16,11 @@ import { fit } from '../../bot/render/weather.js';
 
 export const SCHEDULE_GROUP = 'schedule';
 
-/** Managing schedules needs Manage Server. Discord cannot set that on one subcommand group, so it is checked here. */
-export function requireManager(interaction: ChatInputCommandInteraction): {
+/**
+ * Managing schedules needs Manage Server. Discord cannot set that on one subcommand group, so it is
+ * checked here, and again on the list's buttons (anyone can send a custom id).
+ */
+export function requireManager(interaction: ChatInputCommandInteraction | ButtonInteraction): {
   guildId: string;
   t: ScheduleMessages;
 } {
@@ -26,7 +30,9 @@ export function requireManager(interaction: ChatInputCommandInteraction): {
   return { guildId: interaction.guildId, t };
 }
 
-function isManager(interaction: ChatInputCommandInteraction | AutocompleteInteraction): boolean {
+function isManager(
+  interaction: ChatInputCommandInteraction | ButtonInteraction | AutocompleteInteraction,
+): boolean {
   return interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false;
 }
 

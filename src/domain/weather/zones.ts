@@ -167,9 +167,11 @@ export function timeZoneNames(): readonly TimeZoneName[] {
  */
 export function timeZonesMatching(typed: string): string[] {
   const wanted = typed.trim().toLowerCase().replace(/\s+/g, '_');
-  return timeZoneNames()
-    .filter((zone) => [zone.name, ...zone.aliases].some((name) => name.toLowerCase().includes(wanted)))
-    .map((zone) => zone.name);
+  // The index holds every spelling in lower case, current names in alphabetical order, each zone's
+  // old names after its current one: the first match of a zone keeps that order.
+  const found = new Set<string>();
+  for (const [spelling, name] of indexZones().byLowerName) if (spelling.includes(wanted)) found.add(name);
+  return [...found];
 }
 
 /**
