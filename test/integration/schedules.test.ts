@@ -19,6 +19,8 @@ import { berlinSchedule } from '../fixtures/schedules.js';
 import { instantTransport, weatherClientFor } from '../fixtures/weather.js';
 
 const silent = { info() {}, warn() {}, error() {}, debug() {} };
+/** Why a member's pause is stored. */
+const BY_ALICE = { reason: 'paused by alice', code: 'member', by: 'alice' } as const;
 /** What the world's runner did, in order: a post made, or a run recorded as missed. */
 type Event = 'post' | 'missed';
 const cleanups: (() => Promise<void>)[] = [];
@@ -477,13 +479,7 @@ describe('schedules this process cannot time, or must no longer post', () => {
     const w = await world('2026-11-23T05:50:00Z');
     const schedule = await w.add(); // 07:00 Berlin, 06:00Z
     w.clock.now = Date.parse('2026-11-23T05:55:00Z');
-    await w.store.pause(
-      schedule.guildId,
-      schedule.id,
-      { reason: 'paused by alice', code: 'member', by: 'alice' },
-      true,
-      w.clock.now,
-    );
+    await w.store.pause(schedule.guildId, schedule.id, BY_ALICE, true, w.clock.now);
     await w.runUntil('2026-11-23T06:10:00Z');
     await w.store.resume(schedule.guildId, schedule.id);
     // A resume looks at the schedules at once (`changed`), here well within the grace window.
@@ -506,14 +502,7 @@ describe('schedules this process cannot time, or must no longer post', () => {
     // One paused by another process on the same storage, one removed by this one.
     const other = new ScheduleStore(w.storage, 25);
     meanwhile.push(
-      () =>
-        other.pause(
-          paused.guildId,
-          paused.id,
-          { reason: 'paused by alice', code: 'member', by: 'alice' },
-          true,
-          w.clock.now,
-        ),
+      () => other.pause(paused.guildId, paused.id, BY_ALICE, true, w.clock.now),
       () => w.store.remove(removed.guildId, removed.id),
     );
     w.clock.now = Date.parse('2026-11-23T06:00:00Z');
@@ -539,13 +528,7 @@ describe('schedules changed by another process on the same storage', () => {
     ]);
     await w.runUntil('2026-11-24T05:58:00Z');
     await w.runner.nextWake();
-    await other.pause(
-      first.guildId,
-      first.id,
-      { reason: 'paused by alice', code: 'member', by: 'alice' },
-      true,
-      w.clock.now,
-    );
+    await other.pause(first.guildId, first.id, BY_ALICE, true, w.clock.now);
     await w.runUntil('2026-11-24T06:02:00Z');
     expect(w.posts.slice(2).map((p) => p.scheduleId)).toEqual([second.id]);
     await w.runUntil('2026-11-25T05:58:00Z');
@@ -563,7 +546,7 @@ describe('schedules changed by another process on the same storage', () => {
     const { id: _id, ...fields } = mine;
     const theirs = await other.add({ ...fields, guildId: '1002' });
     // A change of this process's own that reads nothing else first (an add reads every schedule).
-    await w.store.pause('1001', mine.id, { reason: 'paused by alice', code: 'member', by: 'alice' }, true, 0);
+    await w.store.pause('1001', mine.id, BY_ALICE, true, 0);
     expect((await w.store.all()).map((s) => [s.id, s.paused !== undefined])).toEqual([
       [mine.id, true],
       [theirs.id, false],
@@ -621,15 +604,7 @@ describe('schedules when storage fails or holds what this version cannot read', 
     failNextRead(w.storage, 'guilds');
     await expect(w.add({ guildId: '1003' })).rejects.toThrow(/database is locked/);
     failNextRead(w.storage, 'guild:1001');
-    await expect(
-      w.store.pause(
-        '1001',
-        kept[0]!.id,
-        { reason: 'paused by alice', code: 'member', by: 'alice' },
-        true,
-        w.clock.now,
-      ),
-    ).rejects.toThrow();
+    await expect(w.store.pause('1001', kept[0]!.id, BY_ALICE, true, w.clock.now)).rejects.toThrow();
     expect((await w.store.all()).map((s) => [s.guildId, s.paused])).toEqual([
       ['1001', undefined],
       ['1002', undefined],
@@ -688,13 +663,7 @@ describe('schedules when storage fails or holds what this version cannot read', 
     // A record written by a newer version, with a kind this one does not know.
     const future = { ...first, id: 'f0f0f0f0', kind: 'pollen' };
     await w.storage.ns('schedules').set(`guild:${first.guildId}`, [first, future]);
-    await w.store.pause(
-      first.guildId,
-      first.id,
-      { reason: 'paused by alice', code: 'member', by: 'alice' },
-      true,
-      w.clock.now,
-    );
+    await w.store.pause(first.guildId, first.id, BY_ALICE, true, w.clock.now);
     await w.add();
     const stored = (await w.storage.ns('schedules').get(`guild:${first.guildId}`)) as { id: string }[];
     expect(stored.map((s) => s.id)).toContain('f0f0f0f0');
