@@ -75,6 +75,27 @@ describe('album renderer', () => {
     ]);
   });
 
+  it('numbers tracks as the album does, by disc once there are two, not by place in the list', () => {
+    const numbered = (tracks: ReturnType<typeof trackLine>[], page = 0) =>
+      renderAlbum(albumSummary({ tracks, totalTracks: tracks.length }), { ownerId: OWNER, page })
+        .embeds[0]!.description!.split('\n')
+        .filter((line) => line.startsWith('`'))
+        .map((line) => line.slice(0, line.indexOf(' ')));
+    const twoDiscs = [1, 2, 3, 1, 2].map((trackNumber, i) =>
+      trackLine({ trackNumber, discNumber: i < 3 ? 1 : 2 }),
+    );
+    expect(numbered(twoDiscs)).toEqual(['`1-1.`', '`1-2.`', '`1-3.`', '`2-1.`', '`2-2.`']);
+    // An unreadable track 3 left out: 4 stays 4; page 2 goes on from the album's numbers.
+    const gap = Array.from({ length: 25 }, (_, i) => trackLine({ trackNumber: i < 2 ? i + 1 : i + 2 }));
+    expect(numbered(gap).slice(0, 4)).toEqual(['`1.`', '`2.`', '`4.`', '`5.`']);
+    expect(numbered(gap, 1)).toEqual(['`22.`', '`23.`', '`24.`', '`25.`', '`26.`']);
+    // A number the service does not give (0) falls back to the place in the list.
+    expect(numbered([trackLine({ trackNumber: 0 }), trackLine({ trackNumber: 0 })])).toEqual([
+      '`1.`',
+      '`2.`',
+    ]);
+  });
+
   it('clamps the page and disables paging at the ends', () => {
     const tracks = Array.from({ length: 45 }, () => trackLine());
     const last = pure((a) => renderAlbum(a, { ownerId: OWNER, page: 99 }), albumSummary({ tracks }));

@@ -55,7 +55,20 @@ function availability(album: AlbumSummary): string {
   return 'Available';
 }
 
-function trackLine(track: TrackLine, position: number, albumArtists: readonly string[]): string {
+/**
+ * A track's number on the album as the service gives it (`track_number`, with `disc_number` as
+ * `2-5` when the album has more than one disc), not its place in the list: a track the service
+ * sent unreadable is left out (see the album tracks' iteration), and the numbers after it must not
+ * shift. A number below 1 (not one the service gives) falls back to the place in the list.
+ */
+function trackNumber(track: TrackLine, position: number, discs: boolean): string {
+  if (!(track.trackNumber >= 1)) return String(position);
+  return discs && track.discNumber >= 1
+    ? `${track.discNumber}-${track.trackNumber}`
+    : String(track.trackNumber);
+}
+
+function trackLine(track: TrackLine, number: string, albumArtists: readonly string[]): string {
   const others = track.artists.filter((artist) => !albumArtists.includes(artist));
   const byline =
     others.length === 0
@@ -69,7 +82,7 @@ function trackLine(track: TrackLine, position: number, albumArtists: readonly st
     track.explicit ? 'explicit' : undefined,
     track.playable ? undefined : 'unavailable',
   ].filter((mark): mark is string => mark !== undefined);
-  return `\`${position}.\` ${md(track.name, 90)}${byline} · ${marks.join(' · ')}`;
+  return `\`${number}.\` ${md(track.name, 90)}${byline} · ${marks.join(' · ')}`;
 }
 
 export interface AlbumRenderOptions {
@@ -90,6 +103,7 @@ export function renderAlbum(album: AlbumSummary, options: AlbumRenderOptions): M
   const offset = page * ALBUM_PAGE_SIZE;
   const shown = album.tracks.slice(offset, offset + ALBUM_PAGE_SIZE);
   const artistNames = album.artists.map((artist) => artist.name);
+  const discs = album.tracks.some((track) => track.discNumber !== album.tracks[0]?.discNumber);
   const byline =
     album.artists.length === 0
       ? 'by an unknown artist'
@@ -107,7 +121,9 @@ export function renderAlbum(album: AlbumSummary, options: AlbumRenderOptions): M
         ? 'This album lists no tracks.'
         : 'The service listed none of its tracks.'
       : fitLines(
-          shown.map((track, index) => trackLine(track, offset + index + 1, artistNames)),
+          shown.map((track, index) =>
+            trackLine(track, trackNumber(track, offset + index + 1, discs), artistNames),
+          ),
           EMBED_LIMITS.description - byline.length - 2,
           (hidden) => `…and ${plural(hidden, 'more track')}`,
           after,
