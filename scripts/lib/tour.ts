@@ -94,10 +94,10 @@ function linkUrl(message: Pick<APIMessage, 'components'>): string {
   return url;
 }
 
-function customIdOf(message: Pick<APIMessage, 'components'>, label: RegExp): string {
-  const id = buttons(message).find((button) => label.test(button.label ?? ''))?.custom_id;
-  if (id === undefined) throw new Error(`no button labelled ${label.source} in the answer`);
-  return id;
+function buttonLabelled(message: Pick<APIMessage, 'components'>, label: RegExp) {
+  const button = buttons(message).find((candidate) => label.test(candidate.label ?? ''));
+  if (button?.custom_id === undefined) throw new Error(`no button labelled ${label.source} in the answer`);
+  return { customId: button.custom_id, label: button.label ?? label.source };
 }
 
 /** Clicks a button by label and returns the message it leaves: the updated one, or the reply. */
@@ -109,8 +109,9 @@ async function click(
   userId = world.userId,
 ): Promise<Answer> {
   print(messageText(message));
-  print(`  (${userId === world.userId ? 'Alice' : 'Bob'} presses ${label.source})`);
-  const handle = world.discord.clickButton({ userId, message, customId: customIdOf(message, label) });
+  const button = buttonLabelled(message, label);
+  print(`  (${userId === world.userId ? 'Alice' : 'Bob'} presses ${button.label})`);
+  const handle = world.discord.clickButton({ userId, message, customId: button.customId });
   return handle.reply();
 }
 
