@@ -411,6 +411,11 @@ export class DiscordEmulator {
     this.#gateway.disconnectAll(code);
   }
 
+  /** Sends RECONNECT (op 7) to every connected session; returns how many got it. */
+  requestReconnect(): number {
+    return this.#gateway.requestReconnect();
+  }
+
   connectedShards(): ConnectedShard[] {
     return this.#gateway.connectedShards();
   }

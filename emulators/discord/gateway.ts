@@ -95,6 +95,23 @@ export class Gateway implements GatewayLink {
     for (const socket of this.#socketSessions.keys()) socket.close(code, 'Disconnected by the emulator');
   }
 
+  /**
+   * Sends RECONNECT (op 7, `d` null) on every open socket, as Discord does before it moves a
+   * session (a gateway restart, a rebalance): the client should reconnect and resume at once.
+   * Nothing is closed here: the session stays resumable, and a client that closes with any code
+   * but 1000/1001 resumes it, with what was dispatched meanwhile replayed.
+   */
+  requestReconnect(): number {
+    let sent = 0;
+    for (const [socket, session] of this.#socketSessions) {
+      if (!session || socket.readyState !== WebSocket.OPEN) continue;
+      // Discord's docs show `"d": null`; discord-api-types types `d` as never.
+      this.#send(socket, { op: GatewayOpcodes.Reconnect, d: null as never, s: null, t: null });
+      sent++;
+    }
+    return sent;
+  }
+
   dispatchToGuild(guildId: Snowflake, payload: UnsequencedDispatch, requiredIntents = 0): number {
     const sessions = this.#sessionsFor(guildId).filter(
       (session) => (session.intents & requiredIntents) === requiredIntents,

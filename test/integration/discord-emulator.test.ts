@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ActionRowBuilder,
   ApplicationCommandOptionType,
@@ -559,6 +559,30 @@ describe('the Discord emulator, driven through the real discord.js client', () =
     await resumed;
     await interaction.reply('still here');
     expect((await handle.reply()).content).toBe('still here');
+  });
+
+  it('tells the client to reconnect (op 7): it resumes its session and misses nothing', async () => {
+    const resumed = once(emu.events, 'resume') as Promise<[{ sessionId: string }]>;
+    const identified = vi.fn();
+    emu.events.on('identify', identified);
+    try {
+      expect(emu.requestReconnect()).toBe(1);
+      const handle = emu.slash({
+        guildId: guild.id,
+        channelId: channel.id,
+        userId: user.id,
+        name: 'weather',
+        options: { city: 'Reconnect' },
+      });
+      const interaction = await nextInteraction(isChatInput);
+      const [{ sessionId }] = await resumed;
+      await interaction.reply('moved');
+      expect((await handle.reply()).content).toBe('moved');
+      expect(emu.connectedShards().map((shard) => shard.sessionId)).toEqual([sessionId]);
+      expect(identified).not.toHaveBeenCalled();
+    } finally {
+      emu.events.off('identify', identified);
+    }
   });
 });
 
