@@ -307,6 +307,14 @@ export class Gateway implements GatewayLink {
       session.socket.close(GatewayCloseCodes.SessionTimedOut, 'Session resumed elsewhere.');
     }
     const after = resume.data.seq ?? 0;
+    if (after > session.seq) {
+      // A sequence number Discord never sent: "4007 Invalid seq ... Reconnect and start a new
+      // session" (Discord's close codes). The session ends; the client identifies again.
+      this.#sessions.delete(session.id);
+      session.socket = null;
+      socket.close(GatewayCloseCodes.InvalidSeq, 'Invalid seq.');
+      return;
+    }
     const oldestKept = session.backlog[0]?.s;
     if (oldestKept !== undefined && after < oldestKept - 1) {
       // Dispatches after `seq` are no longer kept: Discord cannot replay them and ends the session.

@@ -924,6 +924,18 @@ describe('Discord emulator gateway: resuming', () => {
     await gateway.close();
   });
 
+  it('closes with 4007 a resume whose seq it never sent, and the session is over', async () => {
+    const { gateway, sessionId, seq } = await identified(emu, 1);
+    await gateway.close(4000);
+    const next = await connect(emu);
+    next.send(GatewayOpcodes.Resume, { token: TOKEN, session_id: sessionId, seq: (seq ?? 0) + 5 });
+    expect(await next.closedWithin()).toEqual({ code: 4007, reason: 'Invalid seq.' });
+    const again = await connect(emu);
+    again.send(GatewayOpcodes.Resume, { token: TOKEN, session_id: sessionId, seq });
+    expect(await again.next()).toEqual({ op: GatewayOpcodes.InvalidSession, d: false, s: null, t: null });
+    await again.close();
+  });
+
   it('makes discord.js identify again, with every channel in its cache', async () => {
     const bot = await loginToEmulator(emu, { token: TOKEN });
     try {
