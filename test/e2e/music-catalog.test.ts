@@ -234,6 +234,63 @@ describe('albums, artists and the library', () => {
     expect(none.content).toMatch(/^These are not album links, URIs or ids: `abba`, `not-an-album`\./);
   });
 
+  it('names albums saved by id that the member never looked at: the first few, looked up alongside the save', async () => {
+    const ids = fixtures.albumIds.slice(100, 107);
+    const { access_token } = world.music!.issueUserToken(bob, []);
+    const names = await Promise.all(
+      ids.map(async (id) => {
+        const response = await fetch(`${world.music!.apiUrl}/v1/albums/${id}`, {
+          headers: { authorization: `Bearer ${access_token}` },
+        });
+        return ((await response.json()) as { name: string }).name;
+      }),
+    );
+    world.music!.resetCounters();
+    const saved = await world
+      .slash('music', {
+        userId: world.bob.id,
+        subcommandGroup: 'library',
+        subcommand: 'save',
+        options: { albums: ids.map((id) => `service:album:${id}`).join(' ') },
+      })
+      .reply();
+    expect(saved.embeds[0]?.title).toBe('Saved 7 albums to your library');
+    expect(saved.embeds[0]?.description?.split('\n')).toEqual([
+      ...ids.slice(0, 5).map((id, index) => `• **${names[index]}** (\`${id}\`)`),
+      ...ids.slice(5).map((id) => `• \`${id}\``),
+    ]);
+    expect(world.music!.requestCount({ method: 'GET', path: /^\/v1\/albums\// })).toBe(5);
+    expect(world.music!.library(bob)).toEqual(expect.arrayContaining(ids.map((id) => `service:album:${id}`)));
+
+    // A lookup that fails leaves its album unnamed; the save stands.
+    const [other] = fixtures.albumIds.slice(107, 108) as [string];
+    world.music!.failNext(`/v1/albums/${other}`, 404);
+    const unnamed = await world
+      .slash('music', {
+        userId: world.bob.id,
+        subcommandGroup: 'library',
+        subcommand: 'save',
+        options: { albums: other },
+      })
+      .reply();
+    expect(unnamed.embeds[0]?.description).toBe(`• \`${other}\``);
+    expect(world.music!.library(bob)).toContain(`service:album:${other}`);
+
+    // Nor does a lookup that stalls hold the reply: it comes within the driver's 5 s, unnamed.
+    const [slow] = fixtures.albumIds.slice(108, 109) as [string];
+    world.music!.stallNext(`/v1/albums/${slow}`, 10_000);
+    const held = await world
+      .slash('music', {
+        userId: world.bob.id,
+        subcommandGroup: 'library',
+        subcommand: 'save',
+        options: { albums: slow },
+      })
+      .reply();
+    expect(held.embeds[0]?.description).toBe(`• \`${slow}\``);
+    expect(world.music!.library(bob)).toContain(`service:album:${slow}`);
+  });
+
   it('answers privately when an album does not exist or the input is not an album', async () => {
     const logsBefore = world.logs.length;
     const missing = await world

@@ -25,18 +25,14 @@ const album = musicButton(albumButton, async (interaction, state, music, ctx) =>
     // Anyone who sees the album may save it to (or remove it from) their own library.
     if (!(await ensureLinked(interaction, music))) return;
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    const shownName = interaction.message.embeds[0]?.title;
     const change = await (state.action === 'save' ? saveAlbumsToLibrary : removeAlbumsFromLibrary)(
       deps,
       interaction.user.id,
       state.album,
+      new Map(shownName ? [[state.album, shownName]] : []),
     );
-    const shownName = interaction.message.embeds[0]?.title ?? undefined;
-    await interaction.editReply(
-      renderLibraryChange({
-        ...change,
-        albums: change.albums.map((entry) => ({ ...entry, name: entry.name ?? shownName })),
-      }),
-    );
+    await interaction.editReply(renderLibraryChange(change));
     return;
   }
   if (!(await ensureOwner(interaction, state.owner, 'album view'))) return;

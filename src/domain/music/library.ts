@@ -1,5 +1,6 @@
 /** The member's saved albums: one or many at once, batched by the client. */
 import { HttpError } from '../../services/http/errors.js';
+import { withinMs } from '../../services/time-limit.js';
 import type { MusicDeps } from './deps.js';
 import { MusicInputError } from './errors.js';
 import { parseRefList, requireAllValid } from './refs.js';
@@ -7,12 +8,52 @@ import { getRecent } from './recent.js';
 
 export type LibraryAction = 'save' | 'remove';
 
+/**
+ * Albums the reply names by looking them up (one catalog call each, alongside the change) when the
+ * member has not looked at them before: a save of one or a few albums by link reads back as their
+ * names; a bulk change of dozens names the first few and lists the rest by id.
+ */
+export const MAX_NAME_LOOKUPS = 5;
+/** How long the reply waits for those lookups (the change itself is not held to it). */
+const NAME_LOOKUP_MS = 2_000;
+
 export interface LibraryChange {
   action: LibraryAction;
-  /** The albums changed, named when the member looked at them before. */
+  /** The albums changed, named when known (looked at before, shown, or looked up). */
   albums: { id: string; name: string | undefined }[];
   /** Inputs that are not album links, URIs or ids (skipped). */
   invalid: string[];
+}
+
+/**
+ * Names for `ids`: from `known` (what the member was shown), then the member's recent albums, then
+ * a lookup of the first few others. A lookup that fails, or is not back within 2 s, leaves its
+ * album unnamed: the change is what matters, and it is made whatever the names.
+ */
+async function albumNames(
+  deps: MusicDeps,
+  userId: string,
+  ids: readonly string[],
+  known: ReadonlyMap<string, string>,
+): Promise<Map<string, string>> {
+  const names = new Map(known);
+  for (const item of await getRecent(deps.recent, userId, 'albums'))
+    if (!names.has(item.id)) names.set(item.id, item.name);
+  const unknown = ids.filter((id) => !names.has(id)).slice(0, MAX_NAME_LOOKUPS);
+  const lookups = Promise.all(
+    unknown.map((id) =>
+      deps.client.albums.get(id).then(
+        (album) => album.name,
+        () => undefined,
+      ),
+    ),
+  );
+  const found: (string | undefined)[] = await withinMs(lookups, NAME_LOOKUP_MS, 'names').catch(() => []);
+  unknown.forEach((id, index) => {
+    const name = found[index];
+    if (name !== undefined && name !== '') names.set(id, name);
+  });
+  return names;
 }
 
 async function changeLibrary(
@@ -20,6 +61,7 @@ async function changeLibrary(
   userId: string,
   action: LibraryAction,
   input: string,
+  known: ReadonlyMap<string, string>,
 ): Promise<LibraryChange> {
   const { ids, invalid } = parseRefList(input, 'album');
   if (ids.length === 0) {
@@ -28,6 +70,8 @@ async function changeLibrary(
     requireAllValid(invalid, 'album');
     throw new MusicInputError('Give at least one album link, URI or id.');
   }
+  // Names are looked up alongside the change, not after it: the reply waits for the slower one.
+  const names = albumNames(deps, userId, ids, known).catch(() => new Map(known));
   try {
     if (action === 'save') await deps.client.library.saveAlbums(userId, ids);
     else await deps.client.library.removeAlbums(userId, ids);
@@ -41,15 +85,22 @@ async function changeLibrary(
     }
     throw error;
   }
-  const recent = await getRecent(deps.recent, userId, 'albums');
-  const names = new Map(recent.map((item) => [item.id, item.name]));
-  return { action, albums: ids.map((id) => ({ id, name: names.get(id) })), invalid };
+  const named = await names;
+  return { action, albums: ids.map((id) => ({ id, name: named.get(id) })), invalid };
 }
 
-/** `/music library save`, and the Save button of an album. */
-export const saveAlbumsToLibrary = (deps: MusicDeps, userId: string, albums: string) =>
-  changeLibrary(deps, userId, 'save', albums);
+/** `/music library save`, and the Save button of an album (`known`: the name it showed). */
+export const saveAlbumsToLibrary = (
+  deps: MusicDeps,
+  userId: string,
+  albums: string,
+  known: ReadonlyMap<string, string> = new Map(),
+) => changeLibrary(deps, userId, 'save', albums, known);
 
-/** `/music library remove`, and the Remove button of an album. */
-export const removeAlbumsFromLibrary = (deps: MusicDeps, userId: string, albums: string) =>
-  changeLibrary(deps, userId, 'remove', albums);
+/** `/music library remove`, and the Remove button of an album (`known`: the name it showed). */
+export const removeAlbumsFromLibrary = (
+  deps: MusicDeps,
+  userId: string,
+  albums: string,
+  known: ReadonlyMap<string, string> = new Map(),
+) => changeLibrary(deps, userId, 'remove', albums, known);
