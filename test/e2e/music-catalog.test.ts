@@ -245,15 +245,17 @@ describe('albums, artists and the library', () => {
         return ((await response.json()) as { name: string }).name;
       }),
     );
+    const bobSaves = (albums: string) =>
+      world
+        .slash('music', {
+          userId: world.bob.id,
+          subcommandGroup: 'library',
+          subcommand: 'save',
+          options: { albums },
+        })
+        .reply();
     world.music!.resetCounters();
-    const saved = await world
-      .slash('music', {
-        userId: world.bob.id,
-        subcommandGroup: 'library',
-        subcommand: 'save',
-        options: { albums: ids.map((id) => `service:album:${id}`).join(' ') },
-      })
-      .reply();
+    const saved = await bobSaves(ids.map((id) => `service:album:${id}`).join(' '));
     expect(saved.embeds[0]?.title).toBe('Saved 7 albums to your library');
     expect(saved.embeds[0]?.description?.split('\n')).toEqual([
       ...ids.slice(0, 5).map((id, index) => `• **${names[index]}** (\`${id}\`)`),
@@ -265,28 +267,14 @@ describe('albums, artists and the library', () => {
     // A lookup that fails leaves its album unnamed; the save stands.
     const [other] = fixtures.albumIds.slice(107, 108) as [string];
     world.music!.failNext(`/v1/albums/${other}`, 404);
-    const unnamed = await world
-      .slash('music', {
-        userId: world.bob.id,
-        subcommandGroup: 'library',
-        subcommand: 'save',
-        options: { albums: other },
-      })
-      .reply();
+    const unnamed = await bobSaves(other);
     expect(unnamed.embeds[0]?.description).toBe(`• \`${other}\``);
     expect(world.music!.library(bob)).toContain(`service:album:${other}`);
 
     // Nor does a lookup that stalls hold the reply: it comes within the driver's 5 s, unnamed.
     const [slow] = fixtures.albumIds.slice(108, 109) as [string];
     world.music!.stallNext(`/v1/albums/${slow}`, 10_000);
-    const held = await world
-      .slash('music', {
-        userId: world.bob.id,
-        subcommandGroup: 'library',
-        subcommand: 'save',
-        options: { albums: slow },
-      })
-      .reply();
+    const held = await bobSaves(slow);
     expect(held.embeds[0]?.description).toBe(`• \`${slow}\``);
     expect(world.music!.library(bob)).toContain(`service:album:${slow}`);
   });

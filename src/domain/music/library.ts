@@ -89,18 +89,13 @@ async function changeLibrary(
   return { action, albums: ids.map((id) => ({ id, name: named.get(id) })), invalid };
 }
 
+const libraryChange =
+  (action: LibraryAction) =>
+  (deps: MusicDeps, userId: string, albums: string, known: ReadonlyMap<string, string> = new Map()) =>
+    changeLibrary(deps, userId, action, albums, known);
+
 /** `/music library save`, and the Save button of an album (`known`: the name it showed). */
-export const saveAlbumsToLibrary = (
-  deps: MusicDeps,
-  userId: string,
-  albums: string,
-  known: ReadonlyMap<string, string> = new Map(),
-) => changeLibrary(deps, userId, 'save', albums, known);
+export const saveAlbumsToLibrary = libraryChange('save');
 
 /** `/music library remove`, and the Remove button of an album (`known`: the name it showed). */
-export const removeAlbumsFromLibrary = (
-  deps: MusicDeps,
-  userId: string,
-  albums: string,
-  known: ReadonlyMap<string, string> = new Map(),
-) => changeLibrary(deps, userId, 'remove', albums, known);
+export const removeAlbumsFromLibrary = libraryChange('remove');
