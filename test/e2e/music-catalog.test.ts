@@ -59,7 +59,7 @@ describe('albums, artists and the library', () => {
     expect(embed.description).toContain('…and 100 more tracks');
     expect(embed.footer?.text).toMatch(/^Tracks 1–20 of 120 · page 1 of 6/);
     const fields = fieldsOf(reply);
-    expect(fields['Tracks']).toBe('120');
+    expect(fields['Tracks']).toBe('120 on 2 discs');
     expect(fields['Length']).toMatch(/^\d+ h \d+ min$/);
     expect(fields['Availability']).toBe('Available in US');
     expect(fields['Label']).toBeTruthy();

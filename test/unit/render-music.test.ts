@@ -85,6 +85,12 @@ describe('album renderer', () => {
       trackLine({ trackNumber, discNumber: i < 3 ? 1 : 2 }),
     );
     expect(numbered(twoDiscs)).toEqual(['`1-1.`', '`1-2.`', '`1-3.`', '`2-1.`', '`2-2.`']);
+    const tracksField = (tracks: ReturnType<typeof trackLine>[]) =>
+      renderAlbum(albumSummary({ tracks, totalTracks: tracks.length }), {
+        ownerId: OWNER,
+      }).embeds[0]!.fields!.find((field) => field.name === 'Tracks')?.value;
+    expect(tracksField(twoDiscs)).toBe('5 on 2 discs');
+    expect(tracksField(twoDiscs.slice(0, 3))).toBe('3');
     // An unreadable track 3 left out: 4 stays 4; page 2 goes on from the album's numbers.
     const gap = Array.from({ length: 25 }, (_, i) => trackLine({ trackNumber: i < 2 ? i + 1 : i + 2 }));
     expect(numbered(gap).slice(0, 4)).toEqual(['`1.`', '`2.`', '`4.`', '`5.`']);

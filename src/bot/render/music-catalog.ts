@@ -103,7 +103,8 @@ export function renderAlbum(album: AlbumSummary, options: AlbumRenderOptions): M
   const offset = page * ALBUM_PAGE_SIZE;
   const shown = album.tracks.slice(offset, offset + ALBUM_PAGE_SIZE);
   const artistNames = album.artists.map((artist) => artist.name);
-  const discs = album.tracks.some((track) => track.discNumber !== album.tracks[0]?.discNumber);
+  const discCount = new Set(album.tracks.map((track) => track.discNumber)).size;
+  const discs = discCount > 1;
   const byline =
     album.artists.length === 0
       ? 'by an unknown artist'
@@ -141,7 +142,13 @@ export function renderAlbum(album: AlbumSummary, options: AlbumRenderOptions): M
       value: album.label === undefined ? 'Not shown' : md(album.label, 100, 'None'),
       inline: true,
     },
-    { name: 'Tracks', value: formatCount(album.totalTracks), inline: true },
+    {
+      name: 'Tracks',
+      value: discs
+        ? `${formatCount(album.totalTracks)} on ${discCount} discs`
+        : formatCount(album.totalTracks),
+      inline: true,
+    },
     {
       name: 'Length',
       value: missing > 0 ? `at least ${formatLength(lengthMs)}` : formatLength(lengthMs),
