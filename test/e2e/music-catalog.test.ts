@@ -277,6 +277,20 @@ describe('albums, artists and the library', () => {
     const held = await bobSaves(slow);
     expect(held.embeds[0]?.description).toBe(`• \`${slow}\``);
     expect(world.music!.library(bob)).toContain(`service:album:${slow}`);
+
+    // The albums named by a lookup are offered next time, e.g. to remove one of them.
+    const offered = await world.discord.autocomplete({
+      guildId: world.guildId,
+      channelId: world.channelId,
+      userId: world.bob.id,
+      name: 'music',
+      subcommandGroup: 'library',
+      subcommand: 'remove',
+      options: { albums: '' },
+      focused: 'albums',
+    });
+    expect(offered.map((choice) => choice.value)).toEqual(ids.slice(0, 5));
+    expect(offered[0]?.name.startsWith(`${names[0]} — `)).toBe(true);
   });
 
   it('answers privately when an album does not exist or the input is not an album', async () => {

@@ -4,7 +4,7 @@ import { withinMs } from '../../services/time-limit.js';
 import type { MusicDeps } from './deps.js';
 import { MusicInputError } from './errors.js';
 import { parseRefList, requireAllValid } from './refs.js';
-import { getRecent } from './recent.js';
+import { getRecent, rememberRecent, type RecentItem } from './recent.js';
 
 export type LibraryAction = 'save' | 'remove';
 
@@ -25,6 +25,12 @@ export interface LibraryChange {
   invalid: string[];
 }
 
+/** What the reply knows of the albums: their names, and those it looked up just now (with artists). */
+interface AlbumNames {
+  names: Map<string, string>;
+  lookedUp: RecentItem[];
+}
+
 /**
  * Names for `ids`: from `known` (what the member was shown), then the member's recent albums, then
  * a lookup of the first few others. A lookup that fails, or is not back within 2 s, leaves its
@@ -35,7 +41,7 @@ async function albumNames(
   userId: string,
   ids: readonly string[],
   known: ReadonlyMap<string, string>,
-): Promise<Map<string, string>> {
+): Promise<AlbumNames> {
   const names = new Map(known);
   for (const item of await getRecent(deps.recent, userId, 'albums'))
     if (!names.has(item.id)) names.set(item.id, item.name);
@@ -43,17 +49,21 @@ async function albumNames(
   const lookups = Promise.all(
     unknown.map((id) =>
       deps.client.albums.get(id).then(
-        (album) => album.name,
+        (album): RecentItem => ({
+          id,
+          name: album.name,
+          detail: album.artists.map((artist) => artist.name).join(', '),
+        }),
         () => undefined,
       ),
     ),
   );
-  const found: (string | undefined)[] = await withinMs(lookups, NAME_LOOKUP_MS, 'names').catch(() => []);
-  unknown.forEach((id, index) => {
-    const name = found[index];
-    if (name !== undefined && name !== '') names.set(id, name);
-  });
-  return names;
+  const settled: (RecentItem | undefined)[] = await withinMs(lookups, NAME_LOOKUP_MS, 'names').catch(
+    () => [],
+  );
+  const found = settled.filter((item): item is RecentItem => item !== undefined && item.name !== '');
+  for (const item of found) names.set(item.id, item.name);
+  return { names, lookedUp: found };
 }
 
 async function changeLibrary(
@@ -71,7 +81,10 @@ async function changeLibrary(
     throw new MusicInputError('Give at least one album link, URI or id.');
   }
   // Names are looked up alongside the change, not after it: the reply waits for the slower one.
-  const names = albumNames(deps, userId, ids, known).catch(() => new Map(known));
+  const names = albumNames(deps, userId, ids, known).catch((): AlbumNames => ({
+    names: new Map(known),
+    lookedUp: [],
+  }));
   try {
     if (action === 'save') await deps.client.library.saveAlbums(userId, ids);
     else await deps.client.library.removeAlbums(userId, ids);
@@ -85,7 +98,10 @@ async function changeLibrary(
     }
     throw error;
   }
-  const named = await names;
+  const { names: named, lookedUp } = await names;
+  // Albums named by a lookup join the member's recent ones, so autocomplete offers them next time
+  // (to remove one saved by link, say). Not remembering them does not undo the change.
+  await rememberRecent(deps.recent, userId, 'albums', lookedUp).catch(() => undefined);
   return { action, albums: ids.map((id) => ({ id, name: named.get(id) })), invalid };
 }
 
