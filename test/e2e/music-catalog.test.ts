@@ -236,9 +236,10 @@ describe('albums, artists and the library', () => {
 
   it('names albums saved by id that the member never looked at: the first few, looked up alongside the save', async () => {
     const ids = fixtures.albumIds.slice(100, 107);
+    const [other, slow, beside] = fixtures.albumIds.slice(107, 110) as [string, string, string];
     const { access_token } = world.music!.issueUserToken(bob, []);
     const names = await Promise.all(
-      ids.map(async (id) => {
+      [...ids, beside].map(async (id) => {
         const response = await fetch(`${world.music!.apiUrl}/v1/albums/${id}`, {
           headers: { authorization: `Bearer ${access_token}` },
         });
@@ -265,18 +266,22 @@ describe('albums, artists and the library', () => {
     expect(world.music!.library(bob)).toEqual(expect.arrayContaining(ids.map((id) => `service:album:${id}`)));
 
     // A lookup that fails leaves its album unnamed; the save stands.
-    const [other] = fixtures.albumIds.slice(107, 108) as [string];
     world.music!.failNext(`/v1/albums/${other}`, 404);
     const unnamed = await bobSaves(other);
     expect(unnamed.embeds[0]?.description).toBe(`• \`${other}\``);
     expect(world.music!.library(bob)).toContain(`service:album:${other}`);
 
-    // Nor does a lookup that stalls hold the reply: it comes within the driver's 5 s, unnamed.
-    const [slow] = fixtures.albumIds.slice(108, 109) as [string];
+    // Nor does a lookup that stalls hold the reply (it comes within the driver's 5 s) or cost the
+    // album beside it its name.
     world.music!.stallNext(`/v1/albums/${slow}`, 10_000);
-    const held = await bobSaves(slow);
-    expect(held.embeds[0]?.description).toBe(`• \`${slow}\``);
-    expect(world.music!.library(bob)).toContain(`service:album:${slow}`);
+    const held = await bobSaves(`${slow} ${beside}`);
+    expect(held.embeds[0]?.description?.split('\n')).toEqual([
+      `• \`${slow}\``,
+      `• **${names[7]}** (\`${beside}\`)`,
+    ]);
+    expect(world.music!.library(bob)).toEqual(
+      expect.arrayContaining([`service:album:${slow}`, `service:album:${beside}`]),
+    );
 
     // The albums named by a lookup are offered next time, e.g. to remove one of them.
     const offered = await world.discord.autocomplete({
@@ -289,8 +294,8 @@ describe('albums, artists and the library', () => {
       options: { albums: '' },
       focused: 'albums',
     });
-    expect(offered.map((choice) => choice.value)).toEqual(ids.slice(0, 5));
-    expect(offered[0]?.name.startsWith(`${names[0]} — `)).toBe(true);
+    expect(offered.map((choice) => choice.value)).toEqual([beside, ...ids.slice(0, 5)]);
+    expect(offered[1]?.name.startsWith(`${names[0]} — `)).toBe(true);
   });
 
   it('answers privately when an album does not exist or the input is not an album', async () => {

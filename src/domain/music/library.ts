@@ -46,9 +46,10 @@ async function albumNames(
   for (const item of await getRecent(deps.recent, userId, 'albums'))
     if (!names.has(item.id)) names.set(item.id, item.name);
   const unknown = ids.filter((id) => !names.has(id)).slice(0, MAX_NAME_LOOKUPS);
-  const lookups = Promise.all(
+  // Each lookup on its own time limit: one that stalls does not cost the others their names.
+  const settled = await Promise.all(
     unknown.map((id) =>
-      deps.client.albums.get(id).then(
+      withinMs(deps.client.albums.get(id), NAME_LOOKUP_MS, 'album name').then(
         (album): RecentItem => ({
           id,
           name: album.name,
@@ -57,9 +58,6 @@ async function albumNames(
         () => undefined,
       ),
     ),
-  );
-  const settled: (RecentItem | undefined)[] = await withinMs(lookups, NAME_LOOKUP_MS, 'names').catch(
-    () => [],
   );
   const found = settled.filter((item): item is RecentItem => item !== undefined && item.name !== '');
   for (const item of found) names.set(item.id, item.name);
