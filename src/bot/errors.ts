@@ -23,9 +23,9 @@ export class UserError extends Error {
   override readonly name = 'UserError';
 }
 
-/** What a member reads when a service's commands are switched off, in their language. */
-export function featureOffMessage(feature: Feature, lang: Lang = 'en'): string {
-  return commonMessages(lang).featureOff(feature);
+/** What a member gets when a service's commands are switched off, in their language. */
+export function featureOffError(feature: Feature, locale: string | null | undefined): UserError {
+  return new UserError(commonMessages(langOf(locale)).featureOff(feature));
 }
 
 /**

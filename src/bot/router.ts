@@ -1,6 +1,6 @@
 import type { Interaction } from 'discord.js';
 import type { BotContext } from './context.js';
-import { featureOffMessage, replyWithError, UserError } from './errors.js';
+import { featureOffError, replyWithError, UserError } from './errors.js';
 import { commonMessages } from './i18n/common.js';
 import { langOf } from './i18n/index.js';
 import type { ButtonHandler, Command, Feature } from './types.js';
@@ -24,7 +24,7 @@ export function createInteractionRouter({ commands, buttons, ctx }: RouterOption
 
   const ensureFeature = (feature: Feature | undefined, interaction: Interaction) => {
     if (feature && !ctx.features[feature])
-      throw new UserError(featureOffMessage(feature, langOf(interaction.locale)));
+      throw featureOffError(feature, interaction.locale);
   };
 
   return async function route(interaction: Interaction): Promise<void> {

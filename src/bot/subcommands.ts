@@ -5,8 +5,7 @@ import {
 } from '@discordjs/builders';
 import type { AutocompleteInteraction, ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from './context.js';
-import { featureOffMessage, UserError } from './errors.js';
-import { langOf } from './i18n/index.js';
+import { featureOffError, UserError } from './errors.js';
 import type { Command, Feature } from './types.js';
 
 /** One subcommand of a command, in its own file: `commands/<command>/<sub>.ts`. */
@@ -64,7 +63,7 @@ export function commandGroup<S>(options: CommandGroupOptions<S>): Command {
   ) => {
     const services = options.services(ctx);
     if (services === undefined)
-      throw new UserError(featureOffMessage(options.requires, langOf(interaction.locale)));
+      throw featureOffError(options.requires, interaction.locale);
     return services;
   };
 

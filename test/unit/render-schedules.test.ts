@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scheduleMessages } from '../../src/bot/i18n/schedule-messages.js';
-import { renderScheduleList, renderScheduleSaved } from '../../src/bot/render/schedules.js';
+import { renderScheduleListMessage, renderScheduleSaved } from '../../src/bot/render/schedules.js';
 import type { Schedule } from '../../src/services/schedules/types.js';
 
 const HOSTILE = 'Evil [x](http://evil.example) `code` **bold** <@123>';
@@ -28,12 +28,15 @@ function scheduleFactory(overrides: Partial<Schedule> = {}): Schedule {
 const NOW = new Date(Date.UTC(2025, 5, 2, 12));
 const en = scheduleMessages('en');
 const de = scheduleMessages('de');
+/** The list's embed, as `/weather schedule list` sends it. */
+const listEmbed = (...args: Parameters<typeof renderScheduleListMessage>) =>
+  renderScheduleListMessage(...args).embeds[0]!;
 
 describe('schedule renderers', () => {
   it('escapes a place label typed or geocoded with markdown, so it shows as typed and links nowhere', () => {
     const schedule = scheduleFactory({ place: { lat: 1, lon: 2, label: HOSTILE } });
     for (const description of [
-      renderScheduleList([schedule], 25, NOW, en).toJSON().description!,
+      listEmbed([schedule], 25, NOW, en).description!,
       renderScheduleSaved(schedule, NOW, en).toJSON().description!,
     ]) {
       expect(description).not.toMatch(MASKED_LINK);
@@ -50,8 +53,7 @@ describe('schedule renderers', () => {
       // Stored before pauses had codes: the reason as stored.
       { reason: `paused by ${name}`, at: 0, byUser: true },
     ]) {
-      const description = renderScheduleList([scheduleFactory({ paused })], 25, NOW, en).toJSON()
-        .description!;
+      const description = listEmbed([scheduleFactory({ paused })], 25, NOW, en).description!;
       expect(description).not.toMatch(MASKED_LINK);
       expect(description).toMatch(/⏸ paused(: paused)? by \\\[x\\\]\(http:\/\/evil\.example\)/);
     }
@@ -61,7 +63,7 @@ describe('schedule renderers', () => {
     const healthy = scheduleFactory({ id: 'b1b2b3b4' });
     for (const timezone of ['Mars/Olympus', 'Evil/[x](http://evil.example)', '']) {
       const damaged = scheduleFactory({ timezone });
-      const description = renderScheduleList([damaged, healthy], 25, NOW, en).toJSON().description!;
+      const description = listEmbed([damaged, healthy], 25, NOW, en).description!;
       expect(description).not.toMatch(MASKED_LINK);
       expect(description).toMatch(
         /`a1b2c3d4` .*\n07:00 .*· ⚠ its time zone is not known to this bot: remove this schedule and add it again/,
@@ -78,7 +80,7 @@ describe('schedule renderers', () => {
 
   it("says why a schedule is paused in the reader's language, and an unknown reason as stored", () => {
     const line = (paused: Schedule['paused'], t = de) =>
-      renderScheduleList([scheduleFactory({ paused })], 25, NOW, t).toJSON().description!;
+      listEmbed([scheduleFactory({ paused })], 25, NOW, t).description!;
     const at = 0;
     expect(line({ reason: 'paused by alice', at, byUser: true, code: 'member', by: 'alice' })).toContain(
       '⏸ angehalten von alice',
@@ -106,19 +108,19 @@ describe('schedule renderers', () => {
 
   it('writes a schedule in German for a German member, keeping the English layout for English', () => {
     const schedule = scheduleFactory();
-    const english = renderScheduleList([schedule], 25, NOW, en).toJSON();
+    const english = listEmbed([schedule], 25, NOW, en);
     expect(english.title).toBe('Scheduled weather posts');
     expect(english.footer?.text).toBe('1 of 25 allowed · times are shown in your own time zone');
     expect(english.description).toMatch(
       /^`a1b2c3d4` today's forecast for \*\*Berlin, DE\*\* in <#c1>\n07:00 Europe\/Berlin, Mon, Wed, Fri · metric · next <t:\d+:F>/,
     );
-    const german = renderScheduleList([schedule], 25, NOW, de).toJSON();
+    const german = listEmbed([schedule], 25, NOW, de);
     expect(german.title).toBe('Geplante Wetterposts');
     expect(german.footer?.text).toBe('1 von 25 erlaubt · Zeiten in deiner eigenen Zeitzone');
     expect(german.description).toMatch(
       /^`a1b2c3d4` Vorhersage für heute für \*\*Berlin, DE\*\* in <#c1>\n07:00 Europe\/Berlin, Mo, Mi, Fr · metrisch · nächster Termin <t:\d+:F>/,
     );
-    expect(renderScheduleList([], 25, NOW, de).toJSON().description).toBe(
+    expect(listEmbed([], 25, NOW, de).description).toBe(
       'Noch keine. Lege einen mit `/wetter zeitplan hinzufügen` an.',
     );
     const saved = renderScheduleSaved(scheduleFactory({ days: [] }), NOW, de).toJSON();

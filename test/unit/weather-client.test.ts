@@ -193,15 +193,17 @@ describe('weather client requests', () => {
 });
 
 describe('zip-code geocoding', () => {
+  const zipPlace = (zip: string, name: string, lat: number, lon: number, country: string) => ({
+    zip,
+    name,
+    lat,
+    lon,
+    country,
+  });
+  const stubZip = (body: object) => stub(MOCK_URLS.apiUrl, '/geo/1.0/zip', 200, body);
+
   it('sends the code with its country, and keeps the code’s inner space', async () => {
-    const seen = stub(MOCK_URLS.apiUrl, '/geo/1.0/zip', 200, {
-      zip: 'SW1A 1AA',
-      name: 'London',
-      lat: 51.5073,
-      lon: -0.1276,
-      country: 'GB',
-      extra: 'ignored',
-    });
+    const seen = stubZip({ ...zipPlace('SW1A 1AA', 'London', 51.5073, -0.1276, 'GB'), extra: 'ignored' });
     const place = await client.geocoding.zip({ zip: ' sw1a   1aa ', country: 'gb' });
     expect(place).toEqual({ zip: 'SW1A 1AA', name: 'London', lat: 51.5073, lon: -0.1276, country: 'GB' });
     expect(seen[0]?.get('zip')).toBe('sw1a 1aa,GB');
@@ -209,13 +211,7 @@ describe('zip-code geocoding', () => {
   });
 
   it('sends a code without a country as it is (the service reads it as a US ZIP code)', async () => {
-    const seen = stub(MOCK_URLS.apiUrl, '/geo/1.0/zip', 200, {
-      zip: '90210',
-      name: 'Beverly Hills',
-      lat: 34.0901,
-      lon: -118.4065,
-      country: 'US',
-    });
+    const seen = stubZip(zipPlace('90210', 'Beverly Hills', 34.0901, -118.4065, 'US'));
     await client.geocoding.zip({ zip: '90210' });
     expect(seen[0]?.get('zip')).toBe('90210');
   });

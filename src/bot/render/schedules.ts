@@ -71,17 +71,7 @@ function schedulePages(schedules: readonly Schedule[], now: Date, t: ScheduleMes
   return pages;
 }
 
-/** `/weather schedule list`: one page of the server's schedules (the last when `page` is past it). */
-export function renderScheduleList(
-  schedules: readonly Schedule[],
-  limit: number,
-  now: Date,
-  t: ScheduleMessages,
-  page = 0,
-): EmbedBuilder {
-  return scheduleListPage(schedules, limit, now, t, page).embed;
-}
-
+/** One page of the server's schedules (the last when `page` is past it). */
 function scheduleListPage(
   schedules: readonly Schedule[],
   limit: number,
@@ -104,7 +94,7 @@ export const scheduleListButton = customIdCodec('wslist', {
   nav: field.oneOf('prev', 'next'),
 });
 
-/** The list with Previous and Next when it has more than one page. */
+/** `/weather schedule list`: a page of the list, with Previous and Next when it has more than one. */
 export function renderScheduleListMessage(
   schedules: readonly Schedule[],
   limit: number,

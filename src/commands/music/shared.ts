@@ -14,7 +14,7 @@ import type { DiscordAccount } from '../../auth/states.js';
 import { NotLinkedError, RelinkRequiredError } from '../../auth/tokens.js';
 import type { BotContext, MusicServices } from '../../bot/context.js';
 import type { CustomIdCodec } from '../../bot/custom-id.js';
-import { describeForUser, featureOffMessage, UserError } from '../../bot/errors.js';
+import { describeForUser, featureOffError } from '../../bot/errors.js';
 import { answerPrivately } from '../../bot/private-answer.js';
 import { langOf } from '../../bot/i18n/index.js';
 import type { MusicMessage } from '../../bot/render/music-components.js';
@@ -201,7 +201,7 @@ export function musicButton<T>(
     requires: 'music',
     async handle(interaction, ctx, args) {
       const music = ctx.music;
-      if (music === undefined) throw new UserError(featureOffMessage('music', langOf(interaction.locale)));
+      if (music === undefined) throw featureOffError('music', interaction.locale);
       const state = codec.decode(args);
       try {
         await handle(interaction, state, music, ctx);

@@ -1,5 +1,4 @@
-import { featureOffMessage, UserError } from '../../bot/errors.js';
-import { langOf } from '../../bot/i18n/index.js';
+import { featureOffError } from '../../bot/errors.js';
 import { renderScheduleListMessage, scheduleListButton } from '../../bot/render/schedules.js';
 import type { ButtonHandler } from '../../bot/types.js';
 import { requireManager } from './schedule-shared.js';
@@ -13,7 +12,7 @@ const scheduleListPage: ButtonHandler = {
   requires: 'weather',
   async handle(interaction, ctx, args) {
     const weather = ctx.weather;
-    if (weather === undefined) throw new UserError(featureOffMessage('weather', langOf(interaction.locale)));
+    if (weather === undefined) throw featureOffError('weather', interaction.locale);
     const { page } = scheduleListButton.decode(args);
     const { guildId, t } = requireManager(interaction);
     await interaction.deferUpdate();
