@@ -23,8 +23,7 @@ export function createInteractionRouter({ commands, buttons, ctx }: RouterOption
   const byPrefix = new Map(buttons.map((button) => [button.prefix, button]));
 
   const ensureFeature = (feature: Feature | undefined, interaction: Interaction) => {
-    if (feature && !ctx.features[feature])
-      throw featureOffError(feature, interaction.locale);
+    if (feature && !ctx.features[feature]) throw featureOffError(feature, interaction.locale);
   };
 
   return async function route(interaction: Interaction): Promise<void> {

@@ -62,8 +62,7 @@ export function commandGroup<S>(options: CommandGroupOptions<S>): Command {
     interaction: ChatInputCommandInteraction | AutocompleteInteraction,
   ) => {
     const services = options.services(ctx);
-    if (services === undefined)
-      throw featureOffError(options.requires, interaction.locale);
+    if (services === undefined) throw featureOffError(options.requires, interaction.locale);
     return services;
   };
 
