@@ -160,8 +160,10 @@ export function createAccounts(options: AccountsOptions): Accounts {
     if (q.get('response_type') !== 'code')
       return redirect(redirectUri, { error: 'unsupported_response_type', state: stateParam });
     const scopes = (q.get('scope') ?? '').split(' ').filter((scope) => scope !== '');
-    if (scopes.some((scope) => !KNOWN_SCOPES.has(scope)))
-      return redirect(redirectUri, { error: 'invalid_scope', state: stateParam });
+    // An unknown scope stops on the service's own page, as an unlisted redirect URI does: the real
+    // service answers 400 "Illegal scope" and does not redirect (RFC 6749 §4.1.2.1 would redirect
+    // with invalid_scope; its public issue threads show the page).
+    if (scopes.some((scope) => !KNOWN_SCOPES.has(scope))) return page(400, 'Error', '<p>Illegal scope</p>');
     const method = q.get('code_challenge_method');
     const challenge = q.get('code_challenge');
     if (
@@ -294,7 +296,9 @@ export function createAccounts(options: AccountsOptions): Accounts {
     }
 
     if (grant === 'authorization_code') {
-      const code = state.codes.get(form.get('code') ?? '');
+      const presented = form.get('code') ?? '';
+      if (presented === '') throw new OAuthFailure('invalid_request', 'code must be supplied');
+      const code = state.codes.get(presented);
       // A replay (RFC 6749 §4.1.2): the code may be in other hands, so what it gave stops working.
       if (code?.used) revokeTokensOf(code.value);
       if (code === undefined || code.used)
@@ -318,7 +322,9 @@ export function createAccounts(options: AccountsOptions): Accounts {
       return { status: 200, body: issueUserTokens(code.userId, code.scopes, !confidential, code.value) };
     }
 
-    const refresh = state.refreshTokens.get(form.get('refresh_token') ?? '');
+    const presented = form.get('refresh_token') ?? '';
+    if (presented === '') throw new OAuthFailure('invalid_request', 'refresh_token must be supplied');
+    const refresh = state.refreshTokens.get(presented);
     if (refresh === undefined || refresh.used || state.now() >= refresh.consentAt + REFRESH_LIFETIME_MS) {
       throw new OAuthFailure('invalid_grant', 'Invalid refresh token');
     }

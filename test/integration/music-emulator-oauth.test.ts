@@ -327,6 +327,34 @@ describe('music emulator: accounts', () => {
     );
   });
 
+  it('stops on an "Illegal scope" page, without redirecting, for a scope it does not know', async () => {
+    const response = await fetch(authorizeUrl({ scope: 'user-read-private user-read-birthdate' }), {
+      redirect: 'manual',
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('location')).toBeNull();
+    expect(await response.text()).toContain('Illegal scope');
+  });
+
+  it('says which parameter is missing when a grant comes without its code or refresh token', async () => {
+    for (const code of [undefined, '']) {
+      const form: Record<string, string> = { grant_type: 'authorization_code', redirect_uri: REDIRECT };
+      if (code !== undefined) form.code = code;
+      expect(await token(form, true)).toEqual({
+        status: 400,
+        body: { error: 'invalid_request', error_description: 'code must be supplied' },
+      });
+    }
+    for (const refreshToken of [undefined, '']) {
+      const form: Record<string, string> = { grant_type: 'refresh_token' };
+      if (refreshToken !== undefined) form.refresh_token = refreshToken;
+      expect(await token(form, true)).toEqual({
+        status: 400,
+        body: { error: 'invalid_request', error_description: 'refresh_token must be supplied' },
+      });
+    }
+  });
+
   it('refuses PKCE with another method than S256, or without a challenge', async () => {
     for (const params of [
       { code_challenge_method: 'plain', code_challenge: pkcePair().challenge },
