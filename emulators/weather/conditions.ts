@@ -198,6 +198,25 @@ export const LANGS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/** The service's own codes that are not ISO 639-1 (`sp` Spanish, `la` Latvian...), by that code. */
+const ISO_639_1: Readonly<Record<string, string>> = {
+  al: 'sq',
+  cz: 'cs',
+  kr: 'ko',
+  la: 'lv',
+  pt_br: 'pt',
+  se: 'sv',
+  sp: 'es',
+  ua: 'uk',
+  zh_cn: 'zh',
+  zh_tw: 'zh',
+};
+
+/** The ISO 639-1 code of one of {@link LANGS}: the key of a place's `local_names`. */
+export function languageCode(lang: string): string {
+  return ISO_639_1[lang] ?? lang;
+}
+
 /** A condition object as the service sends it: translated description, icon with `d`/`n`. */
 export function conditionObject(
   id: number,

@@ -146,6 +146,13 @@ const CONTENT_TYPES: Readonly<Record<Format, string>> = {
   html: 'text/html; charset=utf-8',
 };
 
+/** Cross-origin headers the service sends on every answer of its API hosts (recorded answers). */
+const CORS_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-credentials': 'true',
+  'access-control-allow-methods': 'GET, POST',
+};
+
 class Reply {
   constructor(
     readonly status: number,
@@ -549,6 +556,8 @@ export async function startWeatherEmulator(options: WeatherEmulatorOptions = {})
     res.writeHead(reply.status, {
       'content-type': CONTENT_TYPES[reply.format],
       'content-length': Buffer.byteLength(text),
+      // As every recorded answer of the API hosts carries them, errors included.
+      ...CORS_HEADERS,
       ...reply.headers,
     });
     res.end(text);

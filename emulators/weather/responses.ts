@@ -2,7 +2,7 @@
  * Response bodies of the weather service, built from the model: pure functions of the location,
  * the instant and the request's options, so every endpoint tells the same story.
  */
-import { conditionObject } from './conditions.js';
+import { conditionObject, languageCode } from './conditions.js';
 import {
   dailyValues,
   dayObservations,
@@ -103,11 +103,21 @@ function shownCoord(location: Location) {
   return { lon: round(location.lon), lat: round(location.lat) };
 }
 
-function cityBlock(location: Location, t: number) {
+/**
+ * The place's name in the answer's language where the gazetteer has one: the service's current
+ * weather page says "translation is applied for the city name and description fields", and its
+ * recorded answers bear it out (Moscow, id 524901, comes back as `Москва` with `lang=ru`).
+ */
+function placeName(place: Place | undefined, lang: string): string {
+  if (!place) return '';
+  return place.local_names[languageCode(lang)] ?? place.name;
+}
+
+function cityBlock(location: Location, t: number, lang: string) {
   const sun = sunTimes(location.lat, location.lon, t);
   return {
     id: location.place?.id ?? 0,
-    name: location.place?.name ?? '',
+    name: placeName(location.place, lang),
     coord: shownCoord(location),
     country: location.place?.country ?? '',
     population: location.place?.population ?? 0,
@@ -145,7 +155,7 @@ export function currentWeather(location: Location, now: number, view: View) {
     // The shift now (the emulator's clock), daylight saving included.
     timezone: utcOffset(location, now),
     id: location.place?.id ?? 0,
-    name: location.place?.name ?? '',
+    name: placeName(location.place, view.lang),
     cod: 200,
   };
 }
@@ -174,7 +184,7 @@ function forecastEntry(location: Location, dt: number, view: View, step: '1h' | 
 export function hourlyForecast(location: Location, t: number, cnt: number, view: View) {
   const first = Math.floor(t / HOUR) * HOUR;
   const list = Array.from({ length: cnt }, (_, i) => forecastEntry(location, first + i * HOUR, view, '1h'));
-  return { cod: '200', message: 0, cnt, list, city: cityBlock(location, t) };
+  return { cod: '200', message: 0, cnt, list, city: cityBlock(location, t, view.lang) };
 }
 
 /** `GET /data/2.5/forecast`: 5 days in 3-hour steps, from the next 3-hour slot on. */
@@ -183,7 +193,7 @@ export function threeHourForecast(location: Location, t: number, cnt: number, vi
   const list = Array.from({ length: cnt }, (_, i) =>
     forecastEntry(location, first + i * 3 * HOUR, view, '3h'),
   );
-  return { cod: '200', message: 0, cnt, list, city: cityBlock(location, t) };
+  return { cod: '200', message: 0, cnt, list, city: cityBlock(location, t, view.lang) };
 }
 
 /**
@@ -248,7 +258,7 @@ export function dailyForecast(location: Location, t: number, cnt: number, view: 
       ...(snow > 0 ? { snow } : {}),
     };
   });
-  const city = cityBlock(location, t);
+  const city = cityBlock(location, t, view.lang);
   return {
     city: {
       id: city.id,

@@ -81,6 +81,40 @@ describe('the weather emulator speaks like the service', () => {
     expect(await ask('zh_cn')).toEqual(english);
   });
 
+  it('names the city in the language asked for where it has the name, as it does the description', async () => {
+    const at = 'lat=48.1371&lon=11.5754';
+    const names = async (lang: string) => {
+      const current = (await get(`${emulator.apiUrl}/data/2.5/weather?${at}&lang=${lang}&${KEY}`)).body as {
+        name: string;
+      };
+      const forecast = (await get(`${emulator.apiUrl}/data/2.5/forecast?${at}&cnt=1&lang=${lang}&${KEY}`))
+        .body as { city: { name: string } };
+      const daily = (await get(`${emulator.apiUrl}/data/2.5/forecast/daily?${at}&cnt=1&lang=${lang}&${KEY}`))
+        .body as { city: { name: string } };
+      return [current.name, forecast.city.name, daily.city.name];
+    };
+    expect(await names('en')).toEqual(['Munich', 'Munich', 'Munich']);
+    expect(await names('de')).toEqual(['München', 'München', 'München']);
+    expect(await names('ja')).toEqual(['ミュンヘン', 'ミュンヘン', 'ミュンヘン']);
+    // The service's own code for Spanish, and a language the gazetteer has no name in.
+    expect(await names('sp')).toEqual(['Múnich', 'Múnich', 'Múnich']);
+    expect(await names('pl')).toEqual(['Munich', 'Munich', 'Munich']);
+  });
+
+  it('allows any origin on every answer of its API hosts, errors included', async () => {
+    for (const url of [
+      `${emulator.apiUrl}/data/2.5/weather?lat=1&lon=1&${KEY}`,
+      `${emulator.apiUrl}/data/2.5/weather?lat=1&lon=1&appid=nope`,
+      `${emulator.historyUrl}/data/2.5/history/city?lat=1&lon=1&type=hour&cnt=1&${KEY}`,
+    ]) {
+      expect((await get(url)).headers).toMatchObject({
+        'access-control-allow-origin': '*',
+        'access-control-allow-credentials': 'true',
+        'access-control-allow-methods': 'GET, POST',
+      });
+    }
+  });
+
   it('names the coordinates asked for to four decimals, as the service does', async () => {
     const at = 'lat=37.7749295&lon=-122.4194155';
     const current = (await get(`${emulator.apiUrl}/data/2.5/weather?${at}&${KEY}`)).body as {

@@ -43,7 +43,9 @@ describe('every endpoint of the weather spec, through the client', () => {
     expect(byCoords.name).toBe('Berlin');
     expect(byCoords.dt).toBe(NOW_S);
     const byName = await client.current.byName({ q: 'München', lang: 'de' });
-    expect(byName.name).toBe('Munich');
+    // Found by its German name, and named in the language asked for.
+    expect(byName.id).toBe(2_867_714);
+    expect(byName.name).toBe('München');
     expect(byName.sys?.country).toBe('DE');
     expect(emulator.requestCount({ host: 'api', path: '/data/2.5/weather' })).toBe(2);
   });
