@@ -303,7 +303,9 @@ export function createApi(options: ApiOptions): Api {
     const ids =
       query !== null
         ? idList(query.split(','), LIMITS.libraryQueryIds)
-        : idList(jsonBody(req)['ids'], LIMITS.libraryBodyIds);
+        : // A bare array of ids (`["id"]`, not `{"ids": [...]}`) is read as a body without `ids`:
+          // the service's answer in its SDK's issue threads (spotify-web-api-ts-sdk #131).
+          idList(jsonBody(req, 'Missing required field: ids')['ids'], LIMITS.libraryBodyIds);
     for (const id of ids) if (!catalog.albums.has(validId(id))) fail(400, `Non existing id: '${id}'`);
     for (const id of ids) {
       const uri = `${URI_SCHEME}:album:${id}`;

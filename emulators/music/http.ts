@@ -77,8 +77,12 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
   res.end(payload);
 }
 
-/** The JSON body, `{}` when there is none; 400 when it does not parse or is not an object. */
-export function jsonBody(req: EmulatorRequest): Record<string, unknown> {
+/**
+ * The JSON body, `{}` when there is none; 400 when it does not parse or is not an object (with
+ * `notAnObject` as the message for JSON that parses but is not an object, where the service is known
+ * to say something else).
+ */
+export function jsonBody(req: EmulatorRequest, notAnObject = 'Error parsing JSON.'): Record<string, unknown> {
   if (req.rawBody.trim() === '') return {};
   let parsed: unknown;
   try {
@@ -87,7 +91,7 @@ export function jsonBody(req: EmulatorRequest): Record<string, unknown> {
     throw new ApiFailure(400, 'Error parsing JSON.');
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    throw new ApiFailure(400, 'Error parsing JSON.');
+    throw new ApiFailure(400, notAnObject);
   return parsed as Record<string, unknown>;
 }
 

@@ -221,6 +221,13 @@ const CASES: Case[] = [
     body: () => '{"uris": [',
     message: 'Error parsing JSON.',
   },
+  {
+    name: 'a bare array of album ids, where the body is an object with ids',
+    method: 'PUT',
+    path: () => '/v1/me/albums',
+    body: (f) => JSON.stringify([f.albums[0]]),
+    message: 'Missing required field: ids',
+  },
 ];
 
 describe('music emulator: every limit answers 400 with the error body', () => {
