@@ -195,7 +195,7 @@ export function createApi(options: ApiOptions): Api {
   }
 
   function validId(id: string): string {
-    return ID.test(id) ? id : fail(400, 'invalid id');
+    return ID.test(id) ? id : fail(400, 'Invalid base62 id');
   }
 
   /** A path segment is an id: a broken percent-escape (`%E0%A4%A`) is a bad id, not a server fault. */
@@ -203,7 +203,7 @@ export function createApi(options: ApiOptions): Api {
     try {
       return decodeURIComponent(segment);
     } catch {
-      return fail(400, 'invalid id');
+      return fail(400, 'Invalid base62 id');
     }
   }
 
@@ -249,7 +249,7 @@ export function createApi(options: ApiOptions): Api {
 
   const getSeveralArtists: Route['handle'] = (req, auth) => {
     const raw = req.query.get('ids');
-    if (raw === null || raw.trim() === '') return fail(400, 'invalid id');
+    if (raw === null || raw.trim() === '') return fail(400, 'Invalid base62 id');
     const ids = raw.split(',');
     if (ids.length > LIMITS.severalArtistIds) fail(400, 'too many ids requested');
     const ctx = render(req, auth);

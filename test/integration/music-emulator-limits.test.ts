@@ -33,20 +33,20 @@ const CASES: Case[] = [
     name: 'a malformed percent-escape in an album id',
     method: 'GET',
     path: () => '/v1/albums/%E0%A4%A',
-    message: 'invalid id',
+    message: 'Invalid base62 id',
   },
   {
     name: 'a malformed percent-escape in a playlist id',
     method: 'POST',
     path: () => '/v1/playlists/%ZZ/tracks',
     body: (f) => ({ uris: uris(f, 1) }),
-    message: 'invalid id',
+    message: 'Invalid base62 id',
   },
   {
     name: 'a malformed artist id',
     method: 'GET',
     path: () => '/v1/artists?ids=not-an-id',
-    message: 'invalid id',
+    message: 'Invalid base62 id',
   },
   {
     name: 'more than 20 query ids on PUT /v1/me/albums',
