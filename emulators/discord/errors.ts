@@ -102,6 +102,12 @@ export const DiscordErrors = {
       'Cannot send messages in a non-text channel',
     ),
   invalidWebhookToken: () => coded(401, RESTJSONErrorCodes.InvalidWebhookToken, 'Invalid Webhook Token'),
+  maxApplicationCommands: () =>
+    coded(
+      400,
+      RESTJSONErrorCodes.MaximumNumberOfApplicationCommandsReached,
+      'Maximum number of application commands reached',
+    ),
   invalidFormBody: (errors: readonly FieldError[]) =>
     new DiscordHttpError(400, {
       code: RESTJSONErrorCodes.InvalidFormBodyOrContentType,

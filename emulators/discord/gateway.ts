@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
 import { z } from 'zod';
 import {
@@ -36,6 +36,10 @@ export interface ConnectedShard {
 }
 
 const BACKLOG_LIMIT = 1_000;
+/** Gateway versions Discord still serves; another `v` in the URL closes with 4012. */
+const GATEWAY_VERSIONS: ReadonlySet<string> = new Set(['6', '7', '8', '9', '10']);
+/** Most members a prefix query or a request by `user_ids` gets (Discord's docs, Request Guild Members). */
+const MEMBER_QUERY_LIMIT = 100;
 /** Every bit that names an intent; IDENTIFY with any other bit closes with 4013. */
 const VALID_INTENTS = Object.values(GatewayIntentBits)
   .filter((value) => typeof value === 'number')
@@ -77,7 +81,7 @@ export class Gateway implements GatewayLink {
     private readonly heartbeatIntervalMs: number,
   ) {
     this.#wss = new WebSocketServer({ server });
-    this.#wss.on('connection', (socket) => this.#accept(socket));
+    this.#wss.on('connection', (socket, request) => this.#accept(socket, request));
   }
 
   /** Sessions whose socket is open, one per shard connection. */
@@ -152,7 +156,15 @@ export class Gateway implements GatewayLink {
     );
   }
 
-  #accept(socket: WebSocket): void {
+  #accept(socket: WebSocket, request: IncomingMessage): void {
+    // The `v` of the gateway URL: absent is fine; a version Discord does not serve closes the socket
+    // it has just accepted with 4012, before HELLO.
+    socket.on('error', () => socket.terminate());
+    const version = new URL(request.url ?? '/', 'ws://emulator.invalid').searchParams.get('v');
+    if (version !== null && !GATEWAY_VERSIONS.has(version)) {
+      socket.close(GatewayCloseCodes.InvalidAPIVersion, 'Invalid API version.');
+      return;
+    }
     this.#socketSessions.set(socket, null);
     socket.on('message', (data, isBinary) => {
       const bytes = Array.isArray(data)
@@ -164,7 +176,6 @@ export class Gateway implements GatewayLink {
       this.#onMessage(socket, isBinary ? '' : bytes.toString('utf8'));
     });
     socket.on('close', (code) => this.#onClose(socket, code));
-    socket.on('error', () => socket.terminate());
     this.#send(socket, {
       op: GatewayOpcodes.Hello,
       d: { heartbeat_interval: this.heartbeatIntervalMs },
@@ -195,7 +206,8 @@ export class Gateway implements GatewayLink {
     const op = parsed.op as GatewayOpcodes;
     switch (op) {
       case GatewayOpcodes.Heartbeat:
-        this.#send(socket, { op: GatewayOpcodes.HeartbeatAck, d: undefined, s: null, t: null });
+        // Discord sends `"d": null`; discord-api-types types `d` as never.
+        this.#send(socket, { op: GatewayOpcodes.HeartbeatAck, d: null as never, s: null, t: null });
         return;
       case GatewayOpcodes.Identify:
         this.#identify(socket, session, parsed.d);
@@ -336,7 +348,16 @@ export class Gateway implements GatewayLink {
     const request = requestMembersSchema.safeParse(data);
     if (!request.success) return;
     const { guild_id: guildId, query, limit, user_ids: userIds, nonce } = request.data;
-    const wanted = userIds === undefined ? undefined : new Set([userIds].flat());
+    const wanted = userIds === undefined ? undefined : new Set([userIds].flat().slice(0, MEMBER_QUERY_LIMIT));
+    // The whole member list (an empty query with limit 0) needs the Guild Members intent; without
+    // it Discord sends no chunk (and keeps the connection). Prefix queries and `user_ids` get at
+    // most 100 members, limit 0 with a query included.
+    const prefix = query ?? '';
+    const wholeList = wanted === undefined && prefix === '' && (limit ?? 0) === 0;
+    if (wholeList && (session.intents & GatewayIntentBits.GuildMembers) === 0) return;
+    const cap = wholeList
+      ? undefined
+      : Math.min(limit === undefined || limit === 0 ? MEMBER_QUERY_LIMIT : limit, MEMBER_QUERY_LIMIT);
     const candidates = [this.core.botUser.id, ...this.core.world.users.keys()];
     const members = candidates
       .filter((id) => (wanted ? wanted.has(id) : true))
@@ -344,8 +365,8 @@ export class Gateway implements GatewayLink {
         const member = this.core.world.member(guildId, id);
         return member ? [member] : [];
       })
-      .filter((member) => query === undefined || query === '' || member.user.username.startsWith(query))
-      .slice(0, limit === undefined || limit === 0 ? undefined : limit);
+      .filter((member) => prefix === '' || member.user.username.startsWith(prefix))
+      .slice(0, cap);
     this.#dispatch(session, {
       op: GatewayOpcodes.Dispatch,
       t: GatewayDispatchEvents.GuildMembersChunk,

@@ -302,7 +302,8 @@ interface InvokedIn {
 
 /**
  * The bot's permissions in a DM channel, as `app_permissions` carries them there: what a DM allows
- * (no roles or overwrites apply).
+ * (no roles or overwrites apply), with Attach Files, Embed Links, Mention Everyone and Use External
+ * Emojis, which Discord's interaction docs name for DMs with the app's bot user.
  */
 const DM_APP_PERMISSIONS =
   PermissionFlagsBits.AddReactions |
@@ -310,6 +311,7 @@ const DM_APP_PERMISSIONS =
   PermissionFlagsBits.SendMessages |
   PermissionFlagsBits.EmbedLinks |
   PermissionFlagsBits.AttachFiles |
+  PermissionFlagsBits.MentionEveryone |
   PermissionFlagsBits.ReadMessageHistory |
   PermissionFlagsBits.UseExternalEmojis |
   PermissionFlagsBits.UseApplicationCommands;
@@ -940,7 +942,9 @@ export class InteractionRoutes {
       case InteractionResponseType.DeferredChannelMessageWithSource: {
         const payload = core.parseMessagePayload(data ?? {}, ['data']);
         const channel = core.messageChannelOrThrow(state.channelId);
-        message = core.messages.create(channel, { flags: payload.flags ?? 0 }, [], {
+        // "The only valid message flag you may use is EPHEMERAL" (Discord's docs): others are dropped.
+        const flags = (payload.flags ?? 0) & MessageFlags.Ephemeral;
+        message = core.messages.create(channel, { flags }, [], {
           ...this.origin(state, 'response'),
           extraFlags: MessageFlags.Loading,
         });

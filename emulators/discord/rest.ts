@@ -55,6 +55,37 @@ function bucketKey(template: string, params: Readonly<Record<string, string>>): 
   return major.reduce((key, param) => key.replace(`:${param}`, params[param] ?? ''), template);
 }
 
+/**
+ * Path parameters that hold a snowflake, by the field name Discord's errors give them. A value that
+ * is not one (`/channels/undefined/messages`, `/guilds/abc`) is refused before any lookup with
+ * 400 / 50035 and `NUMBER_TYPE_COERCE` at that name, as Discord answers, not with a 404.
+ */
+const SNOWFLAKE_PARAMS: Readonly<Record<string, string>> = {
+  applicationId: 'application_id',
+  guildId: 'guild_id',
+  channelId: 'channel_id',
+  messageId: 'message_id',
+  userId: 'user_id',
+  webhookId: 'webhook_id',
+  commandId: 'command_id',
+  interactionId: 'interaction_id',
+};
+const SNOWFLAKE = /^\d{1,20}$/;
+
+/** Discord's aliases that stand where an id would: `@me` for the user, `@original` for the response. */
+function isAlias(key: string, value: string, template: string): boolean {
+  if (key === 'userId' || key === 'applicationId') return value === '@me';
+  return key === 'messageId' && template.startsWith('/webhooks/') && value === '@original';
+}
+
+function pathIdErrors(template: string, params: Readonly<Record<string, string>>): FieldError[] {
+  return Object.entries(params).flatMap(([key, value]) => {
+    const field = SNOWFLAKE_PARAMS[key];
+    if (field === undefined || SNOWFLAKE.test(value) || isAlias(key, value, template)) return [];
+    return [{ path: [field], code: 'NUMBER_TYPE_COERCE', message: `Value "${value}" is not snowflake.` }];
+  });
+}
+
 function compile(method: string, template: string, auth: boolean, handler: Route['handler']): Route {
   const keys: string[] = [];
   const source = template
@@ -122,6 +153,7 @@ export class RestApi {
       if (route.auth) this.#authorize(request.headers.authorization);
       const params = this.#params(route, path);
       headers = this.core.rateLimiter.check(method, path, route.template, bucketKey(route.template, params));
+      throwFieldErrors(pathIdErrors(route.template, params));
       let parsed: Promise<ParsedBody> | undefined;
       const contentType = request.headers['content-type'];
       const result = await route.handler({
@@ -467,7 +499,10 @@ export class RestApi {
         const existing = [...commands.values()].find(
           (command) => command.type === type && command.name === input.name,
         );
-        if (!existing) throwFieldErrors(this.#setErrors([...commands.values(), { ...input, type }]));
+        // One more than the type allows is 30032, not the 50035 a PUT listing too many gets.
+        const limit = COMMAND_LIMITS[type];
+        const ofType = [...commands.values()].filter((command) => command.type === type).length;
+        if (!existing && limit !== undefined && ofType >= limit) throw DiscordErrors.maxApplicationCommands();
         const command = this.#command(input, existing, guildId);
         commands.set(command.id, command);
         this.#commandsChanged(guildId, commands);

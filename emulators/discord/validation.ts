@@ -634,6 +634,42 @@ function commandLocalizationErrors(command: CommandInput, path: Path, isChatInpu
   return errors;
 }
 
+/** Discord's limit on the characters of one command, its options and choices together. */
+const COMMAND_SIZE_LIMIT = 8000;
+
+/** The length of a field that may be translated: its longest version counts. */
+function longestVersion(text: string | undefined, localizations: Localizations): number {
+  return Math.max(
+    discordLength(text ?? ''),
+    ...Object.values(localizations ?? {}).map((value) => discordLength(value)),
+  );
+}
+
+/** The characters of an option (a subcommand or group with everything under it) and its choices. */
+function optionSize(option: CommandOptionInput): number {
+  let size =
+    longestVersion(option.name, option.name_localizations) +
+    longestVersion(option.description, option.description_localizations);
+  for (const choice of option.choices ?? []) {
+    size += longestVersion(choice.name, choice.name_localizations) + discordLength(String(choice.value));
+  }
+  for (const child of option.options ?? []) size += optionSize(child);
+  return size;
+}
+
+/**
+ * The characters Discord counts towards a command's 8000: the name, description and value of the
+ * command, its options (subcommands and groups included) and their choices; of a translated field
+ * only its longest version.
+ */
+export function commandSize(command: CommandInput): number {
+  let size =
+    longestVersion(command.name, command.name_localizations) +
+    longestVersion(command.description, command.description_localizations);
+  for (const option of command.options ?? []) size += optionSize(option);
+  return size;
+}
+
 /** Rules on a command that depend on its type or span several options. */
 export function commandErrors(command: CommandInput, path: Path = []): FieldError[] {
   const errors: FieldError[] = [];
@@ -664,6 +700,13 @@ export function commandErrors(command: CommandInput, path: Path = []): FieldErro
     });
   }
   errors.push(...commandLocalizationErrors(command, path, type === ApplicationCommandType.ChatInput));
+  if (commandSize(command) > COMMAND_SIZE_LIMIT) {
+    errors.push({
+      path: [...path],
+      code: 'APPLICATION_COMMAND_TOO_LARGE',
+      message: `Command exceeds maximum size (${COMMAND_SIZE_LIMIT})`,
+    });
+  }
   return errors;
 }
 

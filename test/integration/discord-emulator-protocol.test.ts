@@ -10,6 +10,7 @@ import {
   GatewayDispatchEvents,
   GatewayOpcodes,
   InteractionResponseType,
+  MessageFlags,
   MessageReferenceType,
   PermissionFlagsBits,
 } from 'discord-api-types/v10';
@@ -33,8 +34,8 @@ class RawGateway {
   readonly #waiting: (() => void)[] = [];
   readonly closed: Promise<{ code: number; reason: string }>;
 
-  constructor(url: string) {
-    this.#socket = new WebSocket(`${url}/?v=10&encoding=json`);
+  constructor(url: string, query = 'v=10&encoding=json') {
+    this.#socket = new WebSocket(`${url}/?${query}`);
     this.#socket.on('message', (data) => {
       const bytes = Array.isArray(data)
         ? Buffer.concat(data)
@@ -814,6 +815,228 @@ describe('Discord emulator protocol details, against a real discord.js client', 
       expect(BigInt(permissions ?? '0') & PermissionFlagsBits.AddReactions).toBe(0n);
     });
   });
+
+  describe('ids in the path', () => {
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${emu.restUrl}/v10${path}`, {
+        method,
+        headers: { Authorization: `Bot ${TOKEN}`, 'Content-Type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const notSnowflake = (param: string, value: string) =>
+      invalidFormBody({
+        [param]: fieldError('NUMBER_TYPE_COERCE', `Value "${value}" is not snowflake.`),
+      });
+
+    it('refuses an id that is not a snowflake with 400 / 50035 at the parameter, not 404', async () => {
+      const { handle } = await slash();
+      const app = emu.applicationId;
+      const cases = [
+        ['GET', '/channels/undefined/messages', 'channel_id', 'undefined'],
+        ['POST', '/channels/undefined/messages', 'channel_id', 'undefined'],
+        ['GET', '/guilds/abc', 'guild_id', 'abc'],
+        ['GET', `/channels/${channel.id}/messages/undefined`, 'message_id', 'undefined'],
+        ['PATCH', `/webhooks/undefined/${handle.token}/messages/@original`, 'webhook_id', 'undefined'],
+        ['GET', `/guilds/${guild.id}/members/undefined`, 'user_id', 'undefined'],
+        ['GET', '/users/nobody', 'user_id', 'nobody'],
+        ['POST', `/interactions/undefined/${handle.token}/callback`, 'interaction_id', 'undefined'],
+        ['PUT', `/applications/${app}/guilds/undefined/commands`, 'guild_id', 'undefined'],
+        ['GET', `/applications/${app}/commands/undefined`, 'command_id', 'undefined'],
+        ['GET', `/channels/${channel.id}/messages/@original`, 'message_id', '@original'],
+        ['GET', `/channels/${'1'.repeat(21)}`, 'channel_id', '1'.repeat(21)],
+      ] as const;
+      for (const [method, path, param, value] of cases) {
+        const body = method === 'PUT' ? [] : method === 'GET' ? undefined : { content: 'x' };
+        const response = await call(method, path, body);
+        expect(response.status, `${method} ${path}`).toBe(400);
+        expect(await response.json(), `${method} ${path}`).toEqual(notSnowflake(param, value));
+      }
+      // The interaction was not touched by the refused callback.
+      expect(handle.callbacks).toEqual([]);
+    });
+
+    it('names every bad id of a path, and reaches discord.js as a DiscordAPIError 50035', async () => {
+      const response = await call('GET', '/channels/abc/messages/def');
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual(
+        invalidFormBody({
+          channel_id: fieldError('NUMBER_TYPE_COERCE', 'Value "abc" is not snowflake.'),
+          message_id: fieldError('NUMBER_TYPE_COERCE', 'Value "def" is not snowflake.'),
+        }),
+      );
+      const error: unknown = await bot.client.channels.fetch('undefined', { force: true }).then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+      expect(error).toBeInstanceOf(DiscordAPIError);
+      expect((error as DiscordAPIError).status).toBe(400);
+      expect((error as DiscordAPIError).code).toBe(50035);
+    });
+
+    it('still answers 404 for a snowflake it does not know, and takes @me and @original', async () => {
+      const unknown = await call('GET', '/guilds/1');
+      expect(unknown.status).toBe(404);
+      expect(await unknown.json()).toEqual({ message: 'Unknown Guild', code: 10004 });
+      const me = await call('GET', `/guilds/${guild.id}/members/@me`);
+      expect(me.status).toBe(200);
+      const { handle, interaction } = await slash();
+      await interaction.reply('hello');
+      const original = await fetch(
+        `${emu.restUrl}/v10/webhooks/${emu.applicationId}/${handle.token}/messages/%40original`,
+      );
+      expect(original.status).toBe(200);
+    });
+  });
+
+  describe('command size', () => {
+    /**
+     * A command of exactly 8000 characters by Discord's count when `lastChoiceName` is 47:
+     * 3 + 100 (command) + 1 + 99 + 25 × 200 (option a) + 1 + 99 + 13 × 200 + 47 + 50 (option b).
+     */
+    const bigCommand = (lastChoiceName = 47, extra: Record<string, unknown> = {}) => ({
+      name: 'big',
+      description: 'd'.repeat(100),
+      ...extra,
+      options: [
+        {
+          type: 3,
+          name: 'a',
+          description: 'x'.repeat(99),
+          choices: Array.from({ length: 25 }, () => ({ name: 'n'.repeat(100), value: 'v'.repeat(100) })),
+        },
+        {
+          type: 3,
+          name: 'b',
+          description: 'x'.repeat(99),
+          choices: [
+            ...Array.from({ length: 13 }, () => ({ name: 'n'.repeat(100), value: 'v'.repeat(100) })),
+            { name: 'n'.repeat(lastChoiceName), value: 'v'.repeat(50) },
+          ],
+        },
+      ],
+    });
+    const tooLarge = fieldError('APPLICATION_COMMAND_TOO_LARGE', 'Command exceeds maximum size (8000)');
+    const commandsUrl = (guildId: string) =>
+      `${emu.restUrl}/v10/applications/${emu.applicationId}/guilds/${guildId}/commands`;
+    const send = (method: string, url: string, body: unknown) =>
+      fetch(url, {
+        method,
+        headers: { Authorization: `Bot ${TOKEN}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+
+    it('takes a command of 8000 characters and refuses one of 8001 at its index in a bulk overwrite', async () => {
+      const other = emu.createGuild({ name: 'Size HQ' });
+      const small = { name: 'small', description: 'Small' };
+      expect((await send('PUT', commandsUrl(other.id), [small, bigCommand()])).status).toBe(200);
+      const refused = await send('PUT', commandsUrl(other.id), [small, bigCommand(48)]);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual(invalidFormBody({ 1: tooLarge }));
+      expect(emu.commands(other.id).map((command) => command.description)).toEqual([
+        'Small',
+        'd'.repeat(100),
+      ]);
+    });
+
+    it('counts only the longest translation of a field', async () => {
+      const other = emu.createGuild({ name: 'Size HQ' });
+      const sameLength = await send('PUT', commandsUrl(other.id), [
+        bigCommand(47, { name_localizations: { de: 'gro', fr: 'grd' } }),
+      ]);
+      expect(sameLength.status).toBe(200);
+      const longer = await send('PUT', commandsUrl(other.id), [
+        bigCommand(47, { name_localizations: { de: 'gross', fr: 'grd' } }),
+      ]);
+      expect(longer.status).toBe(400);
+      expect(await longer.json()).toEqual(invalidFormBody({ 0: tooLarge }));
+    });
+
+    it('refuses a POST or PATCH that makes a command larger than 8000', async () => {
+      const other = emu.createGuild({ name: 'Size HQ' });
+      const posted = await send('POST', commandsUrl(other.id), bigCommand(48));
+      expect(posted.status).toBe(400);
+      expect(await posted.json()).toEqual(invalidFormBody(tooLarge));
+      const created = await send('POST', commandsUrl(other.id), bigCommand());
+      expect(created.status).toBe(201);
+      const { id, options } = (await created.json()) as { id: string; options: unknown[] };
+      const patched = await send('PATCH', `${commandsUrl(other.id)}/${id}`, {
+        options: bigCommand(48).options,
+      });
+      expect(patched.status).toBe(400);
+      expect(await patched.json()).toEqual(invalidFormBody(tooLarge));
+      expect(emu.commands(other.id)[0]?.options).toEqual(options);
+    });
+  });
+
+  describe('command counts', () => {
+    it('answers 30032 to a POST of a 101st chat input command, and 50035 to a PUT of 101', async () => {
+      const other = emu.createGuild({ name: 'Count HQ' });
+      const url = `/applications/${emu.applicationId}/guilds/${other.id}/commands`;
+      const hundred = Array.from({ length: 100 }, (_, index) => ({ name: `c${index}`, description: 'x' }));
+      const put = (body: unknown) =>
+        fetch(`${emu.restUrl}/v10${url}`, {
+          method: 'PUT',
+          headers: { Authorization: `Bot ${TOKEN}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      expect((await put(hundred)).status).toBe(200);
+
+      const extra = await post(emu, url, { name: 'extra', description: 'x' });
+      expect(extra.status).toBe(400);
+      expect(await extra.json()).toEqual({
+        code: 30032,
+        message: 'Maximum number of application commands reached',
+      });
+      // Overwriting one of the hundred by name is no new command.
+      expect((await post(emu, url, { name: 'c0', description: 'y' })).status).toBe(200);
+      // A user command counts towards its own limit.
+      expect((await post(emu, url, { name: 'Profile', type: 2 })).status).toBe(201);
+      expect(emu.commands(other.id)).toHaveLength(101);
+
+      const tooMany = await put([...hundred, { name: 'extra', description: 'x' }]);
+      expect(tooMany.status).toBe(400);
+      expect(await tooMany.json()).toMatchObject({ code: 50035, message: 'Invalid Form Body' });
+    });
+  });
+
+  describe('deferred replies', () => {
+    it('keeps only the Ephemeral flag a deferred reply (type 5) was sent with', async () => {
+      const { handle } = await slash();
+      const { Ephemeral, Loading, SuppressEmbeds, SuppressNotifications } = MessageFlags;
+      const response = await post(
+        emu,
+        `/interactions/${handle.id}/${handle.token}/callback`,
+        {
+          type: InteractionResponseType.DeferredChannelMessageWithSource,
+          data: { flags: SuppressEmbeds | SuppressNotifications | Ephemeral },
+        },
+        false,
+      );
+      expect(response.status).toBe(204);
+      const original = `${emu.restUrl}/v10/webhooks/${emu.applicationId}/${handle.token}/messages/%40original`;
+      const thinking = (await (await fetch(original)).json()) as { flags: number };
+      expect(thinking.flags).toBe(Ephemeral | Loading);
+      const edited = await fetch(original, {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ content: 'done' }),
+      });
+      expect(((await edited.json()) as { flags: number }).flags).toBe(Ephemeral);
+    });
+  });
+
+  describe('the bot’s DMs', () => {
+    it('gives app_permissions there with Attach Files, Embed Links, Mention Everyone and Use External Emojis', async () => {
+      await bot.client.application.commands.set([{ name: 'anywhere', description: 'Offered in DMs' }]);
+      const handle = emu.slash({ dm: true, userId: user.id, name: 'anywhere' });
+      const interaction = await bot.nextInteraction();
+      const { AttachFiles, EmbedLinks, MentionEveryone, UseExternalEmojis } = PermissionFlagsBits;
+      const wanted = AttachFiles | EmbedLinks | MentionEveryone | UseExternalEmojis;
+      const payload = handle.payload as APIChatInputApplicationCommandInteraction;
+      expect(BigInt(payload.app_permissions) & wanted).toBe(wanted);
+      expect(interaction.appPermissions.has(MentionEveryone)).toBe(true);
+    });
+  });
 });
 
 describe('Discord emulator gateway: intents', () => {
@@ -880,6 +1103,111 @@ describe('Discord emulator gateway: intents', () => {
     } finally {
       await emu.close();
     }
+  });
+});
+
+describe('Discord emulator gateway: heartbeats and versions', () => {
+  let emu: DiscordEmulator;
+  beforeAll(async () => {
+    emu = await startDiscordEmulator();
+  });
+  afterAll(async () => {
+    await emu.close();
+  });
+
+  it('acknowledges a heartbeat with d: null, as Discord sends it', async () => {
+    const gateway = await connect(emu);
+    gateway.send(GatewayOpcodes.Heartbeat, null);
+    expect(await gateway.next()).toStrictEqual({
+      op: GatewayOpcodes.HeartbeatAck,
+      d: null,
+      s: null,
+      t: null,
+    });
+    await gateway.close();
+  });
+
+  it('closes with 4012 a connection asking for a gateway version Discord does not serve', async () => {
+    for (const query of ['v=5&encoding=json', 'v=11', 'v=abc']) {
+      const gateway = new RawGateway(emu.gatewayUrl, query);
+      expect(await gateway.closedWithin(), query).toEqual({ code: 4012, reason: 'Invalid API version.' });
+      await expect(gateway.next(50), query).rejects.toThrow('No gateway payload in time');
+    }
+    for (const query of ['v=6', 'v=9&encoding=json', 'encoding=json']) {
+      const gateway = new RawGateway(emu.gatewayUrl, query);
+      expect((await gateway.next()).op, query).toBe(GatewayOpcodes.Hello);
+      await gateway.close();
+    }
+  });
+});
+
+describe('Discord emulator gateway: requesting guild members', () => {
+  let emu: DiscordEmulator;
+  let guild: APIGuild;
+  let users: APIUser[];
+
+  beforeAll(async () => {
+    emu = await startDiscordEmulator({ privilegedIntents: [GatewayIntentBits.GuildMembers] });
+    guild = emu.createGuild({ name: 'Crowded HQ' });
+    users = Array.from({ length: 150 }, (_, index) =>
+      emu.createUser({ username: `member${String(index).padStart(3, '0')}` }),
+    );
+  });
+  afterAll(async () => {
+    await emu.close();
+  });
+
+  async function session(intents: number): Promise<RawGateway> {
+    const gateway = await connect(emu);
+    gateway.identify(intents);
+    await gateway.until(
+      (payload) => payload.op === GatewayOpcodes.Dispatch && payload.t === GatewayDispatchEvents.GuildCreate,
+    );
+    return gateway;
+  }
+
+  /** The members of the chunk answering `request`. */
+  async function chunk(gateway: RawGateway, request: Record<string, unknown>) {
+    gateway.send(GatewayOpcodes.RequestGuildMembers, { guild_id: guild.id, ...request });
+    const { match } = await gateway.until(
+      (payload) =>
+        payload.op === GatewayOpcodes.Dispatch && payload.t === GatewayDispatchEvents.GuildMembersChunk,
+    );
+    if (match.op !== GatewayOpcodes.Dispatch || match.t !== GatewayDispatchEvents.GuildMembersChunk)
+      throw new Error('Expected GUILD_MEMBERS_CHUNK');
+    return match.d;
+  }
+
+  it('sends no chunk for the whole member list without the Guild Members intent, and stays open', async () => {
+    const gateway = await session(GatewayIntentBits.Guilds);
+    gateway.send(GatewayOpcodes.RequestGuildMembers, {
+      guild_id: guild.id,
+      query: '',
+      limit: 0,
+      nonce: 'all',
+    });
+    gateway.send(GatewayOpcodes.Heartbeat, null);
+    // The ACK is the next thing Discord sends: no chunk came before it.
+    expect(await gateway.next()).toMatchObject({ op: GatewayOpcodes.HeartbeatAck });
+    // A prefix query needs no intent.
+    const found = await chunk(gateway, { query: 'member01', limit: 0 });
+    expect(found.members).toHaveLength(10);
+    await gateway.close();
+  });
+
+  it('sends the whole list with the intent, and at most 100 members for a prefix query or user_ids', async () => {
+    const gateway = await session(GatewayIntentBits.Guilds | GatewayIntentBits.GuildMembers);
+    // Everyone: the 150, the guild's owner and the bot.
+    expect((await chunk(gateway, { query: '', limit: 0 })).members).toHaveLength(152);
+    expect((await chunk(gateway, { query: 'member', limit: 0 })).members).toHaveLength(100);
+    expect((await chunk(gateway, { query: 'member', limit: 500 })).members).toHaveLength(100);
+    expect((await chunk(gateway, { query: 'member', limit: 7 })).members).toHaveLength(7);
+    const byId = await chunk(gateway, { user_ids: users.map((member) => member.id), limit: 0 });
+    expect(byId.members).toHaveLength(100);
+    expect(byId.members.map((member) => member.user.id)).toEqual(
+      users.slice(0, 100).map((member) => member.id),
+    );
+    await gateway.close();
   });
 });
 
