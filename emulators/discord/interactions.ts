@@ -923,7 +923,9 @@ export class InteractionRoutes {
         {
           path: ['type'],
           code: 'BASE_TYPE_CHOICES',
-          message: `Value must be one of (${allowed.join(', ')}).`,
+          // Discord lists the callback types in braces (discord/discord-api-docs#6455:
+          // "Value must be one of {1, 4, 5, 6, 7, 8, 9, 11}."); here, those this interaction takes.
+          message: `Value must be one of {${allowed.join(', ')}}.`,
         },
       ]);
     }

@@ -710,6 +710,16 @@ describe('Discord emulator protocol details, against a real discord.js client', 
         response_message_ephemeral: false,
       });
     });
+
+    it('refuses a callback type the interaction does not take, listing those it takes in braces', async () => {
+      const { handle } = await slash();
+      const response = await callback(handle, { type: InteractionResponseType.DeferredMessageUpdate });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual(
+        invalidFormBody({ type: fieldError('BASE_TYPE_CHOICES', 'Value must be one of {4, 5, 9}.') }),
+      );
+      expect(handle.callbacks).toEqual([]);
+    });
   });
 
   describe('interaction response metadata', () => {
