@@ -138,6 +138,23 @@ describe('weather client requests', () => {
     expect((await client.history.hourly({ lat: 1, lon: 2, start: 1_700_000_000, cnt: 1 })).cod).toBe(200);
   });
 
+  it('reads a forecast entry with null wind and clouds as one without them, and an answer without cnt', async () => {
+    // As the 5-day forecast sent some entries in June 2016 (martykan/forecastie#100, csparpa/pyowm#111).
+    const body = forecastBody(3, 10_800);
+    const [first, second, third] = body.list;
+    const { cnt: _cnt, ...withoutCount } = body;
+    stub(MOCK_URLS.apiUrl, '/data/2.5/forecast', 200, {
+      ...withoutCount,
+      list: [first, { ...second, wind: null, clouds: null }, third],
+    });
+    const forecast = await client.forecast.threeHourly({ lat: 1, lon: 2 });
+    expect(forecast.list).toHaveLength(3);
+    expect(forecast.list[1]?.wind).toBeUndefined();
+    expect(forecast.list[1]?.clouds).toBeUndefined();
+    expect(forecast.list[1]?.main.temp).toBe(second?.main.temp);
+    expect(forecast.list[2]?.wind).toEqual(third?.wind);
+  });
+
   it('accepts accumulated records as a bare array or wrapped in list or result', async () => {
     for (const body of [
       accumulatedTemperatureItems(),

@@ -52,6 +52,20 @@ export const windSchema = z.object({
 
 export const cloudsSchema = z.object({ all: z.number() });
 
+/**
+ * An optional block of a report, read as left out when it comes as null: the 5-day forecast has sent
+ * `"wind": null` in some entries (June 2016: martykan/forecastie#100, csparpa/pyowm#111), and one
+ * such entry must not make the whole forecast unreadable.
+ */
+function absentWhenNull<T extends z.ZodType>(schema: T) {
+  return schema
+    .nullish()
+    .transform((value) => value ?? undefined)
+    .optional();
+}
+const windField = absentWhenNull(windSchema);
+const cloudsField = absentWhenNull(cloudsSchema);
+
 const messageSchema = z.union([z.string(), z.number()]);
 
 /** `GET {api_url}/data/2.5/weather`. */
@@ -62,8 +76,8 @@ export const currentWeatherSchema = z.object({
   main: mainSchema,
   /** Metres, at most 10,000. */
   visibility: z.number().optional(),
-  wind: windSchema.optional(),
-  clouds: cloudsSchema.optional(),
+  wind: windField,
+  clouds: cloudsField,
   rain: precipitationField,
   snow: precipitationField,
   /** Unix seconds, UTC. */
@@ -99,8 +113,8 @@ export const forecastEntrySchema = z.object({
   dt: z.number(),
   main: mainSchema.extend({ temp_kf: z.number().optional() }),
   weather: z.array(conditionSchema),
-  clouds: cloudsSchema.optional(),
-  wind: windSchema.optional(),
+  clouds: cloudsField,
+  wind: windField,
   visibility: z.number().optional(),
   /** Probability of precipitation, 0 to 1. */
   pop: z.number().optional(),
@@ -115,7 +129,8 @@ export const forecastEntrySchema = z.object({
 export const forecastSchema = z.object({
   cod: codSchema.optional(),
   message: messageSchema.optional(),
-  cnt: z.number().int(),
+  /** The entries' count; the bot reads `list.length`, so an answer without it still reads. */
+  cnt: z.number().int().optional(),
   list: z.array(forecastEntrySchema),
   city: forecastCitySchema.optional(),
 });
@@ -159,7 +174,8 @@ export const dailyForecastSchema = z.object({
     .optional(),
   cod: codSchema.optional(),
   message: messageSchema.optional(),
-  cnt: z.number().int(),
+  /** The entries' count; the bot reads `list.length`, so an answer without it still reads. */
+  cnt: z.number().int().optional(),
   list: z.array(dailyEntrySchema),
 });
 
@@ -188,8 +204,8 @@ export const zipLocationSchema = z.object({
 export const historyEntrySchema = z.object({
   dt: z.number(),
   main: mainSchema,
-  wind: windSchema.optional(),
-  clouds: cloudsSchema.optional(),
+  wind: windField,
+  clouds: cloudsField,
   rain: precipitationField,
   snow: precipitationField,
   weather: z.array(conditionSchema),
@@ -201,7 +217,8 @@ export const hourlyHistorySchema = z.object({
   cod: codSchema.optional(),
   city_id: z.number().optional(),
   calctime: z.number().optional(),
-  cnt: z.number().int(),
+  /** The entries' count; the bot reads `list.length`, so an answer without it still reads. */
+  cnt: z.number().int().optional(),
   list: z.array(historyEntrySchema),
 });
 
@@ -312,7 +329,7 @@ export const bulkJsonRecordSchema = z.object({
     temp_max: z.number().optional(),
   }),
   wind: z.object({ speed: z.number(), deg: z.number().optional() }).optional(),
-  clouds: cloudsSchema.optional(),
+  clouds: cloudsField,
   weather: z.array(conditionSchema),
   rain: precipitationField,
   snow: precipitationField,
