@@ -18,6 +18,8 @@ import {
   playlistSchema,
 } from '../../src/services/music/index.js';
 import { entryLine } from '../../src/bot/render/playlist.js';
+import { renderAlbum } from '../../src/bot/render/music-catalog.js';
+import { summarizeAlbum } from '../../src/domain/music/catalog.js';
 
 const artist = (id: string) => ({
   id,
@@ -117,6 +119,45 @@ describe('music schemas tolerate what real lists hold', () => {
     expect(parsed.label).toBeUndefined();
     expect(parsed.popularity).toBeUndefined();
     expect(parsed.available_markets).toBeUndefined();
+  });
+
+  it('reads an album recorded before the service sent its track count and release date', () => {
+    const old = album({ tracks: page([track('t1'), track('t2', { track_number: 2 })]) }) as Record<
+      string,
+      unknown
+    >;
+    delete old.total_tracks;
+    delete old.release_date;
+    delete old.release_date_precision;
+    const parsed = albumSchema.parse(old);
+    const embed = renderAlbum(summarizeAlbum(parsed, parsed.tracks.items, undefined), { ownerId: '1' })
+      .embeds[0];
+    const field = (name: string) => embed?.fields?.find((f) => f.name === name)?.value;
+    // The count comes from the tracks' own paging object.
+    expect(field('Tracks')).toBe('2');
+    expect(field('Released')).toBe('Not shown');
+    expect(embed?.description).toContain('Track t2');
+  });
+
+  it('keeps an artist’s top tracks whose albums come without a track count or release date', () => {
+    const inner = { ...album(), tracks: undefined } as Record<string, unknown>;
+    delete inner.tracks;
+    delete inner.total_tracks;
+    delete inner.release_date;
+    delete inner.release_date_precision;
+    const parsed = topTracksSchema.parse({
+      tracks: [track('t1', { album: inner }), track('t2', { album: inner })],
+    });
+    expect(parsed.tracks.map((t) => t.name)).toEqual(['Track t1', 'Track t2']);
+  });
+
+  it('reads a playlist that leaves out its description and visibility as one that has none', () => {
+    const bare = playlist() as Record<string, unknown>;
+    delete bare.description;
+    delete bare.public;
+    const parsed = playlistSchema.parse(bare) as { description: unknown; public: unknown };
+    expect(parsed.description).toBeNull();
+    expect(parsed.public).toBeNull();
   });
 
   it('accepts unknown device types, null ids and null volumes', () => {

@@ -133,7 +133,10 @@ export function renderAlbum(album: AlbumSummary, options: AlbumRenderOptions): M
   const fields: APIEmbedField[] = [
     {
       name: 'Released',
-      value: formatReleaseDate(album.releaseDate, album.releaseDatePrecision),
+      value:
+        album.releaseDate === undefined
+          ? 'Not shown'
+          : formatReleaseDate(album.releaseDate, album.releaseDatePrecision ?? 'day'),
       inline: true,
     },
     { name: 'Type', value: albumTypeText(album.albumType), inline: true },

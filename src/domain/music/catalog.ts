@@ -37,8 +37,9 @@ const albumSummarySchema = z.object({
   url: z.string().optional(),
   image: z.string().optional(),
   artists: z.array(z.object({ id: z.string(), name: z.string() })),
-  releaseDate: z.string(),
-  releaseDatePrecision: z.string(),
+  /** Absent when the service did not say (old answers). */
+  releaseDate: z.string().optional(),
+  releaseDatePrecision: z.string().optional(),
   label: z.string().optional(),
   totalTracks: z.number(),
   /** Why the album is not available in the market (`market`, `product`, `explicit` or newer). */
@@ -64,9 +65,8 @@ export function summarizeAlbum(
     name: album.name,
     albumType: album.album_type,
     artists: album.artists.map((artist) => ({ id: artist.id, name: artist.name })),
-    releaseDate: album.release_date,
-    releaseDatePrecision: album.release_date_precision,
-    totalTracks: album.total_tracks,
+    // The paging object counts the album's tracks too, where `total_tracks` is missing.
+    totalTracks: album.total_tracks ?? album.tracks.total,
     tracks: tracks.map((track) => ({
       name: track.name,
       artists: track.artists.map((artist) => artist.name),
@@ -81,6 +81,8 @@ export function summarizeAlbum(
   if (url !== undefined) summary.url = url;
   const image = album.images[0]?.url;
   if (image !== undefined) summary.image = image;
+  if (album.release_date !== undefined) summary.releaseDate = album.release_date;
+  if (album.release_date_precision !== undefined) summary.releaseDatePrecision = album.release_date_precision;
   if (album.label !== undefined) summary.label = album.label;
   if (album.restrictions !== undefined) summary.restriction = album.restrictions.reason;
   if (album.available_markets !== undefined) summary.availableMarkets = album.available_markets;

@@ -67,18 +67,23 @@ export const severalArtistsSchema = z.object({ artists: z.array(artistSchema.nul
 /** `album`, `single`, `compilation`, or a value the service adds later. */
 export type AlbumType = 'album' | 'single' | 'compilation' | (string & {});
 
+/**
+ * `total_tracks`, `release_date` and `release_date_precision` are in every album the service sends
+ * now, but not in answers it recorded before it added them (spotify-web-api-java's album and top
+ * tracks fixtures): optional, so that such an album, or a track carrying one, still reads.
+ */
 const albumBase = z.object({
   /** See `AlbumType`. */
   album_type: z.string(),
-  total_tracks: z.number().int(),
+  total_tracks: z.number().int().optional(),
   available_markets: z.array(z.string()).optional(),
   external_urls: externalUrlsSchema.optional(),
   href: z.string(),
   id: z.string(),
   images: z.array(imageSchema).default([]),
   name: z.string(),
-  release_date: z.string(),
-  release_date_precision: z.string(),
+  release_date: z.string().optional(),
+  release_date_precision: z.string().optional(),
   restrictions: restrictionsSchema.optional(),
   type: z.string(),
   uri: z.string(),
@@ -320,14 +325,15 @@ export const playlistSchema = z.preprocess(
   renameKey('items', 'tracks'),
   z.object({
     collaborative: z.boolean(),
-    description: z.string().nullable(),
+    // Null when the playlist has none; read the same when left out.
+    description: z.string().nullable().default(null),
     external_urls: externalUrlsSchema.optional(),
     href: z.string(),
     id: z.string(),
     images: z.array(imageSchema).nullable().default([]),
     name: z.string(),
     owner: playlistOwnerSchema,
-    public: z.boolean().nullable(),
+    public: z.boolean().nullable().default(null),
     snapshot_id: z.string(),
     /**
      * Absent (or null) since 2026 for playlists the user neither owns nor collaborates on, where the
