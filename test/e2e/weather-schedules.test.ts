@@ -172,6 +172,39 @@ describe('scheduled weather posts, managed from Discord', () => {
     expect(await store.get(`guild:${world.guildId}`)).toEqual(before);
   });
 
+  it('works the permissions out from the cache when an interaction comes without app_permissions', async () => {
+    const open = world.discord.createChannel(world.guildId, { name: 'older-payload-open' });
+    const quiet = world.discord.createChannel(world.guildId, { name: 'older-payload-quiet' });
+    world.discord.setBotPermissions(quiet.id, { deny: (1n << 14n) | (1n << 15n) });
+    const guild = world.app.client.guilds.cache.get(world.guildId)!;
+    await vi.waitFor(() => {
+      const known = guild.channels.cache.get(quiet.id);
+      expect(known && 'permissionOverwrites' in known && known.permissionOverwrites.cache.size).toBe(1);
+    });
+    // An older payload: discord.js reads the missing field as no permission at all.
+    const strip = (packet: { t?: string | null; d?: unknown }) => {
+      if (packet.t === 'INTERACTION_CREATE')
+        delete (packet.d as { app_permissions?: string }).app_permissions;
+    };
+    world.app.client.on('raw', strip);
+    try {
+      const saved = await addIn(open.id);
+      expect(saved.content ?? '').toBe('');
+      expect(saved.embeds[0]?.title).toBe('Scheduled weather post saved');
+      const refused = await addIn(quiet.id);
+      expect(refused.content).toBe(
+        `I cannot post in <#${quiet.id}>: I am missing Embed Links, Attach Files there.`,
+      );
+    } finally {
+      world.app.client.off('raw', strip);
+    }
+    const list = (await world.app.storage.ns('schedules').get(`guild:${world.guildId}`)) as {
+      id: string;
+      channelId: string;
+    }[];
+    await schedule('remove', { id: list.find((entry) => entry.channelId === open.id)!.id }).reply();
+  });
+
   it('saves a schedule it could not check, and says so, when discord.js has no guild to know the channel by', async () => {
     const quiet = world.discord.createChannel(world.guildId, { name: 'unknown-to-the-cache' });
     const guilds = world.app.client.guilds.cache;

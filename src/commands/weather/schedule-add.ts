@@ -144,9 +144,9 @@ const FETCH_ME_BUDGET_MS = 1_000;
 /**
  * The bot's permissions in the channel it is to post in, and whether it is timed out on the server.
  * For the channel the command came from, the permissions Discord sent with the interaction
- * (`app_permissions`, always there and always current). For another channel, worked out from the
- * cache (the channel's overwrites, the bot's roles), fetching the bot's own member if the guild came
- * without it; undefined when that cannot be done, and the reply says the check was not made rather
+ * (`app_permissions`, always current; where a payload leaves them out, as older ones could, the
+ * cache's). For another channel, worked out from the cache (the channel's overwrites, the bot's
+ * roles), fetching the bot's own member if the guild came without it; undefined when that cannot be done, and the reply says the check was not made rather
  * than refusing or claiming success.
  *
  * A timed-out member keeps only View Channel and Read Message History until the timeout ends, and
@@ -170,7 +170,10 @@ async function botStanding(
       : await withinMs(guild.members.fetchMe(), FETCH_ME_BUDGET_MS, 'no answer').catch(() => undefined));
   const until = me?.communicationDisabledUntilTimestamp ?? undefined;
   const timedOutUntil = until !== undefined && until > now ? until : undefined;
-  if (here && timedOutUntil === undefined) return { granted: interaction.appPermissions, timedOutUntil };
+  // An interaction that comes without `app_permissions` reads as no permission at all in
+  // discord.js: the cache decides then, as for another channel.
+  const sent = interaction.appPermissions;
+  if (here && timedOutUntil === undefined && sent.bitfield !== 0n) return { granted: sent, timedOutUntil };
   const target = guild?.channels.cache.get(channelId);
   return { granted: (me && target?.permissionsFor(me)) ?? undefined, timedOutUntil };
 }
