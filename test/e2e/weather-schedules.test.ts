@@ -43,6 +43,21 @@ describe('scheduled weather posts, managed from Discord', () => {
       })
       .reply();
 
+  /**
+   * A new channel where the bot may not embed links or attach files, once the bot's cache holds its
+   * overwrites.
+   */
+  const channelWithoutEmbeds = async (name: string) => {
+    const channel = world.discord.createChannel(world.guildId, { name });
+    world.discord.setBotPermissions(channel.id, { deny: (1n << 14n) | (1n << 15n) });
+    const guild = world.app.client.guilds.cache.get(world.guildId)!;
+    await vi.waitFor(() => {
+      const known = guild.channels.cache.get(channel.id);
+      expect(known && 'permissionOverwrites' in known && known.permissionOverwrites.cache.size).toBe(1);
+    });
+    return channel;
+  };
+
   /** The time zones `/weather schedule add` offers for `typed`. */
   const offered = async (typed: string) =>
     (
@@ -152,15 +167,10 @@ describe('scheduled weather posts, managed from Discord', () => {
   });
 
   it('checks the permissions of the channel it is used in as Discord sends them, whatever the cache holds', async () => {
-    const quiet = world.discord.createChannel(world.guildId, { name: 'quiet' });
-    world.discord.setBotPermissions(quiet.id, { deny: (1n << 14n) | (1n << 15n) });
+    const quiet = await channelWithoutEmbeds('quiet');
     // A bot whose gateway never told it about the channel (a missed event, a guild sent without
     // it): discord.js knows the channel only from the interaction, without its overwrites.
     const guild = world.app.client.guilds.cache.get(world.guildId)!;
-    await vi.waitFor(() => {
-      const known = guild.channels.cache.get(quiet.id);
-      expect(known && 'permissionOverwrites' in known && known.permissionOverwrites.cache.size).toBe(1);
-    });
     guild.channels.cache.delete(quiet.id);
     world.app.client.channels.cache.delete(quiet.id);
     const store = world.app.storage.ns('schedules');
@@ -174,13 +184,7 @@ describe('scheduled weather posts, managed from Discord', () => {
 
   it('works the permissions out from the cache when an interaction comes without app_permissions', async () => {
     const open = world.discord.createChannel(world.guildId, { name: 'older-payload-open' });
-    const quiet = world.discord.createChannel(world.guildId, { name: 'older-payload-quiet' });
-    world.discord.setBotPermissions(quiet.id, { deny: (1n << 14n) | (1n << 15n) });
-    const guild = world.app.client.guilds.cache.get(world.guildId)!;
-    await vi.waitFor(() => {
-      const known = guild.channels.cache.get(quiet.id);
-      expect(known && 'permissionOverwrites' in known && known.permissionOverwrites.cache.size).toBe(1);
-    });
+    const quiet = await channelWithoutEmbeds('older-payload-quiet');
     // An older payload: discord.js reads the missing field as no permission at all.
     const strip = (packet: { t?: string | null; d?: unknown }) => {
       if (packet.t === 'INTERACTION_CREATE')
