@@ -134,20 +134,24 @@ interface Binding {
   value?: string;
 }
 
-/** The values of the browser's cookies of one kind (any prefix, any state). */
-function readLinkCookies(req: IncomingMessage, kind: CookieKind): string[] {
+/**
+ * The values of the browser's cookies of one kind (any state) named as this server names them:
+ * `prefix` is `__Host-` for the binding cookie over HTTPS, and a cookie of that kind without it is
+ * not read, since a sibling subdomain could have set it (the prefix's whole point).
+ */
+function readLinkCookies(req: IncomingMessage, kind: CookieKind, prefix: string): string[] {
   const values: string[] = [];
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [key = '', ...rest] = part.trim().split('=');
-    if (key.replace(/^__Host-/, '').startsWith(`${kind.name}_`)) values.push(rest.join('='));
+    if (key.startsWith(`${prefix}${kind.name}_`)) values.push(rest.join('='));
   }
   return values;
 }
 
-/** The bindings in the browser's cookies of one kind that open with our keys. */
-function readBindings(req: IncomingMessage, cookieKey: Keyring, kind: CookieKind): Binding[] {
+/** The bindings in the browser's cookies of one kind (see {@link readLinkCookies}) that open with our keys. */
+function readBindings(req: IncomingMessage, cookieKey: Keyring, kind: CookieKind, prefix: string): Binding[] {
   const bound: Binding[] = [];
-  for (const raw of readLinkCookies(req, kind)) {
+  for (const raw of readLinkCookies(req, kind, prefix)) {
     try {
       bound.push(unseal(cookieKey, kind.context, raw) as Binding);
     } catch {
@@ -172,8 +176,9 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
   const now = options.now ?? Date.now;
   const secure = options.publicUrl.startsWith('https://');
   const publicOrigin = new URL(options.publicUrl).origin;
+  const cookiePrefix = (kind: CookieKind) => (secure && kind === BOUND_COOKIE ? '__Host-' : '');
   const cookieName = (kind: CookieKind, stateHash: string) =>
-    `${secure && kind === BOUND_COOKIE ? '__Host-' : ''}${kind.name}_${stateHash.slice(0, 8)}`;
+    `${cookiePrefix(kind)}${kind.name}_${stateHash.slice(0, 8)}`;
   const setCookie = (kind: CookieKind, stateHash: string, value: string, maxAge: number) =>
     `${cookieName(kind, stateHash)}=${value}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
   const links = new Counter({
@@ -252,7 +257,7 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     if (!STATE_HASH_PATTERN.test(stateHash))
       return send(res, '/link/continue', pages.badRequest('The link is incomplete.'));
     if (!fromOwnPage(req, publicOrigin)) return send(res, '/link/continue', pages.notFromStartPage());
-    const binding = readBindings(req, linking.cookieKey, START_COOKIE).find(
+    const binding = readBindings(req, linking.cookieKey, START_COOKIE, cookiePrefix(START_COOKIE)).find(
       (cookie) => cookie.state === stateHash && typeof cookie.value === 'string',
     );
     // No cookie from the start page: the button was not pressed on that page in this browser.
@@ -295,7 +300,7 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
 
     // The browser must be the one that pressed Continue on this state's start page (RFC 6749 §10.12).
     const stateHash = hashState(state);
-    const bound = readBindings(req, cookieKey, BOUND_COOKIE);
+    const bound = readBindings(req, cookieKey, BOUND_COOKIE, cookiePrefix(BOUND_COOKIE));
     const pending = await states.peek(state);
     if (pending.kind === 'ok' && !bound.some((cookie) => cookie.state === stateHash)) {
       return bound.some((cookie) => cookie.userId !== pending.link.userId)

@@ -578,3 +578,96 @@ describe('the callback server under abuse and odd answers', () => {
     }
   });
 });
+
+describe('linking behind HTTPS', () => {
+  const httpsUrl = 'https://bot.example';
+  let httpsMusic: MusicEmulator;
+  let httpsServer: CallbackServer;
+  let httpsLinking: Linking;
+  let httpsVault: TokenVault;
+  let httpsClient: MusicClient;
+
+  beforeAll(async () => {
+    httpsMusic = await startMusicEmulator({ redirectUris: [`${httpsUrl}/callback`] });
+    httpsClient = createMusicClient({
+      apiUrl: httpsMusic.apiUrl,
+      authUrl: httpsMusic.authUrl,
+      clientId: httpsMusic.clientId,
+      clientSecret: httpsMusic.clientSecret,
+      variant: 'classic',
+      getAccessToken: () => Promise.reject(new Error('not used')),
+    });
+    const key = new Keyring(randomBytes(32));
+    httpsVault = new TokenVault(storage, key);
+    const httpsStates = new LinkStates(storage, key);
+    const oauth = new MusicOAuth({
+      authUrl: httpsMusic.authUrl,
+      clientId: httpsMusic.clientId,
+      redirectUri: `${httpsUrl}/callback`,
+    });
+    httpsServer = await startCallbackServer({
+      host: '127.0.0.1',
+      port: 0,
+      publicUrl: httpsUrl,
+      linking: {
+        states: httpsStates,
+        vault: httpsVault,
+        cookieKey: key,
+        oauth,
+        fetchProfile: async (token) => {
+          const me = await httpsClient.users.meWithToken(token);
+          return { accountId: me.account_id ?? me.id, displayName: me.display_name };
+        },
+      },
+      registry: new Registry(),
+      logger: createLogger({ level: 'silent' }),
+    });
+    httpsLinking = createLinking({ states: httpsStates, vault: httpsVault, publicUrl: httpsUrl });
+  });
+
+  afterAll(async () => {
+    await httpsServer?.close();
+    await httpsClient?.close();
+    await httpsMusic?.close();
+  });
+
+  /** The public address as this test reaches the server (the proxy's part). */
+  const local = (url: string) => {
+    const parsed = new URL(url);
+    return `${httpsServer.url}${parsed.pathname}${parsed.search}`;
+  };
+
+  /** Start page and Continue for `userId`: the binding cookie set, and the consent address. */
+  async function pressContinue(userId: string): Promise<{ bound: string; consent: string }> {
+    const startUrl = local(await httpsLinking.startLink(userId));
+    const start = await request(startUrl);
+    const page = await start.body.text();
+    const startCookie = String(start.headers['set-cookie']).split(';')[0]!;
+    const next = await request(formAction({ body: page }, startUrl)!, {
+      method: 'POST',
+      headers: { cookie: startCookie, 'sec-fetch-site': 'same-origin' },
+    });
+    await next.body.dump();
+    return {
+      bound: String(next.headers['set-cookie']).split(';')[0]!,
+      consent: String(next.headers.location),
+    };
+  }
+
+  it('takes the binding cookie only under its __Host- name, which no sibling subdomain can set', async () => {
+    const { bound, consent } = await pressContinue('discord-https');
+    expect(bound).toMatch(/^__Host-link_bound_[A-Za-z0-9_-]{8}=/);
+    const back = local((await httpsMusic.approve(consent, httpsMusic.fixtures!.users.premium)).toString());
+
+    // The same value under the name a sibling subdomain could set binds nothing.
+    const tossed = await request(back, { headers: { cookie: bound.replace(/^__Host-/, '') } });
+    await tossed.body.dump();
+    expect(tossed.statusCode).not.toBe(200);
+    expect(await httpsVault.get('discord-https')).toBeUndefined();
+
+    const real = await request(back, { headers: { cookie: bound } });
+    await real.body.dump();
+    expect(real.statusCode).toBe(200);
+    expect(await httpsVault.get('discord-https')).toBeDefined();
+  });
+});
