@@ -67,6 +67,9 @@ export interface TokenSource {
   getAccessToken(userId: string, rejected?: string): Promise<string>;
 }
 
+/** The pauses before writing a refreshed link again (see `keepRotated`): three tries in 1.2 s. */
+const STORE_RETRY_PAUSES_MS = [200, 1_000];
+
 export function createTokenSource(options: TokenSourceOptions): TokenSource {
   const now = options.now ?? Date.now;
   const skewMs = options.skewMs ?? 60_000;
@@ -146,7 +149,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     const current = await stillCurrent(userId, link);
     if (!current) return dropped(userId);
     const at = now();
-    await options.vault.put(userId, {
+    await keepRotated(userId, {
       ...current,
       accessToken: tokens.accessToken,
       // With PKCE the service rotates refresh tokens; keep the old one only when it sent none.
@@ -157,6 +160,24 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     });
     options.onRefresh?.('ok');
     return tokens.accessToken;
+  }
+
+  /**
+   * Stores a refreshed link, trying again after a failed write: the service has already spent the
+   * refresh token it replaced (rotation), so a write lost to a storage hiccup would leave only a
+   * spent token behind, and the member would have to link again. The lock is kept meanwhile.
+   */
+  async function keepRotated(userId: string, refreshed: MusicLink): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await options.vault.put(userId, refreshed);
+        return;
+      } catch (error) {
+        const pause = STORE_RETRY_PAUSES_MS[attempt];
+        if (pause === undefined) throw error;
+        await delay(pause);
+      }
+    }
   }
 
   /**

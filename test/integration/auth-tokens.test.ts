@@ -121,6 +121,34 @@ describe('access tokens on demand', () => {
     expect(issuer.calls).toBe(50);
   });
 
+  it('keeps a rotated link through a failed write of the refreshed tokens', async () => {
+    const storage = await sqliteStorage();
+    const vault = new TokenVault(storage, new Keyring(randomBytes(32)));
+    const issuer = rotatingIssuer();
+    let now = Date.now();
+    const link = linkFactory({ expiresAt: now - 1 });
+    issuer.issue(link.refreshToken);
+    await vault.put('u1', link);
+    // Storage refuses the first write after the refresh (a hiccup), as the service has already
+    // spent the refresh token it replaced.
+    const put = vault.put.bind(vault);
+    let failures = 1;
+    vault.put = async (userId, value) => {
+      if (failures > 0) {
+        failures--;
+        throw new Error('storage hiccup');
+      }
+      await put(userId, value);
+    };
+    const source = createTokenSource({ vault, oauth: issuer, storage, now: () => now });
+    const token = await source.getAccessToken('u1');
+    expect((await vault.get('u1'))?.accessToken).toBe(token);
+    // The next refresh sends the new refresh token, which the service takes.
+    now += 3_600_000;
+    await expect(source.getAccessToken('u1')).resolves.not.toBe(token);
+    expect(issuer.calls).toBe(2);
+  });
+
   it('drops a link whose refresh token was refused and asks the member to link again', async () => {
     const storage = await sqliteStorage();
     const vault = new TokenVault(storage, new Keyring(randomBytes(32)));
