@@ -70,6 +70,32 @@ describe('playlists: pages, autocomplete and edits', () => {
     expect(await ask('road')).toEqual([{ name: 'Road trip — 30 items · Alice', value: roadTrip }]);
   });
 
+  it('finds a playlist past the member’s first 50, by suggestion and by its typed name', async () => {
+    const music = world.music!;
+    music.createUser({ id: 'carol-music', displayName: 'Carol', product: 'premium' });
+    const carol = world.discord.createUser({ username: 'carol', locale: 'en-US' });
+    await world.linkMusic(carol.id, 'carol-music');
+    const old = music.createPlaylist('carol-music', {
+      name: 'Old favourites',
+      uris: [`service:track:${trackIds[0]}`],
+    });
+    // Newer ones push it past the first page of 50, as the service lists the newest first.
+    for (let i = 0; i < 55; i++) music.createPlaylist('carol-music', { name: `Filler ${i}` });
+    const suggested = await world.discord.autocomplete({
+      guildId: world.guildId,
+      channelId: world.channelId,
+      userId: carol.id,
+      name: 'music',
+      subcommandGroup: 'playlist',
+      subcommand: 'view',
+      options: { playlist: 'old fav' },
+      focused: 'playlist',
+    });
+    expect(suggested.map((choice) => choice.value)).toEqual([old]);
+    const page = await playlist('view', { playlist: 'Old favourites' }, carol.id).reply();
+    expect(page.embeds[0]?.title).toBe('Old favourites');
+  });
+
   it('shows 10 items a page, with null, local and episode items in their place', async () => {
     const page = await playlist('view', { playlist: big }).reply();
     expect(page.flags ?? 0).toBe(0);
@@ -166,6 +192,7 @@ describe('playlists: pages, autocomplete and edits', () => {
     const before = world.music!.playlist(roadTrip)!.uris;
     const prompt = await playlist('remove', { playlist: roadTrip, position: 2, count: 3 }).reply();
     expect(prompt.embeds[0]?.title).toBe('Remove from “Road trip”?');
+    expect(prompt.embeds[0]?.description).toMatch(/^These 3 items of \d+ would be removed:/);
     expect(itemLines(prompt).map((line) => line.split(' ')[0])).toEqual(['`2.`', '`3.`', '`4.`']);
     expect(world.music!.playlist(roadTrip)!.length).toBe(before.length);
 
@@ -188,6 +215,7 @@ describe('playlists: pages, autocomplete and edits', () => {
     expect(copies.at(-1)).toBe(before.length);
 
     const prompt = await playlist('remove', { playlist: roadTrip, position: 1 }).reply();
+    expect(prompt.embeds[0]?.description).toMatch(/^This item of \d+ would be removed:/);
     const where = copies.length === 1 ? 'the copy at position' : 'the copies at positions';
     expect(prompt.embeds[0]?.description).toContain(
       `The service removes every copy of a track, so ${where} ${copies.join(' · ')} would go too.`,

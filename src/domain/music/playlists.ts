@@ -197,14 +197,23 @@ export type PlaylistChoice = z.output<typeof mineSchema>['playlists'][number];
 
 const mineKey = (userId: string) => `mine:${userId}`;
 
+/**
+ * How many of the member's playlists are read for suggestions and names: ten pages. The service
+ * lists the newest first, so one page would leave every playlist past the 50th out of both.
+ */
+export const MAX_MINE = 500;
+
 async function fetchMine(deps: MusicDeps, userId: string): Promise<PlaylistChoice[]> {
-  const page = await deps.client.playlists.mine(userId, { offset: 0, limit: MAX_PAGE_SIZE });
-  const playlists = page.items.map((playlist) => ({
-    id: playlist.id,
-    name: playlist.name,
-    owner: playlist.owner.display_name ?? playlist.owner.id,
-    total: playlist.tracks?.total ?? null,
-  }));
+  const first = await deps.client.playlists.mine(userId, { offset: 0, limit: MAX_PAGE_SIZE });
+  const playlists: PlaylistChoice[] = [];
+  for await (const playlist of deps.client.paging.iterate(first, { max: MAX_MINE })) {
+    playlists.push({
+      id: playlist.id,
+      name: playlist.name,
+      owner: playlist.owner.display_name ?? playlist.owner.id,
+      total: playlist.tracks?.total ?? null,
+    });
+  }
   await deps.cache.set(mineKey(userId), { at: Date.now(), playlists }, MINE_KEEP_MS);
   return playlists;
 }
