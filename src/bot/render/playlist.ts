@@ -178,7 +178,7 @@ export function renderRemovalPrompt(preview: RemovalPreview, ownerId: string): M
     title: `Remove from “${label(preview.head.name, 200, 'Untitled playlist')}”?`,
     url: preview.head.url,
     description: [
-      `These ${plural(n, 'item')} of ${formatCount(preview.total)} would be removed:`,
+      `${n === 1 ? 'This item' : `These ${plural(n, 'item')}`} of ${formatCount(preview.total)} would be removed:`,
       '',
       fitLines(lines, EMBED_LIMITS.description - 500, (hidden) => `…and ${plural(hidden, 'more item')}`),
       ...copiesNote,
