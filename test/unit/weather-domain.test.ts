@@ -267,6 +267,21 @@ describe('history ranges', () => {
     expect(range).toEqual({ start: Date.UTC(2025, 2, 7, 23) / 1000, end: Date.UTC(2025, 2, 8, 22) / 1000 });
   });
 
+  it('keep a bare end date’s last record where the offset has half an hour (India, 23:30 local)', () => {
+    const india = { nowSec: NOW, clock: { timezone: 5.5 * HOUR } };
+    const day = { start: parseDateTime('start', '2025-03-08'), end: parseDateTime('end', '2025-03-08') };
+    // Records lie on the UTC hour: 00:30 to 23:30 local, 24 of them.
+    expect(resolveHistoryRange(day, india)).toEqual({
+      start: Date.UTC(2025, 2, 7, 18, 30) / 1000,
+      end: Date.UTC(2025, 2, 8, 18) / 1000,
+    });
+    // An end date alone: the 24 hours up to that last record.
+    expect(resolveHistoryRange({ end: parseDateTime('end', '2025-03-08') }, india)).toEqual({
+      start: Date.UTC(2025, 2, 7, 19) / 1000,
+      end: Date.UTC(2025, 2, 8, 18) / 1000,
+    });
+  });
+
   it('count hours forward from a start and back from an end, and stop at now', () => {
     const start = parseDateTime('start', '2025-03-10 10:00');
     expect(resolveHistoryRange({ start, hours: 48 }, where)).toEqual({

@@ -104,7 +104,9 @@ export function resolveHistoryRange(
   const span = ((hours ?? HISTORY_DEFAULT_HOURS) - 1) * HOUR;
   const startSec = start ? localToUnix(start, where.clock) : undefined;
   const endSec = end
-    ? localToUnix(end.hasTime ? end : { ...end, hour: 23, minute: 0 }, where.clock)
+    ? end.hasTime
+      ? localToUnix(end, where.clock)
+      : lastRecordOf(end, where.clock)
     : undefined;
   if (end && endSec !== undefined && endSec < 0) throw new DateBeforeRecordsError('end', formatLocal(end));
   let range: UnixRange;
@@ -122,6 +124,16 @@ export function resolveHistoryRange(
     throw new InvalidRangeError('too-long', { max: HISTORY_MAX_HOURS, unit: 'hours' });
   }
   return range;
+}
+
+/**
+ * The last record of a local day: the last whole UTC hour before the next local midnight. That is
+ * 23:00 local where the offset is whole hours, and 23:30 in India or Adelaide, where 23:00 would
+ * leave the day's last record out.
+ */
+function lastRecordOf(day: LocalDateTime, clock: PlaceClock): number {
+  const nextMidnight = wallToUnix(clock, Date.UTC(day.year, day.month - 1, day.day + 1) / 1000);
+  return Math.floor((nextMidnight - 1) / HOUR) * HOUR;
 }
 
 const pad = (value: number, length = 2) => String(value).padStart(length, '0');
