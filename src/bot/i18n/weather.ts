@@ -229,9 +229,9 @@ const en = {
   threeHourlyChartAlt: 'Chart of temperature and chance of precipitation, in 3-hour steps',
 
   // Daily forecast
-  /** The first day is today: a forecast of one day is today's. */
-  dailyTitle: (place: string, days: number) =>
-    days === 1 ? `${place}: today` : `${place}: next ${days} days`,
+  /** A forecast of one day is today's, or tomorrow's when today was left out (see `startsTomorrow`). */
+  dailyTitle: (place: string, days: number, startsTomorrow: boolean) =>
+    days === 1 ? `${place}: ${startsTomorrow ? 'tomorrow' : 'today'}` : `${place}: next ${days} days`,
   /** Under a daily forecast made from the 5-day/3-hour one (a weather plan without the daily forecast). */
   dailyFromThreeHourly:
     'From the 5-day forecast in 3-hour steps: this bot’s weather plan has no daily forecast.',
@@ -437,7 +437,8 @@ const de: WeatherMessages = {
   hourlyChartAlt: 'Diagramm von Temperatur und Niederschlagswahrscheinlichkeit, stündlich',
   threeHourlyChartAlt: 'Diagramm von Temperatur und Niederschlagswahrscheinlichkeit, in 3-Stunden-Schritten',
 
-  dailyTitle: (place, days) => (days === 1 ? `${place}: heute` : `${place}: die nächsten ${days} Tage`),
+  dailyTitle: (place, days, startsTomorrow) =>
+    days === 1 ? `${place}: ${startsTomorrow ? 'morgen' : 'heute'}` : `${place}: die nächsten ${days} Tage`,
   dailyFromThreeHourly:
     'Aus der 5-Tage-Vorhersage in 3-Stunden-Schritten: Der Wettertarif dieses Bots enthält keine Tagesvorhersage.',
   high: 'Höchstwert',

@@ -282,7 +282,7 @@ export function renderDailyForecast(report: DailyReport, options: WeatherRenderO
   const f = weatherFormat(options);
   const { t } = f;
   const list = report.forecast.list.slice(0, RENDER_LIMITS.days);
-  const title = t.dailyTitle(report.place.label, list.length);
+  const title = t.dailyTitle(report.place.label, list.length, report.startsTomorrow === true);
   const fields = list.map((day) => {
     const condition = day.weather[0];
     const precipitation = (day.rain ?? 0) + (day.snow ?? 0);

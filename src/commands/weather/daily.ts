@@ -21,7 +21,11 @@ export default {
     const days = interaction.options.getInteger('days') ?? DAYS.default;
     const request = await weatherRequest(interaction, weather, ctx);
     const place = await deferWithPlace(interaction, weather, request);
-    const report = await getDailyForecast(weather.client, place, { days, lang: request.serviceLang });
+    const report = await getDailyForecast(weather.client, place, {
+      days,
+      lang: request.serviceLang,
+      nowSec: Math.floor(ctx.now() / 1000),
+    });
     await interaction.editReply(renderDailyForecast(report, request.render));
   },
 } satisfies Subcommand<WeatherServices>;

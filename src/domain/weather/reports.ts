@@ -20,7 +20,9 @@ import { ProductNotInPlanError, WeatherKeyRejectedError, type WeatherProduct } f
 import type { Place } from './places.js';
 import type { UnixRange } from './dates.js';
 import { dailyFromThreeHourly } from './five-day.js';
-import { countryOfLabel, placeClock, type PlaceClock } from './zones.js';
+import { countryOfLabel, offsetAt, placeClock, type PlaceClock } from './zones.js';
+
+const DAY = 86_400;
 
 export interface CurrentReport {
   place: Place;
@@ -43,6 +45,11 @@ export interface DailyReport extends PlaceClock {
   timezone: number;
   /** Set when the days were made from the 5-day/3-hour forecast (a plan without the daily one). */
   fromThreeHourly?: true;
+  /**
+   * Set when the first day is tomorrow: days made from 3-hour steps leave today out once too little
+   * of it is left for its day and night (from about 13:30 local).
+   */
+  startsTomorrow?: true;
 }
 
 export interface HistoryReport extends PlaceClock {
@@ -214,7 +221,7 @@ async function fiveDayForecast(
 export async function getDailyForecast(
   client: WeatherClient,
   place: Place,
-  options: { days: number; lang: WeatherLang },
+  options: { days: number; lang: WeatherLang; nowSec?: number },
 ): Promise<DailyReport> {
   const forecast = await unlessRefused(client, 'daily', place, () =>
     client.forecast.daily(forecastQuery(place, options.days, options.lang)),
@@ -222,7 +229,11 @@ export async function getDailyForecast(
   if (forecast === undefined) {
     const steps = await fiveDayForecast(client, place, options.lang);
     const days = dailyFromThreeHourly(steps.forecast, steps);
-    return { ...steps, forecast: { ...days, list: days.list.slice(0, options.days) } };
+    const list = days.list.slice(0, options.days);
+    const nowSec = options.nowSec ?? Math.floor(Date.now() / 1000);
+    const localDay = (t: number) => Math.floor((t + offsetAt(steps, t)) / DAY);
+    const startsTomorrow = list[0] !== undefined && localDay(list[0].dt) > localDay(nowSec);
+    return { ...steps, forecast: { ...days, list }, ...(startsTomorrow ? { startsTomorrow: true } : {}) };
   }
   const clock = await forecastClock(client, place, forecast);
   return { ...clock, place, forecast: { ...forecast, list: forecast.list.slice(0, options.days) } };

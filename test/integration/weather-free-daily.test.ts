@@ -1,0 +1,53 @@
+/** A one-day forecast on the free plan (days made from 3-hour steps) says which day it shows. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWeatherEmulator, type WeatherEmulator } from '../../emulators/weather/index.js';
+import { renderDailyForecast } from '../../src/bot/render/weather.js';
+import { getDailyForecast } from '../../src/domain/weather/reports.js';
+import type { WeatherClient } from '../../src/services/weather/index.js';
+import { weatherClientFor } from '../fixtures/weather.js';
+
+const BERLIN = { lat: 52.517, lon: 13.3889, label: 'Berlin, Berlin, DE' };
+
+let emulator: WeatherEmulator;
+let client: WeatherClient;
+
+beforeAll(async () => {
+  emulator = await startWeatherEmulator();
+  client = weatherClientFor(emulator, { apiKey: 'test-free-key' });
+});
+afterAll(async () => {
+  await client.close();
+  await emulator.close();
+});
+
+/** The title and first day's heading of `/weather daily days:1` at `iso` (UTC), in English and German. */
+async function oneDay(iso: string) {
+  const now = Date.parse(iso);
+  emulator.setNow(now);
+  const report = await getDailyForecast(client, BERLIN, { days: 1, lang: 'en', nowSec: now / 1000 });
+  const title = (locale: string) =>
+    renderDailyForecast(report, { units: 'metric', locale }).embeds[0]?.data.title;
+  const heading = renderDailyForecast(report, { units: 'metric', locale: 'en-GB' }).embeds[0]?.data
+    .fields?.[0]?.name;
+  return { en: title('en-GB'), de: title('de'), heading };
+}
+
+describe('a one-day forecast made from 3-hour steps', () => {
+  it('is today’s in the morning', async () => {
+    // Wednesday 26 March 2025, 09:00 in Berlin.
+    expect(await oneDay('2025-03-26T08:00:00Z')).toMatchObject({
+      en: 'Berlin, Berlin, DE: today',
+      de: 'Berlin, Berlin, DE: heute',
+      heading: expect.stringContaining('26') as unknown,
+    });
+  });
+
+  it('is tomorrow’s, and says so, once too little of today is left for its day and night', async () => {
+    // 14:00 in Berlin: no step is left near midday, so today is left out.
+    expect(await oneDay('2025-03-26T13:00:00Z')).toMatchObject({
+      en: 'Berlin, Berlin, DE: tomorrow',
+      de: 'Berlin, Berlin, DE: morgen',
+      heading: expect.stringContaining('27') as unknown,
+    });
+  });
+});
