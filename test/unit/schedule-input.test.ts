@@ -63,6 +63,18 @@ describe('schedule input', () => {
     expect(() => parseDays('mon,funday')).toThrow('"funday" is not a day of the week');
   });
 
+  it('reads two-letter English days beside the German ones, a dash as phones type it, and the German groups', () => {
+    expect(parseDays('mo,we,fr')).toEqual([1, 3, 5]);
+    expect(parseDays('tu th su')).toEqual([0, 2, 4]);
+    expect(parseDays('Mo, Mi, Fr')).toEqual([1, 3, 5]);
+    expect(parseDays('mon – fri')).toEqual([1, 2, 3, 4, 5]);
+    expect(parseDays('Mo—Fr')).toEqual([1, 2, 3, 4, 5]);
+    expect(parseDays('sat - sun')).toEqual([0, 6]);
+    expect(parseDays('Wochenende')).toEqual([0, 6]);
+    expect(parseDays('weekday')).toEqual([1, 2, 3, 4, 5]);
+    expect(parseDays('täglich')).toEqual([]);
+  });
+
   it('refuses, with the word, names that every object inherits (a range to one never ended)', () => {
     for (const word of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
       expect(() => parseDays(word)).toThrow(`"${word.toLowerCase()}" is not a day of the week`);

@@ -23,6 +23,7 @@ const DAY_NAMES: Record<string, number> = {
   sunday: 0,
   so: 0,
   sonntag: 0,
+  su: 0,
   mon: 1,
   monday: 1,
   mo: 1,
@@ -32,16 +33,19 @@ const DAY_NAMES: Record<string, number> = {
   tuesday: 2,
   di: 2,
   dienstag: 2,
+  tu: 2,
   wed: 3,
   wednesday: 3,
   mi: 3,
   mittwoch: 3,
+  we: 3,
   thu: 4,
   thur: 4,
   thurs: 4,
   thursday: 4,
   do: 4,
   donnerstag: 4,
+  th: 4,
   fri: 5,
   friday: 5,
   fr: 5,
@@ -53,10 +57,13 @@ const DAY_NAMES: Record<string, number> = {
 };
 const GROUPS: Record<string, number[]> = {
   weekdays: [1, 2, 3, 4, 5],
+  weekday: [1, 2, 3, 4, 5],
   weekends: [0, 6],
   weekend: [0, 6],
+  wochenende: [0, 6],
   daily: [],
   everyday: [],
+  täglich: [],
 };
 
 /**
@@ -68,13 +75,15 @@ function lookUp<T>(table: Record<string, T>, word: string): T | undefined {
 }
 
 /**
- * `mon,wed,fri`, `weekdays`, `mon-fri`, `sat sun` → sorted day numbers (0 = Sunday); `[]` means
- * every day. Throws with the word it could not read.
+ * `mon,wed,fri`, `mo,we,fr`, `weekdays`, `mon-fri`, `mon – fri`, `sat sun`, `Mo-Fr` → sorted day
+ * numbers (0 = Sunday); `[]` means every day. Throws with the word it could not read.
  */
 export function parseDays(input: string): number[] {
   const days = new Set<number>();
   const words = input
     .toLowerCase()
+    // `mon – fri`, as phones type a dash: one range, as `mon-fri` is.
+    .replace(/\s*[-\u2010-\u2015\u2212]\s*/g, '-')
     .split(/[\s,;]+/)
     .filter(Boolean);
   if (words.length === 0) return [];
