@@ -76,3 +76,37 @@ describe('/weather schedule list, page by page', () => {
     expect(refused.embeds ?? []).toEqual([]);
   });
 });
+
+describe('/weather schedule add at the per-server limit', () => {
+  let world: BotWorld;
+  beforeAll(async () => {
+    world = await startBotWorld({ weather: true, env: { SCHEDULES_PER_GUILD: '1' } });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  const add = (locale: 'de' | 'en-US') =>
+    world
+      .slash('weather', {
+        subcommandGroup: 'schedule',
+        subcommand: 'add',
+        options: {
+          place: encodePlace({ lat: 52.52, lon: 13.4, label: 'Berlin' }),
+          time: '08:00',
+          timezone: 'UTC',
+        },
+        locale,
+      })
+      .reply();
+
+  it('says the server is full, in the member’s language, with the count in words that fit it', async () => {
+    expect((await add('en-US')).embeds[0]?.title).toBe('Scheduled weather post saved');
+    expect((await add('en-US')).content).toBe(
+      'This server already has 1 scheduled post, the most allowed. Remove one first.',
+    );
+    expect((await add('de')).content).toBe(
+      'Dieser Server hat schon einen geplanten Post, mehr sind nicht erlaubt. Entferne zuerst einen.',
+    );
+  });
+});

@@ -15,6 +15,8 @@ const en = {
   badTime: 'The time must look like 07:00, 19:30 or 7:30 pm.',
   badTimeZone: (zone: string) => `“${zone}” is not a time zone. Pick one from the list, e.g. Europe/Berlin.`,
   badDays: (reason: string, _typed: string) => `${reason}. Write days like mon,wed,fri, weekdays or sat-sun.`,
+  tooManySchedules: (count: number) =>
+    `This server already has ${count === 1 ? '1 scheduled post' : `${count} scheduled posts`}, the most allowed. Remove one first.`,
   pickTextChannel: 'Pick a text channel of this server.',
   notTextChannel:
     'Scheduled weather can only be posted in a text or announcement channel: pick one with the `channel` option.',
@@ -95,6 +97,8 @@ const de: ScheduleMessages = {
   // The reason comes from the parser in English; the German text names what was typed instead.
   badDays: (_reason, typed) =>
     `„${typed}“ kann ich nicht als Wochentage lesen. Schreibe Tage wie mo,mi,fr, weekdays oder sa-so.`,
+  tooManySchedules: (count) =>
+    `Dieser Server hat schon ${count === 1 ? 'einen geplanten Post' : `${count} geplante Posts`}, mehr sind nicht erlaubt. Entferne zuerst einen.`,
   pickTextChannel: 'Wähle einen Textkanal dieses Servers.',
   notTextChannel:
     'Geplantes Wetter kann nur in einem Text- oder Ankündigungskanal gepostet werden: wähle einen mit der Option `kanal`.',

@@ -14,6 +14,7 @@ import type { Subcommand } from '../../bot/subcommands.js';
 import { defaultUnitsFor } from '../../domain/weather/units.js';
 import { canonicalTimeZone, timeZonesMatching } from '../../domain/weather/zones.js';
 import { parseDays, parseTimeOfDay } from '../../services/schedules/input.js';
+import { ScheduleLimitError } from '../../services/schedules/store.js';
 import { SCHEDULE_KINDS, type Schedule, type ScheduleKind } from '../../services/schedules/types.js';
 import { withinMs } from '../../services/time-limit.js';
 import { deferWithPlace, placeAutocomplete, placeOption, weatherRequest } from './shared.js';
@@ -99,20 +100,25 @@ export default {
 
     const request = await weatherRequest(interaction, weather, ctx);
     const place = await deferWithPlace(interaction, weather, request, { ephemeral: true });
-    const schedule = await weather.schedules.store.add({
-      guildId,
-      channelId,
-      place,
-      time,
-      timezone,
-      days,
-      kind: (interaction.options.getString('kind') ?? 'today') as ScheduleKind,
-      units: (interaction.options.getString('units') ??
-        defaultUnitsFor(interaction.locale)) as Schedule['units'],
-      lang: request.lang,
-      createdBy: interaction.user.id,
-      createdAt: ctx.now(),
-    });
+    const schedule = await weather.schedules.store
+      .add({
+        guildId,
+        channelId,
+        place,
+        time,
+        timezone,
+        days,
+        kind: (interaction.options.getString('kind') ?? 'today') as ScheduleKind,
+        units: (interaction.options.getString('units') ??
+          defaultUnitsFor(interaction.locale)) as Schedule['units'],
+        lang: request.lang,
+        createdBy: interaction.user.id,
+        createdAt: ctx.now(),
+      })
+      .catch((error: unknown) => {
+        // In the member's language, where the store words it in English.
+        throw error instanceof ScheduleLimitError ? new UserError(t.tooManySchedules(error.count)) : error;
+      });
     await weather.schedules.scheduler.changed(schedule);
     const notes = [
       ...(granted ? [] : [t.permissionsUnchecked(channelId)]),

@@ -33,9 +33,15 @@ export class UnreadableStoreError extends Error {
   }
 }
 
-/** A change the caller asked for is not allowed (limit reached, unknown schedule). */
+/** The server has as many schedules as allowed: `count` of them. */
 export class ScheduleLimitError extends Error {
   override readonly name = 'ScheduleLimitError';
+  constructor(readonly count: number) {
+    super(
+      `This server already has ${count === 1 ? '1 scheduled post' : `${count} scheduled posts`}, the most allowed. Remove one first.`,
+    );
+  }
+  /** In English; the schedule commands say it in the member's language. */
   get userMessage(): string {
     return this.message;
   }
@@ -126,9 +132,7 @@ export class ScheduleStore {
     });
     await this.update(schedule.guildId, (list) => {
       if (list.length >= this.perGuildLimit) {
-        throw new ScheduleLimitError(
-          `This server already has ${list.length} scheduled posts, the most allowed. Remove one first.`,
-        );
+        throw new ScheduleLimitError(list.length);
       }
       return [...list, created];
     });
