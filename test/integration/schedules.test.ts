@@ -208,7 +208,7 @@ describe('scheduled posts, on a controllable clock', () => {
     const w = await world('2026-11-23T05:00:00Z', { limit: 1_000 });
     for (let i = 0; i < 200; i++) await w.add({ time: '07:00' }); // 06:00Z
     await w.add({ time: '08:50' }); // 07:50Z
-    w.clock.now = Date.parse('2026-11-23T08:00:00Z'); // down from 05:00 to 08:00
+    w.clock.now = Date.parse('2026-11-23T06:00:00Z'); // down from 05:00 to 08:00
     const report = await w.runner.tick();
     expect(report).toMatchObject({ posted: 1, missed: 200 });
     expect(w.events[0]).toBe('post');
@@ -292,6 +292,9 @@ describe('scheduled posts, on a controllable clock', () => {
     const w = await world('2026-11-23T05:00:00Z');
     const schedule = await w.add({ channelId: '999' });
     w.rejected.add('999');
+    // The first run: refused, not counted as posted.
+    w.clock.now = Date.parse('2026-11-23T06:00:00Z');
+    expect(await w.runner.tick()).toMatchObject({ refused: 1, posted: 0 });
     await w.runUntil('2026-11-25T07:00:00Z');
     const [stored] = await w.store.list('1000');
     expect(stored?.id).toBe(schedule.id);

@@ -390,6 +390,7 @@ export function createSlotPoster(options: SlotPosterOptions) {
         } catch (error) {
           if (error instanceof PostRejectedError) {
             await pause(schedule, { reason: error.message, code: error.code });
+            outcome = 'refused';
           } else if (error instanceof BotTimedOutError) {
             logger.warn(
               { scheduleId: schedule.id, guildId: schedule.guildId, slot, until: new Date(error.until) },
