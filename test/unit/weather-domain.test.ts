@@ -5,6 +5,7 @@ import {
   parseDateTime,
   resolveDayRange,
   resolveHistoryRange,
+  defaultCalendarDay,
 } from '../../src/domain/weather/dates.js';
 import {
   DateBeforeRecordsError,
@@ -27,6 +28,7 @@ import {
   type WeatherClient,
 } from '../../src/services/weather/index.js';
 import { defaultUnitsFor, fromKelvin, toKelvin } from '../../src/domain/weather/units.js';
+import { localCalendarDay } from '../../src/domain/weather/zones.js';
 
 const HOUR = 3600;
 /** 2025-03-10 12:00 UTC. */
@@ -232,6 +234,30 @@ describe('typed dates', () => {
     // A day that exists in no year is still no day at all.
     expect(() => parseDateTime('start', '0001-02-29')).toThrow(InvalidDateError);
     expect(parseDateTime('start', '1970-01-01')).toMatchObject({ year: 1970, month: 1, day: 1 });
+  });
+
+  it('take the place’s today for the statistics, not the UTC date', () => {
+    // 4 July 2025, 22:00 UTC: already 5 July in Sydney and Berlin, still 4 July in Los Angeles.
+    const at = Date.UTC(2025, 6, 4, 22) / 1000;
+    expect(localCalendarDay({ lat: -33.87, lon: 151.21 }, at)).toEqual({ month: 7, day: 5 });
+    expect(localCalendarDay({ lat: 52.52, lon: 13.41 }, at)).toEqual({ month: 7, day: 5 });
+    expect(localCalendarDay({ lat: 34.05, lon: -118.24 }, at)).toEqual({ month: 7, day: 4 });
+    // At sea, by nautical time: 120° west is eight hours behind.
+    expect(localCalendarDay({ lat: -30, lon: -120 }, Date.UTC(2025, 6, 5, 6) / 1000)).toEqual({
+      month: 7,
+      day: 4,
+    });
+  });
+
+  it('fill in a left-out month or day from today, within the month asked for', () => {
+    const today = { month: 7, day: 31 };
+    expect(defaultCalendarDay(today, { month: null, day: null })).toEqual({ month: 7, day: 31 });
+    expect(defaultCalendarDay(today, { month: 2, day: null })).toEqual({ month: 2, day: 29 });
+    expect(defaultCalendarDay(today, { month: 4, day: null })).toEqual({ month: 4, day: 30 });
+    expect(defaultCalendarDay(today, { month: null, day: 3 })).toEqual({ month: 7, day: 3 });
+    expect(() => defaultCalendarDay({ month: 4, day: 1 }, { month: null, day: 31 })).toThrow(
+      InvalidDateError,
+    );
   });
 
   it('know 29 February as a calendar day and 31 April as none', () => {

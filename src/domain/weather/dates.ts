@@ -166,6 +166,20 @@ export function resolveDayRange(
 
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
 
+/**
+ * The calendar day `/weather stats` shows when a member leaves out the month, the day or both: the
+ * place's today for what is left out, the day kept within the month asked for (31 July with month 2
+ * is 29 February, the last day February has in any year).
+ */
+export function defaultCalendarDay(
+  today: { month: number; day: number },
+  asked: { month: number | null; day: number | null },
+): { month: number; day: number } {
+  const month = asked.month ?? today.month;
+  const day = asked.day ?? Math.min(today.day, DAYS_IN_MONTH[month - 1] ?? today.day);
+  return checkCalendarDay(month, day);
+}
+
 /** A calendar day of any year (29 February included); throws `InvalidDateError` for 31 April. */
 export function checkCalendarDay(month: number, day: number): { month: number; day: number } {
   const days = DAYS_IN_MONTH[month - 1];

@@ -225,6 +225,20 @@ function zoneAt(coords: { lat: number; lon: number }): string | undefined {
 }
 
 /**
+ * The place's calendar day at `unix`: by the zone at its coordinates, or at sea, where the map has
+ * none, by nautical time (an hour per 15° of longitude).
+ */
+export function localCalendarDay(
+  coords: { lat: number; lon: number },
+  unix: number,
+): { month: number; day: number } {
+  const zone = zoneAt(coords);
+  const offset = zone === undefined ? Math.round(coords.lon / 15) * HOUR : zoneOffset(zone, unix);
+  const local = new Date((unix + offset) * 1000);
+  return { month: local.getUTCMonth() + 1, day: local.getUTCDate() };
+}
+
+/**
  * The clock of a place whose shift from UTC was `timezone` when the service answered about the hour
  * starting at `at` (current weather's `dt`), at `coords`, in `country` (see the module comment).
  */
