@@ -386,7 +386,18 @@ describe('accumulation ranges', () => {
         NOW,
       ),
     ).toThrow(/too-long/);
-    expect(() => resolveDayRange({ start: parseDateTime('start', '2025-03-11') }, NOW)).toThrow(/future/);
+    // NOW is 10 March, 12:00 UTC: 11 March has not begun in UTC, but is today east of UTC by 22:00.
+    const problem = (start: string, at = NOW) => {
+      try {
+        resolveDayRange({ start: parseDateTime('start', start) }, at);
+      } catch (error) {
+        return (error as InvalidRangeError).problem;
+      }
+      return undefined;
+    };
+    expect(problem('2025-03-11')).toBe('utc-future');
+    expect(problem('2025-03-12')).toBe('future');
+    expect(problem('2025-03-10')).toBeUndefined();
     expect(() =>
       resolveDayRange(
         { start: parseDateTime('start', '2025-03-05'), end: parseDateTime('end', '2025-03-01') },

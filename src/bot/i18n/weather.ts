@@ -326,6 +326,8 @@ const en = {
   beforeRecords: (typed: string, field: string) =>
     `“${typed}” is before the weather service’s records begin (1970-01-01): pick a later \`${field}\`.`,
   rangeFuture: 'That range lies in the future; history and totals only cover the past.',
+  rangeUtcFuture:
+    'Totals count whole days in UTC, and that day has not begun there yet. Try a range that ends a day earlier.',
   rangeOrder: 'The end comes before the start.',
   rangeTooLongHours: (limit: number) =>
     `That is too long: the weather service gives at most ${limit} hours at a time.`,
@@ -526,6 +528,8 @@ const de: WeatherMessages = {
   beforeRecords: (typed, field) =>
     `„${typed}“ liegt vor dem Beginn der Aufzeichnungen des Wetterdienstes (01.01.1970): Wähle für \`${field}\` ein späteres Datum.`,
   rangeFuture: 'Dieser Zeitraum liegt in der Zukunft; Verlauf und Summen gibt es nur für die Vergangenheit.',
+  rangeUtcFuture:
+    'Summen zählen ganze Tage in UTC, und dort hat dieser Tag noch nicht begonnen. Versuche einen Zeitraum, der einen Tag früher endet.',
   rangeOrder: 'Das Ende liegt vor dem Beginn.',
   rangeTooLongHours: (limit) =>
     `Das ist zu lang: Der Wetterdienst liefert höchstens ${limit} Stunden auf einmal.`,

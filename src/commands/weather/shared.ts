@@ -205,6 +205,8 @@ export function describeWeatherProblem(error: unknown, lang: Lang): string | und
     switch (error.problem) {
       case 'future':
         return t.rangeFuture;
+      case 'utc-future':
+        return t.rangeUtcFuture;
       case 'order':
         return t.rangeOrder;
       case 'end-and-hours':

@@ -156,7 +156,12 @@ export function resolveDayRange(
   const start = dayOf(request.start);
   if (start < 0) throw new DateBeforeRecordsError('start', formatLocal(request.start));
   const lastDay = request.end ? dayOf(request.end) : Math.floor(nowSec / DAY) * DAY;
-  if (start > nowSec || lastDay > nowSec) throw new InvalidRangeError('future');
+  const latest = Math.max(start, lastDay);
+  if (latest > nowSec) {
+    // The next UTC day is already today east of UTC (Sydney's morning): say why it is refused.
+    const tomorrowUtc = (Math.floor(nowSec / DAY) + 1) * DAY;
+    throw new InvalidRangeError(latest <= tomorrowUtc ? 'utc-future' : 'future');
+  }
   if (lastDay < start) throw new InvalidRangeError('order');
   if ((lastDay - start) / DAY + 1 > ACCUMULATED_MAX_DAYS) {
     throw new InvalidRangeError('too-long', { max: ACCUMULATED_MAX_DAYS, unit: 'days' });

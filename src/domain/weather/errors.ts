@@ -76,7 +76,11 @@ export class DateBeforeRecordsError extends Error {
   }
 }
 
-export type RangeProblem = 'future' | 'order' | 'too-long' | 'end-and-hours';
+/**
+ * `utc-future`: a day after today in UTC that may be today where the member is (east of UTC), for
+ * products that count whole UTC days.
+ */
+export type RangeProblem = 'future' | 'utc-future' | 'order' | 'too-long' | 'end-and-hours';
 
 /** Dates that are readable but do not make a range the service can answer. */
 export class InvalidRangeError extends Error {
