@@ -1,11 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWeatherEmulator } from '../../emulators/weather/index.js';
 import { fetchScheduledWeather } from '../../src/bot/scheduled-post.js';
 import {
   createScheduleRunner,
+  createSlotPoster,
   FOREIGN_REFUSAL_LOG,
   PostRefusedError,
   PostRejectedError,
@@ -208,7 +210,7 @@ describe('scheduled posts, on a controllable clock', () => {
     const w = await world('2026-11-23T05:00:00Z', { limit: 1_000 });
     for (let i = 0; i < 200; i++) await w.add({ time: '07:00' }); // 06:00Z
     await w.add({ time: '08:50' }); // 07:50Z
-    w.clock.now = Date.parse('2026-11-23T06:00:00Z'); // down from 05:00 to 08:00
+    w.clock.now = Date.parse('2026-11-23T08:00:00Z'); // down from 05:00 to 08:00
     const report = await w.runner.tick();
     expect(report).toMatchObject({ posted: 1, missed: 200 });
     expect(w.events[0]).toBe('post');
@@ -716,5 +718,37 @@ describe('schedules when storage fails or holds what this version cannot read', 
     // Stored once, and this process sees it at once.
     expect((await w.store.list('1001')).filter((s) => s.id === added.id)).toHaveLength(1);
     expect((await w.store.all()).map((s) => s.id)).toContain(added.id);
+  });
+});
+
+describe('a post slower than its lease', () => {
+  it('is made once: the process making it keeps the lease, so another cannot take the slot over', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-sched-lease-'));
+    const storage = await createStorage({ dataDir });
+    cleanups.push(async () => {
+      await storage.close();
+      await rm(dataDir, { recursive: true, force: true });
+    });
+    const store = new ScheduleStore(storage, 25, () => Date.now());
+    const schedule = await store.add(berlinSchedule({ createdAt: Date.now() }));
+    const posts: string[] = [];
+    // Two processes sharing storage; the first one's post takes four times its lease.
+    const poster = (name: string, postMs: number) =>
+      createSlotPoster({
+        store,
+        storage,
+        logger: silent,
+        leaseMs: 150,
+        post: async () => {
+          await delay(postMs);
+          posts.push(name);
+        },
+      });
+    const first = poster('first', 600).postOne(schedule, '2026-11-23', {});
+    await delay(350);
+    const second = await poster('second', 0).postOne(schedule, '2026-11-23', {});
+    expect(second).toBe('busy');
+    expect(await first).toBe('posted');
+    expect(posts).toEqual(['first']);
   });
 });

@@ -375,6 +375,12 @@ export function createSlotPoster(options: SlotPosterOptions) {
       const id = `${schedule.id}:${slot}`;
       const owner = randomUUID();
       if (!(await options.storage.claim('schedule-markers', `lease:${id}`, leaseMs, owner))) return 'busy';
+      // Kept while this process works on the post (the pace's wait, a slow or rate-limited Discord):
+      // run out meanwhile, it let another process take the slot and post it a second time. A
+      // process that dies stops keeping it, and another takes the slot over once it runs out.
+      const keep = setInterval(() => {
+        options.storage.extend('schedule-markers', `lease:${id}`, leaseMs, owner).catch(() => false);
+      }, leaseMs / 3);
       try {
         if (await markers.get(`done:${id}`)) return 'alreadyDone';
         if (unmarked.has(id)) {
@@ -417,6 +423,7 @@ export function createSlotPoster(options: SlotPosterOptions) {
         logger.warn({ err: error, scheduleId: schedule.id, slot }, 'scheduled post failed; will try again');
         return 'failed';
       } finally {
+        clearInterval(keep);
         await options.storage.release('schedule-markers', `lease:${id}`, owner);
       }
     },
