@@ -53,6 +53,21 @@ function unkept(storage: Storage): Storage {
   return { ...storage, extend: () => Promise.resolve(false) };
 }
 
+/**
+ * Storage with a link for `u1` whose access token has expired and whose refresh token the rotating
+ * issuer takes; `clock.now` is the time for the token source.
+ */
+async function expiredRotatingLink() {
+  const storage = await sqliteStorage();
+  const vault = new TokenVault(storage, new Keyring(randomBytes(32)));
+  const issuer = rotatingIssuer();
+  const clock = { now: Date.now() };
+  const link = linkFactory({ expiresAt: clock.now - 1 });
+  issuer.issue(link.refreshToken);
+  await vault.put('u1', link);
+  return { storage, vault, issuer, clock };
+}
+
 function linkingOn(storage: Storage, vault: TokenVault, key: Keyring) {
   return createLinking({ states: new LinkStates(storage, key), vault, publicUrl: 'http://127.0.0.1:1' });
 }
@@ -100,14 +115,8 @@ describe('access tokens on demand', () => {
   });
 
   it('keeps working across 50 refreshes with rotation, never writing a stale refresh token back', async () => {
-    const storage = await sqliteStorage();
-    const vault = new TokenVault(storage, new Keyring(randomBytes(32)));
-    const issuer = rotatingIssuer();
-    let now = Date.now();
-    const link = linkFactory({ expiresAt: now - 1 });
-    issuer.issue(link.refreshToken);
-    await vault.put('u1', link);
-    const source = createTokenSource({ vault, oauth: issuer, storage, now: () => now });
+    const { storage, vault, issuer, clock } = await expiredRotatingLink();
+    const source = createTokenSource({ vault, oauth: issuer, storage, now: () => clock.now });
     const seen = new Set<string>();
     for (let i = 0; i < 50; i++) {
       const before = (await vault.get('u1'))!.refreshToken;
@@ -116,19 +125,13 @@ describe('access tokens on demand', () => {
       const after = (await vault.get('u1'))!.refreshToken;
       expect(after).not.toBe(before);
       expect(seen.has(after)).toBe(false);
-      now += 3_600_000;
+      clock.now += 3_600_000;
     }
     expect(issuer.calls).toBe(50);
   });
 
   it('keeps a rotated link through a failed write of the refreshed tokens', async () => {
-    const storage = await sqliteStorage();
-    const vault = new TokenVault(storage, new Keyring(randomBytes(32)));
-    const issuer = rotatingIssuer();
-    let now = Date.now();
-    const link = linkFactory({ expiresAt: now - 1 });
-    issuer.issue(link.refreshToken);
-    await vault.put('u1', link);
+    const { storage, vault, issuer, clock } = await expiredRotatingLink();
     // Storage refuses the first write after the refresh (a hiccup), as the service has already
     // spent the refresh token it replaced.
     const put = vault.put.bind(vault);
@@ -140,11 +143,11 @@ describe('access tokens on demand', () => {
       }
       await put(userId, value);
     };
-    const source = createTokenSource({ vault, oauth: issuer, storage, now: () => now });
+    const source = createTokenSource({ vault, oauth: issuer, storage, now: () => clock.now });
     const token = await source.getAccessToken('u1');
     expect((await vault.get('u1'))?.accessToken).toBe(token);
     // The next refresh sends the new refresh token, which the service takes.
-    now += 3_600_000;
+    clock.now += 3_600_000;
     await expect(source.getAccessToken('u1')).resolves.not.toBe(token);
     expect(issuer.calls).toBe(2);
   });
