@@ -339,6 +339,42 @@ describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
     expect(w.fetches).toHaveLength(1);
   });
 
+  it('posts no tick whose schedule was paused or removed while its weather was fetched', async () => {
+    const meanwhile: (() => Promise<unknown>)[] = [];
+    const w = await world({
+      fetch: async () => {
+        for (const change of meanwhile.splice(0)) await change();
+        return { temp: 1 };
+      },
+    });
+    const paused = await w.add({ timezone: 'UTC', time: utcTime(Date.now() + 6 * 3_600_000) });
+    // Another place: a weather call of its own.
+    const removed = await w.add({
+      channelId: '2001',
+      place: { lat: 48.86, lon: 2.35, label: 'Paris, FR' },
+      timezone: 'UTC',
+      time: utcTime(Date.now() + 6 * 3_600_000),
+    });
+    await w.scheduler.start();
+    const due = Date.now() - 60_000;
+    meanwhile.push(() => w.pauseByMember(paused));
+    await w.scheduler.queue.add(
+      'post',
+      { guildId: paused.guildId, scheduleId: paused.id },
+      { prevMillis: due },
+    );
+    await expect.poll(() => w.scheduler.queue.getCompletedCount(), { timeout: 10_000 }).toBe(1);
+    meanwhile.push(() => w.store.remove(removed.guildId, removed.id));
+    await w.scheduler.queue.add(
+      'post',
+      { guildId: removed.guildId, scheduleId: removed.id },
+      { prevMillis: due },
+    );
+    await expect.poll(() => w.scheduler.queue.getCompletedCount(), { timeout: 10_000 }).toBe(2);
+    expect(w.fetches).toHaveLength(2);
+    expect(w.posts).toEqual([]);
+  });
+
   it('makes a tick missed while no process ran, within the grace window, once on start', async () => {
     const w = await world();
     const past = new Date(Date.now() - 60_000);

@@ -324,6 +324,10 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
       throw new RetryLater('weather unavailable', { cause: error });
     }
     if (!fetched) return 'alreadyDone';
+    // Paused or removed while the weather was fetched (the member was told it is): not posted, as
+    // the local runner does not post it either.
+    const current = (await store.list(guildId)).find((s) => s.id === scheduleId);
+    if (!current || current.paused) return 'withdrawn';
     const outcome = await slots.postOne(schedule, slot, fetched.weather);
     if (outcome === 'failed' || outcome === 'busy') throw new RetryLater(`post ${outcome}`);
     if (outcome === 'posted') logger.info({ scheduleId, slot }, 'scheduled post made');
