@@ -152,8 +152,8 @@ const FETCH_ME_BUDGET_MS = 1_000;
  * For the channel the command came from, the permissions Discord sent with the interaction
  * (`app_permissions`, always current; where a payload leaves them out, as older ones could, the
  * cache's). For another channel, worked out from the cache (the channel's overwrites, the bot's
- * roles), fetching the bot's own member if the guild came without it; undefined when that cannot be done, and the reply says the check was not made rather
- * than refusing or claiming success.
+ * roles), fetching the bot's own member if the guild came without it; undefined when that cannot
+ * be done, and the reply says the check was not made rather than refusing or claiming success.
  *
  * A timed-out member keeps only View Channel and Read Message History until the timeout ends, and
  * Discord does not say whether `app_permissions` is masked then. The schedule is for the days after
