@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { AppCredentialsError } from '../services/music/errors.js';
-import type { Storage } from '../storage/index.js';
+import { keepClaim, type Storage } from '../storage/index.js';
 import { OAuthError, type MusicOAuth } from './oauth.js';
 import { LinkBusyError, linkLockKey, type MusicLink, type TokenVault } from './vault.js';
 
@@ -93,9 +93,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
         // storage takes (a process that dies lets it run out). Run out while the token endpoint was
         // answering, it let another process send the same refresh token, which the service had just
         // rotated: that refusal read as a revoked link, and a good link was deleted.
-        const keep = setInterval(() => {
-          options.storage.extend('locks', lock, lockTtlMs, owner).catch(() => false);
-        }, lockTtlMs / 3);
+        const stopKeeping = keepClaim(options.storage, 'locks', lock, lockTtlMs, owner);
         try {
           // Read again under the lock: another process may have refreshed meanwhile, and its
           // refresh token replaced ours (with rotation, ours is now spent).
@@ -104,7 +102,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
           if (fresh(link, rejected)) return link.accessToken;
           return await refresh(userId, link);
         } finally {
-          clearInterval(keep);
+          stopKeeping();
           await options.storage.release('locks', lock, owner);
         }
       }

@@ -124,6 +124,24 @@ export interface LockOptions {
 }
 
 /**
+ * Keeps `owner`'s claim on `key` from running out while its holder works (extended every third of
+ * `ttlMs`); the returned function stops keeping it. A process that dies stops keeping it too, and
+ * the claim runs out for another to take over.
+ */
+export function keepClaim(
+  storage: Pick<Storage, 'extend'>,
+  namespace: Namespace,
+  key: string,
+  ttlMs: number,
+  owner: string,
+): () => void {
+  const timer = setInterval(() => {
+    storage.extend(namespace, key, ttlMs, owner).catch(() => false);
+  }, ttlMs / 3);
+  return () => clearInterval(timer);
+}
+
+/**
  * Runs `task` holding the lock `key` (a claim in the `locks` namespace), across every process that
  * shares the backend: for reading a stored value, changing it and writing it back without losing a
  * change made at the same time. A lock someone else holds is tried again after growing pauses.

@@ -20,9 +20,7 @@ import { ProductNotInPlanError, WeatherKeyRejectedError, type WeatherProduct } f
 import type { Place } from './places.js';
 import type { UnixRange } from './dates.js';
 import { dailyFromThreeHourly } from './five-day.js';
-import { countryOfLabel, offsetAt, placeClock, type PlaceClock } from './zones.js';
-
-const DAY = 86_400;
+import { countryOfLabel, localDayNumber, placeClock, type PlaceClock } from './zones.js';
 
 export interface CurrentReport {
   place: Place;
@@ -231,8 +229,8 @@ export async function getDailyForecast(
     const days = dailyFromThreeHourly(steps.forecast, steps);
     const list = days.list.slice(0, options.days);
     const nowSec = options.nowSec ?? Math.floor(Date.now() / 1000);
-    const localDay = (t: number) => Math.floor((t + offsetAt(steps, t)) / DAY);
-    const startsTomorrow = list[0] !== undefined && localDay(list[0].dt) > localDay(nowSec);
+    const startsTomorrow =
+      list[0] !== undefined && localDayNumber(steps, list[0].dt) > localDayNumber(steps, nowSec);
     return { ...steps, forecast: { ...days, list }, ...(startsTomorrow ? { startsTomorrow: true } : {}) };
   }
   const clock = await forecastClock(client, place, forecast);

@@ -265,12 +265,17 @@ export function offsetAt(clock: PlaceClock, unix: number): number {
   return rest.every((zone) => zoneOffset(zone, unix) === offset) ? offset : clock.timezone;
 }
 
+/** The place's local date at `unix`, as days since 1970-01-01. */
+export function localDayNumber(clock: PlaceClock, unix: number): number {
+  return Math.floor((unix + offsetAt(clock, unix)) / DAY);
+}
+
 /** Entries grouped by the place's local date of each, in order. */
 export function byLocalDay<T extends { dt: number }>(entries: readonly T[], clock: PlaceClock): T[][] {
   const groups: T[][] = [];
   let key: number | undefined;
   for (const entry of entries) {
-    const day = Math.floor((entry.dt + offsetAt(clock, entry.dt)) / DAY);
+    const day = localDayNumber(clock, entry.dt);
     if (day !== key) {
       groups.push([]);
       key = day;

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { Storage } from '../../storage/index.js';
+import { keepClaim, type Storage } from '../../storage/index.js';
 import type { ScheduleStore } from './store.js';
 import { nonceFor, runsAt } from './timing.js';
 import {
@@ -376,11 +376,8 @@ export function createSlotPoster(options: SlotPosterOptions) {
       const owner = randomUUID();
       if (!(await options.storage.claim('schedule-markers', `lease:${id}`, leaseMs, owner))) return 'busy';
       // Kept while this process works on the post (the pace's wait, a slow or rate-limited Discord):
-      // run out meanwhile, it let another process take the slot and post it a second time. A
-      // process that dies stops keeping it, and another takes the slot over once it runs out.
-      const keep = setInterval(() => {
-        options.storage.extend('schedule-markers', `lease:${id}`, leaseMs, owner).catch(() => false);
-      }, leaseMs / 3);
+      // run out meanwhile, it let another process take the slot and post it a second time.
+      const stopKeeping = keepClaim(options.storage, 'schedule-markers', `lease:${id}`, leaseMs, owner);
       try {
         if (await markers.get(`done:${id}`)) return 'alreadyDone';
         if (unmarked.has(id)) {
@@ -423,7 +420,7 @@ export function createSlotPoster(options: SlotPosterOptions) {
         logger.warn({ err: error, scheduleId: schedule.id, slot }, 'scheduled post failed; will try again');
         return 'failed';
       } finally {
-        clearInterval(keep);
+        stopKeeping();
         await options.storage.release('schedule-markers', `lease:${id}`, owner);
       }
     },
