@@ -176,6 +176,22 @@ describe('renderCurrentWeather', () => {
     expect(sunTimes(noon - 86_400, noon + 3600)).toBeUndefined();
   });
 
+  it('gives sunrise and sunset on the far side of a clock change in the time then in force', () => {
+    // Berlin, 29 March 2026: clocks go from UTC+1 to UTC+2 at 01:00 UTC. Asked at 01:20 local,
+    // the service answers with +1 h; the sun rises at 04:53 UTC, 06:53 by the clocks that morning.
+    const report = currentReportFixture({ place: { lat: 52.52, lon: 13.39 } });
+    report.weather.dt = Date.UTC(2026, 2, 29, 0, 20) / 1000;
+    report.weather.timezone = 3600;
+    report.weather.sys = {
+      country: 'DE',
+      sunrise: Date.UTC(2026, 2, 29, 4, 53) / 1000,
+      sunset: Date.UTC(2026, 2, 29, 17, 38) / 1000,
+    };
+    const values = fields(renderCurrentWeather(report, DE));
+    expect(values['Sonnenaufgang / -untergang']).toBe('06:53 / 19:38');
+    expect(values['Stand (Ortszeit)']).toMatch(/01:20 \(UTC\+1\)$/);
+  });
+
   it('fits Discord’s limits with a huge place name and description', () => {
     const embed = renderCurrentWeather(
       currentReportFixture({

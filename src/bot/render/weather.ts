@@ -18,7 +18,7 @@ import type {
 } from '../../domain/weather/reports.js';
 import type { WeatherUnits } from '../../domain/weather/units.js';
 import { typicalCondition } from '../../domain/weather/five-day.js';
-import { byLocalDay, localHour, offsetAt, type PlaceClock } from '../../domain/weather/zones.js';
+import { byLocalDay, localHour, offsetAt, placeClock, type PlaceClock } from '../../domain/weather/zones.js';
 import type { Condition } from '../../services/weather/index.js';
 import { WEATHER_COMMAND_TEXT } from '../i18n/weather.js';
 import { md } from './music-text.js';
@@ -202,7 +202,15 @@ export function renderCurrentWeather(report: CurrentReport, options: WeatherRend
     sunset > sunrise &&
     sunset - sunrise < 86_400
   ) {
-    fields.push(field(t.sunriseSunset, `${f.time(sunrise, tz)} / ${f.time(sunset, tz)}`));
+    // `timezone` is the offset when the report was made: on the night of a clock change the sun
+    // rises on the other side of it, so each time is read with the place's offset at that instant.
+    const clock = placeClock(tz, weather.dt, weather.sys?.country, report.place);
+    fields.push(
+      field(
+        t.sunriseSunset,
+        `${f.time(sunrise, offsetAt(clock, sunrise))} / ${f.time(sunset, offsetAt(clock, sunset))}`,
+      ),
+    );
   }
   return weatherEmbed({
     title: report.place.label,
