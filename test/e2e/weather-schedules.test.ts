@@ -111,7 +111,7 @@ describe('scheduled weather posts, managed from Discord', () => {
   it('answers a German member in German: list, a bad time and test', async () => {
     const list = await schedule('list', {}, undefined, 'de').reply();
     expect(list.embeds[0]?.title).toBe('Geplante Wetterposts');
-    expect(list.embeds[0]?.footer?.text).toBe('1 von 25 erlaubt · Zeiten in deiner eigenen Zeitzone');
+    expect(list.embeds[0]?.footer?.text).toBe('1 von 25 erlaubt · nächste Posts in deiner eigenen Zeitzone');
     expect(list.embeds[0]?.description).toContain('Vorhersage für heute für **Berlin, DE**');
     expect(list.embeds[0]?.description).toContain(
       '07:00 Europe/Berlin, Mo, Di, Mi, Do, Fr · imperial · nächster Termin <t:',
@@ -267,6 +267,76 @@ describe('scheduled weather posts, managed from Discord', () => {
     expect(
       (await schedule('add', { place: BERLIN, time: '25:00', timezone: 'UTC' }).reply()).content,
     ).toContain('The time must look like');
+  });
+
+  it('refuses a time-zone abbreviation, naming the zones it may stand for, and saves nothing', async () => {
+    const before = await world.app.storage.ns('schedules').get(`guild:${world.guildId}`);
+    // Taken as the runtime resolves it, EST is Panama's clock: no summer time, an hour late all
+    // summer in New York.
+    const est = await schedule('add', { place: BERLIN, time: '08:00', timezone: 'EST' }).reply();
+    expect(est.content).toBe(
+      '“EST” is an abbreviation, not a time zone: it does not say where, nor whether summer time ' +
+        'applies. Pick the zone by its place, e.g. America/New_York or America/Toronto.',
+    );
+    expect(est.flags! & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
+    const ist = await schedule(
+      'add',
+      { place: BERLIN, time: '08:00', timezone: 'ist' },
+      undefined,
+      'de',
+    ).reply();
+    expect(ist.content).toContain('„ist“ ist eine Abkürzung, keine Zeitzone');
+    expect(ist.content).toContain('Asia/Kolkata, Europe/Dublin oder Asia/Jerusalem');
+    const legacy = await schedule('add', { place: BERLIN, time: '08:00', timezone: 'PST8PDT' }).reply();
+    expect(legacy.content).toContain('“PST8PDT” is not a time zone');
+    expect(await world.app.storage.ns('schedules').get(`guild:${world.guildId}`)).toEqual(before);
+  });
+
+  it('offers the zones an abbreviation stands for, first', async () => {
+    expect((await offered('EST')).slice(0, 2)).toEqual(['America/New_York', 'America/Toronto']);
+  });
+
+  it('takes the place’s own time zone when none is given, and offers it first', async () => {
+    const sydney = encodePlace({ lat: -33.87, lon: 151.21, label: 'Sydney, AU' });
+    const offeredFor = async (place: string, typed: string) =>
+      (
+        await world.discord.autocomplete({
+          guildId: world.guildId,
+          channelId: world.channelId,
+          userId: world.alice.id,
+          name: 'weather',
+          subcommandGroup: 'schedule',
+          subcommand: 'add',
+          options: { place, time: '07:00', timezone: typed },
+          focused: 'timezone',
+        })
+      ).map((c) => c.value);
+    expect((await offeredFor(sydney, ''))[0]).toBe('Australia/Sydney');
+    expect((await offeredFor(sydney, 'syd'))[0]).toBe('Australia/Sydney');
+    expect((await offeredFor(sydney, 'berl'))[0]).toBe('Europe/Berlin');
+
+    const saved = await schedule('add', { place: sydney, time: '06:30' }).reply();
+    expect(saved.embeds[0]?.description).toContain('06:30 Australia/Sydney');
+    const stored = (await world.app.storage.ns('schedules').get(`guild:${world.guildId}`)) as {
+      id: string;
+      timezone: string;
+      place: { label: string };
+    }[];
+    const added = stored.find((entry) => entry.place.label === 'Sydney, AU');
+    expect(added?.timezone).toBe('Australia/Sydney');
+    await schedule('remove', { id: added!.id }).reply();
+  });
+
+  it('takes nautical time for a place at sea when no zone is given', async () => {
+    // 140° W: UTC−9, which IANA spells Etc/GMT+9.
+    const atSea = encodePlace({ lat: 0, lon: -140, label: 'Mid-Pacific' });
+    const saved = await schedule('add', { place: atSea, time: '06:30' }).reply();
+    expect(saved.embeds[0]?.description).toContain('06:30 Etc/GMT+9');
+    const stored = (await world.app.storage.ns('schedules').get(`guild:${world.guildId}`)) as {
+      id: string;
+      place: { label: string };
+    }[];
+    await schedule('remove', { id: stored.find((entry) => entry.place.label === 'Mid-Pacific')!.id }).reply();
   });
 
   it('shows a typed time zone or id back as typed, never as a clickable link', async () => {

@@ -110,13 +110,13 @@ describe('schedule renderers', () => {
     const schedule = scheduleFactory();
     const english = listEmbed([schedule], 25, NOW, en);
     expect(english.title).toBe('Scheduled weather posts');
-    expect(english.footer?.text).toBe('1 of 25 allowed · times are shown in your own time zone');
+    expect(english.footer?.text).toBe('1 of 25 allowed · next posts are shown in your own time zone');
     expect(english.description).toMatch(
       /^`a1b2c3d4` today's forecast for \*\*Berlin, DE\*\* in <#c1>\n07:00 Europe\/Berlin, Mon, Wed, Fri · metric · next <t:\d+:F>/,
     );
     const german = listEmbed([schedule], 25, NOW, de);
     expect(german.title).toBe('Geplante Wetterposts');
-    expect(german.footer?.text).toBe('1 von 25 erlaubt · Zeiten in deiner eigenen Zeitzone');
+    expect(german.footer?.text).toBe('1 von 25 erlaubt · nächste Posts in deiner eigenen Zeitzone');
     expect(german.description).toMatch(
       /^`a1b2c3d4` Vorhersage für heute für \*\*Berlin, DE\*\* in <#c1>\n07:00 Europe\/Berlin, Mo, Mi, Fr · metrisch · nächster Termin <t:\d+:F>/,
     );

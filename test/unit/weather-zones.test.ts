@@ -106,6 +106,12 @@ describe('time zones as members type them', () => {
     expect(canonicalTimeZone('etc/gmt+5')).toBe('Etc/GMT+5');
   });
 
+  it('are not abbreviations or legacy ids, which the runtime reads as zones people rarely mean', () => {
+    for (const typed of ['EST', 'cst', 'IST', 'BST', 'GMT', 'CET', 'EST5EDT', 'PST8PDT', 'MST'])
+      expect(canonicalTimeZone(typed), typed).toBeUndefined();
+    expect(canonicalTimeZone('US/Eastern')).toBe('America/New_York');
+  });
+
   it('are spelled as autocomplete offers them, old names as the current ones', () => {
     for (const { name, aliases } of timeZoneNames()) {
       expect(canonicalTimeZone(name.toLowerCase())).toBe(name);

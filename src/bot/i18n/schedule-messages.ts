@@ -6,6 +6,11 @@
 import type { BotPauseCode } from '../../services/schedules/types.js';
 import type { Lang } from './index.js';
 
+/** `A, B or C`: a few zone names, the last joined with `or` (`oder`). */
+function orList(items: readonly string[], or: string): string {
+  return items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${or} ${items.at(-1)}`;
+}
+
 const en = {
   // Refusals
   notInServer: 'Scheduled posts belong to a server: use this command in one.',
@@ -14,6 +19,11 @@ const en = {
     `There is no scheduled post “${id}” on this server. See /weather schedule list.`,
   badTime: 'The time must look like 07:00, 19:30 or 7:30 pm.',
   badTimeZone: (zone: string) => `“${zone}” is not a time zone. Pick one from the list, e.g. Europe/Berlin.`,
+  abbreviatedTimeZone: (typed: string, zones: readonly string[]) =>
+    `“${typed}” is an abbreviation, not a time zone: it does not say where, nor whether summer time applies. ` +
+    `Pick the zone by its place, e.g. ${orList(zones, 'or')}.`,
+  noZoneAtPlace: (place: string) =>
+    `I do not know the time zone at ${place}: give one with the \`timezone\` option, e.g. Europe/Berlin.`,
   badDays: (reason: string, _typed: string) => `${reason}. Write days like mon,wed,fri, weekdays or sat-sun.`,
   tooManySchedules: (count: number) =>
     `This server already has ${count === 1 ? '1 scheduled post' : `${count} scheduled posts`}, the most allowed. Remove one first.`,
@@ -46,7 +56,7 @@ const en = {
     resume: 'Scheduled weather post resumed',
   },
   listFooter: (count: number, limit: number) =>
-    `${count} of ${limit} allowed · times are shown in your own time zone`,
+    `${count} of ${limit} allowed · next posts are shown in your own time zone`,
   listEmpty: 'None yet. Add one with `/weather schedule add`.',
   page: (page: number, pages: number) => `page ${page} of ${pages}`,
   previousPage: '◀ Previous',
@@ -94,6 +104,11 @@ const de: ScheduleMessages = {
     `Auf diesem Server gibt es keinen geplanten Post „${id}“. Siehe /wetter zeitplan liste.`,
   badTime: 'Die Uhrzeit muss wie 07:00, 19:30 oder 7:30 pm aussehen.',
   badTimeZone: (zone) => `„${zone}“ ist keine Zeitzone. Wähle eine aus der Liste, z. B. Europe/Berlin.`,
+  abbreviatedTimeZone: (typed, zones) =>
+    `„${typed}“ ist eine Abkürzung, keine Zeitzone: sie sagt weder wo, noch ob Sommerzeit gilt. ` +
+    `Wähle die Zeitzone nach ihrem Ort, z. B. ${orList(zones, 'oder')}.`,
+  noZoneAtPlace: (place) =>
+    `Die Zeitzone von ${place} kenne ich nicht: gib eine mit der Option \`zeitzone\` an, z. B. Europe/Berlin.`,
   // The reason comes from the parser in English; the German text names what was typed instead.
   badDays: (_reason, typed) =>
     `„${typed}“ kann ich nicht als Wochentage lesen. Schreibe Tage wie mo,mi,fr, weekdays oder sa-so.`,
@@ -125,7 +140,7 @@ const de: ScheduleMessages = {
     pause: 'Geplanter Wetterpost angehalten',
     resume: 'Geplanter Wetterpost fortgesetzt',
   },
-  listFooter: (count, limit) => `${count} von ${limit} erlaubt · Zeiten in deiner eigenen Zeitzone`,
+  listFooter: (count, limit) => `${count} von ${limit} erlaubt · nächste Posts in deiner eigenen Zeitzone`,
   listEmpty: 'Noch keine. Lege einen mit `/wetter zeitplan hinzufügen` an.',
   page: (page, pages) => `Seite ${page} von ${pages}`,
   previousPage: '◀ Zurück',

@@ -43,8 +43,8 @@ export const SCHEDULE_TEXT = {
       ['uhrzeit', 'Uhrzeit, z. B. 07:00 oder 19:30'],
     ),
     timezone: text(
-      ['timezone', 'Time zone, e.g. Europe/Berlin'],
-      ['zeitzone', 'Zeitzone, z. B. Europe/Berlin'],
+      ['timezone', 'Time zone, e.g. Europe/Berlin (default: the place’s own)'],
+      ['zeitzone', 'Zeitzone, z. B. Europe/Berlin (Standard: die des Orts)'],
     ),
     channel: text(
       ['channel', 'Where to post (default: this channel)'],

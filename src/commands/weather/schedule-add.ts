@@ -12,12 +12,18 @@ import { md } from '../../bot/render/music-text.js';
 import { renderScheduleSaved } from '../../bot/render/schedules.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { defaultUnitsFor } from '../../domain/weather/units.js';
-import { canonicalTimeZone, timeZonesMatching } from '../../domain/weather/zones.js';
+import { decodePlace } from '../../domain/weather/places.js';
+import {
+  canonicalTimeZone,
+  timeZonesMatching,
+  zoneAt,
+  zonesForAbbreviation,
+} from '../../domain/weather/zones.js';
 import { parseDays, parseTimeOfDay } from '../../services/schedules/input.js';
 import { ScheduleLimitError } from '../../services/schedules/store.js';
 import { SCHEDULE_KINDS, type Schedule, type ScheduleKind } from '../../services/schedules/types.js';
 import { withinMs } from '../../services/time-limit.js';
-import { deferWithPlace, placeAutocomplete, placeOption, weatherRequest } from './shared.js';
+import { deferWithPlace, PLACE_OPTION, placeAutocomplete, placeOption, weatherRequest } from './shared.js';
 import { requireManager, SCHEDULE_GROUP } from './schedule-shared.js';
 
 const NEEDED = [
@@ -38,7 +44,7 @@ export default {
       .addStringOption(placeOption(undefined, true))
       .addStringOption((o) => localize(o, SCHEDULE_TEXT.options.time).setRequired(true).setMaxLength(10))
       .addStringOption((o) =>
-        localize(o, SCHEDULE_TEXT.options.timezone).setRequired(true).setAutocomplete(true).setMaxLength(64),
+        localize(o, SCHEDULE_TEXT.options.timezone).setAutocomplete(true).setMaxLength(64),
       )
       .addChannelOption((o) =>
         localize(o, SCHEDULE_TEXT.options.channel).addChannelTypes(
@@ -64,16 +70,26 @@ export default {
     if (!interaction.guildId) return interaction.respond([]);
     const focused = interaction.options.getFocused(true);
     if (focused.name !== 'timezone') return placeAutocomplete(interaction, weather, ctx);
-    const zones = timeZonesMatching(String(focused.value));
-    await interaction.respond(zones.slice(0, 25).map((zone) => ({ name: zone, value: zone })));
+    await interaction.respond(
+      zoneSuggestions(String(focused.value), interaction.options.getString(PLACE_OPTION))
+        .slice(0, 25)
+        .map((zone) => ({ name: zone, value: zone })),
+    );
   },
   async execute(interaction, weather, ctx) {
     const { guildId, t } = requireManager(interaction);
     const time = parseTimeOfDay(interaction.options.getString('time', true));
     if (!time) throw new UserError(t.badTime);
-    const typedZone = interaction.options.getString('timezone', true);
-    const timezone = canonicalTimeZone(typedZone);
-    if (timezone === undefined) throw new UserError(t.badTimeZone(md(typedZone.trim(), 64)));
+    const typedZone = interaction.options.getString('timezone')?.trim() ?? '';
+    let timezone: string | undefined;
+    if (typedZone !== '') {
+      timezone = canonicalTimeZone(typedZone);
+      if (timezone === undefined) {
+        const meant = zonesForAbbreviation(typedZone);
+        const shown = md(typedZone, 64);
+        throw new UserError(meant.length > 0 ? t.abbreviatedTimeZone(shown, meant) : t.badTimeZone(shown));
+      }
+    }
     const typedDays = interaction.options.getString('days') ?? '';
     let days: number[];
     try {
@@ -100,6 +116,9 @@ export default {
 
     const request = await weatherRequest(interaction, weather, ctx);
     const place = await deferWithPlace(interaction, weather, request, { ephemeral: true });
+    // Left out, the zone is the place's own (the reply shows which); at sea there is none to take.
+    timezone ??= zoneOfPlace(place);
+    if (timezone === undefined) throw new UserError(t.noZoneAtPlace(md(place.label, 100)));
     const schedule = await weather.schedules.store
       .add({
         guildId,
@@ -130,6 +149,25 @@ export default {
     });
   },
 } satisfies Subcommand<WeatherServices>;
+
+/** The IANA zone at a place, spelled as the zone list offers it; none at sea. */
+function zoneOfPlace(place: { lat: number; lon: number }): string | undefined {
+  const zone = zoneAt(place);
+  return zone === undefined ? undefined : canonicalTimeZone(zone);
+}
+
+/**
+ * Zones for what the member is typing in the `timezone` option: the zone of the place already
+ * chosen (when the place option holds a suggestion, and it matches), the zones an abbreviation
+ * stands for (`EST`: America/New_York…), then every zone whose name contains what was typed.
+ */
+function zoneSuggestions(typed: string, placeValue: string | null): string[] {
+  const chosen = placeValue === null ? undefined : decodePlace(placeValue);
+  const wanted = typed.trim().toLowerCase().replace(/\s+/g, '_');
+  const here = chosen === undefined ? undefined : zoneOfPlace(chosen);
+  const first = here !== undefined && here.toLowerCase().includes(wanted) ? [here] : [];
+  return [...new Set([...first, ...zonesForAbbreviation(typed), ...timeZonesMatching(typed)])];
+}
 
 interface Standing {
   /** The bot's permissions in the channel, or undefined when they cannot be worked out. */

@@ -188,6 +188,11 @@ export function canonicalTimeZone(typed: string): string | undefined {
   const { byLowerName } = indexZones();
   const offered = byLowerName.get(zone.toLowerCase());
   if (offered !== undefined) return offered;
+  // A name without an area (`EST`, `CST`, `IST`, `GMT`, `EST5EDT`) is an abbreviation or a legacy
+  // id, which the runtime resolves to a zone the member rarely means: `EST` is Panama's clock (no
+  // summer time, so an hour late all summer on the US east coast), `IST` India's, `BST` Bangladesh's.
+  // Refused, with the zones it may stand for (see `zonesForAbbreviation`).
+  if (!zone.includes('/')) return undefined;
   let resolved: string;
   try {
     resolved = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
@@ -195,6 +200,75 @@ export function canonicalTimeZone(typed: string): string | undefined {
     return undefined;
   }
   return byLowerName.get(resolved.toLowerCase()) ?? resolved;
+}
+
+/**
+ * Zones people commonly mean by a time-zone abbreviation, most likely first. An abbreviation names
+ * a half of the year (EST, EDT) or several places (CST: the US, China, Cuba; IST: India, Ireland,
+ * Israel), so it is never taken as a zone: the member is offered these instead.
+ */
+const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = {
+  et: ['America/New_York', 'America/Toronto'],
+  est: ['America/New_York', 'America/Toronto'],
+  edt: ['America/New_York', 'America/Toronto'],
+  ct: ['America/Chicago', 'America/Mexico_City'],
+  cst: ['America/Chicago', 'America/Mexico_City', 'Asia/Shanghai'],
+  cdt: ['America/Chicago'],
+  mt: ['America/Denver', 'America/Phoenix'],
+  mst: ['America/Denver', 'America/Phoenix'],
+  mdt: ['America/Denver'],
+  pt: ['America/Los_Angeles', 'America/Vancouver'],
+  pst: ['America/Los_Angeles', 'America/Vancouver'],
+  pdt: ['America/Los_Angeles', 'America/Vancouver'],
+  akst: ['America/Anchorage'],
+  akdt: ['America/Anchorage'],
+  hst: ['Pacific/Honolulu'],
+  ast: ['America/Halifax', 'America/Puerto_Rico', 'Asia/Riyadh'],
+  adt: ['America/Halifax'],
+  nst: ['America/St_Johns'],
+  gmt: ['Europe/London', 'UTC'],
+  bst: ['Europe/London'],
+  ist: ['Asia/Kolkata', 'Europe/Dublin', 'Asia/Jerusalem'],
+  wet: ['Europe/Lisbon'],
+  west: ['Europe/Lisbon'],
+  cet: ['Europe/Berlin', 'Europe/Paris', 'Europe/Rome'],
+  cest: ['Europe/Berlin', 'Europe/Paris', 'Europe/Rome'],
+  met: ['Europe/Berlin', 'Europe/Paris'],
+  eet: ['Europe/Athens', 'Europe/Helsinki', 'Europe/Kyiv'],
+  eest: ['Europe/Athens', 'Europe/Helsinki', 'Europe/Kyiv'],
+  msk: ['Europe/Moscow'],
+  sast: ['Africa/Johannesburg'],
+  cat: ['Africa/Maputo'],
+  eat: ['Africa/Nairobi'],
+  wat: ['Africa/Lagos'],
+  pkt: ['Asia/Karachi'],
+  ict: ['Asia/Bangkok', 'Asia/Ho_Chi_Minh'],
+  wib: ['Asia/Jakarta'],
+  sgt: ['Asia/Singapore'],
+  hkt: ['Asia/Hong_Kong'],
+  pht: ['Asia/Manila'],
+  kst: ['Asia/Seoul'],
+  jst: ['Asia/Tokyo'],
+  awst: ['Australia/Perth'],
+  acst: ['Australia/Adelaide', 'Australia/Darwin'],
+  acdt: ['Australia/Adelaide'],
+  aest: ['Australia/Sydney', 'Australia/Brisbane', 'Australia/Melbourne'],
+  aedt: ['Australia/Sydney', 'Australia/Melbourne'],
+  nzst: ['Pacific/Auckland'],
+  nzdt: ['Pacific/Auckland'],
+  brt: ['America/Sao_Paulo'],
+  art: ['America/Argentina/Buenos_Aires'],
+};
+
+/**
+ * The zones an abbreviation typed as a time zone (`EST`, `cest`) commonly stands for, most likely
+ * first; none when it is not one this knows.
+ */
+export function zonesForAbbreviation(typed: string): readonly string[] {
+  const key = typed.trim().toLowerCase();
+  const zones = Object.hasOwn(ABBREVIATIONS, key) ? (ABBREVIATIONS[key] ?? []) : [];
+  // Spelled as the zone list offers them (`Asia/Kolkata` where the runtime lists `Asia/Calcutta`).
+  return zones.flatMap((zone) => canonicalTimeZone(zone) ?? []);
 }
 
 /** The IANA zones of a country (`DE`), from the runtime's CLDR data; none for an unknown code. */
@@ -213,8 +287,8 @@ export function countryOfLabel(label: string): string | undefined {
   return /(?:^|,\s*)([A-Z]{2})$/.exec(label.trim())?.[1];
 }
 
-/** The IANA zone at a place's coordinates, if the map has one this runtime knows. */
-function zoneAt(coords: { lat: number; lon: number }): string | undefined {
+/** The IANA zone at a place's coordinates, if the map has one this runtime knows (none at sea). */
+export function zoneAt(coords: { lat: number; lon: number }): string | undefined {
   try {
     const zone = tzLookup(coords.lat, coords.lon);
     zoneOffset(zone, 0);
