@@ -20,6 +20,7 @@ import { createScheduleRunner, type Scheduler } from './services/schedules/runne
 import { ScheduleStore } from './services/schedules/store.js';
 import { nonceFor } from './services/schedules/timing.js';
 import { createScheduledPoster, fetchScheduledWeather } from './bot/scheduled-post.js';
+import { pauseSchedulesOfDeletedChannels } from './bot/schedule-channels.js';
 import type { Storage } from './storage/index.js';
 import { createDiscordClient } from './bot/client.js';
 import type { BotContext } from './bot/context.js';
@@ -111,6 +112,7 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
     } else {
       scheduler = createScheduleRunner(parts);
     }
+    pauseSchedulesOfDeletedChannels(client, { store, scheduler }, options.now ?? Date.now, logger);
     ctx.weather = {
       client: weatherClient,
       siteUrl,

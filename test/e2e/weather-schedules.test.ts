@@ -546,6 +546,32 @@ describe('scheduled weather posts, managed from Discord', () => {
     );
   });
 
+  it('pauses the schedules of a channel as soon as Discord says it was deleted, keeping them', async () => {
+    const gone = world.discord.createChannel(world.guildId, { name: 'soon-gone' });
+    world.discord.setBotPermissions(gone.id, { allow: VIEW_SEND });
+    // Not due for hours: only the deletion can pause it.
+    const later = new Date(Date.now() + 6 * 3_600_000);
+    const hhmm = `${String(later.getUTCHours()).padStart(2, '0')}:${String(later.getUTCMinutes()).padStart(2, '0')}`;
+    const saved = await schedule('add', {
+      place: BERLIN,
+      time: hhmm,
+      timezone: 'UTC',
+      channel: gone.id,
+    }).reply();
+    const id = /`([^`]+)`/.exec(saved.embeds[0]?.description ?? '')?.[1];
+    expect(id).toBeDefined();
+    world.discord.deleteChannel(gone.id);
+    await expect
+      .poll(async () => (await schedule('list').reply()).embeds[0]?.description, { timeout: 10_000 })
+      .toMatch(new RegExp(`\`${id}\`[^\n]*\n[^\n]*paused: the channel was deleted`));
+    const stored = (await world.app.storage.ns('schedules').get(`guild:${world.guildId}`)) as {
+      id: string;
+      channelId: string;
+    }[];
+    expect(stored.find((entry) => entry.id === id)?.channelId).toBe(gone.id);
+    await schedule('remove', { id: id! }).reply();
+  });
+
   it('while the bot is timed out: saves with the time posting starts again, skips due posts without pausing, posts after', async () => {
     const channel = world.discord.createChannel(world.guildId, { name: 'muted' });
     const until = new Date(Date.now() + 3_600_000);
