@@ -569,6 +569,52 @@ describe('scheduled weather posts, managed from Discord', () => {
       channelId: string;
     }[];
     expect(stored.find((entry) => entry.id === id)?.channelId).toBe(gone.id);
+    // Resumed, it would only be paused again at its next post.
+    expect((await schedule('resume', { id: id! }).reply()).content).toBe(
+      `The channel of this scheduled post, <#${gone.id}>, no longer exists: remove the post and add it again for another channel.`,
+    );
+    expect((await schedule('list').reply()).embeds[0]?.description).toMatch(
+      new RegExp(`\`${id}\`[^\n]*\n[^\n]*paused: the channel was deleted`),
+    );
+    await schedule('remove', { id: id! }).reply();
+  });
+
+  it('will not resume a schedule where the bot still lacks a permission, and names it', async () => {
+    const channel = world.discord.createChannel(world.guildId, { name: 'muted-later' });
+    world.discord.setBotPermissions(channel.id, { allow: VIEW_SEND });
+    const saved = await schedule('add', {
+      place: BERLIN,
+      time: '07:00',
+      timezone: 'UTC',
+      channel: channel.id,
+    }).reply();
+    const id = /`([^`]+)`/.exec(saved.embeds[0]?.description ?? '')?.[1];
+    await schedule('pause', { id: id! }).reply();
+    world.discord.setBotPermissions(channel.id, {
+      allow: PermissionFlagsBits.ViewChannel,
+      deny: PermissionFlagsBits.SendMessages,
+    });
+    const guild = world.app.client.guilds.cache.get(world.guildId)!;
+    const me = () => guild.members.me!;
+    await vi.waitFor(() =>
+      expect(
+        guild.channels.cache.get(channel.id)?.permissionsFor(me())?.has(PermissionFlagsBits.SendMessages),
+      ).toBe(false),
+    );
+    const refused = await schedule('resume', { id: id! }).reply();
+    expect(refused.content).toBe(`I cannot post in <#${channel.id}>: I am missing Send Messages there.`);
+    expect(refused.flags! & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
+    expect((await schedule('list').reply()).embeds[0]?.description).toMatch(
+      new RegExp(`\`${id}\`[^\n]*\n[^\n]*paused by alice`),
+    );
+
+    world.discord.setBotPermissions(channel.id, { allow: VIEW_SEND });
+    await vi.waitFor(() =>
+      expect(
+        guild.channels.cache.get(channel.id)?.permissionsFor(me())?.has(PermissionFlagsBits.SendMessages),
+      ).toBe(true),
+    );
+    expect((await schedule('resume', { id: id! }).reply()).embeds[0]?.description).toMatch(/next <t:/);
     await schedule('remove', { id: id! }).reply();
   });
 

@@ -32,6 +32,8 @@ const en = {
     'Scheduled weather can only be posted in a text or announcement channel: pick one with the `channel` option.',
   missingPermissions: (channelId: string, names: readonly string[]) =>
     `I cannot post in <#${channelId}>: I am missing ${names.join(', ')} there.`,
+  channelGone: (channelId: string) =>
+    `The channel of this scheduled post, <#${channelId}>, no longer exists: remove the post and add it again for another channel.`,
   permissionsUnchecked: (channelId: string) =>
     `I could not check my permissions in <#${channelId}>: run \`/weather schedule test\` to see that a post arrives there.`,
   timedOut: (untilSeconds: number) =>
@@ -119,6 +121,8 @@ const de: ScheduleMessages = {
     'Geplantes Wetter kann nur in einem Text- oder Ankündigungskanal gepostet werden: wähle einen mit der Option `kanal`.',
   missingPermissions: (channelId, names) =>
     `Ich kann in <#${channelId}> nicht posten: mir fehlt dort ${names.join(', ')}.`,
+  channelGone: (channelId) =>
+    `Den Kanal dieses geplanten Posts, <#${channelId}>, gibt es nicht mehr: entferne den Post und lege ihn für einen anderen Kanal neu an.`,
   permissionsUnchecked: (channelId) =>
     `Ich konnte meine Berechtigungen in <#${channelId}> nicht prüfen: mit \`/wetter zeitplan testen\` siehst du, ob ein Post dort ankommt.`,
   timedOut: (untilSeconds) =>

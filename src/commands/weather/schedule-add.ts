@@ -1,9 +1,4 @@
-import {
-  ChannelType,
-  PermissionFlagsBits,
-  type ChatInputCommandInteraction,
-  type PermissionsBitField,
-} from 'discord.js';
+import { ChannelType } from 'discord.js';
 import type { WeatherServices } from '../../bot/context.js';
 import { UserError } from '../../bot/errors.js';
 import { localize, localizedChoice } from '../../bot/i18n/index.js';
@@ -22,16 +17,9 @@ import {
 import { parseDays, parseTimeOfDay } from '../../services/schedules/input.js';
 import { ScheduleLimitError } from '../../services/schedules/store.js';
 import { SCHEDULE_KINDS, type Schedule, type ScheduleKind } from '../../services/schedules/types.js';
-import { withinMs } from '../../services/time-limit.js';
+import { botStanding, missingPermissions, UNKNOWN_STANDING } from './schedule-standing.js';
 import { deferWithPlace, PLACE_OPTION, placeAutocomplete, placeOption, weatherRequest } from './shared.js';
 import { requireManager, SCHEDULE_GROUP } from './schedule-shared.js';
-
-const NEEDED = [
-  ['ViewChannel', PermissionFlagsBits.ViewChannel],
-  ['SendMessages', PermissionFlagsBits.SendMessages],
-  ['EmbedLinks', PermissionFlagsBits.EmbedLinks],
-  ['AttachFiles', PermissionFlagsBits.AttachFiles],
-] as const;
 
 /** The channel option offers only these; the default (this channel) may be a thread or a voice chat. */
 const POSTABLE: readonly ChannelType[] = [ChannelType.GuildText, ChannelType.GuildAnnouncement];
@@ -108,9 +96,7 @@ export default {
     const { granted, timedOutUntil } =
       type === undefined ? UNKNOWN_STANDING : await botStanding(interaction, channelId, ctx.now());
     if (granted) {
-      const missing = NEEDED.filter(([, flag]) => !granted.has(flag)).map(
-        ([name]) => t.permissionNames[name],
-      );
+      const missing = missingPermissions(granted, t);
       if (missing.length > 0) throw new UserError(t.missingPermissions(channelId, missing));
     }
 
@@ -167,57 +153,4 @@ function zoneSuggestions(typed: string, placeValue: string | null): string[] {
   const here = chosen === undefined ? undefined : zoneOfPlace(chosen);
   const first = here !== undefined && here.toLowerCase().includes(wanted) ? [here] : [];
   return [...new Set([...first, ...zonesForAbbreviation(typed), ...timeZonesMatching(typed)])];
-}
-
-interface Standing {
-  /** The bot's permissions in the channel, or undefined when they cannot be worked out. */
-  granted: Readonly<PermissionsBitField> | undefined;
-  /** When the bot's timeout on this server ends (milliseconds), if it is timed out now. */
-  timedOutUntil: number | undefined;
-}
-
-const UNKNOWN_STANDING: Standing = { granted: undefined, timedOutUntil: undefined };
-
-/**
- * How long the command waits for Discord to send the bot's own member, before its reply is deferred:
- * Discord fails an interaction not answered within 3 s, and a slow or rate-limited answer would
- * take that. Past it, the check is not made and the reply says so.
- */
-const FETCH_ME_BUDGET_MS = 1_000;
-
-/**
- * The bot's permissions in the channel it is to post in, and whether it is timed out on the server.
- * For the channel the command came from, the permissions Discord sent with the interaction
- * (`app_permissions`, always current; where a payload leaves them out, as older ones could, the
- * cache's). For another channel, worked out from the cache (the channel's overwrites, the bot's
- * roles), fetching the bot's own member if the guild came without it; undefined when that cannot
- * be done, and the reply says the check was not made rather than refusing or claiming success.
- *
- * A timed-out member keeps only View Channel and Read Message History until the timeout ends, and
- * Discord does not say whether `app_permissions` is masked then. The schedule is for the days after
- * it too, so while the bot is timed out its permissions are worked out from the cache, which leaves
- * the timeout out (discord.js #9730), and the reply says when posting starts again. The bot's own
- * member is kept up to date by GUILD_MEMBER_UPDATE, which Discord sends for the bot itself without
- * the Guild Members intent; a timeout that ends by itself leaves its time in the past.
- */
-async function botStanding(
-  interaction: ChatInputCommandInteraction,
-  channelId: string,
-  now: number,
-): Promise<Standing> {
-  const guild = interaction.guild;
-  const here = channelId === interaction.channelId;
-  const me =
-    guild?.members.me ??
-    (here || !guild
-      ? undefined
-      : await withinMs(guild.members.fetchMe(), FETCH_ME_BUDGET_MS, 'no answer').catch(() => undefined));
-  const until = me?.communicationDisabledUntilTimestamp ?? undefined;
-  const timedOutUntil = until !== undefined && until > now ? until : undefined;
-  // An interaction that comes without `app_permissions` reads as no permission at all in
-  // discord.js: the cache decides then, as for another channel.
-  const sent = interaction.appPermissions;
-  if (here && timedOutUntil === undefined && sent.bitfield !== 0n) return { granted: sent, timedOutUntil };
-  const target = guild?.channels.cache.get(channelId);
-  return { granted: (me && target?.permissionsFor(me)) ?? undefined, timedOutUntil };
 }

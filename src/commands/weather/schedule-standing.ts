@@ -1,0 +1,89 @@
+import { PermissionFlagsBits, type ChatInputCommandInteraction, type PermissionsBitField } from 'discord.js';
+import { UserError } from '../../bot/errors.js';
+import type { ScheduleMessages } from '../../bot/i18n/schedule-messages.js';
+import { withinMs } from '../../services/time-limit.js';
+
+/** What the bot needs in a channel to make a scheduled post there. */
+const NEEDED = [
+  ['ViewChannel', PermissionFlagsBits.ViewChannel],
+  ['SendMessages', PermissionFlagsBits.SendMessages],
+  ['EmbedLinks', PermissionFlagsBits.EmbedLinks],
+  ['AttachFiles', PermissionFlagsBits.AttachFiles],
+] as const;
+
+/** The permissions of {@link NEEDED} that `granted` lacks, by name in the reader's language. */
+export function missingPermissions(granted: Readonly<PermissionsBitField>, t: ScheduleMessages): string[] {
+  return NEEDED.filter(([, flag]) => !granted.has(flag)).map(([name]) => t.permissionNames[name]);
+}
+
+export interface Standing {
+  /** The bot's permissions in the channel, or undefined when they cannot be worked out. */
+  granted: Readonly<PermissionsBitField> | undefined;
+  /** When the bot's timeout on this server ends (milliseconds), if it is timed out now. */
+  timedOutUntil: number | undefined;
+}
+
+export const UNKNOWN_STANDING: Standing = { granted: undefined, timedOutUntil: undefined };
+
+/**
+ * How long the command waits for Discord to send the bot's own member, before its reply is deferred:
+ * Discord fails an interaction not answered within 3 s, and a slow or rate-limited answer would
+ * take that. Past it, the check is not made and the reply says so.
+ */
+const FETCH_ME_BUDGET_MS = 1_000;
+
+/**
+ * The bot's permissions in the channel it is to post in, and whether it is timed out on the server.
+ * For the channel the command came from, the permissions Discord sent with the interaction
+ * (`app_permissions`, always current; where a payload leaves them out, as older ones could, the
+ * cache's). For another channel, worked out from the cache (the channel's overwrites, the bot's
+ * roles), fetching the bot's own member if the guild came without it; undefined when that cannot
+ * be done, and the reply says the check was not made rather than refusing or claiming success.
+ *
+ * A timed-out member keeps only View Channel and Read Message History until the timeout ends, and
+ * Discord does not say whether `app_permissions` is masked then. The schedule is for the days after
+ * it too, so while the bot is timed out its permissions are worked out from the cache, which leaves
+ * the timeout out (discord.js #9730), and the reply says when posting starts again. The bot's own
+ * member is kept up to date by GUILD_MEMBER_UPDATE, which Discord sends for the bot itself without
+ * the Guild Members intent; a timeout that ends by itself leaves its time in the past.
+ */
+export async function botStanding(
+  interaction: ChatInputCommandInteraction,
+  channelId: string,
+  now: number,
+): Promise<Standing> {
+  const guild = interaction.guild;
+  const here = channelId === interaction.channelId;
+  const me =
+    guild?.members.me ??
+    (here || !guild
+      ? undefined
+      : await withinMs(guild.members.fetchMe(), FETCH_ME_BUDGET_MS, 'no answer').catch(() => undefined));
+  const until = me?.communicationDisabledUntilTimestamp ?? undefined;
+  const timedOutUntil = until !== undefined && until > now ? until : undefined;
+  // An interaction that comes without `app_permissions` reads as no permission at all in
+  // discord.js: the cache decides then, as for another channel.
+  const sent = interaction.appPermissions;
+  if (here && timedOutUntil === undefined && sent.bitfield !== 0n) return { granted: sent, timedOutUntil };
+  const target = guild?.channels.cache.get(channelId);
+  return { granted: (me && target?.permissionsFor(me)) ?? undefined, timedOutUntil };
+}
+
+/**
+ * Refuses (with the reason, in the reader's language) to start posting in a channel that, as far
+ * as the bot can tell, it cannot post in: one the server no longer has (Discord sends every channel
+ * of a server to the bot, so one missing from a cached server is gone), or one where the bot lacks
+ * a permission it needs. What cannot be checked is let through.
+ */
+export async function requirePostable(
+  interaction: ChatInputCommandInteraction,
+  channelId: string,
+  t: ScheduleMessages,
+  now: number,
+): Promise<void> {
+  const guild = interaction.guild;
+  if (guild && !guild.channels.cache.has(channelId)) throw new UserError(t.channelGone(channelId));
+  const { granted } = await botStanding(interaction, channelId, now);
+  const missing = granted ? missingPermissions(granted, t) : [];
+  if (missing.length > 0) throw new UserError(t.missingPermissions(channelId, missing));
+}
