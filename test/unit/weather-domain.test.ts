@@ -16,6 +16,7 @@ import {
 import {
   decodePlace,
   encodePlace,
+  placeFromLocation,
   placeLabel,
   resolvePlace,
   suggestPlaces,
@@ -101,6 +102,14 @@ describe('place values', () => {
     expect(placeLabel(munich, 'en')).toBe('Munich, Bavaria, DE');
     expect(placeLabel(munich, 'de')).toBe('München, Bavaria, DE');
     expect(placeLabel({ name: 'Tokyo', lat: 35.7, lon: 139.8, country: 'JP' })).toBe('Tokyo, JP');
+  });
+
+  it('names a result that has no name, state or country by its coordinates, never by nothing', () => {
+    const nameless = { name: '', lat: 12.34567, lon: -45.6, local_names: { de: ' ' } };
+    expect(placeLabel(nameless, 'de')).toBe('12.3457, -45.6');
+    // Usable as a suggestion: a place value Discord takes and the bot reads back.
+    const place = placeFromLocation(nameless, 'de');
+    expect(decodePlace(encodePlace(place))).toEqual({ lat: 12.3457, lon: -45.6, label: '12.3457, -45.6' });
   });
 });
 

@@ -16,7 +16,8 @@ import {
   SCHEDULE_GROUP,
   scheduleIdAutocomplete,
 } from './schedule-shared.js';
-import { describeWeatherProblem } from './shared.js';
+import { describeWeatherProblem, MAX_CONTENT_LENGTH } from './shared.js';
+import { fit } from '../../bot/render/weather.js';
 
 export default {
   group: SCHEDULE_GROUP,
@@ -44,7 +45,10 @@ export default {
                 ? `${error.message}.`
                 : undefined;
       if (reason === undefined) throw error;
-      await interaction.editReply({ content: t.couldNotPost(schedule.channelId, reason) });
+      // The reason may quote the weather service or Discord at any length.
+      await interaction.editReply({
+        content: fit(t.couldNotPost(schedule.channelId, reason), MAX_CONTENT_LENGTH),
+      });
       return;
     }
     await interaction.editReply({ content: t.posted(schedule.channelId) });

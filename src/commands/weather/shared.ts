@@ -54,7 +54,7 @@ import { withinMs } from '../../services/time-limit.js';
 export const PLACE_OPTION = 'place';
 
 /** Discord's limit for a message's text. */
-const MAX_CONTENT_LENGTH = 2000;
+export const MAX_CONTENT_LENGTH = 2000;
 
 /** Autocomplete cannot be deferred: a slow geocoder gets this long before the list comes back empty. */
 const AUTOCOMPLETE_BUDGET_MS = 2_000;
@@ -220,7 +220,9 @@ export function describeWeatherProblem(error: unknown, lang: Lang): string | und
   if (error instanceof ProductNotInPlanError) return t.notInPlan(t.products[error.product]);
   if (error instanceof WeatherKeyRejectedError) return t.keyRejected;
   if (error instanceof RateLimitError) {
-    return t.rateLimited(error.retryAfterMs === undefined ? undefined : waitText(error.retryAfterMs, lang));
+    // A wait under a second (`Retry-After: 0`) is no wait worth naming: "0 seconds" reads as a fault.
+    const wait = error.retryAfterMs ?? 0;
+    return t.rateLimited(wait < 1_000 ? undefined : waitText(wait, lang));
   }
   // A fault on the service's side (5xx, also after the retries) reads as "not answering" too.
   if (error instanceof TimeoutError || error instanceof NetworkError) return t.unavailable;

@@ -36,10 +36,14 @@ const PLACE_VALUE = new RegExp(`^${PLACE_VALUE_PREFIX}(${COORDINATE}),(${COORDIN
 
 /** `Springfield, Missouri, US`, with the name in the member's language when the service has it. */
 export function placeLabel(location: GeocodingLocation, lang: WeatherLang = 'en'): string {
-  const name = location.local_names?.[lang] ?? location.name;
-  return [name, location.state, location.country]
+  const local = location.local_names?.[lang]?.trim();
+  const label = [local || location.name, location.state, location.country]
+    .map((part) => part?.trim())
     .filter((part) => part !== undefined && part !== '')
     .join(', ');
+  // A result with no name at all would be an empty choice, which Discord refuses with the whole
+  // list of suggestions, and an empty label, which the place value cannot carry: its coordinates.
+  return label === '' ? `${round4(location.lat)}, ${round4(location.lon)}` : label;
 }
 
 export function placeFromLocation(location: GeocodingLocation, lang: WeatherLang = 'en'): Place {
