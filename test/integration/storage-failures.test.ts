@@ -204,9 +204,12 @@ describe('expired values in the SQLite file', () => {
     const storage = await createStorage({ dataDir, sweepIntervalMs: 100 });
     const raw = new KeyvSqlite({ uri: `sqlite://${path.join(dataDir, 'bot.sqlite')}` });
     try {
-      for (let i = 0; i < 20; i++) await storage.ns('weather-cache').set(`place-${i}`, { forecast: i }, 50);
-      await storage.ns('schedule-markers').set('done:a:2026-01-01', true, 50);
-      expect(await storage.claim('locks', 'refresh:1', 50)).toBe(true);
+      // Long enough to outlast 23 writes on a busy machine (50 ms did not), short enough to watch go.
+      const ttlMs = 3_000;
+      for (let i = 0; i < 20; i++)
+        await storage.ns('weather-cache').set(`place-${i}`, { forecast: i }, ttlMs);
+      await storage.ns('schedule-markers').set('done:a:2026-01-01', true, ttlMs);
+      expect(await storage.claim('locks', 'refresh:1', ttlMs)).toBe(true);
       await storage.ns('prefs').set('member', 'kept');
       const rows = async () =>
         (
@@ -215,7 +218,7 @@ describe('expired values in the SQLite file', () => {
           }[]
         ).map((row) => row.key);
       expect((await rows()).length).toBe(23);
-      await expect.poll(rows, { timeout: 2_000 }).toEqual(['prefs:member']);
+      await expect.poll(rows, { timeout: 10_000 }).toEqual(['prefs:member']);
     } finally {
       await raw.disconnect();
       await storage.close();
