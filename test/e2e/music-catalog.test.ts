@@ -234,6 +234,29 @@ describe('albums, artists and the library', () => {
     expect(none.content).toMatch(/^These are not album links, URIs or ids: `abba`, `not-an-album`\./);
   });
 
+  it('says how many albums were saved when the music service refuses a later batch', async () => {
+    const ids = fixtures.albumIds.slice(70, 95);
+    world.music!.createUser({ id: 'erin' });
+    const erin = world.discord.createUser({ username: 'erin' });
+    await world.linkMusic(erin.id, 'erin');
+    // The 23rd album is unknown: the first request (20 ids) goes in, the second is refused.
+    const sent = [...ids.slice(0, 22), 'AAAAAAAAAAAAAAAAAAAAAA', ...ids.slice(22)];
+    const reply = await world
+      .slash('music', {
+        userId: erin.id,
+        subcommandGroup: 'library',
+        subcommand: 'save',
+        options: { albums: sent.join(' ') },
+      })
+      .reply();
+    expect(reply.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(reply.content).toBe(
+      'Only the first 20 of your 26 albums were saved. The music service did not accept the next ones ' +
+        "(Non existing id: 'AAAAAAAAAAAAAAAAAAAAAA'), so the other 6 were not saved: check those, then save them again.",
+    );
+    expect(world.music!.library('erin')).toEqual(ids.slice(0, 20).map((id) => `service:album:${id}`));
+  });
+
   it('names albums saved by id that the member never looked at: the first few, looked up alongside the save', async () => {
     const ids = fixtures.albumIds.slice(100, 107);
     const [other, slow, beside] = fixtures.albumIds.slice(107, 110) as [string, string, string];

@@ -102,13 +102,30 @@ describe('the player: devices, the panel, pause and next', () => {
     const panel = await openPanel();
     const picked = await click(panel, 'Alice’s phone').waitForEdit();
     expect(picked.embeds[0]?.description).toContain('Buttons act on: Alice’s phone.');
-    // The phone is idle, so pausing there is refused with the devices listed.
+    // The phone is idle, so pausing there is refused: the member is told where music is playing,
+    // with the devices listed.
     const press = click(picked, 'Pause');
     const error = await press.waitForFollowUp();
     expect(error.flags! & EPHEMERAL).toBe(EPHEMERAL);
-    expect(error.content).toMatch(/No active device/);
+    expect(error.content).toBe(
+      'Nothing is playing on “Alice’s phone”, and Pause and Next act where music is playing. ' +
+        'Music is playing on “Alice’s MacBook”: pick it, or start playing on “Alice’s phone” first.',
+    );
     expect(error.embeds[0]?.description).toContain('Kitchen speaker');
     expect(world.music!.player(premium)?.isPlaying).toBe(true);
+  });
+
+  it('after Next fails without an answer, says the skip may have happened rather than to try again', async () => {
+    const panel = await openPanel();
+    const before = world.music!.player(premium)!.trackIndex;
+    world.music!.failNext('/v1/me/player/next', 503);
+    const error = await click(panel, 'Next').waitForFollowUp();
+    expect(error.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(error.content).toBe(
+      'The music service did not confirm the skip, and it may have skipped already: ' +
+        'check your player before you press Next again.',
+    );
+    expect(world.music!.player(premium)!.trackIndex).toBe(before);
   });
 
   it('keeps a panel working after the bot restarts, without the token of the command that made it', async () => {

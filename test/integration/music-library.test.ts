@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InsufficientScopeError } from '../../src/services/music/index.js';
+import { IncompleteChangeError, InsufficientScopeError } from '../../src/services/music/index.js';
 import { createMusicWorld, VARIANTS, type MusicWorld } from '../fixtures/music.js';
 
 describe.each(VARIANTS)('saved albums (%s API)', (variant) => {
@@ -40,6 +40,31 @@ describe.each(VARIANTS)('saved albums (%s API)', (variant) => {
     expect(saved).not.toContain(`service:album:${first}`);
     expect(saved).not.toContain(`service:album:${second}`);
     expect(saved).toHaveLength(118);
+  });
+
+  it('says how many albums were saved when a request after the first is refused', async () => {
+    world.emulator.createUser({ id: 'dora' });
+    world.signIn('dora');
+    // One unknown album in the second request: the first request's albums stay saved.
+    const sent = albumIds.slice(0, perRequest + 5);
+    sent.splice(perRequest + 2, 0, 'AAAAAAAAAAAAAAAAAAAAAA');
+    const error = await world.music.library.saveAlbums('dora', sent).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IncompleteChangeError);
+    expect(error).toMatchObject({ applied: perRequest, total: perRequest + 6, cause: { status: 400 } });
+    expect((error as IncompleteChangeError).userMessage).toBe(
+      `Only the first ${perRequest} of the ${perRequest + 6} albums were saved: the music service then ` +
+        'failed, so the other 6 were not. Save those again later.',
+    );
+    expect(world.emulator.library('dora')).toEqual(
+      albumIds.slice(0, perRequest).map((id) => `service:album:${id}`),
+    );
+
+    const removal = await world.music.library.removeAlbums('dora', sent).catch((e: unknown) => e);
+    expect((removal as IncompleteChangeError).userMessage).toBe(
+      `Only the first ${perRequest} of the ${perRequest + 6} albums were removed: the music service then ` +
+        'failed, so the other 6 were not. Remove those again later.',
+    );
+    expect(world.emulator.library('dora')).toEqual([]);
   });
 
   it('needs the library scope', async () => {

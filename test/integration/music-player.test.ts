@@ -67,9 +67,11 @@ describe('player', () => {
     expect(error).not.toBeInstanceOf(PremiumRequiredError);
   });
 
-  it('says an unknown device is not found', async () => {
-    await expect(world.music.player.pause('alice', { deviceId: 'nope' })).rejects.toBeInstanceOf(
-      NotFoundError,
+  it('says a device the service no longer knows is not available, not to check a link', async () => {
+    const error = await world.music.player.pause('alice', { deviceId: 'nope' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect((error as NotFoundError).userMessage).toBe(
+      'That device is no longer available: choose another one.',
     );
   });
 });

@@ -215,6 +215,10 @@ describe.each(VARIANTS)('playlists (%s API)', (variant) => {
     const error: unknown = await world.music.playlists.addItems('alice', id, sent).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(IncompleteChangeError);
     expect(error).toMatchObject({ applied: 100, total: 150, cause: { status: 400 } });
+    expect((error as IncompleteChangeError).userMessage).toBe(
+      'Only the first 100 of the 150 items were added: the music service then failed, so the other 50 ' +
+        'were not. Add those again later.',
+    );
     expect(world.emulator.playlist(id)?.uris).toEqual([...start, ...added.slice(0, 100)]);
 
     // Refused in the first request: nothing went in, and the error is the service's own.

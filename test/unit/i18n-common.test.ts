@@ -15,4 +15,13 @@ describe('waitText', () => {
       'The music service is receiving too many requests right now. Please try again in 1 second.',
     );
   });
+
+  it.each([0, 400])('names no wait when the service asks for %i ms (Retry-After: 0)', (waitMs) => {
+    expect(commonMessages('en').tooManyRequests('music', waitMs)).toBe(
+      'The music service is receiving too many requests right now. Please try again in a little while.',
+    );
+    expect(commonMessages('de').tooManyRequests('music', waitMs)).toBe(
+      'Der Musikdienst bekommt gerade zu viele Anfragen. Bitte versuche es in Kürze noch einmal.',
+    );
+  });
 });

@@ -5,6 +5,7 @@ import {
   createMusicClient,
   DEFAULT_MUSIC_OPTIONS,
   ForbiddenError,
+  IncompleteChangeError,
   InsufficientScopeError,
   AppCredentialsError,
   MusicAuthError,
@@ -266,6 +267,34 @@ describe('music client (mocked HTTP)', () => {
       .reply(200, { snapshot_id: 's2' }, JSON_HEADERS);
     await expect(retrying.playlists.replaceItems('alice', playlist, [])).resolves.toBe('s2');
     await retrying.close();
+  });
+
+  it('says how many of the albums were saved when a later request fails, and that the others were not', async () => {
+    const ids = Array.from(
+      { length: 25 },
+      (_, index) => `${ALBUM.slice(0, -2)}${String(index).padStart(2, '0')}`,
+    );
+    const library = agent.get(API);
+    const albumsPut = (path: string) => path.startsWith('/v1/me/albums?');
+    library.intercept({ path: albumsPut, method: 'PUT' }).reply(200, '');
+    library.intercept({ path: albumsPut, method: 'PUT' }).reply(503, '');
+    const error = await music.library.saveAlbums('alice', ids).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IncompleteChangeError);
+    expect(error).toMatchObject({ applied: 20, total: 25, cause: { status: 503 } });
+    expect((error as IncompleteChangeError).userMessage).toBe(
+      'Only the first 20 of the 25 albums were saved: the music service then failed, so the other 5 were ' +
+        'not. Save those again later.',
+    );
+  });
+
+  it('passes on a failure of the first request as it is: nothing was saved', async () => {
+    agent
+      .get(API)
+      .intercept({ path: (path) => path.startsWith('/v1/me/albums?'), method: 'PUT' })
+      .reply(503, '');
+    const error = await music.library.saveAlbums('alice', [ALBUM]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).not.toBeInstanceOf(IncompleteChangeError);
   });
 
   describe('maps service errors to their own types', () => {

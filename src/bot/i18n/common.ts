@@ -45,6 +45,12 @@ export function waitText(ms: number, lang: Lang): string {
   return words.hours(Math.round(minutes / 60));
 }
 
+/**
+ * Whether a wait is worth naming: `Retry-After: 0` is really sent (upstream-facts), and "in 0
+ * seconds" reads as nonsense, so a wait under one second is told as no particular wait.
+ */
+const namesWait = (waitMs: number | undefined): waitMs is number => waitMs !== undefined && waitMs >= 1_000;
+
 const en: CommonMessages = {
   featureOff: (feature) =>
     `The ${feature} commands are switched off on this bot: its owner has not configured the ${feature} ` +
@@ -55,7 +61,7 @@ const en: CommonMessages = {
     `Something went wrong on our side, sorry. It has been logged (reference \`${reference}\`).`,
   tooManyRequests: (service, waitMs) =>
     `The ${service} service is receiving too many requests right now. Please try again ` +
-    `${waitMs === undefined ? 'in a little while' : `in ${waitText(waitMs, 'en')}`}.`,
+    `${namesWait(waitMs) ? `in ${waitText(waitMs, 'en')}` : 'in a little while'}.`,
   notAnswering: (service) =>
     `The ${service} service is not answering right now. Please try again in a minute.`,
   unreadable: (service) =>
@@ -77,7 +83,7 @@ const de: CommonMessages = {
     `Auf unserer Seite ist etwas schiefgegangen, tut uns leid. Es wurde protokolliert (Referenz \`${reference}\`).`,
   tooManyRequests: (service, waitMs) =>
     `Der ${serviceDe(service)} bekommt gerade zu viele Anfragen. Bitte versuche es ` +
-    `${waitMs === undefined ? 'in Kürze' : `in ${waitText(waitMs, 'de')}`} noch einmal.`,
+    `${namesWait(waitMs) ? `in ${waitText(waitMs, 'de')}` : 'in Kürze'} noch einmal.`,
   notAnswering: (service) =>
     `Der ${serviceDe(service)} antwortet gerade nicht. Bitte versuche es in einer Minute noch einmal.`,
   unreadable: (service) =>

@@ -47,7 +47,12 @@ const player = musicButton(playerButton, async (interaction, state, music, ctx) 
   const deps = depsOf(music, ctx);
   const target = state.device === '' ? undefined : state.device;
   if (state.action === 'pause' || state.action === 'next') {
-    const outcome = await (state.action === 'pause' ? pausePlayback : skipToNext)(deps, state.owner, target);
+    const outcome = await (state.action === 'pause' ? pausePlayback : skipToNext)(
+      deps,
+      state.owner,
+      target,
+      'panel',
+    );
     await interaction.editReply(
       renderPlayerPanel({
         ownerId: state.owner,

@@ -1,5 +1,6 @@
 /** The member's saved albums: one or many at once, batched by the client. */
 import { HttpError } from '../../services/http/errors.js';
+import { IncompleteChangeError } from '../../services/music/errors.js';
 import { withinMs } from '../../services/time-limit.js';
 import type { MusicDeps } from './deps.js';
 import { MusicInputError } from './errors.js';
@@ -64,6 +65,37 @@ async function albumNames(
   return { names, lookedUp: found };
 }
 
+const refusal = (error: unknown): HttpError | undefined =>
+  error instanceof HttpError && error.status === 400 ? error : undefined;
+
+/**
+ * What a member is told when the change failed. The service refuses a whole request when one id in
+ * it does not exist, and says which; a long list goes in several requests, and those before the
+ * refused (or failed) one stay applied, which the member must be told.
+ */
+function libraryFailure(action: LibraryAction, error: unknown): unknown {
+  const refused = refusal(error);
+  if (refused !== undefined) {
+    return new MusicInputError(
+      `The music service did not accept those albums: ${refused.detail ?? 'it refused the list'}.`,
+      { cause: error },
+    );
+  }
+  if (error instanceof IncompleteChangeError) {
+    const refusedLater = refusal(error.cause);
+    if (refusedLater !== undefined) {
+      const done = action === 'save' ? 'saved' : 'removed';
+      return new MusicInputError(
+        `Only the first ${error.applied} of your ${error.total} albums were ${done}. The music service did ` +
+          `not accept the next ones (${refusedLater.detail ?? 'it refused the list'}), so the other ` +
+          `${error.total - error.applied} were not ${done}: check those, then ${action} them again.`,
+        { cause: error },
+      );
+    }
+  }
+  return error;
+}
+
 async function changeLibrary(
   deps: MusicDeps,
   userId: string,
@@ -87,14 +119,7 @@ async function changeLibrary(
     if (action === 'save') await deps.client.library.saveAlbums(userId, ids);
     else await deps.client.library.removeAlbums(userId, ids);
   } catch (error) {
-    // The service refuses the whole batch when one id does not exist, and says which.
-    if (error instanceof HttpError && error.status === 400) {
-      const detail = error.detail ?? 'it refused the list';
-      throw new MusicInputError(`The music service did not accept those albums: ${detail}.`, {
-        cause: error,
-      });
-    }
-    throw error;
+    throw libraryFailure(action, error);
   }
   const { names: named, lookedUp } = await names;
   // Albums named by a lookup join the member's recent ones, so autocomplete offers them next time

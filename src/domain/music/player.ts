@@ -1,6 +1,12 @@
 /** The member's devices and the two player commands the service offers: pause and next. */
 import { z } from 'zod';
-import type { Device } from '../../services/music/index.js';
+import { HttpError, NetworkError, TimeoutError, type UpstreamError } from '../../services/http/errors.js';
+import {
+  ChosenDeviceNotPlayingError,
+  NoActiveDeviceError,
+  UnconfirmedSkipError,
+  type Device,
+} from '../../services/music/index.js';
 import { readCached, within } from './cache.js';
 import type { MusicDeps } from './deps.js';
 import { MusicInputError, shorten } from './errors.js';
@@ -45,6 +51,9 @@ export function findDevice(devices: readonly Device[], input: string): Device | 
 
 export type PlayerCommand = 'pause' | 'next';
 
+/** Where the device to act on came from: typed in a command's option, or carried by a panel's button. */
+export type DeviceSource = 'option' | 'panel';
+
 export interface PlayerOutcome {
   command: PlayerCommand;
   /** Where the command went: the chosen device, else the active one (if the service lists it). */
@@ -52,23 +61,61 @@ export interface PlayerOutcome {
   devices: Device[];
 }
 
+const quoted = (device: Device) => `“${shorten(device.name)}”`;
+
+function deviceNames(devices: readonly Device[]): string {
+  const names = devices.slice(0, 10).map((device) => `“${shorten(device.name, 40)}”`);
+  if (devices.length > 10) names.push(`${devices.length - 10} more`);
+  return names.join(', ') || 'none';
+}
+
+function unknownDevice(devices: readonly Device[], input: string, source: DeviceSource): MusicInputError {
+  if (source === 'option')
+    return new MusicInputError(
+      `You have no device called “${shorten(input)}”. Your devices: ${deviceNames(devices)}.`,
+    );
+  return new MusicInputError(
+    devices.length === 0
+      ? 'The device this panel was set to is no longer among your devices, and you have none right ' +
+          'now: open the music app on one, then press ↻ Refresh.'
+      : `The device this panel was set to is no longer among your devices. Your devices: ` +
+          `${deviceNames(devices)}. Press ↻ Refresh, or pick another device.`,
+  );
+}
+
+/** The service acts only where music is playing: say so, and where that is, when the list shows it. */
+function notPlayingMessage(chosen: Device, devices: readonly Device[]): string {
+  const start = `start playing on ${quoted(chosen)} first`;
+  const head = `Nothing is playing on ${quoted(chosen)}, and Pause and Next act where music is playing`;
+  const playing = devices.find((device) => device.is_active && device.id !== chosen.id);
+  if (playing === undefined) return `${head}: ${start}.`;
+  if (playing.is_restricted)
+    return `${head}. Music is playing on ${quoted(playing)}, which does not accept remote commands: ${start}.`;
+  return `${head}. Music is playing on ${quoted(playing)}: pick it, or ${start}.`;
+}
+
+/** A failure after which the service may have acted all the same: no answer, or a fault on its side. */
+const unanswered = (error: unknown): error is UpstreamError =>
+  error instanceof TimeoutError ||
+  error instanceof NetworkError ||
+  (error instanceof HttpError && error.status >= 500);
+
 async function runPlayerCommand(
   deps: MusicDeps,
   userId: string,
   command: PlayerCommand,
   deviceInput: string | undefined,
+  source: DeviceSource,
 ): Promise<PlayerOutcome> {
   const devices = await listDevices(deps, userId);
   let target: Device | undefined;
   if (deviceInput !== undefined && deviceInput.trim() !== '') {
-    target = findDevice(devices, deviceInput);
-    if (target === undefined || target.id === null) {
-      const names = devices.slice(0, 10).map((device) => `“${shorten(device.name, 40)}”`);
-      if (devices.length > 10) names.push(`${devices.length - 10} more`);
-      throw new MusicInputError(
-        `You have no device called “${shorten(deviceInput)}”. Your devices: ${names.join(', ') || 'none'}.`,
-      );
-    }
+    // A button carries the id it was given; only a typed option may name a device.
+    target =
+      source === 'panel'
+        ? devices.find((device) => device.id === deviceInput)
+        : findDevice(devices, deviceInput);
+    if (target === undefined || target.id === null) throw unknownDevice(devices, deviceInput, source);
     if (target.is_restricted) {
       throw new MusicInputError(
         `“${shorten(target.name)}” does not accept remote commands: the music service marks it as restricted. Pick another device.`,
@@ -76,16 +123,32 @@ async function runPlayerCommand(
     }
   }
   const options = target?.id ? { deviceId: target.id } : {};
-  if (command === 'pause') await deps.client.player.pause(userId, options);
-  else await deps.client.player.next(userId, options);
+  try {
+    if (command === 'pause') await deps.client.player.pause(userId, options);
+    else await deps.client.player.next(userId, options);
+  } catch (error) {
+    if (target !== undefined && error instanceof NoActiveDeviceError)
+      throw new ChosenDeviceNotPlayingError(error, notPlayingMessage(target, devices));
+    // Next is never retried: pressing it again after such a failure could skip two tracks.
+    if (command === 'next' && unanswered(error)) throw new UnconfirmedSkipError(error);
+    throw error;
+  }
   target ??= devices.find((device) => device.is_active);
   return { command, device: target, devices };
 }
 
-/** `/music pause` and the panel's Pause button. */
-export const pausePlayback = (deps: MusicDeps, userId: string, device?: string) =>
-  runPlayerCommand(deps, userId, 'pause', device);
+/** `/music pause` and the panel's Pause button (`source`: where `device` came from). */
+export const pausePlayback = (
+  deps: MusicDeps,
+  userId: string,
+  device?: string,
+  source: DeviceSource = 'option',
+) => runPlayerCommand(deps, userId, 'pause', device, source);
 
-/** `/music next` and the panel's Next button. */
-export const skipToNext = (deps: MusicDeps, userId: string, device?: string) =>
-  runPlayerCommand(deps, userId, 'next', device);
+/** `/music next` and the panel's Next button (`source`: where `device` came from). */
+export const skipToNext = (
+  deps: MusicDeps,
+  userId: string,
+  device?: string,
+  source: DeviceSource = 'option',
+) => runPlayerCommand(deps, userId, 'next', device, source);

@@ -164,8 +164,39 @@ export class PremiumRequiredError extends PlayerError {
 /** 404 `NO_ACTIVE_DEVICE`: nothing is playing anywhere the service can reach. */
 export class NoActiveDeviceError extends PlayerError {
   override readonly name: string = 'NoActiveDeviceError';
-  constructor(source: HttpError) {
-    super(source, 'No active device: start playing on one of your devices first.');
+  constructor(
+    source: HttpError,
+    userMessage = 'No active device: start playing on one of your devices first.',
+  ) {
+    super(source, userMessage);
+  }
+}
+
+/**
+ * 404 `NO_ACTIVE_DEVICE` to a command sent to a device the member chose: the service acts only where
+ * music is playing, and it is not playing there. Still a `NoActiveDeviceError` (the member is shown
+ * their devices with it); `userMessage` names the devices, `cause` is the service's own error.
+ */
+export class ChosenDeviceNotPlayingError extends NoActiveDeviceError {
+  override readonly name: string = 'ChosenDeviceNotPlayingError';
+  constructor(source: NoActiveDeviceError, userMessage: string) {
+    super(source, userMessage);
+    this.cause = source;
+  }
+}
+
+/**
+ * A skip (`POST …/player/next`, which is never retried) that failed without saying whether the
+ * service acted: a timeout, a lost connection or a 5xx. Pressing Next again could skip a second
+ * track, so the member is told to look at their player first. `cause` is the transport's error.
+ */
+export class UnconfirmedSkipError extends UpstreamError {
+  override readonly name: string = 'UnconfirmedSkipError';
+  readonly userMessage =
+    'The music service did not confirm the skip, and it may have skipped already: check your player ' +
+    'before you press Next again.';
+  constructor(cause: UpstreamError) {
+    super(`${cause.message}; the track may have been skipped all the same`, cause.service, { cause });
   }
 }
 
@@ -186,10 +217,14 @@ const NOT_FOUND_KINDS: readonly { path: RegExp; kind: NotFoundKind }[] = [
   { path: /\/v1\/playlists\/[^/?#]+/, kind: 'playlist' },
 ];
 
+/** The player's paths: a 404 there that is not `NO_ACTIVE_DEVICE` is the service's "Device not found". */
+const PLAYER_PATH = /\/v1\/me\/player(?:[/?#]|$)/;
+
 /**
- * 404 on anything but the player: the album, artist or playlist does not exist (or is hidden). A
- * bare id is read as the kind the command asks for, so the likeliest mistake is an id of another
- * kind (a track's id given as an album): the message names the kind that was asked for.
+ * 404 other than `NO_ACTIVE_DEVICE`: the album, artist or playlist does not exist (or is hidden),
+ * or on the player, the device asked for is gone. A bare id is read as the kind the command asks
+ * for, so the likeliest mistake is an id of another kind (a track's id given as an album): the
+ * message names the kind that was asked for.
  */
 export class NotFoundError extends MusicHttpError {
   override readonly name: string = 'NotFoundError';
@@ -199,17 +234,29 @@ export class NotFoundError extends MusicHttpError {
     const kind = NOT_FOUND_KINDS.find((entry) => entry.path.test(source.url))?.kind;
     super(
       source,
-      kind === undefined
-        ? 'Not found: check the link or id.'
-        : `No ${kind} with this id: check that it is ${kind === 'album' || kind === 'artist' ? 'an' : 'a'} ${kind}’s link, URI or id.`,
+      kind !== undefined
+        ? `No ${kind} with this id: check that it is ${kind === 'album' || kind === 'artist' ? 'an' : 'a'} ${kind}’s link, URI or id.`
+        : PLAYER_PATH.test(source.url)
+          ? 'That device is no longer available: choose another one.'
+          : 'Not found: check the link or id.',
     );
     this.kind = kind;
   }
 }
 
+/** A change the client sends as several requests: adding to a playlist, saving or removing albums. */
+export type BatchedChange = 'playlist-add' | 'albums-save' | 'albums-remove';
+
+const BATCHED_CHANGE_WORDS = {
+  'playlist-add': { things: 'items', done: 'added', again: 'Add' },
+  'albums-save': { things: 'albums', done: 'saved', again: 'Save' },
+  'albums-remove': { things: 'albums', done: 'removed', again: 'Remove' },
+} as const satisfies Record<BatchedChange, { things: string; done: string; again: string }>;
+
 /**
- * An addition sent as several requests (each applied on its own by the service) failed part-way:
- * the first `applied` of `total` items went in, the others did not. `cause` is the request's error.
+ * A change sent as several requests (each applied on its own by the service) failed part-way: the
+ * first `applied` of `total` items (or albums) were changed, the others were not. `cause` is the
+ * request's error.
  */
 export class IncompleteChangeError extends UpstreamError {
   override readonly name: string = 'IncompleteChangeError';
@@ -218,15 +265,17 @@ export class IncompleteChangeError extends UpstreamError {
     readonly applied: number,
     readonly total: number,
     cause: unknown,
+    readonly change: BatchedChange = 'playlist-add',
   ) {
+    const { things, done, again } = BATCHED_CHANGE_WORDS[change];
     super(
-      `only ${applied} of ${total} items were added before a request failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      `only ${applied} of ${total} ${things} were ${done} before a request failed: ${cause instanceof Error ? cause.message : String(cause)}`,
       'music',
       { cause },
     );
     this.userMessage =
-      `Only the first ${applied} of the ${total} items were added: the music service then failed, ` +
-      `so the other ${total - applied} were not. Add those again later.`;
+      `Only the first ${applied} of the ${total} ${things} were ${done}: the music service then failed, ` +
+      `so the other ${total - applied} were not. ${again} those again later.`;
   }
 }
 

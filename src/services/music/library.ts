@@ -7,10 +7,14 @@
  * the query, so the query is what is sent. (A save from the bot is one album, so the smaller
  * chunks cost nothing in practice.)
  * `2026`: `PUT`/`DELETE /v1/me/library?uris=…`, at most 40 `service:album:<id>` URIs a request.
+ *
+ * The service applies each request on its own: when one after the first fails, the earlier ones
+ * stay applied, and the error says how many (`IncompleteChangeError`).
  */
 import { chunk } from './batch.js';
 import type { MusicContext } from './context.js';
 import { requireId } from './context.js';
+import { IncompleteChangeError } from './errors.js';
 import { toMusicUri } from './refs.js';
 
 /** Query `ids` per save/remove request (spec §8). */
@@ -19,9 +23,12 @@ export const MAX_LIBRARY_QUERY_IDS = 20;
 export const MAX_LIBRARY_URIS = 40;
 
 export interface LibraryApi {
-  /** Saves albums to the member's library, in as many requests as the limits need. */
+  /**
+   * Saves albums to the member's library, in as many requests as the limits need (duplicates sent
+   * once). When a request after the first fails, rejects with `IncompleteChangeError`.
+   */
   saveAlbums(userId: string, albums: readonly string[]): Promise<void>;
-  /** Removes albums from the member's library. */
+  /** Removes albums from the member's library; batched, and failing part-way, as `saveAlbums`. */
   removeAlbums(userId: string, albums: readonly string[]): Promise<void>;
 }
 
@@ -29,15 +36,30 @@ export function createLibraryApi(ctx: MusicContext): LibraryApi {
   async function change(method: 'PUT' | 'DELETE', userId: string, albums: readonly string[]): Promise<void> {
     const ids = [...new Set(albums.map((album) => requireId(album, 'album')))];
     const caller = { userId };
-    if (ctx.variant === '2026') {
-      for (const ids40 of chunk(ids, MAX_LIBRARY_URIS)) {
-        const uris = ids40.map((id) => toMusicUri('album', id, ctx.uriScheme)).join(',');
-        await ctx.empty(caller, { method, url: '/v1/me/library', query: { uris } });
+    const send =
+      ctx.variant === '2026'
+        ? (part: string[]) =>
+            ctx.empty(caller, {
+              method,
+              url: '/v1/me/library',
+              query: { uris: part.map((id) => toMusicUri('album', id, ctx.uriScheme)).join(',') },
+            })
+        : (part: string[]) =>
+            ctx.empty(caller, { method, url: '/v1/me/albums', query: { ids: part.join(',') } });
+    let applied = 0;
+    for (const part of chunk(ids, ctx.variant === '2026' ? MAX_LIBRARY_URIS : MAX_LIBRARY_QUERY_IDS)) {
+      try {
+        await send(part);
+      } catch (error) {
+        if (applied === 0) throw error;
+        throw new IncompleteChangeError(
+          applied,
+          ids.length,
+          error,
+          method === 'PUT' ? 'albums-save' : 'albums-remove',
+        );
       }
-      return;
-    }
-    for (const ids20 of chunk(ids, MAX_LIBRARY_QUERY_IDS)) {
-      await ctx.empty(caller, { method, url: '/v1/me/albums', query: { ids: ids20.join(',') } });
+      applied += part.length;
     }
   }
 

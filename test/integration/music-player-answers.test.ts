@@ -1,0 +1,118 @@
+import Keyv from 'keyv';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describeForUser } from '../../src/bot/errors.js';
+import type { MusicDeps } from '../../src/domain/music/deps.js';
+import { pausePlayback, skipToNext } from '../../src/domain/music/player.js';
+import { HttpError, NetworkError, TimeoutError } from '../../src/services/http/errors.js';
+import { NoActiveDeviceError } from '../../src/services/music/index.js';
+import { createMusicWorld, recordingSleep, type MusicWorld } from '../fixtures/music.js';
+
+/** What the member reads when `run` fails. */
+async function answerTo(run: Promise<unknown>): Promise<{ error: unknown; text: string | undefined }> {
+  const error = await run.then(
+    () => expect.fail('expected the command to fail'),
+    (e: unknown) => e,
+  );
+  return { error, text: describeForUser(error) };
+}
+
+describe('what a member reads when a player command does not go through', () => {
+  let world: MusicWorld;
+  let deps: MusicDeps;
+
+  beforeAll(async () => {
+    const { sleep } = recordingSleep();
+    world = await createMusicWorld({ client: { transport: { timeoutMs: 500, sleep } } });
+    for (const user of ['alice', 'carol']) world.signIn(user);
+  });
+  beforeEach(() => {
+    deps = { client: world.music, cache: new Keyv(), recent: new Keyv() };
+    world.emulator.setPlayer('alice', { isPlaying: true, activeDeviceId: 'alice-laptop', trackIndex: 0 });
+  });
+  afterAll(() => world.close());
+
+  it('names the device that is playing when the chosen one is idle, and keeps the service’s error', async () => {
+    const { error, text } = await answerTo(pausePlayback(deps, 'alice', 'alice-phone', 'panel'));
+    expect(text).toBe(
+      'Nothing is playing on “Alice’s phone”, and Pause and Next act where music is playing. ' +
+        'Music is playing on “Alice’s MacBook”: pick it, or start playing on “Alice’s phone” first.',
+    );
+    // Still a "no active device" refusal, so the member is shown their devices with it.
+    expect(error).toBeInstanceOf(NoActiveDeviceError);
+    expect((error as Error).cause).toBeInstanceOf(NoActiveDeviceError);
+    expect(world.emulator.player('alice')?.isPlaying).toBe(true);
+  });
+
+  it('does not offer a playing device that refuses remote commands', async () => {
+    world.emulator.setPlayer('alice', { activeDeviceId: 'alice-kitchen' });
+    const { text } = await answerTo(skipToNext(deps, 'alice', 'Alice’s phone'));
+    expect(text).toBe(
+      'Nothing is playing on “Alice’s phone”, and Pause and Next act where music is playing. ' +
+        'Music is playing on “Kitchen speaker”, which does not accept remote commands: ' +
+        'start playing on “Alice’s phone” first.',
+    );
+  });
+
+  it('says to start playing on the chosen device when nothing plays anywhere', async () => {
+    const { text } = await answerTo(pausePlayback(deps, 'carol', 'carol-pc'));
+    expect(text).toBe(
+      'Nothing is playing on “Carol’s PC”, and Pause and Next act where music is playing: ' +
+        'start playing on “Carol’s PC” first.',
+    );
+  });
+
+  it('says the panel’s device is gone, not that the member has no device called its id', async () => {
+    const gone = 'a3f1c0de9b8e7d6c5b4a39281706f5e4d3c2b1a0';
+    world.emulator.resetCounters();
+    const { text } = await answerTo(skipToNext(deps, 'alice', gone, 'panel'));
+    expect(text).toBe(
+      'The device this panel was set to is no longer among your devices. Your devices: ' +
+        '“Alice’s MacBook”, “Kitchen speaker”, “Alice’s phone”. Press ↻ Refresh, or pick another device.',
+    );
+    expect(text).not.toContain(gone);
+    expect(world.emulator.requestCount({ path: '/v1/me/player/next' })).toBe(0);
+  });
+
+  it('still says a typed device name is unknown', async () => {
+    const { text } = await answerTo(pausePlayback(deps, 'alice', 'Living room'));
+    expect(text).toBe(
+      'You have no device called “Living room”. Your devices: “Alice’s MacBook”, “Kitchen speaker”, “Alice’s phone”.',
+    );
+  });
+
+  it.each([
+    ['a 503', () => world.emulator.failNext('/v1/me/player/next', 503)],
+    ['a time-out', () => world.emulator.stallNext('/v1/me/player/next', 2_000)],
+  ])(
+    'after %s on Next, says the skip may have happened and to check before pressing again',
+    async (_label, fail) => {
+      fail();
+      world.emulator.resetCounters();
+      const { error, text } = await answerTo(skipToNext(deps, 'alice'));
+      expect(text).toBe(
+        'The music service did not confirm the skip, and it may have skipped already: ' +
+          'check your player before you press Next again.',
+      );
+      // The log still shows what happened.
+      expect((error as Error).cause).toSatisfy(
+        (cause) => cause instanceof HttpError || cause instanceof TimeoutError,
+      );
+      expect(world.emulator.requestCount({ path: '/v1/me/player/next' })).toBe(1);
+    },
+  );
+
+  it('says the same after a lost connection on Next', async () => {
+    const lost = new NetworkError('music', 'POST', 'https://api.music.test/v1/me/player/next', 'ECONNRESET');
+    const client = { ...world.music, player: { ...world.music.player, next: () => Promise.reject(lost) } };
+    const { error, text } = await answerTo(skipToNext({ ...deps, client }, 'alice'));
+    expect(text).toMatch(/^The music service did not confirm the skip/);
+    expect((error as Error).cause).toBe(lost);
+  });
+
+  it('keeps “not answering” for a 503 on Pause, which is harmless to press twice', async () => {
+    // A pause is retried: every try fails.
+    for (let i = 0; i < 3; i++) world.emulator.failNext('/v1/me/player/pause', 503);
+    const { text } = await answerTo(pausePlayback(deps, 'alice'));
+    expect(text).toBe('The music service is not answering right now. Please try again in a minute.');
+  });
+});
