@@ -7,7 +7,7 @@
  * must not contain `:`).
  */
 import { z } from 'zod';
-import { UserError } from './errors.js';
+import { StaleInteractionError } from './errors.js';
 import { CUSTOM_ID_SEPARATOR } from './router.js';
 
 export const MAX_CUSTOM_ID_LENGTH = 100;
@@ -43,7 +43,7 @@ export const field = {
 export interface CustomIdCodec<T> {
   readonly prefix: string;
   encode(value: T): string;
-  /** The fields after the prefix; throws a `UserError` when they are not valid. */
+  /** The fields after the prefix; throws a `StaleInteractionError` when they are not valid. */
   decode(args: readonly string[]): T;
 }
 
@@ -69,7 +69,7 @@ export function customIdCodec<T extends Record<string, string | number>>(
       return id;
     },
     decode(args) {
-      const invalid = new UserError('This button is not valid any more. Run the command again.');
+      const invalid = new StaleInteractionError('invalidButton');
       if (args.length !== names.length) throw invalid;
       const out: Record<string, unknown> = {};
       for (const [index, name] of names.entries()) {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Interaction } from 'discord.js';
+import { DiscordAPIError, RESTJSONErrorCodes, type Interaction } from 'discord.js';
 import {
   HttpError,
   NetworkError,
@@ -23,6 +23,39 @@ export class UserError extends Error {
   override readonly name = 'UserError';
 }
 
+/** The router's own sentences an interaction the bot cannot serve as sent is answered with. */
+export type StaleKind = 'unknownCommand' | 'staleButton' | 'invalidButton' | 'commandChanged';
+
+/**
+ * An interaction the bot cannot serve as Discord sent it: a command or subcommand it no longer
+ * has, a button of an older version or a forged one, or a command whose registered options no
+ * longer match the code (registered by another version). Told in the member's language (see
+ * {@link describeForUser}); the message is the English sentence.
+ */
+export class StaleInteractionError extends UserError {
+  constructor(
+    readonly kind: StaleKind,
+    options?: ErrorOptions,
+  ) {
+    super(commonMessages('en')[kind], options);
+  }
+}
+
+/**
+ * An autocomplete that missed Discord's 3 s: the router's budget ran out (see `router.ts`), or
+ * Discord already refused the answer as too late (10062 "Unknown interaction").
+ */
+function lateAutocomplete(error: unknown): boolean {
+  return (
+    (error instanceof Error && error.message === LATE_AUTOCOMPLETE_MESSAGE) ||
+    (error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.UnknownInteraction)
+  );
+}
+
+/** What `withinMs` rejects with when an autocomplete handler overruns the router's budget. */
+export const LATE_AUTOCOMPLETE_MESSAGE =
+  'autocomplete took longer than its budget: answered with no suggestions';
+
 /** What a member gets when a service's commands are switched off, in their language. */
 export function featureOffError(feature: Feature, locale: string | null | undefined): UserError {
   return new UserError(commonMessages(langOf(locale)).featureOff(feature));
@@ -34,6 +67,7 @@ export function featureOffError(feature: Feature, locale: string | null | undefi
  * something generic".
  */
 export function describeForUser(error: unknown, lang: Lang = 'en'): string | undefined {
+  if (error instanceof StaleInteractionError) return commonMessages(lang)[error.kind];
   if (error instanceof UserError) return error.message;
   // Service and auth errors that the member can act on carry their own sentence for them.
   const userMessage = (error as { userMessage?: unknown } | null)?.userMessage;
@@ -75,6 +109,15 @@ export async function replyWithError(
     userId: interaction.user.id,
     guildId: interaction.guildId,
   };
+  if (interaction.isAutocomplete() && lateAutocomplete(error)) {
+    // Nothing for the member to read, nor anything broken: suggestions that came too late.
+    logger.warn(
+      { err: error, ...context },
+      'autocomplete answered too late for Discord: no suggestions shown',
+    );
+    if (!interaction.responded) await interaction.respond([]).catch(() => undefined);
+    return;
+  }
   if (content === undefined) {
     const reference = randomBytes(3).toString('hex');
     logger.error({ err: error, reference, ...context }, 'interaction failed');

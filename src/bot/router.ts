@@ -1,9 +1,52 @@
-import type { Interaction } from 'discord.js';
+import { DiscordjsErrorCodes, type Interaction } from 'discord.js';
+import { withinMs } from '../services/time-limit.js';
 import type { BotContext } from './context.js';
-import { featureOffError, replyWithError, UserError } from './errors.js';
+import {
+  featureOffError,
+  LATE_AUTOCOMPLETE_MESSAGE,
+  replyWithError,
+  StaleInteractionError,
+  UserError,
+} from './errors.js';
 import { commonMessages } from './i18n/common.js';
 import { langOf } from './i18n/index.js';
 import type { ButtonHandler, Command, Feature } from './types.js';
+
+/**
+ * How long an autocomplete handler may take before the router answers it with no suggestions
+ * itself: Discord takes an autocomplete answer only within 3 s of the interaction, and the answer
+ * needs a round trip of its own. Each handler bounds its service calls more tightly; this bounds
+ * everything else (storage that stalls, say).
+ */
+export const AUTOCOMPLETE_BUDGET_MS = 2_400;
+
+/** discord.js's refusals to read options that are not as the code declares them. */
+const OPTION_MISMATCHES: ReadonlySet<unknown> = new Set([
+  DiscordjsErrorCodes.CommandInteractionOptionNotFound,
+  DiscordjsErrorCodes.CommandInteractionOptionType,
+  DiscordjsErrorCodes.CommandInteractionOptionEmpty,
+  DiscordjsErrorCodes.CommandInteractionOptionNoSubcommand,
+  DiscordjsErrorCodes.CommandInteractionOptionNoSubcommandGroup,
+]);
+
+/**
+ * A command whose options, as Discord sent them, are not those the code declares: registered by
+ * another version of the bot (before `npm run register`, or a server's leftover copy). The member
+ * is told the command changed; the owner, in the log, what to run.
+ */
+function outdatedCommand(error: unknown, interaction: Interaction, ctx: BotContext) {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (!OPTION_MISMATCHES.has(code)) return undefined;
+  ctx.logger.warn(
+    {
+      err: error,
+      command: interaction.isCommand() || interaction.isAutocomplete() ? interaction.commandName : undefined,
+      guildId: interaction.guildId,
+    },
+    'a command came with options this version does not declare: run `npm run register` (and remove any copy registered in one server)',
+  );
+  return new StaleInteractionError('commandChanged', { cause: error });
+}
 
 export interface RouterOptions {
   commands: readonly Command[];
@@ -47,7 +90,12 @@ export function createInteractionRouter({ commands, buttons, ctx }: RouterOption
           await interaction.respond([]);
           return;
         }
-        await command.autocomplete(interaction, ctx);
+        // Discord drops suggestions that come after 3 s: past the budget, none are offered, now.
+        await withinMs(
+          command.autocomplete(interaction, ctx),
+          AUTOCOMPLETE_BUDGET_MS,
+          LATE_AUTOCOMPLETE_MESSAGE,
+        );
       } else if (interaction.isButton()) {
         const [prefix = '', ...args] = interaction.customId.split(CUSTOM_ID_SEPARATOR);
         const handler = byPrefix.get(prefix);
@@ -56,7 +104,7 @@ export function createInteractionRouter({ commands, buttons, ctx }: RouterOption
         await handler.handle(interaction, ctx, args);
       }
     } catch (error) {
-      await replyWithError(interaction, error, ctx.logger);
+      await replyWithError(interaction, outdatedCommand(error, interaction, ctx) ?? error, ctx.logger);
     }
   };
 }

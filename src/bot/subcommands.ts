@@ -5,7 +5,7 @@ import {
 } from '@discordjs/builders';
 import type { AutocompleteInteraction, ChatInputCommandInteraction } from 'discord.js';
 import type { BotContext } from './context.js';
-import { featureOffError, UserError } from './errors.js';
+import { featureOffError, StaleInteractionError } from './errors.js';
 import type { Command, Feature } from './types.js';
 
 /** One subcommand of a command, in its own file: `commands/<command>/<sub>.ts`. */
@@ -71,7 +71,7 @@ export function commandGroup<S>(options: CommandGroupOptions<S>): Command {
     requires: options.requires,
     async execute(interaction, ctx) {
       const sub = find(interaction);
-      if (!sub) throw new UserError(`This /${options.name} command is not known to the bot any more.`);
+      if (!sub) throw new StaleInteractionError('unknownCommand');
       await sub.execute(interaction, servicesOf(ctx, interaction), ctx);
     },
     async autocomplete(interaction, ctx) {

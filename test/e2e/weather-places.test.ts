@@ -260,4 +260,20 @@ describe('/weather places: autocomplete, typed names, homes', () => {
       .reply();
     expect(removed.content).toBe('This server’s default place is removed.');
   });
+
+  it('offers a place once when it is both the member’s home and the server’s default', async () => {
+    const [madrid] = await autocomplete('Madrid');
+    await world
+      .slash('weather', { subcommandGroup: 'home', subcommand: 'set', options: { place: madrid!.value } })
+      .reply();
+    await world
+      .slash('weather', { subcommandGroup: 'home', subcommand: 'server', options: { place: madrid!.value } })
+      .reply();
+    try {
+      expect(await autocomplete('')).toEqual([{ name: madrid!.name, value: madrid!.value }]);
+    } finally {
+      await world.slash('weather', { subcommandGroup: 'home', subcommand: 'clear' }).reply();
+      await world.slash('weather', { subcommandGroup: 'home', subcommand: 'server-clear' }).reply();
+    }
+  });
 });

@@ -10,6 +10,8 @@ interface CommonMessages {
   featureOff(feature: Feature): string;
   unknownCommand: string;
   staleButton: string;
+  invalidButton: string;
+  commandChanged: string;
   internal(reference: string): string;
   tooManyRequests(service: string, waitMs: number | undefined): string;
   notAnswering(service: string): string;
@@ -57,6 +59,10 @@ const en: CommonMessages = {
     'service yet.',
   unknownCommand: 'This command is not known to the bot any more. It may have been removed.',
   staleButton: 'This button no longer does anything. Run the command again.',
+  invalidButton: 'This button is not valid any more. Run the command again.',
+  commandChanged:
+    'This command has changed since Discord was last told about it. Try again in a minute; if it keeps ' +
+    'happening, tell the bot’s owner (its commands need registering again).',
   internal: (reference) =>
     `Something went wrong on our side, sorry. It has been logged (reference \`${reference}\`).`,
   tooManyRequests: (service, waitMs) =>
@@ -79,6 +85,11 @@ const de: CommonMessages = {
     `${serviceDe(feature)} noch nicht eingerichtet.`,
   unknownCommand: 'Diesen Befehl kennt der Bot nicht mehr. Vielleicht wurde er entfernt.',
   staleButton: 'Dieser Knopf tut nichts mehr. Führe den Befehl noch einmal aus.',
+  invalidButton: 'Dieser Knopf gilt nicht mehr. Führe den Befehl noch einmal aus.',
+  commandChanged:
+    'Dieser Befehl hat sich geändert, seit Discord zuletzt davon erfahren hat. Versuche es in einer Minute ' +
+    'noch einmal; wenn es immer wieder passiert, sag es dem Betreiber des Bots (seine Befehle müssen neu ' +
+    'registriert werden).',
   internal: (reference) =>
     `Auf unserer Seite ist etwas schiefgegangen, tut uns leid. Es wurde protokolliert (Referenz \`${reference}\`).`,
   tooManyRequests: (service, waitMs) =>

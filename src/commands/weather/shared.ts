@@ -156,11 +156,11 @@ export async function placeAutocomplete(
     ctx.logger.debug({ err: error }, 'place autocomplete answered nothing');
     places = [];
   }
-  await interaction.respond(
-    places
-      .slice(0, 25)
-      .map((place) => ({ name: fit(place.label, MAX_CHOICE_LENGTH), value: encodePlace(place) })),
+  // The member's home and the server's may be one place: offered once.
+  const choices = new Map(
+    places.map((place) => [encodePlace(place), fit(place.label, MAX_CHOICE_LENGTH)] as const),
   );
+  await interaction.respond([...choices].slice(0, 25).map(([value, name]) => ({ name, value })));
 }
 
 async function savedPlaces(interaction: AutocompleteInteraction, storage: Storage): Promise<Place[]> {
