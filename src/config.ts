@@ -47,7 +47,19 @@ const snowflake = z.string().regex(/^\d{15,21}$/, { error: 'must be a Discord id
 
 const envSchema = z.object({
   // Discord
-  DISCORD_TOKEN: requiredString('the bot token from the Discord developer portal'),
+  // Only its shape is checked here (Discord says whether it is right at login). The value is never
+  // put in a message: a pasted "Bot " prefix, spaces or quotes inside are named, not shown.
+  DISCORD_TOKEN: requiredString('the bot token from the Discord developer portal').pipe(
+    z
+      .string()
+      .trim()
+      .refine((token) => !/^bot\s/i.test(token), {
+        error: 'must be the token alone, without "Bot " in front (the bot adds that itself)',
+      })
+      .refine((token) => !/[\s"']/.test(token), {
+        error: 'must not contain spaces or quotes: copy the token again from the developer portal',
+      }),
+  ),
   DISCORD_APPLICATION_ID: z.preprocess(
     blankToUndefined,
     z.string({ error: 'is required (the application id from the Discord developer portal)' }).pipe(snowflake),

@@ -158,9 +158,20 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
           'stopping with work still in flight: interactions or scheduled posts did not finish in time',
         );
       }
-      await client.destroy();
-      await http?.close();
-      await core.close();
+      // Each part is closed whatever the one before did: a failed start must not leave the port or
+      // storage open, nor have a second failure hide the first.
+      const parts: [string, () => Promise<unknown> | undefined][] = [
+        ['the Discord client', () => client.destroy()],
+        ['the callback server', () => http?.close()],
+        ['storage and the service clients', () => core.close()],
+      ];
+      for (const [part, close] of parts) {
+        try {
+          await close();
+        } catch (error) {
+          logger.warn({ err: error }, `could not close ${part}`);
+        }
+      }
       // A failed start is reported once, by whoever started it.
       if (started) logger.info('stopped');
     })());

@@ -1,4 +1,4 @@
-import { Events, type Client, type Interaction } from 'discord.js';
+import { DiscordAPIError, DiscordjsErrorCodes, Events, type Client, type Interaction } from 'discord.js';
 import type { Logger } from '../logger.js';
 
 export interface StartBotOptions {
@@ -45,9 +45,28 @@ export async function startBot({ client, token, route, logger, readyTimeoutMs = 
   wait();
   try {
     await Promise.all([client.login(token), ready]);
+  } catch (error) {
+    throw loginFailure(error);
   } finally {
     clearTimeout(timer);
     client.off(Events.ShardReady, onShardReady);
   }
   logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'connected to Discord');
+}
+
+/**
+ * A failed login said in the owner's terms: a token Discord refuses names `DISCORD_TOKEN` and where
+ * a new one comes from (discord.js says only "An invalid token was provided."). The token itself is
+ * never in the message. Anything else is passed on as it is.
+ */
+function loginFailure(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  const refused =
+    code === DiscordjsErrorCodes.TokenInvalid || (error instanceof DiscordAPIError && error.status === 401);
+  if (!refused) return error;
+  return new Error(
+    'Discord refused DISCORD_TOKEN: copy the bot’s token again from the Developer Portal ' +
+      '(your application → Bot → Reset Token) into .env, whole, without a "Bot " in front',
+    { cause: error },
+  );
 }

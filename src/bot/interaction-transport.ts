@@ -59,6 +59,7 @@ export class InteractionTransport {
   readonly #basePath: string;
   readonly #headers: Record<string, string>;
   readonly #options: REST['options'];
+  #closing: Promise<void> | undefined;
   /** The last request queued per interaction token (removed once it settles with none after it). */
   readonly #tails = new Map<string, Promise<ResponseLike>>();
 
@@ -112,8 +113,9 @@ export class InteractionTransport {
     return sent;
   }
 
-  async close(): Promise<void> {
-    await this.#pool.close();
+  /** Closes the pool; safe to call again (a failed login has discord.js destroy the client first). */
+  close(): Promise<void> {
+    return (this.#closing ??= this.#pool.close());
   }
 
   async #send(request: InternalRequest, fallback: Fallback): Promise<ResponseLike> {

@@ -127,6 +127,33 @@ describe('a start that cannot succeed', () => {
   });
 });
 
+describe('a start Discord refuses', () => {
+  it('names DISCORD_TOKEN when Discord refuses the token, never printing it, and exits 1', async () => {
+    const { env } = await discordFor();
+    const wrong = 'wrong-bot-token-canary-0123456789';
+    const bot = run('src/index.ts', { ...env, DISCORD_TOKEN: wrong });
+    expect(await bot.exited).toEqual({ code: 1, signal: null });
+    const lines = bot.lines();
+    expect(lines.filter((line) => 'notJson' in line)).toEqual([]);
+    expect(errorLines(lines).map((line) => line['msg'])).toEqual([
+      expect.stringMatching(/^could not start: Discord refused DISCORD_TOKEN\b.*Reset Token/),
+    ]);
+    expect(bot.output()).not.toContain(wrong);
+  }, 40_000);
+
+  it('says Discord could not be reached, naming where it was looked for, and exits 1', async () => {
+    const { env } = await discordFor();
+    const closed = `http://127.0.0.1:${await freePort()}/api`;
+    const bot = run('src/index.ts', { ...env, DISCORD_API_URL: closed });
+    expect(await bot.exited).toEqual({ code: 1, signal: null });
+    const lines = bot.lines();
+    expect(errorLines(lines).map((line) => line['msg'])).toEqual([
+      expect.stringMatching(/^could not start: .*ECONNREFUSED/),
+    ]);
+    expect(bot.output()).not.toContain('The client is destroyed');
+  }, 40_000);
+});
+
 describe('what Node would print itself', () => {
   it('logs an unhandled rejection and an uncaught exception through the logger, redacted, and exits 1', async () => {
     const dir = await tempDir();
