@@ -20,6 +20,7 @@ import type { MusicServices } from './bot/context.js';
 import { createLinkNotifier } from './bot/notify.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
+import { redactText } from './services/http/redact.js';
 import type { ExchangeInfo } from './services/http/transport.js';
 import { createMusicClient, createStorageRateGate } from './services/music/index.js';
 import { createWeatherClient, type WeatherClient } from './services/weather/index.js';
@@ -508,11 +509,18 @@ export function runMain(
       app = started;
     },
     (error: unknown) => {
-      logger.fatal(
-        { err: error },
-        `could not start: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      reportStartFailure(logger, config, error);
       process.exit(1);
     },
   );
+}
+
+/**
+ * A failed start, in one log line naming the cause. Said on stderr too when the log level keeps
+ * even that line back (`LOG_LEVEL=silent`): an owner must learn why the bot did not start.
+ */
+export function reportStartFailure(logger: Logger, config: Config, error: unknown): void {
+  const message = `could not start: ${error instanceof Error ? error.message : String(error)}`;
+  logger.fatal({ err: error }, message);
+  if (!logger.isLevelEnabled('fatal')) console.error(redactText(message, secretsOf(config)));
 }

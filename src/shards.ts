@@ -13,7 +13,13 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ShardingManager } from 'discord.js';
-import { configureProcess, createShutdown, STOP_DEADLINE_MS, watchProcess } from './compose.js';
+import {
+  configureProcess,
+  createShutdown,
+  reportStartFailure,
+  STOP_DEADLINE_MS,
+  watchProcess,
+} from './compose.js';
 import type { Logger } from './logger.js';
 import { startWeb, type WebApp } from './web.js';
 
@@ -80,10 +86,7 @@ async function main(): Promise<void> {
     if (config.web) web = await startWeb(config, { logger });
     await manager.spawn({ timeout: 60_000 });
   } catch (error) {
-    logger.fatal(
-      { err: error },
-      `could not start: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    reportStartFailure(logger, config, error);
     shutdown('start-up failed', 1);
     return;
   }

@@ -46,7 +46,7 @@ export async function startBot({ client, token, route, logger, readyTimeoutMs = 
   try {
     await Promise.all([client.login(token), ready]);
   } catch (error) {
-    throw loginFailure(error);
+    throw loginFailure(error, client.rest.options.api);
   } finally {
     clearTimeout(timer);
     client.off(Events.ShardReady, onShardReady);
@@ -54,13 +54,33 @@ export async function startBot({ client, token, route, logger, readyTimeoutMs = 
   logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'connected to Discord');
 }
 
+/** Network errors that mean Discord was never reached. */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
 /**
  * A failed login said in the owner's terms: a token Discord refuses names `DISCORD_TOKEN` and where
  * a new one comes from (discord.js says only "An invalid token was provided."). The token itself is
- * never in the message. Anything else is passed on as it is.
+ * never in the message; Discord not reached says where it was looked for. Anything else is passed
+ * on as it is.
  */
-function loginFailure(error: unknown): unknown {
+function loginFailure(error: unknown, api: string): unknown {
   const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && UNREACHABLE.has(code)) {
+    const origin = URL.canParse(api) ? new URL(api).origin : api;
+    return new Error(
+      `cannot reach Discord at ${origin} (${(error as Error).message}): check the network, and ` +
+        'DISCORD_API_URL if it is set',
+      { cause: error },
+    );
+  }
   const refused =
     code === DiscordjsErrorCodes.TokenInvalid || (error instanceof DiscordAPIError && error.status === 401);
   if (!refused) return error;

@@ -250,6 +250,20 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
     } catch (error) {
       throw gaveUp ?? new StorageError(`cannot connect to Redis at ${where}: ${messageOf(error)}`);
     }
+    // A server that wants a password takes the connection and refuses every command after it
+    // (NOAUTH): asked once here, so that is one clear error at start rather than every read and
+    // write failing once the bot runs.
+    try {
+      await client.ping();
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      const message = messageOf(error);
+      throw new StorageError(
+        /^NOAUTH\b/.test(message)
+          ? `Redis at ${where} needs a password: put it in REDIS_URL (redis://:PASSWORD@${where}, or redis://USER:PASSWORD@… for an ACL user)`
+          : `Redis at ${where} refused the first command: ${message}`,
+      );
+    }
     connected = true;
     const policy = await evictionPolicy(client);
     if (policy !== undefined) {

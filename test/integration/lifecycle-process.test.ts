@@ -141,6 +141,15 @@ describe('a start Discord refuses', () => {
     expect(bot.output()).not.toContain(wrong);
   }, 40_000);
 
+  it('says why it could not start on stderr even with LOG_LEVEL=silent, the token still hidden', async () => {
+    const { env } = await discordFor();
+    const wrong = 'wrong-bot-token-canary-silent-0123';
+    const bot = run('src/index.ts', { ...env, DISCORD_TOKEN: wrong, LOG_LEVEL: 'silent' });
+    expect(await bot.exited).toEqual({ code: 1, signal: null });
+    expect(bot.output().trim()).toMatch(/^could not start: Discord refused DISCORD_TOKEN\b/);
+    expect(bot.output()).not.toContain(wrong);
+  }, 40_000);
+
   it('says Discord could not be reached, naming where it was looked for, and exits 1', async () => {
     const { env } = await discordFor();
     const closed = `http://127.0.0.1:${await freePort()}/api`;
@@ -148,7 +157,8 @@ describe('a start Discord refuses', () => {
     expect(await bot.exited).toEqual({ code: 1, signal: null });
     const lines = bot.lines();
     expect(errorLines(lines).map((line) => line['msg'])).toEqual([
-      expect.stringMatching(/^could not start: .*ECONNREFUSED/),
+      `could not start: cannot reach Discord at ${new URL(closed).origin} (connect ECONNREFUSED ` +
+        `${new URL(closed).host}): check the network, and DISCORD_API_URL if it is set`,
     ]);
     expect(bot.output()).not.toContain('The client is destroyed');
   }, 40_000);

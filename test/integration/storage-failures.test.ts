@@ -97,6 +97,76 @@ describe('Redis at start', () => {
   });
 });
 
+/** A Redis server of its own that wants a password (the machine's Redis is shared and has none). */
+async function passwordedRedis(password: string) {
+  const port = await freePort();
+  const server = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--requirepass',
+      password,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ],
+    { stdio: 'ignore' },
+  );
+  let failed: Error | undefined;
+  server.on('error', (error) => (failed = error));
+  const started = Date.now();
+  for (;;) {
+    if (failed)
+      throw new Error(`redis-server could not be run (apt-get install -y redis-server): ${failed.message}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) break;
+    if (Date.now() - started > 10_000) throw new Error('redis-server did not start');
+    await delay(50);
+  }
+  return { port, stop: () => server.kill('SIGKILL') };
+}
+
+describe.runIf(redisReady)('Redis that wants a password', () => {
+  it('fails the start naming REDIS_URL when none is given, rather than every command once running', async () => {
+    const password = 'redis-password-canary-77';
+    const redis = await passwordedRedis(password);
+    try {
+      const error = await createStorage({
+        dataDir: 'unused',
+        redisUrl: `redis://127.0.0.1:${redis.port}`,
+      }).then(
+        (storage) => storage.close().then(() => expect.fail('the storage opened without a password')),
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(StorageError);
+      expect((error as Error).message).toBe(
+        `Redis at 127.0.0.1:${redis.port} needs a password: put it in REDIS_URL ` +
+          `(redis://:PASSWORD@127.0.0.1:${redis.port}, or redis://USER:PASSWORD@… for an ACL user)`,
+      );
+      // With it, the storage opens and works.
+      const storage = await createStorage({
+        dataDir: 'unused',
+        redisUrl: `redis://:${password}@127.0.0.1:${redis.port}`,
+      });
+      await storage.ns('prefs').set('member', 'kept');
+      expect(await storage.ns('prefs').get('member')).toBe('kept');
+      await storage.close();
+    } finally {
+      redis.stop();
+    }
+  });
+});
+
 describe.runIf(redisReady)('Redis going away while the bot runs', () => {
   it('fails kept data at once and reads a cache miss, and applies nothing late once Redis is back', async () => {
     const link = await redisLink();
