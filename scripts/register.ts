@@ -5,7 +5,7 @@
  * (from testing with DISCORD_GUILD_ID) and the global one shows every command twice.
  */
 import { ConfigError, loadConfig } from '../src/config.js';
-import { registerCommands } from '../src/bot/register.js';
+import { describeRegisterFailure, registerCommands } from '../src/bot/register.js';
 import { commands } from '../src/commands/index.js';
 
 const args = process.argv.slice(2);
@@ -16,8 +16,10 @@ if (unknown.length > 0) {
 }
 const remove = args.includes('--remove');
 
+let guildId: string | undefined;
 try {
   const config = loadConfig();
+  guildId = config.discord.guildId;
   const registered = await registerCommands({
     token: config.discord.token,
     applicationId: config.discord.applicationId,
@@ -27,7 +29,9 @@ try {
   });
   const where = config.discord.guildId
     ? `in guild ${config.discord.guildId}`
-    : 'globally (may take up to an hour to show)';
+    : remove
+      ? 'globally (they may take up to an hour to go)'
+      : 'globally (may take up to an hour to show)';
   console.log(
     remove
       ? `Removed the commands ${where}.`
@@ -35,7 +39,9 @@ try {
   );
 } catch (error) {
   console.error(
-    error instanceof ConfigError ? error.message : `Registration failed: ${(error as Error).message}`,
+    error instanceof ConfigError
+      ? `${error.message}\n\nSee .env.example for every setting.`
+      : `${remove ? 'Removing the commands' : 'Registration'} failed: ${describeRegisterFailure(error, { guildId })}`,
   );
   process.exit(1);
 }

@@ -460,7 +460,11 @@ export class RestApi {
     const scope = (params: Readonly<Record<string, string>>) => {
       if (params['applicationId'] !== core.options.applicationId) throw DiscordErrors.unknownApplication();
       const guildId = params['guildId'];
-      if (guildId !== undefined) core.guildOrThrow(guildId);
+      // A server the application is not in (never invited, or invited without the
+      // applications.commands scope, or no such server): Discord answers 403 Missing Access, not
+      // Unknown Guild, to anything under its commands (the "50001 when registering guild commands"
+      // of countless bot-library issues).
+      if (guildId !== undefined && !core.world.guilds.has(guildId)) throw DiscordErrors.missingAccess();
       return { guildId, commands: core.world.commandsFor(guildId) };
     };
     const single = (params: Readonly<Record<string, string>>) => {

@@ -1,7 +1,9 @@
 import {
   ApplicationIntegrationType,
+  DiscordAPIError,
   InteractionContextType,
   REST,
+  RESTJSONErrorCodes,
   Routes,
   type RESTPutAPIApplicationCommandsResult,
 } from 'discord.js';
@@ -42,4 +44,24 @@ export async function registerCommands(
     ? Routes.applicationGuildCommands(options.applicationId, options.guildId)
     : Routes.applicationCommands(options.applicationId);
   return (await rest.put(route, { body })) as RESTPutAPIApplicationCommandsResult;
+}
+
+/**
+ * Why registering failed, in the owner's terms: which setting to check, and how to mend it.
+ * Anything Discord says that is not one of these is given as it said it.
+ */
+export function describeRegisterFailure(error: unknown, where: { guildId: string | undefined }): string {
+  if (error instanceof DiscordAPIError) {
+    if (error.status === 401)
+      return 'Discord refused DISCORD_TOKEN: copy the bot’s token again from the Developer Portal (your application → Bot → Reset Token).';
+    if (error.code === RESTJSONErrorCodes.UnknownApplication)
+      return 'DISCORD_APPLICATION_ID is not this bot’s application: copy the Application ID from the Developer Portal (your application → General Information).';
+    if (
+      where.guildId !== undefined &&
+      (error.code === RESTJSONErrorCodes.MissingAccess || error.code === RESTJSONErrorCodes.UnknownGuild)
+    )
+      return `The bot cannot register commands in the server DISCORD_GUILD_ID names (${where.guildId}): invite it there with the link in the README (scopes bot and applications.commands), or correct the id.`;
+    return `Discord refused the commands: ${error.status} ${error.message}`;
+  }
+  return error instanceof Error ? error.message : String(error);
 }

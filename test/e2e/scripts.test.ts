@@ -63,6 +63,38 @@ describe('the quick-start scripts', () => {
     }
   }, 60_000);
 
+  it('npm run register names the setting to check when Discord refuses it', async () => {
+    const discord = await startDiscordEmulator({ botToken: 'register-test-token' });
+    try {
+      const guild = discord.createGuild({ name: 'testing' });
+      const env = {
+        PATH: process.env['PATH'],
+        DISCORD_TOKEN: 'register-test-token',
+        DISCORD_APPLICATION_ID: discord.applicationId,
+        DISCORD_API_URL: discord.restUrl,
+        DISCORD_GUILD_ID: guild.id,
+      };
+      const failing = async (changed: Record<string, string>) => {
+        const register = run(['scripts/register.ts'], { ...env, ...changed });
+        expect(await register.exited).toBe(1);
+        return register.output().stderr.trim();
+      };
+      const token = await failing({ DISCORD_TOKEN: 'wrong-token-canary-register' });
+      expect(token).toMatch(/^Registration failed: Discord refused DISCORD_TOKEN: .*Reset Token/);
+      expect(token).not.toContain('wrong-token-canary-register');
+      expect(await failing({ DISCORD_APPLICATION_ID: '100000000000000001' })).toMatch(
+        /^Registration failed: DISCORD_APPLICATION_ID is not this bot’s application/,
+      );
+      expect(await failing({ DISCORD_GUILD_ID: '100000000000000002' })).toBe(
+        'Registration failed: The bot cannot register commands in the server DISCORD_GUILD_ID names ' +
+          '(100000000000000002): invite it there with the link in the README (scopes bot and ' +
+          'applications.commands), or correct the id.',
+      );
+    } finally {
+      await discord.close();
+    }
+  }, 60_000);
+
   it('npm run emulators serves on the fixed default ports, prints them, and stops on Ctrl-C', async () => {
     const emulators = run(['scripts/emulators.ts']);
     await expect

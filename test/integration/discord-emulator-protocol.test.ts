@@ -887,6 +887,11 @@ describe('Discord emulator protocol details, against a real discord.js client', 
       const unknown = await call('GET', '/guilds/1');
       expect(unknown.status).toBe(404);
       expect(await unknown.json()).toEqual({ message: 'Unknown Guild', code: 10004 });
+      // The commands of a server the application is not in are Missing Access, as Discord answers
+      // a bot registering guild commands without the applications.commands scope there.
+      const commandsThere = await call('GET', `/applications/${emu.applicationId}/guilds/1/commands`);
+      expect(commandsThere.status).toBe(403);
+      expect(await commandsThere.json()).toEqual({ message: 'Missing Access', code: 50001 });
       const me = await call('GET', `/guilds/${guild.id}/members/@me`);
       expect(me.status).toBe(200);
       const { handle, interaction } = await slash();
