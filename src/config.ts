@@ -197,7 +197,9 @@ export class ConfigError extends Error {
 function decodeKey(raw: string): Buffer | undefined {
   const candidates = [
     /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : undefined,
-    Buffer.from(raw, 'base64'),
+    // Node's decoder skips characters that are not base64, so a key with typos in it would decode
+    // to some other 32 bytes: only a well-formed one (standard or URL-safe alphabet) is read.
+    /^[A-Za-z0-9+/]{43}=?$|^[A-Za-z0-9_-]{43}=?$/.test(raw) ? Buffer.from(raw, 'base64') : undefined,
   ];
   return candidates.find((key) => key?.length === 32);
 }
@@ -312,9 +314,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
   }
   const publicUrlSetting = field('PUBLIC_URL');
-  if (musicWanted && publicUrlSetting !== undefined) {
-    const problem = redirectProblem(new URL(publicUrlSetting));
+  if (publicUrlSetting !== undefined) {
+    const url = new URL(publicUrlSetting);
+    // `/callback` and the link pages are appended to it: `https://x/?a=1/callback` is no address.
+    if (url.search !== '' || url.hash !== '')
+      problems.push(
+        'PUBLIC_URL must not have a query (?…) or fragment (#…): only scheme, host, port and path',
+      );
+    const problem = musicWanted ? redirectProblem(url) : undefined;
     if (problem) problems.push(`PUBLIC_URL ${problem}`);
+  } else if (musicWanted && field('HTTP_PORT') === 0 && field('WEB') !== 'off') {
+    // Port 0 is any free port, which no redirect URI registered beforehand can name.
+    problems.push(
+      'PUBLIC_URL is required with HTTP_PORT=0: the redirect URI registered with the music service must name the port members reach',
+    );
   }
 
   if (problems.length > 0 || !raw) throw new ConfigError(problems);

@@ -196,6 +196,41 @@ describe('configuration', () => {
     );
   });
 
+  it('refuses a PUBLIC_URL with a query or fragment, which the pages and /callback are appended to', () => {
+    expect(problemsOf({ ...minimal, PUBLIC_URL: 'https://bot.example.org/?a=1' })).toEqual([
+      'PUBLIC_URL must not have a query (?…) or fragment (#…): only scheme, host, port and path',
+    ]);
+    expect(problemsOf({ ...minimal, PUBLIC_URL: 'https://bot.example.org/#top' })).toHaveLength(1);
+  });
+
+  it('asks for PUBLIC_URL when the music service needs a redirect URI and HTTP_PORT is 0 (any port)', () => {
+    const music = { ...minimal, MUSIC_CLIENT_ID: 'id', MUSIC_CLIENT_SECRET: 'secret', HTTP_PORT: '0' };
+    expect(problemsOf(music)).toEqual([
+      'PUBLIC_URL is required with HTTP_PORT=0: the redirect URI registered with the music service must name the port members reach',
+    ]);
+    expect(loadConfig({ ...music, PUBLIC_URL: 'https://bot.example.org' }).http.port).toBe(0);
+    // Without the music service, or without a callback server in this process, no redirect URI.
+    expect(loadConfig({ ...minimal, HTTP_PORT: '0' }).http.port).toBe(0);
+    expect(loadConfig({ ...music, WEB: 'off' }).http.port).toBe(0);
+  });
+
+  it('reads an encryption key only as 64 hex digits or well-formed base64, never one with typos skipped', () => {
+    const key = Buffer.alloc(32, 7);
+    const withKey = (value: string) => ({
+      ...minimal,
+      MUSIC_CLIENT_ID: 'id',
+      MUSIC_CLIENT_SECRET: 's',
+      TOKEN_ENCRYPTION_KEY: value,
+    });
+    expect(loadConfig(withKey(key.toString('base64'))).music?.encryption?.current).toEqual(key);
+    expect(loadConfig(withKey(key.toString('base64url'))).music?.encryption?.current).toEqual(key);
+    expect(loadConfig(withKey(key.toString('hex'))).music?.encryption?.current).toEqual(key);
+    // Node's decoder would skip the "!!!!" and read the rest as a key.
+    expect(problemsOf(withKey(`!!!!${key.toString('base64')}`))).toEqual([
+      'TOKEN_ENCRYPTION_KEY must be 32 bytes, as 64 hex digits or base64 (openssl rand -base64 32)',
+    ]);
+  });
+
   it('names SHARDS, not SHARD_IDS, when the id a sharding manager gave is out of range', () => {
     expect(problemsOf({ ...minimal, SHARD_COUNT: '2', SHARDS: '2', SHARD_IDS: '0-1' })).toEqual([
       'SHARDS must be shard numbers below SHARD_COUNT (2), as a list or range: 0,1 or 2-3',
