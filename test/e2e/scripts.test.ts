@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { startDiscordEmulator } from '../../emulators/discord/index.js';
+import { startDiscordEmulator, type DiscordEmulator } from '../../emulators/discord/index.js';
 import { DEFAULT_PORTS } from '../../scripts/lib/offline.js';
 
 function run(args: string[], env?: NodeJS.ProcessEnv) {
@@ -15,6 +15,17 @@ function run(args: string[], env?: NodeJS.ProcessEnv) {
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   return { child, exited, output: () => ({ stdout, stderr }) };
+}
+
+/** The environment `npm run register` needs, for the server `guildId` of the emulator `discord`. */
+function registerEnv(discord: DiscordEmulator, guildId: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env['PATH'],
+    DISCORD_TOKEN: 'register-test-token',
+    DISCORD_APPLICATION_ID: discord.applicationId,
+    DISCORD_API_URL: discord.restUrl,
+    DISCORD_GUILD_ID: guildId,
+  };
 }
 
 describe('the quick-start scripts', () => {
@@ -32,13 +43,7 @@ describe('the quick-start scripts', () => {
     const discord = await startDiscordEmulator({ botToken: 'register-test-token' });
     try {
       const guild = discord.createGuild({ name: 'testing' });
-      const env = {
-        PATH: process.env['PATH'],
-        DISCORD_TOKEN: 'register-test-token',
-        DISCORD_APPLICATION_ID: discord.applicationId,
-        DISCORD_API_URL: discord.restUrl,
-        DISCORD_GUILD_ID: guild.id,
-      };
+      const env = registerEnv(discord, guild.id);
       const register = run(['scripts/register.ts'], env);
       expect(await register.exited, register.output().stderr).toBe(0);
       expect(register.output().stdout).toContain(`commands in guild ${guild.id}: /`);
@@ -67,13 +72,7 @@ describe('the quick-start scripts', () => {
     const discord = await startDiscordEmulator({ botToken: 'register-test-token' });
     try {
       const guild = discord.createGuild({ name: 'testing' });
-      const env = {
-        PATH: process.env['PATH'],
-        DISCORD_TOKEN: 'register-test-token',
-        DISCORD_APPLICATION_ID: discord.applicationId,
-        DISCORD_API_URL: discord.restUrl,
-        DISCORD_GUILD_ID: guild.id,
-      };
+      const env = registerEnv(discord, guild.id);
       const failing = async (changed: Record<string, string>) => {
         const register = run(['scripts/register.ts'], { ...env, ...changed });
         expect(await register.exited).toBe(1);

@@ -58,8 +58,8 @@ describe('scheduled weather posts, managed from Discord', () => {
     return channel;
   };
 
-  /** The time zones `/weather schedule add` offers for `typed`. */
-  const offered = async (typed: string) =>
+  /** The time zones `/weather schedule add` offers for `typed`, with `place` in its place option. */
+  const offered = async (typed: string, place = BERLIN) =>
     (
       await world.discord.autocomplete({
         guildId: world.guildId,
@@ -68,7 +68,7 @@ describe('scheduled weather posts, managed from Discord', () => {
         name: 'weather',
         subcommandGroup: 'schedule',
         subcommand: 'add',
-        options: { place: BERLIN, time: '07:00', timezone: typed },
+        options: { place, time: '07:00', timezone: typed },
         focused: 'timezone',
       })
     ).map((c) => c.value);
@@ -298,22 +298,9 @@ describe('scheduled weather posts, managed from Discord', () => {
 
   it('takes the place’s own time zone when none is given, and offers it first', async () => {
     const sydney = encodePlace({ lat: -33.87, lon: 151.21, label: 'Sydney, AU' });
-    const offeredFor = async (place: string, typed: string) =>
-      (
-        await world.discord.autocomplete({
-          guildId: world.guildId,
-          channelId: world.channelId,
-          userId: world.alice.id,
-          name: 'weather',
-          subcommandGroup: 'schedule',
-          subcommand: 'add',
-          options: { place, time: '07:00', timezone: typed },
-          focused: 'timezone',
-        })
-      ).map((c) => c.value);
-    expect((await offeredFor(sydney, ''))[0]).toBe('Australia/Sydney');
-    expect((await offeredFor(sydney, 'syd'))[0]).toBe('Australia/Sydney');
-    expect((await offeredFor(sydney, 'berl'))[0]).toBe('Europe/Berlin');
+    expect((await offered('', sydney))[0]).toBe('Australia/Sydney');
+    expect((await offered('syd', sydney))[0]).toBe('Australia/Sydney');
+    expect((await offered('berl', sydney))[0]).toBe('Europe/Berlin');
 
     const saved = await schedule('add', { place: sydney, time: '06:30' }).reply();
     expect(saved.embeds[0]?.description).toContain('06:30 Australia/Sydney');
