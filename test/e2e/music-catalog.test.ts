@@ -343,7 +343,20 @@ describe('albums, artists and the library', () => {
       })
       .reply();
     expect(invalid.flags! & EPHEMERAL).toBe(EPHEMERAL);
-    expect(invalid.content).toMatch(/^That is not an album link, URI or id/);
+    expect(invalid.content).toBe('That points to an artist, not an album: give an album’s link, URI or id.');
+  });
+
+  it('names the album market it looked in for a member whose country it does not know', async () => {
+    // Not linked, so no country: the album is asked for in the default market, and says which.
+    const stranger = world.discord.createUser({ username: 'stranger' });
+    const reply = await world
+      .slash('music', {
+        subcommand: 'album',
+        options: { album: fixtures.catalog.longAlbumId },
+        userId: stranger.id,
+      })
+      .reply();
+    expect(fieldsOf(reply)['Availability']).toBe('Available in US');
   });
 
   it('says what kind of id was expected when a bare id of another kind is given', async () => {

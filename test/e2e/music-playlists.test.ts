@@ -405,6 +405,23 @@ describe('playlists: pages, autocomplete and edits', () => {
     expect(short.content).toMatch(
       /A short share link must be opened first: copy the full link it leads to\.$/,
     );
+    // An album's link is not taken for a playlist's name.
+    const album = await playlist('view', {
+      playlist: 'https://open.spotify.com/intl-de/album/4aawyAB9vmqN3uQ7FjRGTy?si=abc',
+    }).waitForFollowUp();
+    expect(album.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(album.content).toBe(
+      'That points to an album, not a playlist: give a playlist’s link, URI or id, or pick one of yours from the suggestions.',
+    );
+    // A local file's URI is well formed, but no one else can play the file.
+    const local = await playlist('add', {
+      playlist: roadTrip,
+      items: 'spotify:local:Some+Artist:Some+Album:A+Song:180',
+    }).reply();
+    expect(local.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(local.content).toMatch(
+      /Local files cannot be added: they exist only on the device that plays them\.$/,
+    );
     const unknown = await playlist('view', { playlist: 'my favourite songs' }).waitForFollowUp();
     expect(unknown.flags! & EPHEMERAL).toBe(EPHEMERAL);
     expect(unknown.content).toBe(

@@ -99,19 +99,16 @@ export function getAlbumSummary(
   market: string | undefined,
 ): Promise<AlbumSummary> {
   const id = requireRef(album, 'album');
-  return cached(
-    deps.cache,
-    `album:${id}:${market ?? ''}`,
-    ALBUM_CACHE_TTL_MS,
-    albumSummarySchema,
-    async () => {
-      const full = await deps.client.albums.get(id, market === undefined ? {} : { market });
-      const tracks: SimplifiedTrack[] = [];
-      for await (const track of deps.client.paging.iterate(full.tracks, { max: MAX_ALBUM_TRACKS }))
-        tracks.push(track);
-      return summarizeAlbum(full, tracks, market);
-    },
-  );
+  // Without the member's country (development-mode apps are not told it since 2026) the album is
+  // asked for in the default market: named as such, not as "your market".
+  const where = market ?? DEFAULT_MUSIC_OPTIONS.defaultMarket;
+  return cached(deps.cache, `album:${id}:${where}`, ALBUM_CACHE_TTL_MS, albumSummarySchema, async () => {
+    const full = await deps.client.albums.get(id, { market: where });
+    const tracks: SimplifiedTrack[] = [];
+    for await (const track of deps.client.paging.iterate(full.tracks, { max: MAX_ALBUM_TRACKS }))
+      tracks.push(track);
+    return summarizeAlbum(full, tracks, where);
+  });
 }
 
 /** `/music album`: the album, remembered as one of the member's recent albums. */

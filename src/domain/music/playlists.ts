@@ -29,7 +29,7 @@ import {
   shorten,
   StaleConfirmationError,
 } from './errors.js';
-import { parseItemRefs, requireAllValid, shortLinkHint } from './refs.js';
+import { articleFor, otherKind, parseItemRefs, requireAllValid, shortLinkHint } from './refs.js';
 
 export const PLAYLIST_PAGE_SIZE = 10;
 /** Items removed by one confirmation at most (one page of the service's list). */
@@ -239,6 +239,13 @@ export async function playlistChoices(
 export async function resolvePlaylist(deps: MusicDeps, userId: string, input: string): Promise<string> {
   const id = parseMusicRef(input, 'playlist');
   if (id !== undefined) return id;
+  // An album's (or a track's) link is no playlist's name: said so, rather than "none is called".
+  const given = otherKind(input, 'playlist');
+  if (given !== undefined) {
+    throw new MusicInputError(
+      `That points to ${articleFor(given)}, not a playlist: give a playlist’s link, URI or id, or pick one of yours from the suggestions.`,
+    );
+  }
   const name = input.trim().toLowerCase();
   const named = (playlists: readonly PlaylistChoice[]) =>
     playlists.find((playlist) => playlist.name.trim().toLowerCase() === name)?.id;

@@ -25,16 +25,36 @@ export function parseRefList(text: string, type: MusicRefType): ParsedRefs {
   return { ids, invalid };
 }
 
-/** One reference, or a `MusicInputError` naming what was expected. */
+/** One reference, or a `MusicInputError` naming what was expected (and what was given, if known). */
 export function requireRef(text: string, type: MusicRefType): string {
   const id = parseMusicRef(text, type);
   if (id === undefined) {
+    const given = otherKind(text, type);
     throw new MusicInputError(
-      `That is not ${articleFor(type)} link, URI or id: \`${shorten(text)}\`.${shortLinkHint([text])}`,
+      given === undefined
+        ? `That is not ${articleFor(type)} link, URI or id: \`${shorten(text)}\`.${shortLinkHint([text])}`
+        : `That points to ${articleFor(given)}, not ${articleFor(type)}: give ${articleFor(type)}’s link, URI or id.`,
     );
   }
   return id;
 }
+
+const KINDS: readonly MusicRefType[] = ['album', 'artist', 'playlist', 'track', 'episode', 'show', 'user'];
+
+/**
+ * The kind of a link or URI of a kind other than `wanted` (an album's link given for a playlist),
+ * which a message can name; undefined when it is not a link or URI the bot reads. A bare id says
+ * nothing of its kind.
+ */
+export function otherKind(text: string, wanted: MusicRefType): MusicRefType | undefined {
+  return KINDS.find(
+    (kind) =>
+      kind !== wanted && parseMusicRef(text, kind) !== undefined && parseMusicRef(text, wanted) === undefined,
+  );
+}
+
+/** A URI of a file on the member's own device (`service:local:artist:album:title:seconds`). */
+const LOCAL_FILE = /^[a-z][a-z0-9]*:local:/i;
 
 /**
  * For a short share link (the app's share sheet gives `https://<name>.link/…`, which only redirects):
@@ -83,11 +103,15 @@ export function requireAllValid(invalid: readonly string[], what: string): void 
     .map((part) => `\`${shorten(part)}\``)
     .join(', ');
   const more = invalid.length > 3 ? ` and ${invalid.length - 3} more` : '';
+  // A local file's URI is well formed, but the file lives only on the device that has it.
+  const local = invalid.some((part) => LOCAL_FILE.test(part.trim()))
+    ? ' Local files cannot be added: they exist only on the device that plays them.'
+    : '';
   throw new MusicInputError(
-    `These are not ${what} links, URIs or ids: ${shown}${more}.${shortLinkHint(invalid)}`,
+    `These are not ${what} links, URIs or ids: ${shown}${more}.${shortLinkHint(invalid)}${local}`,
   );
 }
 
-function articleFor(type: MusicRefType): string {
+export function articleFor(type: MusicRefType): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
