@@ -243,6 +243,19 @@ describe('music schemas tolerate what real lists hold', () => {
     expect(entryLine(parsed.items[0]!, 1)).toContain('Episode 12 — The Show');
   });
 
+  it('marks an explicit track, and one the service restricts, as the album view does', () => {
+    const parsed = playlistItemsSchema.parse(
+      page([
+        entry({ ...track('x'), name: 'Loud', explicit: true }),
+        entry({ ...track('r'), name: 'Elsewhere', restrictions: { reason: 'market' } }),
+        entry({ ...track('p'), name: 'Plain', explicit: false }),
+      ]),
+    );
+    expect(entryLine(parsed.items[0]!, 1)).toMatch(/Loud.* · explicit$/);
+    expect(entryLine(parsed.items[1]!, 2)).toMatch(/Elsewhere.* · unavailable$/);
+    expect(entryLine(parsed.items[2]!, 3)).not.toMatch(/explicit|unavailable/);
+  });
+
   it('reads an entry whose fields come as null now and then, keeping its URI', () => {
     const parsed = playlistItemsSchema.parse(
       page([

@@ -47,8 +47,15 @@ export function entryLine(entry: PlaylistEntry, position: number): string {
   const item = entry.track;
   switch (entry.kind) {
     case 'track': {
-      const unavailable = item?.is_playable === false ? ' · unavailable' : '';
-      return `${number} ${md(item?.name, 80)}${artistsOf(entry)}${durationOf(entry)}${unavailable}`;
+      // As the album view marks its tracks: explicit, and not playable (with the service's reason).
+      const marks = [
+        item?.explicit === true ? 'explicit' : undefined,
+        item?.is_playable === false || item?.restrictions !== undefined ? 'unavailable' : undefined,
+      ]
+        .filter((mark) => mark !== undefined)
+        .map((mark) => ` · ${mark}`)
+        .join('');
+      return `${number} ${md(item?.name, 80)}${artistsOf(entry)}${durationOf(entry)}${marks}`;
     }
     case 'episode':
       return `${number} 🎙️ ${md(item?.name, 80, 'untitled episode')}${
