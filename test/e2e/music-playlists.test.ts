@@ -297,6 +297,20 @@ describe('playlists: pages, autocomplete and edits', () => {
     expect(done.components).toEqual([]);
   });
 
+  it('replaces nothing when the playlist changed between the prompt and the confirmation', async () => {
+    const prompt = await playlist('replace', { playlist: roadTrip, items: trackIds[9]! }).reply();
+    // Someone (a collaborator, another device) adds an item meanwhile.
+    await playlist('add', { playlist: roadTrip, items: trackIds[10]! }).reply();
+    const changed = world.music!.playlist(roadTrip)!.uris;
+    const refused = await click(prompt, 'Replace with 1 item').waitForFollowUp();
+    expect(refused.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(refused.content).toBe(
+      `“Road trip” changed since you asked (it now holds ${changed.length} items): nothing was replaced. ` +
+        'Run /music playlist replace again to see what would go.',
+    );
+    expect(world.music!.playlist(roadTrip)!.uris).toEqual(changed);
+  });
+
   const UNKNOWN_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
   const changesSent = () =>
     ['PUT', 'POST', 'DELETE']

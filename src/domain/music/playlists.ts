@@ -580,7 +580,13 @@ function changedMessage(command: 'remove' | 'replace'): string {
   return `The playlist changed since you asked. Run /music playlist ${command} again.`;
 }
 
-const pendingSchema = z.object({ userId: z.string(), playlistId: z.string(), uris: z.array(z.string()) });
+const pendingSchema = z.object({
+  userId: z.string(),
+  playlistId: z.string(),
+  uris: z.array(z.string()),
+  /** The playlist's version the prompt showed (absent in replacements kept by older versions). */
+  snapshot: z.string().optional(),
+});
 const pendingKey = (token: string) => `replace:${token}`;
 
 export interface ReplacementPreview {
@@ -601,7 +607,11 @@ export async function prepareReplacement(
   const uris = replacementUris(deps.client.uri, items);
   const full = await requireEditable(deps, userId, playlist);
   const token = randomBytes(9).toString('base64url');
-  await deps.cache.set(pendingKey(token), { userId, playlistId: full.id, uris }, PENDING_TTL_MS);
+  await deps.cache.set(
+    pendingKey(token),
+    { userId, playlistId: full.id, uris, snapshot: full.snapshot_id },
+    PENDING_TTL_MS,
+  );
   return { head: headOf(full), total: itemsOf(full).total, uris, token };
 }
 
@@ -618,6 +628,15 @@ export async function replacePlaylistItems(
   // A confirmation kept from before the limit: refused whole, never split over several requests.
   if (pending.uris.length > MAX_REPLACE) throw tooManyToReplace(pending.uris.length);
   const full = await requireEditable(deps, userId, playlistId);
+  // The prompt said which items would go. A replacement takes no version to check against (the
+  // service overwrites whatever is there), so a playlist changed since then (a collaborator's
+  // additions) is checked here: the member confirms what they saw, or nothing.
+  if (pending.snapshot !== undefined && full.snapshot_id !== pending.snapshot) {
+    const total = itemsOf(full).total;
+    throw new StaleConfirmationError(
+      `“${shorten(full.name)}” changed since you asked (it now holds ${total} ${total === 1 ? 'item' : 'items'}): nothing was replaced. Run /music playlist replace again to see what would go.`,
+    );
+  }
   await editing(full, () => deps.client.playlists.replaceItems(userId, full.id, pending.uris)).catch(
     (error: unknown) => {
       if (isUnknownItem(error)) {
