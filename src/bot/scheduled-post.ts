@@ -250,6 +250,7 @@ export function createScheduledPoster(
       if (REFUSED_STATUSES.has(error.status) && typeof error.code === 'number')
         throw new PostRefusedError(`Discord refused the post: ${error.status} ${error.message}`, {
           cause: error,
+          detail: `${error.status} ${error.message}`,
         });
       throw error;
     }

@@ -83,7 +83,11 @@ async function world(
         return Promise.reject(new PostRejectedError('the channel was deleted', 'channel-deleted'));
       if (refusing.has(schedule.channelId)) {
         refusedTries++;
-        return Promise.reject(new PostRefusedError('Discord refused the post: 400 Invalid Form Body'));
+        return Promise.reject(
+          new PostRefusedError('Discord refused the post: 400 Invalid Form Body', {
+            detail: '400 Invalid Form Body',
+          }),
+        );
       }
       events.push('post');
       posts.push({
@@ -314,10 +318,18 @@ describe('scheduled posts, on a controllable clock', () => {
       await w.runner.tick();
     }
     expect(w.refusedTries()).toBe(1);
+    // Kept on the schedule, for the list to say why nothing came.
+    expect((await w.store.list('1000'))[0]?.lastRefused).toEqual({
+      at: Date.parse('2026-11-23T06:00:00Z'),
+      reason: '400 Invalid Form Body',
+    });
     w.refusing.delete('998');
     await w.runUntil('2026-11-24T07:00:00Z');
     expect(w.posts.map((p) => p.at)).toEqual(['2026-11-24T06:00:00.000Z']);
-    expect((await w.store.list('1000'))[0]?.paused).toBeUndefined();
+    const [after] = await w.store.list('1000');
+    expect(after?.paused).toBeUndefined();
+    // A post went out since: nothing to warn of any more.
+    expect(after?.lastRefused).toBeUndefined();
   });
 
   it('try again within the grace window when the weather service is down', async () => {

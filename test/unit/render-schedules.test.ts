@@ -59,6 +59,20 @@ describe('schedule renderers', () => {
     }
   });
 
+  it('says in the list when Discord refused the last post, in the reader’s language, until one goes out', () => {
+    const at = Date.UTC(2025, 5, 2, 5);
+    const refused = scheduleFactory({
+      lastRefused: { at, reason: '400 Message was blocked by automatic moderation' },
+    });
+    expect(listEmbed([refused], 25, NOW, en).description).toContain(
+      `⚠ Discord refused the last post (<t:${at / 1000}:R>): 400 Message was blocked by automatic moderation`,
+    );
+    expect(listEmbed([refused], 25, NOW, de).description).toContain(
+      `⚠ Discord hat den letzten Post abgelehnt (<t:${at / 1000}:R>)`,
+    );
+    expect(listEmbed([scheduleFactory()], 25, NOW, en).description).not.toContain('⚠');
+  });
+
   it('lists a schedule whose time zone this bot does not know, saying to remove and add it again', () => {
     const healthy = scheduleFactory({ id: 'b1b2b3b4' });
     for (const timezone of ['Mars/Olympus', 'Evil/[x](http://evil.example)', '']) {

@@ -92,6 +92,8 @@ const en = {
     'place-refused': 'the weather service refuses this place',
   } satisfies Record<BotPauseCode, string>,
   nextRun: (unixSeconds: number) => `next <t:${unixSeconds}:F> (<t:${unixSeconds}:R>)`,
+  lastRefused: (unixSeconds: number, said: string) =>
+    `⚠ Discord refused the last post (<t:${unixSeconds}:R>): ${said}`,
   noNextRun: 'no next run',
   /** In autocomplete choices, after a paused schedule. */
   pausedMark: 'paused',
@@ -175,6 +177,8 @@ const de: ScheduleMessages = {
     'place-refused': 'der Wetterdienst lehnt diesen Ort ab',
   },
   nextRun: (unixSeconds) => `nächster Termin <t:${unixSeconds}:F> (<t:${unixSeconds}:R>)`,
+  lastRefused: (unixSeconds, said) =>
+    `⚠ Discord hat den letzten Post abgelehnt (<t:${unixSeconds}:R>): ${said}`,
   noNextRun: 'kein nächster Termin',
   pausedMark: 'angehalten',
 };

@@ -42,7 +42,12 @@ export function scheduleLine(schedule: Schedule, now: Date, t: ScheduleMessages,
     : next
       ? t.nextRun(Math.floor(next.getTime() / 1000))
       : t.noNextRun;
-  return `\`${schedule.id}\` ${what}\n${settings} · ${state}`;
+  // Discord's words, as it sent them: escaped, as a stored reason is.
+  const refused =
+    schedule.paused || !schedule.lastRefused
+      ? ''
+      : `\n${t.lastRefused(Math.floor(schedule.lastRefused.at / 1000), md(schedule.lastRefused.reason, 200))}`;
+  return `\`${schedule.id}\` ${what}\n${settings} · ${state}${refused}`;
 }
 
 /** What one page of the list may hold: an embed's description is at most 4,096 characters. */

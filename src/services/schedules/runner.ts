@@ -124,6 +124,17 @@ export class PostRejectedError extends Error {
  */
 export class PostRefusedError extends Error {
   override readonly name: string = 'PostRefusedError';
+  constructor(
+    message: string,
+    options?: ErrorOptions & {
+      /** What Discord said, for the schedule list (`400 Message was blocked by automatic moderation`). */
+      detail?: string;
+    },
+  ) {
+    super(message, options);
+    this.detail = options?.detail ?? message;
+  }
+  readonly detail: string;
 }
 
 /**
@@ -324,6 +335,20 @@ export function createSlotPoster(options: SlotPosterOptions) {
     for (const [id, at] of unmarked) if (now() - at > DONE_TTL_MS) unmarked.delete(id);
   }
 
+  /**
+   * Keeps (or, once a post has gone out, clears) the schedule's last refusal, for the list. Best
+   * effort: a storage that cannot take it now costs the note, never the post's outcome.
+   */
+  async function noteRefusal(schedule: Schedule, refusal: Schedule['lastRefused']): Promise<void> {
+    try {
+      await options.store.change(schedule.guildId, schedule.id, ({ lastRefused: _last, ...kept }) =>
+        refusal === undefined ? kept : { ...kept, lastRefused: refusal },
+      );
+    } catch (error) {
+      logger.warn({ err: error, scheduleId: schedule.id }, 'could not note a refused post on its schedule');
+    }
+  }
+
   /** Pauses a schedule that cannot post (its channel, or the weather service, refuses it), logged. */
   async function pause(schedule: Schedule, why: PauseReason): Promise<void> {
     logger.warn(
@@ -405,9 +430,11 @@ export function createSlotPoster(options: SlotPosterOptions) {
               { err: error, scheduleId: schedule.id, slot },
               'scheduled post refused by Discord: skipped for this run, not tried again',
             );
+            await noteRefusal(schedule, { at: now(), reason: error.detail });
             outcome = 'refused';
           } else throw error;
         }
+        if (outcome === 'posted' && schedule.lastRefused) await noteRefusal(schedule, undefined);
         try {
           await markers.set(`done:${id}`, true, DONE_TTL_MS);
         } catch (error) {

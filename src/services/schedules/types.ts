@@ -45,6 +45,11 @@ export const scheduleSchema = z.object({
   paused: pausedSchema.optional(),
   /** When it was last resumed (see {@link postsFrom}). Absent in records written before it was stored. */
   resumedAt: z.number().optional(),
+  /**
+   * The last post Discord refused as it was (a server's AutoMod blocking it, say), when no post has
+   * gone out since: the list shows it, as nothing else would say why the channel got nothing.
+   */
+  lastRefused: z.object({ at: z.number(), reason: z.string() }).optional(),
 });
 export type Schedule = z.infer<typeof scheduleSchema>;
 
