@@ -363,11 +363,30 @@ export async function startWebServer(config: Config, core: Core): Promise<Callba
       logger: core.logger,
     });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-    throw new Error(
-      `cannot serve the callback server on ${config.http.host}:${config.http.port}: another process listens there. ` +
-        'Set HTTP_PORT to a free port, or WEB=off when a separate web process serves it',
-    );
+    const where = `cannot serve the callback server on ${config.http.host}:${config.http.port}`;
+    switch ((error as NodeJS.ErrnoException).code) {
+      case 'EADDRINUSE':
+        throw new Error(
+          `${where}: another process listens there. ` +
+            'Set HTTP_PORT to a free port, or WEB=off when a separate web process serves it',
+          { cause: error },
+        );
+      case 'EADDRNOTAVAIL':
+      case 'ENOTFOUND':
+        throw new Error(
+          `${where}: this machine has no such address. Set HTTP_HOST to one of its own addresses ` +
+            '(127.0.0.1 behind a reverse proxy on the same machine, 0.0.0.0 for every address)',
+          { cause: error },
+        );
+      case 'EACCES':
+        throw new Error(
+          `${where}: the system refuses this port to this user (ports below 1024 need root). ` +
+            'Set HTTP_PORT to 1024 or above, and let a reverse proxy serve ports 80 and 443',
+          { cause: error },
+        );
+      default:
+        throw error;
+    }
   }
   core.logger.info({ url: http.url, publicUrl: config.http.publicUrl }, 'callback server listening');
   return http;

@@ -294,6 +294,23 @@ describe('starting on music links sealed with another key', () => {
   });
 });
 
+describe('starting on an address this machine does not have', () => {
+  it('names HTTP_HOST and what to set it to', async () => {
+    const config = loadConfig({
+      DISCORD_TOKEN: TOKEN,
+      DISCORD_APPLICATION_ID: '123456789012345678',
+      DATA_DIR: await tempDir(),
+      // TEST-NET-1 (RFC 5737): documentation only, never a machine's own address.
+      HTTP_HOST: '192.0.2.1',
+      HTTP_PORT: String(await freePort()),
+    });
+    const { logger } = captureLogs();
+    await expect(startWeb(config, { logger })).rejects.toThrow(
+      /^cannot serve the callback server on 192\.0\.2\.1:\d+: this machine has no such address\. Set HTTP_HOST/,
+    );
+  });
+});
+
 describe('starting on a port another process holds', () => {
   it('says which port and what to do', async () => {
     const port = await freePort();
