@@ -371,8 +371,9 @@ export class InteractionDriver {
       data: {
         ...data,
         type: ApplicationCommandType.ChatInput,
-        options:
-          data.options as APIApplicationCommandInteractionDataOption<InteractionType.ApplicationCommandAutocomplete>[],
+        // Never empty: the focused option is always there.
+        options: (data.options ??
+          []) as APIApplicationCommandInteractionDataOption<InteractionType.ApplicationCommandAutocomplete>[],
       },
     };
     return this.start(
@@ -693,14 +694,17 @@ export class InteractionDriver {
       }
     }
     const hasResolved = Object.keys(resolved).length > 0;
+    const given = wrap(
+      built,
+    ) as APIApplicationCommandInteractionDataOption<InteractionType.ApplicationCommand>[];
     return {
       data: {
         id: command.id,
         name: command.name,
         ...(command.guild_id === undefined ? {} : { guild_id: command.guild_id }),
-        options: wrap(
-          built,
-        ) as APIApplicationCommandInteractionDataOption<InteractionType.ApplicationCommand>[],
+        // A command run with no options at all comes without the field (it is optional), as
+        // Discord sends it; a subcommand's own list is there, empty or not.
+        ...(given.length === 0 ? {} : { options: given }),
         ...(hasResolved ? { resolved } : {}),
       },
     };
