@@ -45,6 +45,7 @@ import {
   type WeatherLang,
 } from '../services/weather/index.js';
 import { scheduleMessages } from './i18n/schedule-messages.js';
+import { cachedPermissionsIn, lackingPostPermissions } from './post-permissions.js';
 import {
   renderCurrentWeather,
   renderDailyForecast,
@@ -242,6 +243,7 @@ export function createScheduledPoster(
         const until = await botTimedOutUntil(client, schedule.guildId, now(), logger);
         if (until !== undefined) throw new BotTimedOutError(until, { cause: error });
       }
+      if (code === 'missing-permission') throw missingPermission(client, schedule.channelId, error);
       if (code) throw new PostRejectedError(REASONS[code], code, { cause: error });
       // Discord's own refusal of this message (a JSON error code with 400, 404 or 413) will not mend
       // on a retry. Other 4xx may: a 401 (the token, for every post alike), a 403 such as 40333
@@ -281,20 +283,31 @@ export function createScheduledPoster(
             'a scheduled post Discord took without its embeds could not be deleted: it stays in the channel',
           );
         });
-      throw new PostRejectedError(REASONS['missing-permission'], 'missing-permission');
+      throw missingPermission(client, schedule.channelId);
     }
   };
 }
 
 /**
- * Whether the bot's cached permissions in the channel include Embed Links; undefined when they are
- * not known here (the channel or the bot's member not in the cache, as when this process does not
- * hold the server's shard).
+ * The pause for a permission the bot lacks in the channel, naming the ones its cache says it lacks
+ * (Discord's 50013 does not say which), in English in the reason and as names for the list.
  */
+function missingPermission(client: Client, channelId: string, cause?: unknown): PostRejectedError {
+  const granted = cachedPermissionsIn(client, channelId);
+  const missing = granted ? lackingPostPermissions(granted) : [];
+  const reason =
+    missing.length === 0
+      ? REASONS['missing-permission']
+      : `the bot lacks ${missing.map((name) => ENGLISH_PERMISSION_NAMES[name]).join(', ')} in the channel`;
+  return new PostRejectedError(reason, 'missing-permission', {
+    ...(cause === undefined ? {} : { cause }),
+    missing,
+  });
+}
+
+const ENGLISH_PERMISSION_NAMES = scheduleMessages('en').permissionNames;
+
+/** Whether the bot's cached permissions in the channel include Embed Links; undefined when not known. */
 function mayEmbedLinks(client: Client, channelId: string): boolean | undefined {
-  const channel = client.channels.cache.get(channelId);
-  if (!channel || !('guild' in channel) || !('permissionsFor' in channel)) return undefined;
-  const me = channel.guild.members.me;
-  const permissions = me ? channel.permissionsFor(me) : null;
-  return permissions ? permissions.has(PermissionFlagsBits.EmbedLinks) : undefined;
+  return cachedPermissionsIn(client, channelId)?.has(PermissionFlagsBits.EmbedLinks);
 }

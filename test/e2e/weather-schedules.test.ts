@@ -369,7 +369,7 @@ describe('scheduled weather posts, managed from Discord', () => {
     const reply = await schedule('test', { id: added.id }).reply();
     expect(reply.flags! & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     expect(reply.content).toBe(
-      `Could not post in <#${channel.id}>: the bot lost a permission it needs in the channel.`,
+      `Could not post in <#${channel.id}>: the bot lacks Send Messages in the channel.`,
     );
     await schedule('remove', { id: added.id }).reply();
   });
@@ -387,7 +387,7 @@ describe('scheduled weather posts, managed from Discord', () => {
     world.discord.setBotPermissions(channel.id, { allow: VIEW_SEND, deny: PermissionFlagsBits.EmbedLinks });
     const reply = await schedule('test', { id: added.id }).reply();
     expect(reply.content).toBe(
-      `Could not post in <#${channel.id}>: the bot lost a permission it needs in the channel.`,
+      `Could not post in <#${channel.id}>: the bot lacks Embed Links in the channel.`,
     );
     expect(world.discord.messages(channel.id)).toEqual([]);
     await schedule('remove', { id: added.id }).reply();

@@ -59,6 +59,30 @@ describe('schedule renderers', () => {
     }
   });
 
+  it('names the permissions a schedule was paused for, in the reader’s language, where the bot knew them', () => {
+    const paused = (missing?: string[]) =>
+      scheduleFactory({
+        paused: {
+          reason: 'the bot lacks Send Messages, Attach Files in the channel',
+          at: 0,
+          byUser: false,
+          code: 'missing-permission',
+          ...(missing ? { missing } : {}),
+        },
+      });
+    const named = paused(['SendMessages', 'AttachFiles']);
+    expect(listEmbed([named], 25, NOW, en).description).toContain(
+      '⏸ paused: the bot lacks Send Messages, Attach Files in the channel',
+    );
+    expect(listEmbed([named], 25, NOW, de).description).toContain(
+      '⏸ angehalten: dem Bot fehlt im Kanal: Nachrichten senden, Dateien anhängen',
+    );
+    // Not known (or paused by an older version): the general reason.
+    expect(listEmbed([paused()], 25, NOW, de).description).toContain(
+      '⏸ angehalten: dem Bot fehlt eine Berechtigung, die er im Kanal braucht',
+    );
+  });
+
   it('says in the list when Discord refused the last post, in the reader’s language, until one goes out', () => {
     const at = Date.UTC(2025, 5, 2, 5);
     const refused = scheduleFactory({

@@ -91,6 +91,7 @@ const en = {
     'plan-daily': "the bot's weather plan does not include the daily forecast",
     'place-refused': 'the weather service refuses this place',
   } satisfies Record<BotPauseCode, string>,
+  lacksPermissions: (names: readonly string[]) => `the bot lacks ${names.join(', ')} in the channel`,
   nextRun: (unixSeconds: number) => `next <t:${unixSeconds}:F> (<t:${unixSeconds}:R>)`,
   lastRefused: (unixSeconds: number, said: string) =>
     `⚠ Discord refused the last post (<t:${unixSeconds}:R>): ${said}`,
@@ -176,6 +177,7 @@ const de: ScheduleMessages = {
     'plan-daily': 'der Wettertarif des Bots enthält keine tägliche Vorhersage',
     'place-refused': 'der Wetterdienst lehnt diesen Ort ab',
   },
+  lacksPermissions: (names) => `dem Bot fehlt im Kanal: ${names.join(', ')}`,
   nextRun: (unixSeconds) => `nächster Termin <t:${unixSeconds}:F> (<t:${unixSeconds}:R>)`,
   lastRefused: (unixSeconds, said) =>
     `⚠ Discord hat den letzten Post abgelehnt (<t:${unixSeconds}:R>): ${said}`,

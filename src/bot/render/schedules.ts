@@ -18,6 +18,12 @@ function pausedState(paused: NonNullable<Schedule['paused']>, t: ScheduleMessage
   // A member's name is theirs to choose: escaped, as is a reason shown as stored.
   if (paused.code === 'member' && paused.by !== undefined) return t.pausedBy(md(paused.by, 100));
   const code = paused.code;
+  // Which permissions, where the bot could tell: in the reader's words for them.
+  const missing = (paused.missing ?? []).filter((name) => Object.hasOwn(t.permissionNames, name));
+  if (code === 'missing-permission' && missing.length > 0)
+    return t.pausedBecause(
+      t.lacksPermissions(missing.map((name) => t.permissionNames[name as keyof typeof t.permissionNames])),
+    );
   const known = code !== undefined && Object.hasOwn(t.pauseReasons, code);
   return t.pausedBecause(known ? t.pauseReasons[code as BotPauseCode] : md(paused.reason, 300));
 }

@@ -1,19 +1,12 @@
-import { PermissionFlagsBits, type ChatInputCommandInteraction, type PermissionsBitField } from 'discord.js';
+import type { ChatInputCommandInteraction, PermissionsBitField } from 'discord.js';
+import { lackingPostPermissions } from '../../bot/post-permissions.js';
 import { UserError } from '../../bot/errors.js';
 import type { ScheduleMessages } from '../../bot/i18n/schedule-messages.js';
 import { withinMs } from '../../services/time-limit.js';
 
-/** What the bot needs in a channel to make a scheduled post there. */
-const NEEDED = [
-  ['ViewChannel', PermissionFlagsBits.ViewChannel],
-  ['SendMessages', PermissionFlagsBits.SendMessages],
-  ['EmbedLinks', PermissionFlagsBits.EmbedLinks],
-  ['AttachFiles', PermissionFlagsBits.AttachFiles],
-] as const;
-
-/** The permissions of {@link NEEDED} that `granted` lacks, by name in the reader's language. */
+/** The post permissions `granted` lacks, by name in the reader's language. */
 export function missingPermissions(granted: Readonly<PermissionsBitField>, t: ScheduleMessages): string[] {
-  return NEEDED.filter(([, flag]) => !granted.has(flag)).map(([name]) => t.permissionNames[name]);
+  return lackingPostPermissions(granted).map((name) => t.permissionNames[name]);
 }
 
 export interface Standing {

@@ -107,12 +107,15 @@ export function createTimingGuard(logger: Pick<Logger, 'error'>) {
  */
 export class PostRejectedError extends Error {
   override readonly name = 'PostRejectedError';
+  /** For a missing permission: which, when the bot could tell (see `PauseReason.missing`). */
+  readonly missing: string[] | undefined;
   constructor(
     message: string,
     readonly code: BotPauseCode,
-    options?: ErrorOptions,
+    options?: ErrorOptions & { missing?: string[] | undefined },
   ) {
     super(message, options);
+    this.missing = options?.missing;
   }
 }
 
@@ -417,7 +420,11 @@ export function createSlotPoster(options: SlotPosterOptions) {
           await options.post(schedule, weather, nonceFor(schedule.id, slot));
         } catch (error) {
           if (error instanceof PostRejectedError) {
-            await pause(schedule, { reason: error.message, code: error.code });
+            await pause(schedule, {
+              reason: error.message,
+              code: error.code,
+              ...(error.missing?.length ? { missing: error.missing } : {}),
+            });
             outcome = 'refused';
           } else if (error instanceof BotTimedOutError) {
             logger.warn(

@@ -21,6 +21,11 @@ const pausedSchema = z.object({
   code: z.string().optional(),
   /** The member who paused it (`code` 'member'). */
   by: z.string().optional(),
+  /**
+   * For `code` 'missing-permission': the permissions the bot's cache said it lacked there
+   * (`SendMessages`…), when it knew. Named in the reader's language by the list.
+   */
+  missing: z.array(z.string()).optional(),
 });
 
 export const scheduleSchema = z.object({
@@ -109,4 +114,5 @@ export interface PauseReason {
   reason: string;
   code?: PauseCode;
   by?: string;
+  missing?: string[];
 }
