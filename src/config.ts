@@ -48,14 +48,12 @@ const snowflake = z.string().regex(/^\d{15,21}$/, { error: 'must be a Discord id
 const envSchema = z.object({
   // Discord
   // Only its shape is checked here (Discord says whether it is right at login). The value is never
-  // put in a message: a pasted "Bot " prefix, spaces or quotes inside are named, not shown.
+  // put in a message. A pasted "Bot " in front is taken off, as discord.js's login does.
   DISCORD_TOKEN: requiredString('the bot token from the Discord developer portal').pipe(
     z
       .string()
       .trim()
-      .refine((token) => !/^bot\s/i.test(token), {
-        error: 'must be the token alone, without "Bot " in front (the bot adds that itself)',
-      })
+      .transform((token) => token.replace(/^bot\s+/i, ''))
       .refine((token) => !/[\s"']/.test(token), {
         error: 'must not contain spaces or quotes: copy the token again from the developer portal',
       }),

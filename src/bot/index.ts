@@ -86,7 +86,7 @@ function loginFailure(error: unknown, api: string): unknown {
   if (!refused) return error;
   return new Error(
     'Discord refused DISCORD_TOKEN: copy the bot’s token again from the Developer Portal ' +
-      '(your application → Bot → Reset Token) into .env, whole, without a "Bot " in front',
+      '(your application → Bot → Reset Token) into .env, whole',
     { cause: error },
   );
 }

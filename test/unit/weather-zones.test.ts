@@ -106,10 +106,22 @@ describe('time zones as members type them', () => {
     expect(canonicalTimeZone('etc/gmt+5')).toBe('Etc/GMT+5');
   });
 
-  it('are not abbreviations or legacy ids, which the runtime reads as zones people rarely mean', () => {
-    for (const typed of ['EST', 'cst', 'IST', 'BST', 'GMT', 'CET', 'EST5EDT', 'PST8PDT', 'MST'])
+  it('are not abbreviations, which the runtime reads as zones people rarely mean', () => {
+    for (const typed of ['EST', 'cst', 'IST', 'BST', 'GMT', 'CET', 'MST', 'pdt'])
       expect(canonicalTimeZone(typed), typed).toBeUndefined();
     expect(canonicalTimeZone('US/Eastern')).toBe('America/New_York');
+    // Legacy names of one place keep that place's clock, summer time included.
+    for (const [typed, like] of [
+      ['EST5EDT', 'America/New_York'],
+      ['Japan', 'Asia/Tokyo'],
+    ] as const) {
+      const zone = canonicalTimeZone(typed);
+      expect(zone, typed).toBeDefined();
+      for (const month of [0, 6]) {
+        const at = Date.UTC(2026, month, 15) / 1000;
+        expect(zoneOffset(zone!, at), `${typed} in month ${month + 1}`).toBe(zoneOffset(like, at));
+      }
+    }
   });
 
   it('are spelled as autocomplete offers them, old names as the current ones', () => {

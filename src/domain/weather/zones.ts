@@ -188,11 +188,12 @@ export function canonicalTimeZone(typed: string): string | undefined {
   const { byLowerName } = indexZones();
   const offered = byLowerName.get(zone.toLowerCase());
   if (offered !== undefined) return offered;
-  // A name without an area (`EST`, `CST`, `IST`, `GMT`, `EST5EDT`) is an abbreviation or a legacy
-  // id, which the runtime resolves to a zone the member rarely means: `EST` is Panama's clock (no
-  // summer time, so an hour late all summer on the US east coast), `IST` India's, `BST` Bangladesh's.
-  // Refused, with the zones it may stand for (see `zonesForAbbreviation`).
-  if (!zone.includes('/')) return undefined;
+  // An abbreviation (`EST`, `CST`, `IST`, `GMT`) names half a year or several places, and the runtime
+  // resolves it to a zone the member rarely means: `EST` is Panama's clock (no summer time, so an
+  // hour late all summer on the US east coast), `IST` India's, `BST` Bangladesh's. Refused, with
+  // the zones it may stand for (see `zonesForAbbreviation`). Legacy names that are one place's
+  // (`Japan`, `EST5EDT`) are read as the runtime reads them.
+  if (isAbbreviation(zone)) return undefined;
   let resolved: string;
   try {
     resolved = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
@@ -266,9 +267,14 @@ const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = {
  */
 export function zonesForAbbreviation(typed: string): readonly string[] {
   const key = typed.trim().toLowerCase();
-  const zones = Object.hasOwn(ABBREVIATIONS, key) ? (ABBREVIATIONS[key] ?? []) : [];
+  const zones = isAbbreviation(key) ? (ABBREVIATIONS[key] ?? []) : [];
   // Spelled as the zone list offers them (`Asia/Kolkata` where the runtime lists `Asia/Calcutta`).
   return zones.flatMap((zone) => canonicalTimeZone(zone) ?? []);
+}
+
+/** Whether `typed` is a time-zone abbreviation this knows (any case). */
+function isAbbreviation(typed: string): boolean {
+  return Object.hasOwn(ABBREVIATIONS, typed.trim().toLowerCase());
 }
 
 /** The IANA zones of a country (`DE`), from the runtime's CLDR data; none for an unknown code. */
