@@ -321,8 +321,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       );
     const problem = musicWanted ? redirectProblem(url) : undefined;
     if (problem) problems.push(`PUBLIC_URL ${problem}`);
-  } else if (musicWanted && field('HTTP_PORT') === 0 && field('WEB') !== 'off') {
-    // Port 0 is any free port, which no redirect URI registered beforehand can name.
+  } else if (
+    musicWanted &&
+    present('TOKEN_ENCRYPTION_KEY') &&
+    !present('PUBLIC_URL') &&
+    field('HTTP_PORT') === 0 &&
+    field('WEB') !== 'off'
+  ) {
+    // Port 0 is any free port, which no redirect URI registered beforehand can name (linking on).
     problems.push(
       'PUBLIC_URL is required with HTTP_PORT=0: the redirect URI registered with the music service must name the port members reach',
     );

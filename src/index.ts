@@ -112,7 +112,20 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
     } else {
       scheduler = createScheduleRunner(parts);
     }
-    pauseSchedulesOfDeletedChannels(client, { store, scheduler }, options.now ?? Date.now, logger);
+    pauseSchedulesOfDeletedChannels(
+      client,
+      { store, scheduler },
+      {
+        now: options.now ?? Date.now,
+        logger,
+        // Like an interaction: waited for by a stop, and not started once stopping.
+        run: (work) => {
+          if (!accepting) return;
+          const running = work().finally(() => inFlight.delete(running));
+          inFlight.add(running);
+        },
+      },
+    );
     ctx.weather = {
       client: weatherClient,
       siteUrl,

@@ -113,7 +113,7 @@ export async function replyWithError(
     // Nothing for the member to read, nor anything broken: suggestions that came too late.
     logger.warn(
       { err: error, ...context },
-      'autocomplete answered too late for Discord: no suggestions shown',
+      'autocomplete took too long for Discord: answered with no suggestions (unless its own answer got there first)',
     );
     if (!interaction.responded) await interaction.respond([]).catch(() => undefined);
     return;

@@ -20,16 +20,26 @@ const CHANNEL_DELETED = {
 export function pauseSchedulesOfDeletedChannels(
   client: Client,
   schedules: { store: ScheduleStore; scheduler: Scheduler },
-  now: () => number,
-  logger: Logger,
+  options: {
+    now: () => number;
+    logger: Logger;
+    /**
+     * Runs the work the event calls for, so that a stop waits for it; or does not run it once the
+     * bot is stopping (the next post's refusal pauses the schedule all the same).
+     */
+    run: (work: () => Promise<void>) => void;
+  },
 ): void {
+  const { now, logger, run } = options;
   client.on(Events.ChannelDelete, (channel) => {
     if (channel.isDMBased()) return;
     const { guildId, id: channelId } = channel;
-    void pauseFor(guildId, channelId).catch((error: unknown) =>
-      logger.error(
-        { err: error, guildId, channelId },
-        'could not pause the scheduled posts of a deleted channel: each is paused when its next post is refused',
+    run(() =>
+      pauseFor(guildId, channelId).catch((error: unknown) =>
+        logger.error(
+          { err: error, guildId, channelId },
+          'could not pause the scheduled posts of a deleted channel: each is paused when its next post is refused',
+        ),
       ),
     );
   });
@@ -39,9 +49,15 @@ export function pauseSchedulesOfDeletedChannels(
       (schedule) => schedule.channelId === channelId && !schedule.paused,
     );
     for (const schedule of affected) {
-      const paused = await schedules.store.pause(guildId, schedule.id, CHANNEL_DELETED, false, now());
-      if (!paused) continue;
-      await schedules.scheduler.changed(paused);
+      // A pause made meanwhile (a member's) is kept: only a schedule still running is paused here.
+      let pausedHere = false;
+      const changed = await schedules.store.change(guildId, schedule.id, (current) => {
+        if (current.paused) return current;
+        pausedHere = true;
+        return { ...current, paused: { ...CHANNEL_DELETED, at: now(), byUser: false } };
+      });
+      if (!changed || !pausedHere) continue;
+      await schedules.scheduler.changed(changed);
       logger.warn(
         { scheduleId: schedule.id, guildId, channelId },
         'schedule paused: its channel was deleted',

@@ -83,7 +83,7 @@ describe('interactions registered or sent by another version of the bot', () => 
       prefs.get = get;
     }
     const since = world.logs.slice(logged).join('\n');
-    expect(since).toContain('autocomplete answered too late for Discord');
+    expect(since).toContain('autocomplete took too long for Discord');
     expect(since).not.toContain('interaction failed');
   });
 

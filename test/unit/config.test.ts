@@ -204,7 +204,13 @@ describe('configuration', () => {
   });
 
   it('asks for PUBLIC_URL when the music service needs a redirect URI and HTTP_PORT is 0 (any port)', () => {
-    const music = { ...minimal, MUSIC_CLIENT_ID: 'id', MUSIC_CLIENT_SECRET: 'secret', HTTP_PORT: '0' };
+    const music = {
+      ...minimal,
+      MUSIC_CLIENT_ID: 'id',
+      MUSIC_CLIENT_SECRET: 'secret',
+      TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+      HTTP_PORT: '0',
+    };
     expect(problemsOf(music)).toEqual([
       'PUBLIC_URL is required with HTTP_PORT=0: the redirect URI registered with the music service must name the port members reach',
     ]);
@@ -212,6 +218,12 @@ describe('configuration', () => {
     // Without the music service, or without a callback server in this process, no redirect URI.
     expect(loadConfig({ ...minimal, HTTP_PORT: '0' }).http.port).toBe(0);
     expect(loadConfig({ ...music, WEB: 'off' }).http.port).toBe(0);
+    // Without the encryption key there is no linking, so no redirect URI.
+    expect(loadConfig({ ...music, TOKEN_ENCRYPTION_KEY: '' }).http.port).toBe(0);
+    // A PUBLIC_URL given but malformed is said once, as malformed.
+    expect(problemsOf({ ...music, PUBLIC_URL: 'not a url' })).toEqual([
+      expect.stringMatching(/^PUBLIC_URL must be/),
+    ]);
   });
 
   it('reads an encryption key only as 64 hex digits or well-formed base64, never one with typos skipped', () => {

@@ -95,6 +95,13 @@ describe('schedule renderers', () => {
       `⚠ Discord hat den letzten Post abgelehnt (<t:${at / 1000}:R>)`,
     );
     expect(listEmbed([scheduleFactory()], 25, NOW, en).description).not.toContain('⚠');
+    // A long place and a long reason: the note is still there, its reason clipped, not cut off.
+    const long = scheduleFactory({
+      place: { lat: 1, lon: 2, label: `${'Llanfair*'.repeat(11)}` },
+      lastRefused: { at, reason: `400 ${'*blocked* '.repeat(60)}` },
+    });
+    const line = listEmbed([long], 25, NOW, en).description!;
+    expect(line).toMatch(/⚠ Discord refused the last post \(<t:\d+:R>\): 400 (\\\*blocked\\\* )+.*…$/);
   });
 
   it('lists a schedule whose time zone this bot does not know, saying to remove and add it again', () => {

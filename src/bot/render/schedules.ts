@@ -52,7 +52,7 @@ export function scheduleLine(schedule: Schedule, now: Date, t: ScheduleMessages,
   const refused =
     schedule.paused || !schedule.lastRefused
       ? ''
-      : `\n${t.lastRefused(Math.floor(schedule.lastRefused.at / 1000), md(schedule.lastRefused.reason, 200))}`;
+      : `\n${t.lastRefused(Math.floor(schedule.lastRefused.at / 1000), md(schedule.lastRefused.reason, 120))}`;
   return `\`${schedule.id}\` ${what}\n${settings} · ${state}${refused}`;
 }
 
@@ -69,7 +69,8 @@ function schedulePages(schedules: readonly Schedule[], now: Date, t: ScheduleMes
   let lines: string[] = [];
   let length = 0;
   for (const schedule of schedules) {
-    const line = truncate(scheduleLine(schedule, now, t), 400);
+    // 400 for the schedule, and room for a refusal's note under it (its reason clipped to 120).
+    const line = truncate(scheduleLine(schedule, now, t), schedule.lastRefused ? 640 : 400);
     if (lines.length > 0 && length + line.length + 2 > PAGE_CHARACTERS) {
       pages.push(lines);
       lines = [];

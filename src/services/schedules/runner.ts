@@ -416,6 +416,8 @@ export function createSlotPoster(options: SlotPosterOptions) {
         await pace(signal);
         if (signal?.aborted) return 'stopped';
         let outcome: PostOutcome = 'posted';
+        /** What to note of a refusal on the schedule, once the slot is marked done (null: clear it). */
+        let refusal: Schedule['lastRefused'] | null | undefined;
         try {
           await options.post(schedule, weather, nonceFor(schedule.id, slot));
         } catch (error) {
@@ -437,11 +439,11 @@ export function createSlotPoster(options: SlotPosterOptions) {
               { err: error, scheduleId: schedule.id, slot },
               'scheduled post refused by Discord: skipped for this run, not tried again',
             );
-            await noteRefusal(schedule, { at: now(), reason: error.detail });
+            refusal = { at: now(), reason: error.detail };
             outcome = 'refused';
           } else throw error;
         }
-        if (outcome === 'posted' && schedule.lastRefused) await noteRefusal(schedule, undefined);
+        if (outcome === 'posted' && schedule.lastRefused) refusal = null;
         try {
           await markers.set(`done:${id}`, true, DONE_TTL_MS);
         } catch (error) {
@@ -449,6 +451,9 @@ export function createSlotPoster(options: SlotPosterOptions) {
           unmarked.set(id, now());
           throw error;
         }
+        // After the marker: a post that went out is recorded before anything else can fail or wait
+        // on a lock (a stop in between would post it again once the lease lapsed).
+        if (refusal !== undefined) await noteRefusal(schedule, refusal ?? undefined);
         return outcome;
       } catch (error) {
         logger.warn({ err: error, scheduleId: schedule.id, slot }, 'scheduled post failed; will try again');
