@@ -735,6 +735,9 @@ describe('Discord emulator protocol details, against a real discord.js client', 
       });
       const interaction = await bot.nextInteraction();
       if (!interaction.isChatInputCommand()) throw new Error('Expected a slash command');
+      expect((handle.payload as APIChatInputApplicationCommandInteraction).data.options).toMatchObject([
+        { name: 'schedule', options: [{ name: 'add' }] },
+      ]);
       await interaction.reply('Scheduled');
       expect((await handle.reply()).interaction).toMatchObject({
         name: 'weather schedule add',
@@ -742,7 +745,7 @@ describe('Discord emulator protocol details, against a real discord.js client', 
       });
     });
 
-    it('leaves options out of a command run with none, as Discord sends it, and lists those of one run with some', async () => {
+    it('leaves options out of a command run with none, as Discord sends it', async () => {
       const { handle, interaction } = await slash();
       expect((handle.payload as APIChatInputApplicationCommandInteraction).data).not.toHaveProperty(
         'options',
@@ -750,20 +753,6 @@ describe('Discord emulator protocol details, against a real discord.js client', 
       expect(interaction.options.data).toEqual([]);
       await interaction.reply('pong');
       await handle.reply();
-      const { data } = await (async () => {
-        const scheduled = emu.slash({
-          guildId: guild.id,
-          channelId: channel.id,
-          userId: user.id,
-          name: 'weather',
-          subcommandGroup: 'schedule',
-          subcommand: 'add',
-          options: { channel: channel.id },
-        });
-        await bot.nextInteraction();
-        return scheduled.payload as APIChatInputApplicationCommandInteraction;
-      })();
-      expect(data.options).toMatchObject([{ name: 'schedule', options: [{ name: 'add' }] }]);
     });
 
     it('references the clicked message on a new reply to a button, instead of naming an interaction', async () => {
