@@ -13,19 +13,32 @@ export function scheduleDays(days: readonly number[], t: ScheduleMessages): stri
   return days.length === 0 ? t.everyDay : days.map((day) => t.weekdays[day]).join(', ');
 }
 
+/**
+ * Why the bot paused a schedule (or would), in the reader's language: for a missing permission,
+ * the permissions it could tell it lacked (`missing`, as stored), else the code's sentence.
+ */
+export function botPauseReason(
+  code: BotPauseCode,
+  missing: readonly string[] | undefined,
+  t: ScheduleMessages,
+): string {
+  const names = (missing ?? []).filter((name): name is keyof ScheduleMessages['permissionNames'] =>
+    Object.hasOwn(t.permissionNames, name),
+  );
+  return code === 'missing-permission' && names.length > 0
+    ? t.lacksPermissions(names.map((name) => t.permissionNames[name]))
+    : t.pauseReasons[code];
+}
+
 /** Why a schedule is paused, in the reader's language where its code is known. */
 function pausedState(paused: NonNullable<Schedule['paused']>, t: ScheduleMessages): string {
   // A member's name is theirs to choose: escaped, as is a reason shown as stored.
   if (paused.code === 'member' && paused.by !== undefined) return t.pausedBy(md(paused.by, 100));
   const code = paused.code;
-  // Which permissions, where the bot could tell: in the reader's words for them.
-  const missing = (paused.missing ?? []).filter((name) => Object.hasOwn(t.permissionNames, name));
-  if (code === 'missing-permission' && missing.length > 0)
-    return t.pausedBecause(
-      t.lacksPermissions(missing.map((name) => t.permissionNames[name as keyof typeof t.permissionNames])),
-    );
   const known = code !== undefined && Object.hasOwn(t.pauseReasons, code);
-  return t.pausedBecause(known ? t.pauseReasons[code as BotPauseCode] : md(paused.reason, 300));
+  return t.pausedBecause(
+    known ? botPauseReason(code as BotPauseCode, paused.missing, t) : md(paused.reason, 300),
+  );
 }
 
 /**

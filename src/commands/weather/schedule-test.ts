@@ -2,7 +2,7 @@ import { MessageFlags } from 'discord.js';
 import type { WeatherServices } from '../../bot/context.js';
 import { langOf, localize } from '../../bot/i18n/index.js';
 import { SCHEDULE_TEXT } from '../../bot/i18n/schedules.js';
-import type { ScheduleMessages } from '../../bot/i18n/schedule-messages.js';
+import { botPauseReason } from '../../bot/render/schedules.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import {
   BotTimedOutError,
@@ -37,7 +37,7 @@ export default {
       // schedule list uses when it pauses one (the weather refusal as `/weather` says it).
       const reason =
         error instanceof PostRejectedError
-          ? `${rejection(error, t)}.`
+          ? `${botPauseReason(error.code, error.missing, t)}.`
           : error instanceof WeatherRefusedError
             ? (describeWeatherProblem(error.cause, langOf(interaction.locale)) ?? error.message)
             : error instanceof BotTimedOutError
@@ -55,11 +55,3 @@ export default {
     await interaction.editReply({ content: t.posted(schedule.channelId) });
   },
 } satisfies Subcommand<WeatherServices>;
-
-/** Why the channel refused the post, naming the permissions the bot lacks where it knows them. */
-function rejection(error: PostRejectedError, t: ScheduleMessages): string {
-  const missing = (error.missing ?? []).filter((name) => Object.hasOwn(t.permissionNames, name));
-  return error.code === 'missing-permission' && missing.length > 0
-    ? t.lacksPermissions(missing.map((name) => t.permissionNames[name as keyof typeof t.permissionNames]))
-    : t.pauseReasons[error.code];
-}

@@ -47,10 +47,8 @@ const KINDS: readonly MusicRefType[] = ['album', 'artist', 'playlist', 'track', 
  * nothing of its kind.
  */
 export function otherKind(text: string, wanted: MusicRefType): MusicRefType | undefined {
-  return KINDS.find(
-    (kind) =>
-      kind !== wanted && parseMusicRef(text, kind) !== undefined && parseMusicRef(text, wanted) === undefined,
-  );
+  if (parseMusicRef(text, wanted) !== undefined) return undefined;
+  return KINDS.find((kind) => kind !== wanted && parseMusicRef(text, kind) !== undefined);
 }
 
 /** A URI of a file on the member's own device (`service:local:artist:album:title:seconds`). */
