@@ -70,6 +70,31 @@ describe('playlists: pages, autocomplete and edits', () => {
     expect(await ask('road')).toEqual([{ name: 'Road trip — 30 items · Alice', value: roadTrip }]);
   });
 
+  it('suggests for the edits only the playlists the member may change', async () => {
+    // Bob's music account follows Alice's big playlist, owns his picks and collaborates on one of
+    // Alice's. (A member of its own, so the copy of the list it leaves does not answer other tests.)
+    const member = world.discord.createUser({ username: 'bob-too' });
+    await world.linkMusic(member.id, world.music!.fixtures!.users.free);
+    const ask = (subcommand: string) =>
+      world.discord.autocomplete({
+        guildId: world.guildId,
+        channelId: world.channelId,
+        userId: member.id,
+        name: 'music',
+        subcommandGroup: 'playlist',
+        subcommand,
+        options: { playlist: '' },
+        focused: 'playlist',
+      });
+    const { shared } = world.music!.fixtures!.playlists;
+    const viewable = (await ask('view')).map((choice) => choice.value);
+    expect(viewable).toEqual(expect.arrayContaining([big, bobPicks, shared]));
+    for (const edit of ['add', 'remove', 'move', 'replace']) {
+      const editable = (await ask(edit)).map((choice) => choice.value);
+      expect(editable.sort()).toEqual([bobPicks, shared].sort());
+    }
+  });
+
   it('finds a playlist past the member’s first 50, by suggestion and by its typed name', async () => {
     const music = world.music!;
     music.createUser({ id: 'carol-music', displayName: 'Carol', product: 'premium' });

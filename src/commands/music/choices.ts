@@ -56,35 +56,51 @@ export function recentListChoices(kind: RecentKind) {
     });
 }
 
-/** The `playlist` option of the playlist edits, answered by {@link myPlaylistChoices}. */
+/** The `playlist` option of the playlist edits, answered by {@link editablePlaylistChoices}. */
 export const myPlaylistOption = (option: SlashCommandStringOption) =>
   option.setName('playlist').setDescription('One of your playlists').setRequired(true).setAutocomplete(true);
 
-/** The member's playlists (owned and followed) whose name matches. */
-export async function myPlaylistChoices(
-  interaction: AutocompleteInteraction,
-  music: MusicServices,
-  ctx: BotContext,
-): Promise<void> {
-  await respondWith(interaction, async (): Promise<ChoiceInput[]> => {
-    if ((await music.linking.getLink(interaction.user.id)) === undefined) return [];
-    const typed = interaction.options.getFocused().trim().toLowerCase();
-    const playlists = await playlistChoices(depsOf(music, ctx), interaction.user.id, AUTOCOMPLETE_TIMEOUT_MS);
-    return playlists
-      .filter(
-        (playlist) => typed === '' || playlist.name.toLowerCase().includes(typed) || playlist.id === typed,
-      )
-      .map((playlist) => ({
-        name: choiceName(
-          playlist.name,
-          [playlist.total === null ? undefined : plural(playlist.total, 'item'), playlist.owner ?? undefined]
-            .filter((part) => part !== undefined)
-            .join(' · '),
-        ),
-        value: playlist.id,
-      }));
-  });
-}
+/**
+ * The member's playlists whose name matches: every one in their list (owned and followed) for
+ * viewing, only those they may change (theirs and collaborative ones) for the edits.
+ */
+const playlistSuggestions =
+  (which: 'all' | 'editable') =>
+  async (interaction: AutocompleteInteraction, music: MusicServices, ctx: BotContext): Promise<void> => {
+    await respondWith(interaction, async (): Promise<ChoiceInput[]> => {
+      if ((await music.linking.getLink(interaction.user.id)) === undefined) return [];
+      const typed = interaction.options.getFocused().trim().toLowerCase();
+      const playlists = await playlistChoices(
+        depsOf(music, ctx),
+        interaction.user.id,
+        AUTOCOMPLETE_TIMEOUT_MS,
+      );
+      return playlists
+        .filter(
+          (playlist) =>
+            (which === 'all' || playlist.editable !== false) &&
+            (typed === '' || playlist.name.toLowerCase().includes(typed) || playlist.id === typed),
+        )
+        .map((playlist) => ({
+          name: choiceName(
+            playlist.name,
+            [
+              playlist.total === null ? undefined : plural(playlist.total, 'item'),
+              playlist.owner ?? undefined,
+            ]
+              .filter((part) => part !== undefined)
+              .join(' · '),
+          ),
+          value: playlist.id,
+        }));
+    });
+  };
+
+/** `/music playlist view`: every playlist in the member's list. */
+export const myPlaylistChoices = playlistSuggestions('all');
+
+/** The playlist edits: the member's own playlists and collaborative ones. */
+export const editablePlaylistChoices = playlistSuggestions('editable');
 
 /** The member's controllable devices whose name matches. */
 export async function myDeviceChoices(

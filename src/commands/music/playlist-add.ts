@@ -3,7 +3,7 @@ import type { MusicServices } from '../../bot/context.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { addToPlaylist } from '../../domain/music/playlists.js';
 import { parseItemRefs, requireAllValid } from '../../domain/music/refs.js';
-import { myPlaylistChoices, myPlaylistOption } from './choices.js';
+import { editablePlaylistChoices, myPlaylistOption } from './choices.js';
 import { depsOf, ensureLinked, guarded } from './shared.js';
 
 export default {
@@ -35,5 +35,5 @@ export default {
     const edit = await addToPlaylist(depsOf(music, ctx), interaction.user.id, playlist, items, position);
     await interaction.editReply(renderPlaylistEdit(edit, interaction.user.id));
   }),
-  autocomplete: myPlaylistChoices,
+  autocomplete: editablePlaylistChoices,
 } satisfies Subcommand<MusicServices>;

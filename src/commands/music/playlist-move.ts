@@ -2,7 +2,7 @@ import { renderPlaylistEdit } from '../../bot/render/playlist.js';
 import type { MusicServices } from '../../bot/context.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { movePlaylistItems } from '../../domain/music/playlists.js';
-import { myPlaylistChoices, myPlaylistOption } from './choices.js';
+import { editablePlaylistChoices, myPlaylistOption } from './choices.js';
 import { depsOf, ensureLinked, guarded } from './shared.js';
 
 export default {
@@ -43,5 +43,5 @@ export default {
     );
     await interaction.editReply(renderPlaylistEdit(edit, interaction.user.id));
   }),
-  autocomplete: myPlaylistChoices,
+  autocomplete: editablePlaylistChoices,
 } satisfies Subcommand<MusicServices>;

@@ -2,7 +2,7 @@ import { renderRemovalPrompt } from '../../bot/render/playlist.js';
 import type { MusicServices } from '../../bot/context.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { MAX_REMOVE, previewRemoval } from '../../domain/music/playlists.js';
-import { myPlaylistChoices, myPlaylistOption } from './choices.js';
+import { editablePlaylistChoices, myPlaylistOption } from './choices.js';
 import { depsOf, ensureLinked, guarded } from './shared.js';
 
 export default {
@@ -39,5 +39,5 @@ export default {
     );
     await interaction.editReply(renderRemovalPrompt(preview, interaction.user.id));
   }),
-  autocomplete: myPlaylistChoices,
+  autocomplete: editablePlaylistChoices,
 } satisfies Subcommand<MusicServices>;

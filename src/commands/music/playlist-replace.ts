@@ -2,7 +2,7 @@ import { renderReplacementPrompt } from '../../bot/render/playlist.js';
 import type { MusicServices } from '../../bot/context.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { prepareReplacement, replacementUris } from '../../domain/music/playlists.js';
-import { myPlaylistChoices, myPlaylistOption } from './choices.js';
+import { editablePlaylistChoices, myPlaylistOption } from './choices.js';
 import { depsOf, ensureLinked, guarded } from './shared.js';
 
 export default {
@@ -29,5 +29,5 @@ export default {
     const preview = await prepareReplacement(depsOf(music, ctx), interaction.user.id, playlist, items);
     await interaction.editReply(renderReplacementPrompt(preview, interaction.user.id));
   }),
-  autocomplete: myPlaylistChoices,
+  autocomplete: editablePlaylistChoices,
 } satisfies Subcommand<MusicServices>;

@@ -190,6 +190,11 @@ const mineSchema = z.object({
       name: z.string(),
       owner: z.string().nullable(),
       total: z.number().nullable(),
+      /**
+       * Whether the member may change it (theirs, or collaborative, as `requireEditable` checks);
+       * absent when their profile could not be read, and in copies kept before this field.
+       */
+      editable: z.boolean().optional(),
     }),
   ),
 });
@@ -204,7 +209,12 @@ const mineKey = (userId: string) => `mine:${userId}`;
 export const MAX_MINE = 500;
 
 async function fetchMine(deps: MusicDeps, userId: string): Promise<PlaylistChoice[]> {
-  const first = await deps.client.playlists.mine(userId, { offset: 0, limit: MAX_PAGE_SIZE });
+  // The member's own id on the service (not their account id) tells theirs from those they follow;
+  // read alongside the first page. Without it, every playlist stays a suggestion for the edits.
+  const [first, me] = await Promise.all([
+    deps.client.playlists.mine(userId, { offset: 0, limit: MAX_PAGE_SIZE }),
+    deps.client.users.me(userId).catch(() => undefined),
+  ]);
   const playlists: PlaylistChoice[] = [];
   for await (const playlist of deps.client.paging.iterate(first, { max: MAX_MINE })) {
     playlists.push({
@@ -212,6 +222,7 @@ async function fetchMine(deps: MusicDeps, userId: string): Promise<PlaylistChoic
       name: playlist.name,
       owner: playlist.owner.display_name ?? playlist.owner.id,
       total: playlist.tracks?.total ?? null,
+      ...(me === undefined ? {} : { editable: playlist.owner.id === me.id || playlist.collaborative }),
     });
   }
   await deps.cache.set(mineKey(userId), { at: Date.now(), playlists }, MINE_KEEP_MS);
@@ -247,8 +258,11 @@ export async function resolvePlaylist(deps: MusicDeps, userId: string, input: st
     );
   }
   const name = input.trim().toLowerCase();
-  const named = (playlists: readonly PlaylistChoice[]) =>
-    playlists.find((playlist) => playlist.name.trim().toLowerCase() === name)?.id;
+  // Of several of that name (one's own and one followed, say), the one the member may change.
+  const named = (playlists: readonly PlaylistChoice[]) => {
+    const matches = playlists.filter((playlist) => playlist.name.trim().toLowerCase() === name);
+    return (matches.find((playlist) => playlist.editable === true) ?? matches[0])?.id;
+  };
   const copy = await readCached(deps.cache, mineKey(userId), mineSchema);
   const found =
     (copy === undefined ? undefined : named(copy.playlists)) ?? named(await fetchMine(deps, userId));
