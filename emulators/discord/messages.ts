@@ -112,7 +112,7 @@ export class MessageFactory {
       attachments: placed.attachments,
       embeds: placed.embeds,
       components: toComponents(payload.components),
-      ...this.mentions(content, payload, channel.guild_id),
+      ...this.mentions(content, payload, channel.guild_id, origin.webhookId !== undefined),
       ...(origin.webhookId === undefined ? {} : { webhook_id: origin.webhookId }),
       ...(origin.applicationId === undefined ? {} : { application_id: origin.applicationId }),
       ...(origin.interactionMetadata === undefined
@@ -183,7 +183,10 @@ export class MessageFactory {
       attachments: placed.attachments,
     };
     if (payload.content !== undefined) {
-      Object.assign(edited, this.mentions(content, payload, message.guild_id));
+      Object.assign(
+        edited,
+        this.mentions(content, payload, message.guild_id, message.webhook_id !== undefined),
+      );
     }
     return edited;
   }
@@ -339,14 +342,21 @@ export class MessageFactory {
     return files;
   }
 
-  /** Users and roles pinged by the content, as far as `allowed_mentions` lets them be. */
+  /**
+   * Users and roles pinged by the content, as far as `allowed_mentions` lets them be. Without it,
+   * a regular message parses every kind, while interaction responses and webhook messages parse
+   * user mentions only (Discord's message reference, "Allowed Mentions").
+   */
   private mentions(
     content: string,
     payload: MessagePayload,
     guildId: Snowflake | undefined,
+    byWebhook: boolean,
   ): Pick<EmulatedMessage, 'mentions' | 'mention_roles' | 'mention_everyone'> {
     const allowed = payload.allowed_mentions ?? undefined;
-    const parse = new Set(allowed ? (allowed.parse ?? []) : ['users', 'roles', 'everyone']);
+    const parse = new Set(
+      allowed ? (allowed.parse ?? []) : byWebhook ? ['users'] : ['users', 'roles', 'everyone'],
+    );
     const userIds = new Set([...content.matchAll(/<@!?(\d{17,20})>/g)].map((match) => match[1] ?? ''));
     const roleIds = new Set([...content.matchAll(/<@&(\d{17,20})>/g)].map((match) => match[1] ?? ''));
     const guildRoles = guildId === undefined ? [] : (this.world.guilds.get(guildId)?.roles ?? []);

@@ -380,6 +380,17 @@ export function messagePayloadErrors(payload: MessagePayload): FieldError[] {
     const isComponentsV2 = ((payload.flags ?? 0) & (1 << 15)) !== 0;
     errors.push(...componentErrors(payload.components, isComponentsV2));
   }
+  // Allowed Mentions reference: a type both parsed and listed by id is a validation error.
+  const mentions = payload.allowed_mentions;
+  for (const kind of ['users', 'roles'] as const) {
+    if (mentions?.parse?.includes(kind) && mentions[kind] !== undefined) {
+      errors.push({
+        path: ['allowed_mentions'],
+        code: 'MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE',
+        message: `parse:["${kind}"] and ${kind}: [ids...] are mutually exclusive.`,
+      });
+    }
+  }
   return errors;
 }
 

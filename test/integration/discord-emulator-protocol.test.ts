@@ -722,6 +722,62 @@ describe('Discord emulator protocol details, against a real discord.js client', 
     });
   });
 
+  describe('mentions', () => {
+    const PINGS = (roleId: string) => `<@${user.id}> <@&${roleId}> @everyone`;
+    const botRole = () => {
+      const role = guild.roles.find((candidate) => candidate.id !== guild.id);
+      if (role === undefined) throw new Error('the guild has no role but @everyone');
+      return role.id;
+    };
+
+    it('parses every kind in a channel message, and only users in an interaction reply or follow-up, when allowed_mentions is left out', async () => {
+      const roleId = botRole();
+      const posted = await post(emu, `/channels/${channel.id}/messages`, { content: PINGS(roleId) });
+      expect(posted.status).toBe(200);
+      expect(await posted.json()).toMatchObject({
+        mentions: [expect.objectContaining({ id: user.id })],
+        mention_roles: [roleId],
+        mention_everyone: true,
+      });
+      const { handle } = await slash();
+      await post(
+        emu,
+        `/interactions/${handle.id}/${handle.token}/callback`,
+        { type: InteractionResponseType.ChannelMessageWithSource, data: { content: PINGS(roleId) } },
+        false,
+      );
+      const followUp = await post(
+        emu,
+        `/webhooks/${emu.applicationId}/${handle.token}?wait=true`,
+        { content: PINGS(roleId) },
+        false,
+      );
+      for (const message of [handle.original(), await followUp.json()]) {
+        expect(message).toMatchObject({
+          mentions: [expect.objectContaining({ id: user.id })],
+          mention_roles: [],
+          mention_everyone: false,
+        });
+      }
+    });
+
+    it('refuses a kind both parsed and listed by id', async () => {
+      const posted = await post(emu, `/channels/${channel.id}/messages`, {
+        content: `<@${user.id}>`,
+        allowed_mentions: { parse: ['users'], users: [user.id] },
+      });
+      expect(posted.status).toBe(400);
+      expect(await posted.json()).toEqual(
+        invalidFormBody({
+          allowed_mentions: fieldError(
+            'MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE',
+            'parse:["users"] and users: [ids...] are mutually exclusive.',
+          ),
+        }),
+      );
+    });
+  });
+
   describe('interaction response metadata', () => {
     it('names the whole command, group and subcommand, on a slash command reply', async () => {
       const handle = emu.slash({
