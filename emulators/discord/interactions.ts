@@ -23,6 +23,7 @@ import type {
   APIApplicationCommandOption,
   APIInteraction,
   APIInteractionDataResolved,
+  APIInteractionDataResolvedChannel,
   APIMessageInteractionMetadata,
   APIMessage,
   RESTPostAPIInteractionCallbackWithResponseResult,
@@ -276,6 +277,36 @@ function partialChannel(
   delete partial['permission_overwrites'];
   // discord-api-types types this channel as a partial channel, without `permissions`.
   return partial as unknown as NonNullable<APIInteraction['channel']>;
+}
+
+/**
+ * The fields Discord's resolved data keeps of a channel option ("Partial Channel objects only have
+ * id, name, type, permissions, last_message_id, last_pin_timestamp, nsfw, parent_id, guild_id,
+ * flags, rate_limit_per_user, topic and position"), with the invoking member's permissions there.
+ */
+const RESOLVED_CHANNEL_FIELDS = [
+  'id',
+  'name',
+  'type',
+  'last_message_id',
+  'last_pin_timestamp',
+  'nsfw',
+  'parent_id',
+  'guild_id',
+  'flags',
+  'rate_limit_per_user',
+  'topic',
+  'position',
+] as const;
+
+function resolvedChannel(channel: EmulatorChannel, permissions: bigint) {
+  const fields: Record<string, unknown> = Object.fromEntries(
+    RESOLVED_CHANNEL_FIELDS.flatMap((field) => {
+      const value = (channel as unknown as Partial<Record<string, unknown>>)[field];
+      return value === undefined ? [] : [[field, structuredClone(value)]];
+    }),
+  );
+  return { ...fields, permissions: permissions.toString() } as unknown as APIInteractionDataResolvedChannel;
 }
 
 // ---------------------------------------------------------------- starting interactions
@@ -796,13 +827,7 @@ export class InteractionDriver {
         }
         resolved.channels = {
           ...resolved.channels,
-          [channel.id]: {
-            id: channel.id,
-            name: channel.name,
-            type: channel.type,
-            // The invoking user's permissions in that channel (Discord's resolved channel object).
-            permissions: world.permissionsIn(channel.id, where.userId).toString(),
-          },
+          [channel.id]: resolvedChannel(channel, world.permissionsIn(channel.id, where.userId)),
         };
         return { type: definition.type, name, value: channel.id };
       }

@@ -868,6 +868,19 @@ describe('Discord emulator protocol details, against a real discord.js client', 
       const { resolved } = (await scheduleAddIn(room.id, { channel: hidden.id, who: moderator.id })).data;
       // The bot sees the channel, the user who ran the command does not.
       expect(resolved?.channels?.[hidden.id]?.permissions).toBe('0');
+      // A partial channel with the fields Discord's resolved data keeps, and no overwrites.
+      expect(resolved?.channels?.[hidden.id]).toMatchObject({
+        id: hidden.id,
+        name: 'staff-only',
+        guild_id: guild.id,
+        parent_id: null,
+        position: hidden.position,
+        nsfw: false,
+        topic: null,
+        rate_limit_per_user: 0,
+        last_message_id: null,
+      });
+      expect(resolved?.channels?.[hidden.id]).not.toHaveProperty('permission_overwrites');
       const memberPermissions = BigInt(resolved?.members?.[moderator.id]?.permissions ?? '0');
       expect(memberPermissions & PermissionFlagsBits.ManageMessages).toBe(PermissionFlagsBits.ManageMessages);
       expect(memberPermissions & PermissionFlagsBits.SendMessages).toBe(PermissionFlagsBits.SendMessages);
