@@ -242,9 +242,11 @@ export function createApi(options: ApiOptions): Api {
   };
 
   const getAlbumTracks: Route['handle'] = (req, auth, [id = '']) => {
+    // The id in the path is checked before the parameters, as on every other route.
+    const albumId = validId(id);
     const ctx = render(req, auth);
     const { offset, limit } = pageParams(req, LIMITS.pageSize, 20);
-    return { status: 200, body: albumTracksPage(req, ctx, validId(id), offset, limit) };
+    return { status: 200, body: albumTracksPage(req, ctx, albumId, offset, limit) };
   };
 
   const getSeveralArtists: Route['handle'] = (req, auth) => {

@@ -1,8 +1,8 @@
 /**
  * The emulator's seeded catalog: artists, albums, tracks and podcast episodes, generated the same
  * way on every run. A few albums are deliberately awkward: over 50 tracks (paging inside an album),
- * available in one market only (restriction `market`), an `album_type` outside the spec's three
- * (`ep`, which the real service was seen returning in 2024 although it documents three values).
+ * available in one market only (restriction `market`), and a four-track EP filed as `single`, as
+ * the service files EPs.
  */
 import { base62Id, createRng, intBetween, pick, type Rng } from './random.js';
 

@@ -280,6 +280,9 @@ function checkMatcher(caller: string, matcher: PathMatcher | undefined): void {
     );
 }
 
+/** Schemes no app may claim as its own for a redirect URI. */
+const GENERAL_SCHEMES = new Set(['http', 'https', 'ftp', 'file', 'data', 'javascript', 'ws', 'wss']);
+
 /** `Retry-After` is delta-seconds (RFC 9110 §10.2.3); `null` or absent means none is sent. */
 function checkRetryAfter(caller: string, seconds: number | null | undefined): void {
   if (seconds !== null && seconds !== undefined && !(Number.isInteger(seconds) && seconds >= 0))
@@ -296,10 +299,20 @@ function oauthErrorFor(status: number): string {
 
 /**
  * Registration rule: HTTPS, or a loopback IP literal over HTTP; `localhost` is refused (since 2025)
- * whatever the scheme, case or trailing dot.
+ * whatever the scheme, case or trailing dot. An app's own scheme (iOS-style) is taken as the spec
+ * describes it: all lowercase, not a general scheme, and a path after the first pair of slashes
+ * (`skybeat-app://callback`).
  */
 function checkRedirectUri(uri: string): void {
   const url = new URL(uri);
+  const scheme = url.protocol.slice(0, -1);
+  if (!GENERAL_SCHEMES.has(scheme.toLowerCase())) {
+    const rest = /^[^:]+:\/\/(.+)$/.exec(uri)?.[1];
+    if (uri === uri.toLowerCase() && rest !== undefined) return;
+    throw new Error(
+      `redirect URI not allowed: ${uri} (an app's own scheme must be all lowercase, with a path after "://")`,
+    );
+  }
   // Hosts of non-special schemes keep their case; `localhost.` is the same name, fully qualified.
   if (url.hostname.toLowerCase().replace(/\.+$/, '') === 'localhost')
     throw new Error(`redirect URI not allowed: ${uri} (localhost is refused; use http://127.0.0.1:PORT)`);
@@ -501,12 +514,14 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
   apiUrl = `http://${host}:${port}`;
   const authUrl = `${apiUrl}${ACCOUNTS_PREFIX}`;
 
-  const filterLog = (filter: RequestFilter = {}) =>
-    log.filter(
+  const filterLog = (filter: RequestFilter = {}) => {
+    checkMatcher('request filter', filter.path);
+    return log.filter(
       (entry) =>
         (filter.method === undefined || entry.method === filter.method) &&
         matchesRequest(filter.path, entry.path),
     );
+  };
 
   async function decide(
     authorizeUrl: string | URL,

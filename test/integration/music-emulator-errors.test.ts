@@ -99,6 +99,8 @@ describe('music emulator: error answers a client sees', () => {
     expect(() => emulator.setRateLimit({ retryAfterSeconds: 1, count: 1, path: 'v1/me' })).toThrow(
       /not a pathname/,
     );
+    // A count of such a path would be 0 whatever was called: refused too.
+    expect(() => emulator.requestCount({ path: `${emulator.apiUrl}/v1/me` })).toThrow(/not a pathname/);
   });
 
   it('says how to authenticate on an injected 401 (RFC 6750 §3)', async () => {

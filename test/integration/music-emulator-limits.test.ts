@@ -36,6 +36,13 @@ const CASES: Case[] = [
     message: 'Invalid base62 id',
   },
   {
+    // The id in the path is checked before the parameters, on this route as on the others.
+    name: 'a malformed album id with a limit over 50 on its tracks',
+    method: 'GET',
+    path: () => '/v1/albums/bad!/tracks?limit=500',
+    message: 'Invalid base62 id',
+  },
+  {
     name: 'a malformed percent-escape in a playlist id',
     method: 'POST',
     path: () => '/v1/playlists/%ZZ/tracks',

@@ -440,6 +440,35 @@ describe('music emulator: accounts', () => {
     }
   });
 
+  it('takes an app’s own lowercase scheme with a path after "://" (iOS-style) as a redirect URI, and no other', async () => {
+    const app = await startMusicEmulator({ redirectUris: ['skybeat-app://callback'] });
+    try {
+      const url = new URL(`${app.authUrl}/authorize`);
+      url.search = new URLSearchParams({
+        client_id: app.clientId,
+        response_type: 'code',
+        redirect_uri: 'skybeat-app://callback',
+        state: 's',
+      }).toString();
+      const location = await app.approve(url, 'alice');
+      expect(location.protocol).toBe('skybeat-app:');
+      expect(location.searchParams.get('code')).toMatch(/.+/);
+      expect(location.searchParams.get('state')).toBe('s');
+    } finally {
+      await app.close();
+    }
+    for (const uri of [
+      'SkyBeat-App://callback',
+      'skybeat-app:callback',
+      'skybeat-app://',
+      'ftp://files/cb',
+    ]) {
+      await expect(startMusicEmulator({ redirectUris: [uri] }), uri).rejects.toThrow(
+        `redirect URI not allowed: ${uri}`,
+      );
+    }
+  });
+
   it('takes the client id and secret in the form body as a confidential client (RFC 6749 §2.3.1)', async () => {
     const credentials = { client_id: emulator.clientId, client_secret: emulator.clientSecret };
     const app = await token({ grant_type: 'client_credentials', ...credentials });
