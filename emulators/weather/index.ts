@@ -36,9 +36,9 @@ export interface WeatherEmulatorOptions {
   /** Keys on a paid plan: every product. Anything not listed gets 401. Default `['test-key']`. */
   apiKeys?: string[];
   /**
-   * Keys on the free plan: current weather, the 5-day and daily forecasts and geocoding work; the
-   * paid hosts (pro, history, bulk) answer 401, as upstream does when the plan lacks the product.
-   * Default `['test-free-key']`.
+   * Keys on the free plan: current weather, the 5-day forecast and geocoding work; the daily
+   * forecast and the paid hosts (pro, history, bulk) answer 401, as upstream does when the plan
+   * lacks the product. Default `['test-free-key']`.
    */
   freeApiKeys?: string[];
   /** The emulator's clock, in ms; default `Date.now`. */
@@ -622,7 +622,7 @@ export async function startWeatherEmulator(options: WeatherEmulatorOptions = {})
         name === undefined ? undefined : bulkContent({ name, records: bulkRecords, seed, nowMs: now() });
       if (!content) return answer(new Reply(404, { cod: '404', message: 'file not found' }));
       entry.status = 200;
-      res.writeHead(200, { 'content-type': 'application/gzip' });
+      res.writeHead(200, { 'content-type': 'application/gzip', ...CORS_HEADERS });
       // Generated, compressed and sent as the client reads: a big file never sits in memory.
       pipeline(content, createGzip({ level: zlib.Z_BEST_SPEED }), res, () => {
         // A client that stops reading early closes the connection; nothing to report.

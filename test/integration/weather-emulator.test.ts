@@ -113,6 +113,10 @@ describe('the weather emulator speaks like the service', () => {
         'access-control-allow-methods': 'GET, POST',
       });
     }
+    // A bulk file too, not only its errors.
+    const bulk = await request(`${emulator.bulkUrl}/snapshot/weather_14.json.gz?${KEY}`);
+    await bulk.body.arrayBuffer();
+    expect([bulk.statusCode, bulk.headers['access-control-allow-origin']]).toEqual([200, '*']);
   });
 
   it('names the coordinates asked for to four decimals, as the service does', async () => {
