@@ -102,11 +102,11 @@ export const DiscordErrors = {
       'Cannot send messages in a non-text channel',
     ),
   invalidWebhookToken: () => coded(401, RESTJSONErrorCodes.InvalidWebhookToken, 'Invalid Webhook Token'),
-  maxApplicationCommands: () =>
+  maxApplicationCommands: (limit: number) =>
     coded(
       400,
       RESTJSONErrorCodes.MaximumNumberOfApplicationCommandsReached,
-      'Maximum number of application commands reached',
+      `Maximum number of application commands reached (${limit})`,
     ),
   invalidFormBody: (errors: readonly FieldError[]) =>
     new DiscordHttpError(400, {

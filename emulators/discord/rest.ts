@@ -16,7 +16,7 @@ import { DiscordErrors, DiscordHttpError } from './errors.js';
 import type { FieldError } from './errors.js';
 import { InteractionRoutes } from './interactions.js';
 import { isEmptyMessage } from './messages.js';
-import { commandErrors, commandSchema, parseBody, throwFieldErrors } from './validation.js';
+import { commandErrors, commandSchema, maxLength, parseBody, throwFieldErrors } from './validation.js';
 import type { CommandInput } from './validation.js';
 
 export interface RequestContext {
@@ -110,6 +110,12 @@ const COMMAND_LIMITS: Readonly<Record<number, number>> = {
   [ApplicationCommandType.User]: 15,
   [ApplicationCommandType.Message]: 15,
 };
+/**
+ * The longest list a bulk overwrite takes: every type's limit together. Longer: 50035 "Must be 130
+ * or fewer in length."; within it, a type over its own limit: 30032 "Maximum number of application
+ * commands reached (100)" (measured against Discord, chenhg5/cc-connect#504).
+ */
+const COMMAND_LIST_MAX = 130;
 
 /** The REST API under `/api/v10`, and the attachment files the emulator serves. */
 export class RestApi {
@@ -477,9 +483,19 @@ export class RestApi {
       authed('GET', base, ({ params }) => ({ status: 200, body: [...scope(params).commands.values()] })),
       authed('PUT', base, async ({ params, body }) => {
         const { guildId, commands } = scope(params);
-        const inputs = parseBody(z.array(commandSchema), (await body()).json);
+        const inputs = parseBody(
+          z.array(commandSchema).max(COMMAND_LIST_MAX, maxLength(COMMAND_LIST_MAX)),
+          (await body()).json,
+        );
         throwFieldErrors(inputs.flatMap((input, index) => commandErrors(input, [index])));
         throwFieldErrors(this.#setErrors(inputs));
+        // A list within 130 but with more of one type than it allows: 30032, as a POST gets.
+        for (const [type, limit] of Object.entries(COMMAND_LIMITS)) {
+          const ofType = inputs.filter(
+            (input) => Number(input.type ?? ApplicationCommandType.ChatInput) === Number(type),
+          ).length;
+          if (ofType > limit) throw DiscordErrors.maxApplicationCommands(limit);
+        }
         const byName = new Map(
           [...commands.values()].map((command) => [`${command.type}:${command.name}`, command]),
         );
@@ -503,10 +519,11 @@ export class RestApi {
         const existing = [...commands.values()].find(
           (command) => command.type === type && command.name === input.name,
         );
-        // One more than the type allows is 30032, not the 50035 a PUT listing too many gets.
+        // One more than the type allows is 30032, naming the limit.
         const limit = COMMAND_LIMITS[type];
         const ofType = [...commands.values()].filter((command) => command.type === type).length;
-        if (!existing && limit !== undefined && ofType >= limit) throw DiscordErrors.maxApplicationCommands();
+        if (!existing && limit !== undefined && ofType >= limit)
+          throw DiscordErrors.maxApplicationCommands(limit);
         const command = this.#command(input, existing, guildId);
         commands.set(command.id, command);
         this.#commandsChanged(guildId, commands);
@@ -539,11 +556,10 @@ export class RestApi {
     ];
   }
 
-  /** Rules on a whole set of commands: unique names per type and Discord's per-type counts. */
+  /** Rules on a whole set of commands: unique names per type. */
   #setErrors(commands: readonly { name: string; type?: number }[]): FieldError[] {
     const errors: FieldError[] = [];
     const seen = new Set<string>();
-    const counts = new Map<number, number>();
     for (const command of commands) {
       const type = command.type ?? ApplicationCommandType.ChatInput;
       const key = `${type}:${command.name}`;
@@ -555,17 +571,6 @@ export class RestApi {
         });
       }
       seen.add(key);
-      counts.set(type, (counts.get(type) ?? 0) + 1);
-    }
-    for (const [type, count] of counts) {
-      const limit = COMMAND_LIMITS[type];
-      if (limit !== undefined && count > limit) {
-        errors.push({
-          path: [],
-          code: 'BASE_TYPE_MAX_LENGTH',
-          message: `Must be ${limit} or fewer in length.`,
-        });
-      }
     }
     return errors;
   }

@@ -19,7 +19,7 @@ import type { FieldError } from './errors.js';
  */
 
 const REQUIRED = 'This field is required';
-const maxLength = (max: number) => `Must be ${max} or fewer in length.`;
+export const maxLength = (max: number) => `Must be ${max} or fewer in length.`;
 const lengthBetween = (min: number, max: number) => `Must be between ${min} and ${max} in length.`;
 
 /**

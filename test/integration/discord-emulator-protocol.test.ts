@@ -1066,7 +1066,7 @@ describe('Discord emulator protocol details, against a real discord.js client', 
   });
 
   describe('command counts', () => {
-    it('answers 30032 to a POST of a 101st chat input command, and 50035 to a PUT of 101', async () => {
+    it('answers 30032 to a 101st chat input command, by POST or in a PUT, and 50035 to a PUT of over 130', async () => {
       const other = emu.createGuild({ name: 'Count HQ' });
       const url = `/applications/${emu.applicationId}/guilds/${other.id}/commands`;
       const hundred = Array.from({ length: 100 }, (_, index) => ({ name: `c${index}`, description: 'x' }));
@@ -1080,19 +1080,27 @@ describe('Discord emulator protocol details, against a real discord.js client', 
 
       const extra = await post(emu, url, { name: 'extra', description: 'x' });
       expect(extra.status).toBe(400);
-      expect(await extra.json()).toEqual({
-        code: 30032,
-        message: 'Maximum number of application commands reached',
-      });
+      const reached = { code: 30032, message: 'Maximum number of application commands reached (100)' };
+      expect(await extra.json()).toEqual(reached);
       // Overwriting one of the hundred by name is no new command.
       expect((await post(emu, url, { name: 'c0', description: 'y' })).status).toBe(200);
       // A user command counts towards its own limit.
       expect((await post(emu, url, { name: 'Profile', type: 2 })).status).toBe(201);
       expect(emu.commands(other.id)).toHaveLength(101);
 
-      const tooMany = await put([...hundred, { name: 'extra', description: 'x' }]);
-      expect(tooMany.status).toBe(400);
-      expect(await tooMany.json()).toMatchObject({ code: 50035, message: 'Invalid Form Body' });
+      // What Discord answered when measured (chenhg5/cc-connect#504): a list of 101 to 130 is
+      // within the length a bulk overwrite takes, and over the type's limit; longer is too long.
+      const oneTooMany = await put([...hundred, { name: 'extra', description: 'x' }]);
+      expect([oneTooMany.status, await oneTooMany.json()]).toEqual([400, reached]);
+      const users = Array.from({ length: 15 }, (_, index) => ({ name: `U${index}`, type: 2 }));
+      const messages = Array.from({ length: 15 }, (_, index) => ({ name: `M${index}`, type: 3 }));
+      expect((await put([...hundred, ...users, ...messages])).status).toBe(200);
+      const tooLong = await put([...hundred, ...users, ...messages, { name: 'extra', description: 'x' }]);
+      expect([tooLong.status, await tooLong.json()]).toEqual([
+        400,
+        invalidFormBody(fieldError('BASE_TYPE_MAX_LENGTH', 'Must be 130 or fewer in length.')),
+      ]);
+      expect(emu.commands(other.id)).toHaveLength(130);
     });
   });
 
