@@ -45,6 +45,12 @@ const VALID_INTENTS = Object.values(GatewayIntentBits)
   .filter((value) => typeof value === 'number')
   .reduce((all, bit) => all | BigInt(bit), 0n);
 
+/** Events a connection may send per window, and the window (Discord's gateway docs). */
+const SEND_LIMIT = 120;
+const SEND_WINDOW_MS = 60_000;
+/** The largest payload a client may send. */
+const MAX_SENT_PAYLOAD_BYTES = 4096;
+
 const payloadSchema = z.object({ op: z.number().int(), d: z.unknown() });
 const identifySchema = z.object({
   token: z.string(),
@@ -166,12 +172,26 @@ export class Gateway implements GatewayLink {
       return;
     }
     this.#socketSessions.set(socket, null);
+    // Discord's send limit: 120 events per connection every 60 s, then a close with 4008.
+    let window = { startedAt: performance.now(), sent: 0 };
     socket.on('message', (data, isBinary) => {
       const bytes = Array.isArray(data)
         ? Buffer.concat(data)
         : data instanceof ArrayBuffer
           ? Buffer.from(data)
           : data;
+      const at = performance.now();
+      if (at - window.startedAt >= SEND_WINDOW_MS) window = { startedAt: at, sent: 0 };
+      window.sent += 1;
+      if (window.sent > SEND_LIMIT) {
+        socket.close(GatewayCloseCodes.RateLimited, 'You are being rate limited.');
+        return;
+      }
+      // "Must not exceed 4096 bytes", else closed with 4002 (Discord's gateway docs).
+      if (bytes.length > MAX_SENT_PAYLOAD_BYTES) {
+        socket.close(GatewayCloseCodes.DecodeError, 'Error while decoding payload.');
+        return;
+      }
       // discord.js sends text frames; Discord answers binary ETF or compressed frames with a close.
       this.#onMessage(socket, isBinary ? '' : bytes.toString('utf8'));
     });
@@ -242,7 +262,9 @@ export class Gateway implements GatewayLink {
     }
     const identify = identifySchema.safeParse(data);
     if (!identify.success) {
-      socket.close(GatewayCloseCodes.DecodeError, 'Error while decoding payload.');
+      // "4001 Unknown opcode: You sent an invalid Gateway opcode or an invalid payload for an
+      // opcode" (4002 is for a payload that cannot be decoded at all).
+      socket.close(GatewayCloseCodes.UnknownOpcode, 'Unknown opcode.');
       return;
     }
     if (!this.#tokenMatches(identify.data.token)) {

@@ -1232,6 +1232,28 @@ describe('Discord emulator gateway: heartbeats and versions', () => {
     await gateway.close();
   });
 
+  it('closes with 4008 a connection that sends over 120 events in a minute, and with 4002 one over 4096 bytes', async () => {
+    const chatty = await connect(emu);
+    for (let sent = 0; sent < 121; sent += 1) chatty.send(GatewayOpcodes.Heartbeat, null);
+    expect(await chatty.closedWithin()).toEqual({ code: 4008, reason: 'You are being rate limited.' });
+    // The first 120 were answered, each with its acknowledgement; the 121st was not.
+    for (let acked = 0; acked < 120; acked += 1)
+      expect((await chatty.next()).op).toBe(GatewayOpcodes.HeartbeatAck);
+    await expect(chatty.next(50)).rejects.toThrow('No gateway payload in time');
+
+    const large = await connect(emu);
+    large.send(GatewayOpcodes.Heartbeat, null);
+    expect((await large.next()).op).toBe(GatewayOpcodes.HeartbeatAck);
+    large.send(GatewayOpcodes.PresenceUpdate, { padding: 'x'.repeat(4_100) });
+    expect(await large.closedWithin()).toEqual({ code: 4002, reason: 'Error while decoding payload.' });
+  });
+
+  it('closes with 4001 an IDENTIFY whose payload is not one (no intents)', async () => {
+    const gateway = await connect(emu);
+    gateway.send(GatewayOpcodes.Identify, { token: TOKEN, properties: {} });
+    expect(await gateway.closedWithin()).toEqual({ code: 4001, reason: 'Unknown opcode.' });
+  });
+
   it('closes with 4012 a connection asking for a gateway version Discord does not serve', async () => {
     for (const query of ['v=5&encoding=json', 'v=11', 'v=abc']) {
       const gateway = new RawGateway(emu.gatewayUrl, query);
