@@ -177,6 +177,24 @@ describe('music schemas tolerate what real lists hold', () => {
       ],
     });
     expect(parsed.devices.map((d) => d.type)).toEqual(['Automobile', 'HOLOGRAM']);
+    // A device that leaves its id out is one without an id, not a reason to drop the list.
+    const withoutId = devicesSchema.parse({
+      devices: [{ is_active: true, is_restricted: false, name: 'Radio', type: 'Speaker' }],
+    });
+    expect(withoutId.devices.map((d) => [d.name, d.id])).toEqual([['Radio', null]]);
+  });
+
+  it('keeps a track or a playlist that leaves out a field it usually sends: a restriction’s reason, a visibility', () => {
+    const tracks = albumTracksSchema.parse(page([track('open'), track('held', { restrictions: {} })]));
+    expect(tracks.items.map((t) => [t.id, t.restrictions?.reason])).toEqual([
+      ['open', undefined],
+      ['held', 'unknown'],
+    ]);
+    const bare = playlist({ id: 'quiet' }) as Record<string, unknown>;
+    delete bare.public;
+    expect(myPlaylistsSchema.parse(page([bare])).items.map((p) => [p.id, p.public])).toEqual([
+      ['quiet', null],
+    ]);
   });
 
   it('keeps and marks removed tracks, local files, episodes and unreadable entries', () => {

@@ -26,8 +26,11 @@ export const imageSchema = z.object({
   width: z.number().int().nullable().optional(),
 });
 
-/** `reason` is `market`, `product`, `explicit` or a value added later. */
-export const restrictionsSchema = z.object({ reason: z.string() });
+/**
+ * `reason` is `market`, `product`, `explicit` or a value added later; a restriction without one is
+ * still a restriction (read as unknown), not a reason to drop the item.
+ */
+export const restrictionsSchema = z.object({ reason: z.string().catch('unknown').default('unknown') });
 
 /**
  * Reads `schema` with null values taken as absent (see `withoutNulls`), but for the keys in `keep`:
@@ -370,7 +373,11 @@ export const simplifiedPlaylistSchema = z.preprocess(
       .nullish()
       .transform((name) => name ?? ''),
     owner: playlistOwnerSchema,
-    public: z.boolean().nullable(),
+    /** Null when the owner has not said; read the same when left out. */
+    public: z
+      .boolean()
+      .nullish()
+      .transform((value) => value ?? null),
     /** Missing on the same playlists; the bot reads the snapshot from the full playlist only. */
     snapshot_id: z.string().optional(),
     /** `total` is null for generated playlists (aome510/spotify-player #398). */
@@ -396,7 +403,11 @@ export const snapshotSchema = z.object({ snapshot_id: z.string() });
 
 /** `type` is `Computer`, `Smartphone`, `Speaker`… with varying case, or a value added later. */
 export const deviceSchema = z.object({
-  id: z.string().nullable(),
+  /** Null for some devices; read the same when left out. */
+  id: z
+    .string()
+    .nullish()
+    .transform((id) => id ?? null),
   is_active: z.boolean(),
   is_private_session: z.boolean().default(false),
   is_restricted: z.boolean(),
