@@ -12,9 +12,6 @@ import {
   type ResponseLike,
 } from 'discord.js';
 
-/** @discordjs/rest's own limit on one request (its `timeout` option's default). */
-const REQUEST_TIMEOUT_MS = 15_000;
-
 /** What the transport hands a request to when it does not send it itself. */
 export type Fallback = (request: InternalRequest) => Promise<ResponseLike>;
 
@@ -29,8 +26,11 @@ export type Fallback = (request: InternalRequest) => Promise<ResponseLike>;
  * interaction token, so a new queue for every interaction), arms an abort controller and a timer,
  * and reads the answer through a stream. On a deferred command (two requests) that machinery was
  * most of the bot's own CPU, while Discord sets no global limit on these routes and each token
- * serves one interaction, so there is no bucket to learn. So only the common case is taken here,
- * and everything else goes to the library unchanged:
+ * serves one interaction, so all there is to learn of a token's bucket is when an answer says it
+ * is used up (`X-RateLimit-Remaining: 0`): the next request on that token then waits for its
+ * `X-RateLimit-Reset-After`, rather than earning a 429 (each counted towards Discord's limit on
+ * invalid requests). So only the common case is taken here, and everything else goes to the
+ * library unchanged:
  * - not taken: files (chart uploads), a request with an abort signal or a dispatcher of its own;
  * - a 2xx: handed back, read as the library reads it (JSON when it says so, else the bytes);
  * - a 4xx other than 429: thrown as the library throws it (`DiscordAPIError`, same fields), and not
@@ -39,7 +39,7 @@ export type Fallback = (request: InternalRequest) => Promise<ResponseLike>;
  *   same `rejectOnRateLimit` (so one with no wait anywhere, or asking for over a minute, fails at
  *   once with the library's `RateLimitError`); otherwise its wait is waited out and the request
  *   handed to the library, which sends it again;
- * - a 5xx, a network error or no answer within 15 s (the library's own timeout): handed to the
+ * - a 5xx, a network error or no answer within the REST `timeout` (15 s by default): handed to the
  *   library, which retries it as it retries any request, except that a follow-up whose first
  *   sending may have reached Discord is not sent again, and an acknowledgement sent again after
  *   one that may have reached Discord takes Discord's "already acknowledged" as done (see
@@ -62,6 +62,8 @@ export class InteractionTransport {
   #closing: Promise<void> | undefined;
   /** The last request queued per interaction token (removed once it settles with none after it). */
   readonly #tails = new Map<string, Promise<ResponseLike>>();
+  /** When the bucket of a token an answer said was used up fills again (removed then). */
+  readonly #exhausted = new Map<string, number>();
 
   constructor(options: REST['options']) {
     this.#options = options;
@@ -73,8 +75,8 @@ export class InteractionTransport {
       'User-Agent': `${DefaultUserAgent} ${options.userAgentAppendix}`.trim(),
     };
     this.#pool = new Pool(api.origin, {
-      headersTimeout: REQUEST_TIMEOUT_MS,
-      bodyTimeout: REQUEST_TIMEOUT_MS,
+      headersTimeout: options.timeout,
+      bodyTimeout: options.timeout,
     });
   }
 
@@ -96,15 +98,11 @@ export class InteractionTransport {
   send(request: InternalRequest, fallback: Fallback): Promise<ResponseLike> {
     if (!InteractionTransport.takes(request)) return fallback(request);
     if (!request.fullRoute.startsWith('/webhooks/')) return this.#send(request, fallback);
-    // /webhooks/{application id}/{token}...: one at a time per token.
+    // /webhooks/{application id}/{token}...: one at a time per token, after its bucket refills.
     const token = request.fullRoute.split('/', 4)[3] ?? '';
+    const go = () => this.#afterRefill(token, () => this.#send(request, fallback, token));
     const before = this.#tails.get(token);
-    const sent = before
-      ? before.then(
-          () => this.#send(request, fallback),
-          () => this.#send(request, fallback),
-        )
-      : this.#send(request, fallback);
+    const sent = before ? before.then(go, go) : go();
     this.#tails.set(token, sent);
     const forget = () => {
       if (this.#tails.get(token) === sent) this.#tails.delete(token);
@@ -118,7 +116,30 @@ export class InteractionTransport {
     return (this.#closing ??= this.#pool.close());
   }
 
-  async #send(request: InternalRequest, fallback: Fallback): Promise<ResponseLike> {
+  /** Runs `send` at once, or once the token's bucket, said to be used up, has refilled. */
+  #afterRefill(token: string, send: () => Promise<ResponseLike>): Promise<ResponseLike> {
+    const refillsAt = this.#exhausted.get(token);
+    if (refillsAt === undefined) return send();
+    this.#exhausted.delete(token);
+    const wait = refillsAt - performance.now();
+    return wait > 0 ? new Promise((wake) => setTimeout(wake, wait)).then(send) : send();
+  }
+
+  /** Notes a token whose answer says its bucket is used up (`X-RateLimit-Remaining: 0`). */
+  #noteBucket(token: string, answer: Answer): void {
+    if (answer.header('x-ratelimit-remaining')?.trim() !== '0') return;
+    const after = seconds(answer.header('x-ratelimit-reset-after'));
+    if (after === undefined || after === 0) return;
+    const { offset } = this.#options;
+    const ms = after * 1000 + (typeof offset === 'number' ? Math.max(0, offset) : 0);
+    this.#exhausted.set(token, performance.now() + ms);
+    // Forgotten once refilled, whether or not another request on the token comes.
+    setTimeout(() => {
+      if ((this.#exhausted.get(token) ?? Infinity) <= performance.now()) this.#exhausted.delete(token);
+    }, ms).unref();
+  }
+
+  async #send(request: InternalRequest, fallback: Fallback, token?: string): Promise<ResponseLike> {
     const method = request.method.toUpperCase();
     const query = request.query?.toString();
     const path = `${this.#basePath}${request.fullRoute}${query ? `?${query}` : ''}`;
@@ -149,6 +170,7 @@ export class InteractionTransport {
       return this.#resend(request, fallback);
     }
     const { status } = answer;
+    if (token !== undefined) this.#noteBucket(token, answer);
     if (status >= 200 && status < 300) return answer.response();
     if (status === 429) return this.#rateLimited(request, method, url, answer, fallback);
     if (status >= 400 && status < 500) {
@@ -333,11 +355,12 @@ interface Answer {
   response(): ResponseLike;
 }
 
-/** The answer's headers read here: the body's type, and what a 429 says. */
+/** The answer's headers read here: the body's type, what a 429 says, and a used-up bucket. */
 const KEPT_HEADERS = new Set([
   'content-type',
   'retry-after',
   'x-ratelimit-global',
+  'x-ratelimit-remaining',
   'x-ratelimit-reset-after',
   'x-ratelimit-scope',
 ]);

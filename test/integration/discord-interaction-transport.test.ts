@@ -61,7 +61,7 @@ const later =
   };
 
 /** A server answering each request with the next answer (the last one from then on). */
-async function fakeDiscord(answers: Answer[]) {
+async function fakeDiscord(answers: Answer[], options: { timeout?: number } = {}) {
   const seen: Seen[] = [];
   const answered: number[] = [];
   const server = createServer((req, res) => {
@@ -83,7 +83,7 @@ async function fakeDiscord(answers: Answer[]) {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
-  const rest = new REST({ api: apiUrl, rejectOnRateLimit });
+  const rest = new REST({ api: apiUrl, rejectOnRateLimit, ...options });
   const transport = new InteractionTransport(rest.options);
   closers.push(async () => {
     await transport.close();
@@ -251,6 +251,35 @@ describe('interaction responses on the bot’s own transport', () => {
     expect(discord.seen.map((seen) => seen.method)).toEqual(['PATCH', 'POST']);
     expect(discord.seen[1]!.at).toBeGreaterThanOrEqual(discord.answered[0]!);
   });
+
+  it('waits for a token’s bucket to refill when an answer says it is used up, rather than earn a 429', async () => {
+    const usedUp = { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset-after': '0.4' };
+    // Refuses anything on the token before the bucket the first answer described has refilled.
+    const refills: Answer = (res, seen) => {
+      const early = seen.at < discord.answered[0]! + 400;
+      return (
+        early
+          ? json(429, { message: 'You are being rate limited.', retry_after: 0.4 })
+          : json(200, { id: '4' })
+      )(res, seen);
+    };
+    const discord = await fakeDiscord([json(200, { id: '3' }, usedUp), refills]);
+    await read(discord.transport.send(edit('done'), discord.fallback));
+    await expect(read(discord.transport.send(edit('done again'), discord.fallback))).resolves.toEqual({
+      id: '4',
+    });
+    expect(discord.seen).toHaveLength(2);
+    expect(discord.handedOver).toEqual([]);
+  });
+
+  it('gives up on an answer that does not come within the REST timeout, as the library would', async () => {
+    const never: Answer = () => undefined;
+    const discord = await fakeDiscord([never], { timeout: 300 });
+    // A follow-up is not sent again once it may have reached Discord: it fails after one wait.
+    await expect(discord.transport.send(followUp('hello?'), discord.fallback)).rejects.toThrow();
+    expect(discord.seen).toHaveLength(1);
+    // Held to a few seconds: the transport's own 15 s would run past it.
+  }, 5_000);
 
   it('does not hold one interaction’s response behind another’s', async () => {
     const discord = await fakeDiscord([later(300, noContent), noContent]);
