@@ -336,6 +336,21 @@ describe('playlists: pages, autocomplete and edits', () => {
     expect(world.music!.playlist(roadTrip)!.uris).toEqual(changed);
   });
 
+  it('says a replacement is done when a press of Replace just before made it, rather than that nothing was replaced', async () => {
+    // Two presses in quick succession both find the confirmation; the second reads the playlist
+    // once the first has replaced it. The same state, made in order: the same replacement asked
+    // for twice, and the second confirmed first.
+    const items = trackIds.slice(11, 13).join(' ');
+    const first = await playlist('replace', { playlist: roadTrip, items }).reply();
+    const second = await playlist('replace', { playlist: roadTrip, items }).reply();
+    await click(second, 'Replace with 2 items').waitForEdit();
+    const replaced = trackIds.slice(11, 13).map((id) => `service:track:${id}`);
+    expect(world.music!.playlist(roadTrip)!.uris).toEqual(replaced);
+    const done = await click(first, 'Replace with 2 items').waitForEdit();
+    expect(done.embeds[0]?.description).toContain('Replaced every item: the playlist now holds 2 items.');
+    expect(world.music!.playlist(roadTrip)!.uris).toEqual(replaced);
+  });
+
   const UNKNOWN_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
   const changesSent = () =>
     ['PUT', 'POST', 'DELETE']
@@ -506,5 +521,43 @@ describe('playlists: pages, autocomplete and edits', () => {
     const started = performance.now();
     expect(await ask(world.bob.id)).toEqual([]);
     expect(performance.now() - started).toBeLessThan(2_500);
+  });
+});
+
+describe('a playlist edit whose page cannot be read just after it', () => {
+  let world: BotWorld;
+  beforeAll(async () => {
+    world = await startBotWorld({ music: true });
+    await world.linkMusic(world.alice.id, world.music!.fixtures!.users.premium);
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it('says what was done, not that it failed, so the member does not do it twice', async () => {
+    const { roadTrip } = world.music!.fixtures!.playlists;
+    const before = world.music!.playlist(roadTrip)!.uris;
+    // The edit's own three requests (the playlist, the member's profile, the move) go through; the
+    // page that would show the result meets a rate limit with a wait too long to hold the reply for.
+    world.music!.setRollingRateLimit({ requests: 3, windowMs: 20_000 });
+    const reply = await world
+      .slash('music', {
+        subcommandGroup: 'playlist',
+        subcommand: 'move',
+        options: { playlist: roadTrip, from: 1, to: 5 },
+        userId: world.alice.id,
+      })
+      .reply();
+    world.music!.setRollingRateLimit(null);
+    expect(world.music!.playlist(roadTrip)!.uris).toEqual([
+      ...before.slice(1, 5),
+      before[0],
+      ...before.slice(5),
+    ]);
+    expect(reply.flags ?? 0).toBe(0);
+    expect(reply.embeds[0]?.title).toBe('Road trip');
+    expect(reply.embeds[0]?.description).toContain('**Moved 1 item from position 1 to 5.**');
+    expect(reply.embeds[0]?.description).toContain('the change is made, so do not run it again');
+    expect(button(reply, 'Show').disabled).toBeUndefined();
   });
 });

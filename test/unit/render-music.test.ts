@@ -374,16 +374,17 @@ describe('playlist renderers', () => {
 
   it('states the result of each edit above the page', () => {
     const page = playlistPage();
+    const shown = { page, head: page.head, pageIndex: page.page };
     const note = (edit: Parameters<typeof renderPlaylistEdit>[0]) =>
       renderPlaylistEdit(edit, OWNER).embeds[0]!.description!.split('\n')[1];
-    expect(note({ kind: 'add', count: 2, position: 12, page })).toBe('**Added 2 items at position 12.**');
-    expect(note({ kind: 'move', count: 1, position: 3, from: 9, page })).toBe(
+    expect(note({ kind: 'add', count: 2, position: 12, ...shown })).toBe('**Added 2 items at position 12.**');
+    expect(note({ kind: 'move', count: 1, position: 3, from: 9, ...shown })).toBe(
       '**Moved 1 item from position 9 to 3.**',
     );
-    expect(note({ kind: 'remove', count: 3, position: 2, page })).toBe(
+    expect(note({ kind: 'remove', count: 3, position: 2, ...shown })).toBe(
       '**Removed 3 items from position 2.**',
     );
-    expect(note({ kind: 'replace', count: 1, position: 1, page })).toBe(
+    expect(note({ kind: 'replace', count: 1, position: 1, ...shown })).toBe(
       '**Replaced every item: the playlist now holds 1 item.**',
     );
   });

@@ -160,9 +160,32 @@ export function editNote(edit: PlaylistEdit): string {
   }
 }
 
-/** The result of an edit: the page where it shows, with its note. */
+/**
+ * The result of an edit: the page where it shows, with its note. When that page could not be read
+ * just after the edit, the note still says what was done, and a button shows the page later.
+ */
 export function renderPlaylistEdit(edit: PlaylistEdit, ownerId: string): MusicMessage {
-  return renderPlaylistPage(edit.page, { ownerId, note: editNote(edit) });
+  if (edit.page !== undefined) return renderPlaylistPage(edit.page, { ownerId, note: editNote(edit) });
+  const embed = fitEmbed({
+    title: label(edit.head.name, EMBED_LIMITS.title, 'Untitled playlist'),
+    url: edit.head.url,
+    thumbnail: edit.head.image,
+    description: [
+      `**${clip(editNote(edit), 600)}**`,
+      '',
+      'The music service did not show the playlist just after the change; the change is made, so do not run it again. Press Show to see it.',
+    ].join('\n'),
+  });
+  const show: ButtonSpec = {
+    customId: playlistPageButton.encode({
+      owner: ownerId,
+      playlist: edit.head.id,
+      page: edit.pageIndex,
+      nav: 'first',
+    }),
+    label: 'Show',
+  };
+  return { embeds: [embed], components: buttonRows([[show]]) };
 }
 
 /** The service removes every copy of a track (see `copiesOf`): where the other copies are. */

@@ -11,13 +11,13 @@ import { renderAlbum } from '../../bot/render/music-catalog.js';
 import { renderLibraryChange } from '../../bot/render/music-library.js';
 import { md } from '../../bot/render/music-text.js';
 import { playerStatus, renderPlayerPanel } from '../../bot/render/player.js';
-import { renderCancelled, renderPlaylistEdit, renderPlaylistPage } from '../../bot/render/playlist.js';
+import { renderCancelled, renderPlaylistPage } from '../../bot/render/playlist.js';
 import type { ButtonHandler } from '../../bot/types.js';
 import { getAlbumSummary } from '../../domain/music/catalog.js';
 import { removeAlbumsFromLibrary, saveAlbumsToLibrary } from '../../domain/music/library.js';
 import { listDevices, pausePlayback, skipToNext } from '../../domain/music/player.js';
 import { getPlaylistPage, removePlaylistItems, replacePlaylistItems } from '../../domain/music/playlists.js';
-import { depsOf, ensureLinked, ensureOwner, marketOf, musicButton } from './shared.js';
+import { depsOf, ensureLinked, ensureOwner, marketOf, musicButton, showEdit } from './shared.js';
 
 const album = musicButton(albumButton, async (interaction, state, music, ctx) => {
   const deps = depsOf(music, ctx);
@@ -98,14 +98,14 @@ const confirmRemoval = musicButton(removeConfirmButton, async (interaction, stat
     state.count,
     state.check,
   );
-  await interaction.editReply(renderPlaylistEdit(edit, state.owner));
+  await showEdit(interaction, edit, state.owner, ctx);
 });
 
 const confirmReplacement = musicButton(replaceConfirmButton, async (interaction, state, music, ctx) => {
   if (!(await ensureOwner(interaction, state.owner, 'confirmation'))) return;
   await interaction.deferUpdate();
   const edit = await replacePlaylistItems(depsOf(music, ctx), state.owner, state.playlist, state.token);
-  await interaction.editReply(renderPlaylistEdit(edit, state.owner));
+  await showEdit(interaction, edit, state.owner, ctx);
 });
 
 const cancel = musicButton(cancelButton, async (interaction, state) => {

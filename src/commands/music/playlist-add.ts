@@ -1,10 +1,9 @@
-import { renderPlaylistEdit } from '../../bot/render/playlist.js';
 import type { MusicServices } from '../../bot/context.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { addToPlaylist } from '../../domain/music/playlists.js';
 import { parseItemRefs, requireAllValid } from '../../domain/music/refs.js';
 import { editablePlaylistChoices, myPlaylistOption } from './choices.js';
-import { depsOf, ensureLinked, guarded } from './shared.js';
+import { depsOf, ensureLinked, guarded, showEdit } from './shared.js';
 
 export default {
   name: 'add',
@@ -33,7 +32,7 @@ export default {
     await interaction.deferReply();
     const position = interaction.options.getInteger('position') ?? undefined;
     const edit = await addToPlaylist(depsOf(music, ctx), interaction.user.id, playlist, items, position);
-    await interaction.editReply(renderPlaylistEdit(edit, interaction.user.id));
+    await showEdit(interaction, edit, interaction.user.id, ctx);
   }),
   autocomplete: editablePlaylistChoices,
 } satisfies Subcommand<MusicServices>;

@@ -1,9 +1,8 @@
-import { renderPlaylistEdit } from '../../bot/render/playlist.js';
 import type { MusicServices } from '../../bot/context.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { movePlaylistItems } from '../../domain/music/playlists.js';
 import { editablePlaylistChoices, myPlaylistOption } from './choices.js';
-import { depsOf, ensureLinked, guarded } from './shared.js';
+import { depsOf, ensureLinked, guarded, showEdit } from './shared.js';
 
 export default {
   name: 'move',
@@ -41,7 +40,7 @@ export default {
       interaction.options.getInteger('to', true),
       interaction.options.getInteger('count') ?? 1,
     );
-    await interaction.editReply(renderPlaylistEdit(edit, interaction.user.id));
+    await showEdit(interaction, edit, interaction.user.id, ctx);
   }),
   autocomplete: editablePlaylistChoices,
 } satisfies Subcommand<MusicServices>;

@@ -23,6 +23,8 @@ import { renderLinkNeeded, toChoices, type ChoiceInput } from '../../bot/render/
 import { renderDevices } from '../../bot/render/player.js';
 import type { ButtonHandler } from '../../bot/types.js';
 import type { MusicDeps } from '../../domain/music/deps.js';
+import type { PlaylistEdit } from '../../domain/music/playlists.js';
+import { renderPlaylistEdit } from '../../bot/render/playlist.js';
 import { listDevices } from '../../domain/music/player.js';
 import { UpstreamError } from '../../services/http/errors.js';
 import {
@@ -224,4 +226,22 @@ export async function respondWith(
     found = [];
   }
   await interaction.respond(toChoices(found));
+}
+
+/**
+ * Shows the result of a playlist edit. A page that could not be read just after the edit is noted
+ * in the log: the edit stands, and the member is shown what was done with a button to see it.
+ */
+export async function showEdit(
+  interaction: ChatInputCommandInteraction | ButtonInteraction,
+  edit: PlaylistEdit,
+  ownerId: string,
+  ctx: BotContext,
+): Promise<void> {
+  if (edit.pageError !== undefined)
+    ctx.logger.warn(
+      { err: edit.pageError, playlistId: edit.head.id, edit: edit.kind },
+      'a playlist edit was made, but the page that shows it could not be read',
+    );
+  await interaction.editReply(renderPlaylistEdit(edit, ownerId));
 }

@@ -338,8 +338,31 @@ export interface PlaylistEdit {
   from?: number;
   /** For a removal: copies of the removed items elsewhere in the playlist, which went too. */
   copies?: number;
-  /** The page that shows the change. */
-  page: PlaylistPage;
+  /**
+   * The page that shows the change, read just after it; undefined when that read failed (the change
+   * stands all the same: it is never reported as the edit's failure, which the member would try again).
+   */
+  page: PlaylistPage | undefined;
+  /** The playlist, and the 0-based page that shows the change (for a button to show it later). */
+  head: PlaylistHead;
+  pageIndex: number;
+  /** Why the page could not be read, for the log. */
+  pageError?: unknown;
+}
+
+/** The page that shows an edit already made; a failure to read it is kept, not thrown. */
+async function afterEdit(
+  deps: MusicDeps,
+  userId: string,
+  full: Playlist,
+  pageIndex: number,
+): Promise<Pick<PlaylistEdit, 'page' | 'head' | 'pageIndex' | 'pageError'>> {
+  const head = headOf(full);
+  try {
+    return { page: await getPlaylistPage(deps, userId, full.id, pageIndex), head, pageIndex };
+  } catch (error) {
+    return { page: undefined, head, pageIndex, pageError: error };
+  }
 }
 
 /** The track and episode URIs of an `items` option, or a `MusicInputError` saying what is wrong. */
@@ -425,8 +448,12 @@ export async function addToPlaylist(
   ).catch((error: unknown) => {
     throw addFailure(deps, error, at);
   });
-  const page = await getPlaylistPage(deps, userId, full.id, pageIndexOf(at));
-  return { kind: 'add', count: uris.length, position: at, page };
+  return {
+    kind: 'add',
+    count: uris.length,
+    position: at,
+    ...(await afterEdit(deps, userId, full, pageIndexOf(at))),
+  };
 }
 
 /** `/music playlist move`: `count` items from position `from` so that they start at `to` (1-based). */
@@ -456,8 +483,13 @@ export async function movePlaylistItems(
       snapshotId: full.snapshot_id,
     }),
   );
-  const page = await getPlaylistPage(deps, userId, full.id, pageIndexOf(to));
-  return { kind: 'move', count, position: to, from, page };
+  return {
+    kind: 'move',
+    count,
+    position: to,
+    from,
+    ...(await afterEdit(deps, userId, full, pageIndexOf(to))),
+  };
 }
 
 /**
@@ -586,8 +618,13 @@ export async function removePlaylistItems(
       throw error;
     },
   );
-  const page = await getPlaylistPage(deps, userId, full.id, pageIndexOf(from));
-  return { kind: 'remove', count, copies: copiesAt.length, position: from, page };
+  return {
+    kind: 'remove',
+    count,
+    copies: copiesAt.length,
+    position: from,
+    ...(await afterEdit(deps, userId, full, pageIndexOf(from))),
+  };
 }
 
 function changedMessage(command: 'remove' | 'replace'): string {
@@ -646,7 +683,16 @@ export async function replacePlaylistItems(
   // service overwrites whatever is there), so a playlist changed since then (a collaborator's
   // additions) is checked here: the member confirms what they saw, or nothing.
   if (pending.snapshot !== undefined && full.snapshot_id !== pending.snapshot) {
-    const total = itemsOf(full).total;
+    // Changed, to exactly the items this confirmation puts in: a press of Replace just before this
+    // one made it (two presses in quick succession both find the confirmation). Said as done.
+    const now = itemsOf(full);
+    const madeAlready =
+      now.total === pending.uris.length &&
+      now.items.length === now.total &&
+      now.items.every((entry, index) => entry.track?.uri === pending.uris[index]);
+    if (madeAlready)
+      return { kind: 'replace', count: now.total, position: 1, ...(await afterEdit(deps, userId, full, 0)) };
+    const total = now.total;
     throw new StaleConfirmationError(
       `“${shorten(full.name)}” changed since you asked (it now holds ${total} ${total === 1 ? 'item' : 'items'}): nothing was replaced. Run /music playlist replace again to see what would go.`,
     );
@@ -662,7 +708,13 @@ export async function replacePlaylistItems(
       throw error;
     },
   );
-  await deps.cache.delete(pendingKey(token));
-  const page = await getPlaylistPage(deps, userId, full.id, 0);
-  return { kind: 'replace', count: pending.uris.length, position: 1, page };
+  // Done: the confirmation goes (it expires anyway), and storage that fails here does not make a
+  // replacement that was made read as one that failed.
+  await deps.cache.delete(pendingKey(token)).catch(() => undefined);
+  return {
+    kind: 'replace',
+    count: pending.uris.length,
+    position: 1,
+    ...(await afterEdit(deps, userId, full, 0)),
+  };
 }
