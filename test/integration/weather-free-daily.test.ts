@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWeatherEmulator, type WeatherEmulator } from '../../emulators/weather/index.js';
 import { renderDailyForecast } from '../../src/bot/render/weather.js';
-import { getDailyForecast } from '../../src/domain/weather/reports.js';
+import { getDailyForecast, getHourlyForecast } from '../../src/domain/weather/reports.js';
+import { offsetAt } from '../../src/domain/weather/zones.js';
 import type { WeatherClient } from '../../src/services/weather/index.js';
 import { weatherClientFor } from '../fixtures/weather.js';
 
@@ -49,5 +50,26 @@ describe('a one-day forecast made from 3-hour steps', () => {
       de: 'Berlin, Berlin, DE: morgen',
       heading: expect.stringContaining('27') as unknown,
     });
+  });
+});
+
+describe('the 3-hour steps across a change of the clocks', () => {
+  /** The local hour (0-23) of each of the first steps, read with the report's own clock. */
+  async function firstHours(iso: string): Promise<number[]> {
+    const now = Date.parse(iso);
+    emulator.setNow(now);
+    const report = await getHourlyForecast(client, BERLIN, { hours: 12, lang: 'en' });
+    return report.forecast.list
+      .slice(0, 4)
+      .map((step) => new Date((step.dt + offsetAt(report, step.dt)) * 1000).getUTCHours());
+  }
+
+  it('reads them on the clock after the change, when the change falls before the first step', async () => {
+    // 26 October 2025, 02:30 in Berlin (summer time, 00:30 UTC); the first step is 03:00 UTC, after
+    // the clocks went back at 01:00 UTC: 04:00 local, then every three hours.
+    expect(await firstHours('2025-10-26T00:30:00Z')).toEqual([4, 7, 10, 13]);
+    // 29 March 2026, 01:30 in Berlin (winter time, 00:30 UTC); the first step is 03:00 UTC, after the
+    // clocks went forward at 01:00 UTC: 05:00 local.
+    expect(await firstHours('2026-03-29T00:30:00Z')).toEqual([5, 8, 11, 14]);
   });
 });

@@ -20,7 +20,7 @@ import { ProductNotInPlanError, WeatherKeyRejectedError, type WeatherProduct } f
 import type { Place } from './places.js';
 import type { UnixRange } from './dates.js';
 import { dailyFromThreeHourly } from './five-day.js';
-import { countryOfLabel, localDayNumber, placeClock, type PlaceClock } from './zones.js';
+import { countryOfLabel, HOUR, localDayNumber, placeClock, type PlaceClock } from './zones.js';
 
 export interface CurrentReport {
   place: Place;
@@ -131,12 +131,13 @@ async function forecastClock(
   client: WeatherClient,
   place: Place,
   forecast: HourlyForecast | DailyForecast,
+  kind: 'hourly' | 'three-hourly' | 'daily',
 ): Promise<PlaceClock> {
   const timezone = forecast.city?.timezone;
   if (timezone === undefined) return getPlaceClock(client, place);
-  // The offset is that of the moment of the answer, which the answer does not give: an hourly
-  // forecast starts with the hour it was given in, a daily one with its day, dated about midday (a
-  // daily answer given in the small hours before a change matches no zone and keeps one offset).
+  // The offset is that of the moment of the answer, which the answer does not give, only where its
+  // list starts: an hourly forecast with the hour it was given in; the 5-day one with the next
+  // 3-hour step, up to three hours after; a daily one with its day, dated about midday.
   const at = forecast.list[0]?.dt;
   if (at === undefined) return { timezone };
   const country = forecast.city?.country;
@@ -145,8 +146,16 @@ async function forecastClock(
     at,
     country === undefined || country === '' ? countryOfLabel(place.label) : country,
     place,
+    ANSWERED[kind],
   );
 }
+
+/** When a forecast may have been given, around the `dt` its list starts with. */
+const ANSWERED = {
+  hourly: { before: 0, after: HOUR },
+  'three-hourly': { before: 3 * HOUR, after: 0 },
+  daily: { before: 12 * HOUR, after: 12 * HOUR },
+} as const;
 
 /**
  * The next `hours` hours. Where the plan lacks the hourly forecast (the real service's free plan),
@@ -165,7 +174,7 @@ export async function getHourlyForecast(
     const count = Math.ceil(options.hours / 3);
     return { ...steps, forecast: { ...steps.forecast, list: steps.forecast.list.slice(0, count) } };
   }
-  const clock = await forecastClock(client, place, forecast);
+  const clock = await forecastClock(client, place, forecast, 'hourly');
   return { ...clock, place, forecast: { ...forecast, list: forecast.list.slice(0, options.hours) } };
 }
 
@@ -208,7 +217,7 @@ async function fiveDayForecast(
   const forecast = await asProduct('current', () =>
     client.forecast.threeHourly(forecastQuery(place, undefined, lang)),
   );
-  const clock = await forecastClock(client, place, forecast);
+  const clock = await forecastClock(client, place, forecast, 'three-hourly');
   return { ...clock, place, forecast, fromThreeHourly: true };
 }
 
@@ -233,7 +242,7 @@ export async function getDailyForecast(
       list[0] !== undefined && localDayNumber(steps, list[0].dt) > localDayNumber(steps, nowSec);
     return { ...steps, forecast: { ...days, list }, ...(startsTomorrow ? { startsTomorrow: true } : {}) };
   }
-  const clock = await forecastClock(client, place, forecast);
+  const clock = await forecastClock(client, place, forecast, 'daily');
   return { ...clock, place, forecast: { ...forecast, list: forecast.list.slice(0, options.days) } };
 }
 

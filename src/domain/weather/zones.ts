@@ -19,7 +19,7 @@
  */
 import tzLookup from '@photostructure/tz-lookup';
 
-const HOUR = 3600;
+export const HOUR = 3600;
 const DAY = 86_400;
 
 /** How a place's wall clock relates to UTC. */
@@ -321,16 +321,21 @@ export function localCalendarDay(
 /**
  * The clock of a place whose shift from UTC was `timezone` when the service answered about the hour
  * starting at `at` (current weather's `dt`), at `coords`, in `country` (see the module comment).
+ * `answered` is when the answer may have been given, around `at`: by default the hour after it; a
+ * zone that shows `timezone` at some moment of that span is the place's (a change within it may
+ * show either offset).
  */
 export function placeClock(
   timezone: number,
   at: number,
   country: string | undefined,
   coords?: { lat: number; lon: number },
+  answered: { before: number; after: number } = { before: 0, after: HOUR },
 ): PlaceClock {
-  // The answer came during the hour after `at`: a zone changing within it may show either offset.
-  const shows = (zone: string) =>
-    zoneOffset(zone, at) === timezone || zoneOffset(zone, at + HOUR) === timezone;
+  const moments: number[] = [];
+  for (let t = at - answered.before; t < at + answered.after; t += HOUR) moments.push(t);
+  moments.push(at + answered.after);
+  const shows = (zone: string) => moments.some((moment) => zoneOffset(zone, moment) === timezone);
   const mapped = coords === undefined ? undefined : zoneAt(coords);
   if (mapped !== undefined && shows(mapped)) return { timezone, zones: [mapped] };
   const zones = countryZones(country ?? '').filter(shows);
