@@ -20,7 +20,7 @@ import {
 } from '../../src/bot/render/weather.js';
 import { weatherMessages } from '../../src/bot/i18n/weather.js';
 import { currentWeatherSchema } from '../../src/services/weather/schemas.js';
-import { dailyChartSpec, hourlyChartSpec } from '../../src/bot/render/charts.js';
+import { dailyChartSpec, hourlyChartSpec, renderChartSvg } from '../../src/bot/render/charts.js';
 import { weatherFormat } from '../../src/bot/render/weather-format.js';
 import { placeClock } from '../../src/domain/weather/zones.js';
 import {
@@ -613,7 +613,7 @@ describe('localizeChartSpec', () => {
       dailyChartSpec({ place: 'X', days: [{ label: '1', min: 1, max: 2, precipMm: 0 }], tempUnit: '°C' }),
     ];
     for (const spec of specs) {
-      const localized = localizeChartSpec(spec, t);
+      const localized = localizeChartSpec(spec, { t, lang: 'de' });
       const words = [
         localized.x.name,
         localized.band?.name,
@@ -623,5 +623,26 @@ describe('localizeChartSpec', () => {
       ].filter((word): word is string => word !== undefined);
       for (const word of words) expect(english).not.toContain(word);
     }
+  });
+
+  it('writes the axis values of a German chart with a decimal comma, as the text beside it', () => {
+    const days = [0.3, 0.5, 0.7].map((precipMm, index) => ({
+      label: `${index + 1}`,
+      min: 1,
+      max: 2,
+      precipMm,
+    }));
+    const spec = dailyChartSpec({ place: 'X', days, tempUnit: '°C' });
+    const texts = (lang: 'de' | 'en') =>
+      [
+        ...renderChartSvg(localizeChartSpec(spec, { t: weatherMessages(lang), lang })).matchAll(
+          /<text[^>]*>([^<]*)<\/text>/g,
+        ),
+      ]
+        .map((match) => match[1] ?? '')
+        .filter((text) => /^-?\d/.test(text));
+    expect(texts('de').some((text) => /^\d,\d$/.test(text))).toBe(true);
+    expect(texts('de').filter((text) => /\d\.\d/.test(text))).toEqual([]);
+    expect(texts('en').some((text) => /^\d\.\d$/.test(text))).toBe(true);
   });
 });

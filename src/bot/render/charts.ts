@@ -88,6 +88,8 @@ export interface ChartSpec {
   series: readonly ChartSeries[];
   band?: ChartBand;
   yAxes: { left: ChartAxis; right?: ChartAxis };
+  /** The decimal mark of the axis values: `,` in German. Default `.`. */
+  decimalMark?: '.' | ',';
 }
 
 export const CHART_DEFAULTS = {
@@ -228,7 +230,14 @@ function chartOption(spec: ChartSpec, width: number): EChartsOption {
       ...(axis.max !== undefined ? { max: axis.max } : {}),
       axisLine: { show: true, lineStyle: { color: t.axisLine } },
       axisTick: { show: true, lineStyle: { color: t.axisLine } },
-      axisLabel: { color: t.text, fontSize: t.textSize },
+      axisLabel: {
+        color: t.text,
+        fontSize: t.textSize,
+        // ECharts writes 0.2 whatever the language; the member's own mark, as in the text beside.
+        ...(spec.decimalMark === ','
+          ? { formatter: (value: number) => String(value).replace('.', ',') }
+          : {}),
+      },
       // One set of grid lines: two unaligned sets read as noise.
       splitLine: { show: side === 'left', lineStyle: { color: t.gridLine } },
     };

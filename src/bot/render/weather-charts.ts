@@ -5,7 +5,7 @@
 import type { DailyReport, HistoryReport, HourlyReport } from '../../domain/weather/reports.js';
 import { fromKelvin, precipitationSymbol, temperatureSymbol } from '../../domain/weather/units.js';
 import { offsetAt } from '../../domain/weather/zones.js';
-import { weatherMessages, type WeatherMessages } from '../i18n/weather.js';
+import { weatherMessages } from '../i18n/weather.js';
 import {
   dailyChartSpec,
   historyChartSpec,
@@ -28,8 +28,9 @@ export const CHART_FILE_NAMES = { hourly: 'hourly.png', daily: 'daily.png', hist
 
 const ENGLISH = weatherMessages('en').chart;
 
-/** Replaces the English words the chart builders draw with the member's. */
-export function localizeChartSpec(spec: ChartSpec, t: WeatherMessages): ChartSpec {
+/** Replaces the English words the chart builders draw with the member's, and the decimal mark. */
+export function localizeChartSpec(spec: ChartSpec, f: Pick<WeatherFormat, 't' | 'lang'>): ChartSpec {
+  const { t } = f;
   const words = new Map<string, string>(
     (Object.keys(ENGLISH) as (keyof typeof ENGLISH)[]).map((key) => [ENGLISH[key], t.chart[key]]),
   );
@@ -41,6 +42,7 @@ export function localizeChartSpec(spec: ChartSpec, t: WeatherMessages): ChartSpe
     series: spec.series.map((series) => ({ ...series, name: word(series.name) })),
     ...(spec.band ? { band: { ...spec.band, name: word(spec.band.name) } } : {}),
     yAxes: { left: axis(spec.yAxes.left), ...(spec.yAxes.right ? { right: axis(spec.yAxes.right) } : {}) },
+    decimalMark: f.lang === 'de' ? ',' : '.',
   };
 }
 
@@ -114,7 +116,7 @@ export function hourlyChart(report: HourlyReport, title: string, f: WeatherForma
       pop: entry.pop ?? null,
     })),
   });
-  return localizeChartSpec(spec, f.t);
+  return localizeChartSpec(spec, f);
 }
 
 export function dailyChart(report: DailyReport, title: string, f: WeatherFormat): ChartSpec {
@@ -130,7 +132,7 @@ export function dailyChart(report: DailyReport, title: string, f: WeatherFormat)
       precipMm: (day.rain ?? 0) + (day.snow ?? 0),
     })),
   });
-  return localizeChartSpec(spec, f.t);
+  return localizeChartSpec(spec, f);
 }
 
 export function historyChart(report: HistoryReport, title: string, f: WeatherFormat): ChartSpec {
@@ -152,7 +154,7 @@ export function historyChart(report: HistoryReport, title: string, f: WeatherFor
       precipMm: precipitation[i] ?? 0,
     })),
   });
-  return localizeChartSpec(spec, f.t);
+  return localizeChartSpec(spec, f);
 }
 
 export function chartFile(name: string, spec: ChartSpec, description: string): ChartFile {
