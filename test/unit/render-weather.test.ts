@@ -604,6 +604,26 @@ describe('weatherEmbed', () => {
   });
 });
 
+describe('visibility', () => {
+  const NBSP = '\u00a0';
+  const shown = (metres: number, options: typeof US | typeof DE) =>
+    weatherFormat(options).visibility(metres).replaceAll(NBSP, ' ');
+
+  it('says the service’s 10 km is that or more, in kilometres and in miles', () => {
+    expect(shown(10_000, DE)).toBe('≥ 10 km');
+    expect(shown(10_000, US)).toBe('≥ 6.2 mi');
+    expect(shown(8_000, DE)).toBe('8 km');
+  });
+
+  it('gives fog in metres, or as under a tenth of a mile, never as nothing', () => {
+    expect(shown(40, DE)).toBe('40 m');
+    expect(shown(450, DE)).toBe('450 m');
+    expect(shown(1_500, DE)).toBe('1,5 km');
+    expect(shown(60, US)).toBe('< 0.1 mi');
+    expect(shown(0, US)).toBe('0 mi');
+  });
+});
+
 describe('localizeChartSpec', () => {
   it('leaves no English word of the chart builders in a German chart', () => {
     const t = weatherMessages('de');

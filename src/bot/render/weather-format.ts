@@ -82,6 +82,9 @@ export { fit };
  */
 export const UNIT_SPACE = '\u00a0';
 
+/** The most the service reports as visibility, in metres (its spec: "maximum 10000"). */
+const VISIBILITY_CAP_METRES = 10_000;
+
 const withUnit = (value: string, unit: string) => `${value}${UNIT_SPACE}${unit}`;
 
 /** Condition descriptions are a few words; anything longer is cut. */
@@ -151,8 +154,17 @@ export function weatherFormat(options: WeatherRenderOptions): WeatherFormat {
       return withUnit(number(reading.value, reading.unit === 'inHg' ? 2 : 0), reading.unit);
     },
     visibility: (metres) => {
-      const distance = visibilityDistance(metres, units);
-      return withUnit(number(distance.value, distance.value < 10 ? 1 : 0), distance.unit);
+      // The service's visibility stops at 10 km: that reading is "10 km or more", not a limit.
+      const capped = metres >= VISIBILITY_CAP_METRES;
+      const distance = visibilityDistance(Math.min(metres, VISIBILITY_CAP_METRES), units);
+      const at = capped ? `≥${UNIT_SPACE}` : '';
+      // Fog: metres under a kilometre (40 m, not 0 km); under a tenth of a mile, said so (not 0 mi).
+      if (!capped && distance.unit === 'km' && metres < 1000)
+        return withUnit(number(Math.round(metres / 10) * 10, 0), 'm');
+      const digits = distance.value < 10 ? 1 : 0;
+      if (metres > 0 && rounded(distance.value, digits) === 0)
+        return withUnit(`<${UNIT_SPACE}${number(0.1, 1)}`, distance.unit);
+      return withUnit(`${at}${number(distance.value, digits)}`, distance.unit);
     },
     compass: (degrees) => t.compass[Math.round((((degrees % 360) + 360) % 360) / 22.5) % 16] ?? '',
     time: (unix, tz) => timeFormat.format(shifted(unix, tz)),
