@@ -64,6 +64,31 @@ describe('a daily forecast made from the 5-day/3-hour one', () => {
     expect(daily.list[0]?.rain).toBeUndefined();
   });
 
+  it('counts a step’s rain for the three hours before it: the step at midnight for the evening', () => {
+    // 6 mm on the step at 00:00 local (21:00 UTC) fell from 21:00 to midnight on 10 January.
+    const wet = hourlyForecastSchema.parse({
+      ...forecast,
+      list: forecast.list.map((step) =>
+        step.dt === at('2026-01-10T21:00:00Z') ? { ...step, rain: { '3h': 6 } } : step,
+      ),
+    });
+    const [today, tomorrow] = dailyFromThreeHourly(wet, MOSCOW).list;
+    expect(today?.rain).toBe(6);
+    expect(tomorrow?.rain).toBe(1.75);
+    // Where midnight falls inside a step (Berlin in winter, UTC+1), its hours are shared out: the
+    // step at 00:00 UTC (01:00 local) holds 22:00 to 01:00, two hours of the day before.
+    const berlin = { timezone: 3_600, zones: ['Europe/Berlin'] };
+    const steps = ['09', '12', '15', '18', '21'].map((hour) =>
+      entry(`2026-01-10T${hour}:00:00Z`, 275, CLOUDS),
+    );
+    const night = entry('2026-01-11T00:00:00Z', 272, RAIN, { rain: { '3h': 3 } });
+    const [saturday] = dailyFromThreeHourly(
+      hourlyForecastSchema.parse({ cnt: 6, list: [...steps, night] }),
+      berlin,
+    ).list;
+    expect(saturday?.rain).toBe(2);
+  });
+
   it('names the condition seen most in daytime, the more eventful one on a tie, with the day icon', () => {
     // 11 January, 06:00-21:00: rain twice, clouds twice, clear twice: rain.
     expect(daily.list[1]?.weather).toEqual([RAIN]);

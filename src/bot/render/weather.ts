@@ -17,8 +17,15 @@ import type {
   StatisticsReport,
 } from '../../domain/weather/reports.js';
 import type { WeatherUnits } from '../../domain/weather/units.js';
-import { typicalCondition } from '../../domain/weather/five-day.js';
-import { byLocalDay, localHour, offsetAt, placeClock, type PlaceClock } from '../../domain/weather/zones.js';
+import { amountsByLocalDay, typicalCondition } from '../../domain/weather/five-day.js';
+import {
+  byLocalDay,
+  localDayNumber,
+  localHour,
+  offsetAt,
+  placeClock,
+  type PlaceClock,
+} from '../../domain/weather/zones.js';
 import type { Condition } from '../../services/weather/index.js';
 import { WEATHER_COMMAND_TEXT } from '../i18n/weather.js';
 import { md } from './music-text.js';
@@ -243,17 +250,25 @@ export function renderHourlyForecast(report: HourlyReport, options: WeatherRende
     f.probability(Math.max(...list.map((entry) => entry.pop ?? 0))),
     f.precipitation(sum(list.map((entry) => precipitationOf(entry, span)))),
   );
+  // A 3-hour step's amount fell in the three hours before it: the step at midnight is the evening's.
+  const fell = report.fromThreeHourly
+    ? amountsByLocalDay(list, report, 3, (entry) => precipitationOf(entry, '3h'))
+    : undefined;
   const days = byLocalDay(list, report)
     .slice(0, RENDER_LIMITS.summaryDays)
     .map((hours) => {
       const first = hours[0]!;
+      const dayAmount =
+        fell === undefined
+          ? sum(hours.map((entry) => precipitationOf(entry, span)))
+          : (fell.get(localDayNumber(report, first.dt)) ?? 0);
       const dayTemps = hours.map((entry) => entry.main.temp);
       const typical = typicalCondition(hours, (entry) => localHour(report, entry.dt));
       return (
         `**${f.dayHeading(first.dt, tzAt(first.dt))}** ${conditionEmoji(typical)} ` +
         `${f.temperature(Math.min(...dayTemps), 0)} – ${f.temperature(Math.max(...dayTemps), 0)} · ` +
         `${f.probability(Math.max(...hours.map((entry) => entry.pop ?? 0)))} · ` +
-        `${f.precipitation(sum(hours.map((entry) => precipitationOf(entry, span))))} · ${f.describe(typical)}`
+        `${f.precipitation(dayAmount)} · ${f.describe(typical)}`
       );
     });
   const step = stepHours === 3 ? 1 : list.length > 24 ? 3 : 2;

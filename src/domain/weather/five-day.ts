@@ -10,7 +10,7 @@ import type {
   ForecastEntry,
   HourlyForecast,
 } from '../../services/weather/index.js';
-import { byLocalDay, localHour, offsetAt, wallToUnix, type PlaceClock } from './zones.js';
+import { byLocalDay, localDayNumber, localHour, offsetAt, wallToUnix, type PlaceClock } from './zones.js';
 
 const DAY = 86_400;
 const HOUR = 3_600;
@@ -24,9 +24,14 @@ const PARTS = { morn: 6, day: 12, eve: 18, night: 24 } as const;
 const PART_REACH_HOURS = 1.5;
 
 export function dailyFromThreeHourly(forecast: HourlyForecast, clock: PlaceClock): DailyForecast {
+  const rain = amountsByLocalDay(forecast.list, clock, 3, (entry) => entry.rain?.['3h'] ?? 0);
+  const snow = amountsByLocalDay(forecast.list, clock, 3, (entry) => entry.snow?.['3h'] ?? 0);
   const list = byLocalDay(forecast.list, clock)
     .filter((entries) => coversDayAndNight(entries, clock))
-    .map((entries) => dayOf(entries, clock));
+    .map((entries) => {
+      const day = localDayNumber(clock, entries[0]!.dt);
+      return dayOf(entries, clock, { rain: rain.get(day) ?? 0, snow: snow.get(day) ?? 0 });
+    });
   return {
     ...(forecast.city === undefined ? {} : { city: forecast.city }),
     cnt: list.length,
@@ -47,7 +52,35 @@ function coversDayAndNight(entries: readonly ForecastEntry[], clock: PlaceClock)
   );
 }
 
-function dayOf(entries: readonly ForecastEntry[], clock: PlaceClock): DailyForecastEntry {
+/**
+ * What fell on each of the place's days, by local day number, from amounts that each stand for the
+ * `hours` hours ending at their entry (the 5-day forecast's `3h`: "for last 3 hours"): shared out
+ * hour by hour, so the step at midnight counts for the evening before, and a step whose hours span
+ * midnight (where the offset is not a multiple of three hours) for both days.
+ */
+export function amountsByLocalDay<T extends { dt: number }>(
+  entries: readonly T[],
+  clock: PlaceClock,
+  hours: number,
+  amountOf: (entry: T) => number,
+): Map<number, number> {
+  const days = new Map<number, number>();
+  for (const entry of entries) {
+    const amount = amountOf(entry);
+    if (amount === 0) continue;
+    for (let hour = 1; hour <= hours; hour += 1) {
+      const day = localDayNumber(clock, entry.dt - hour * HOUR);
+      days.set(day, (days.get(day) ?? 0) + amount / hours);
+    }
+  }
+  return days;
+}
+
+function dayOf(
+  entries: readonly ForecastEntry[],
+  clock: PlaceClock,
+  fell: { rain: number; snow: number },
+): DailyForecastEntry {
   const first = entries[0]!;
   const localMidnight = Math.floor((first.dt + offsetAt(clock, first.dt)) / DAY) * DAY;
   const nearest = (hour: number) =>
@@ -58,9 +91,7 @@ function dayOf(entries: readonly ForecastEntry[], clock: PlaceClock): DailyForec
   const windiest = entries.reduce((best, entry) =>
     (entry.wind?.speed ?? 0) > (best.wind?.speed ?? 0) ? entry : best,
   );
-  const total = (amounts: (number | undefined)[]) => amounts.reduce<number>((a, b) => a + (b ?? 0), 0);
-  const rain = total(entries.map((entry) => entry.rain?.['3h']));
-  const snow = total(entries.map((entry) => entry.snow?.['3h']));
+  const { rain, snow } = fell;
   const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
   const clouds = entries.flatMap((entry) => (entry.clouds?.all === undefined ? [] : [entry.clouds.all]));
   const pops = entries.flatMap((entry) => (entry.pop === undefined ? [] : [entry.pop]));
