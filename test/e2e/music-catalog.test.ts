@@ -196,6 +196,18 @@ describe('albums, artists and the library', () => {
     expect(first?.value).toMatch(new RegExp(`^${fixtures.artistIds[0]}, [0-9A-Za-z]{22}$`));
   });
 
+  it('searches a name of several words as one, so a picked suggestion holds only ids', async () => {
+    // The artist viewed above is among the recent ones; its name has a space in it.
+    const [viewed] = await autocomplete('artist', 'artist', '');
+    const name = viewed?.name.split(' — ')[0] ?? '';
+    expect(name).toContain(' ');
+    const alone = await autocomplete('artists', 'artists', name);
+    expect(alone.map((choice) => choice.value)).toEqual([fixtures.catalog.artistId]);
+    const other = fixtures.artistIds.find((id) => id !== fixtures.catalog.artistId)!;
+    const after = await autocomplete('artists', 'artists', `${other}, ${name}`);
+    expect(after.map((choice) => choice.value)).toEqual([`${other}, ${fixtures.catalog.artistId}`]);
+  });
+
   it('saves and removes many albums at once, in batches, with a summary', async () => {
     const ids = fixtures.albumIds.slice(10, 70);
     world.music!.resetCounters();

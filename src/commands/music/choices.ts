@@ -11,6 +11,7 @@ import { deviceChoices } from '../../domain/music/player.js';
 import { playlistChoices } from '../../domain/music/playlists.js';
 import { getRecent, matchRecent, type RecentKind } from '../../domain/music/recent.js';
 import { splitRefs } from '../../domain/music/refs.js';
+import { parseMusicRef } from '../../services/music/index.js';
 import { plural } from '../../bot/render/music-text.js';
 import { AUTOCOMPLETE_TIMEOUT_MS, depsOf, respondWith } from './shared.js';
 
@@ -34,17 +35,22 @@ export function recentChoices(kind: RecentKind) {
 }
 
 /**
- * A list of albums or artists: completes the last entry, keeping what is before it. Choices whose
- * value would pass 100 characters are left out (the member can keep typing links instead).
+ * A list of albums or artists: completes the entry being typed, keeping the links, URIs and ids
+ * before it. What follows the last of those is searched as one name ("Noah Moreau", not "Moreau"
+ * after an entry "Noah"): a word that is no reference never goes into a value, which the command
+ * would refuse. Choices whose value would pass 100 characters are left out (the member can keep
+ * typing links instead).
  */
 export function recentListChoices(kind: RecentKind) {
+  const type = kind === 'albums' ? 'album' : 'artist';
   return (interaction: AutocompleteInteraction, _music: MusicServices, ctx: BotContext) =>
     respondWith(interaction, async () => {
-      const [, typedBefore = '', last = ''] =
-        /^(.*[\s,])?([^\s,]*)$/s.exec(interaction.options.getFocused()) ?? [];
-      const before = splitRefs(typedBefore);
+      const parts = splitRefs(interaction.options.getFocused());
+      let kept = 0;
+      while (kept < parts.length && parseMusicRef(parts[kept]!, type) !== undefined) kept += 1;
+      const before = parts.slice(0, kept);
       const prefix = before.length === 0 ? '' : `${before.join(', ')}, `;
-      const choices = await recent(interaction, ctx, kind, last);
+      const choices = await recent(interaction, ctx, kind, parts.slice(kept).join(' '));
       return choices
         .filter(
           (choice) => prefix.length + choice.value.length <= CHOICE_MAX && !before.includes(choice.value),
