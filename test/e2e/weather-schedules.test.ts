@@ -404,7 +404,10 @@ describe('scheduled weather posts, managed from Discord', () => {
     expect((await schedule('list', {}, undefined, 'de').reply()).embeds[0]?.description).toContain(
       '⏸ angehalten von alice',
     );
-    expect((await schedule('resume', { id: first!.id }).reply()).embeds[0]?.description).toMatch(/next <t:/);
+    // An id typed in capitals, with a space pasted around it, is the same schedule (as suggested).
+    expect(
+      (await schedule('resume', { id: ` ${first!.id.toUpperCase()} ` }).reply()).embeds[0]?.description,
+    ).toMatch(/next <t:/);
     const removed = (await schedule('remove', { id: first!.id }).reply()).embeds[0];
     expect(removed?.title).toBe('Scheduled weather post deleted');
     expect(removed?.description).toContain(first!.id);

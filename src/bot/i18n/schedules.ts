@@ -64,7 +64,7 @@ export const SCHEDULE_TEXT = {
     ),
     id: text(
       ['id', 'The schedule (see /weather schedule list)'],
-      ['id', 'Der Zeitplan (siehe /weather schedule list)'],
+      ['id', 'Der Zeitplan (siehe /wetter zeitplan liste)'],
     ),
   },
   kinds: {

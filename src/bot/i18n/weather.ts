@@ -130,8 +130,8 @@ export const WEATHER_COMMAND_TEXT = {
     historyEnd: command(
       text('end', 'ende'),
       text(
-        'Until, local time (default: now): 2025-03-02 08:00',
-        'Bis, Ortszeit (Standard: jetzt): 02.03.2025 08:00',
+        'Until, local time (default: now, or 24 hours after a start): 2025-03-02 08:00',
+        'Bis, Ortszeit (Standard: jetzt, oder 24 Stunden nach dem Beginn): 02.03.2025 08:00',
       ),
     ),
     historyHours: command(

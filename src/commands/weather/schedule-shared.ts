@@ -77,7 +77,9 @@ export async function findSchedule(
   id: string,
   t: ScheduleMessages,
 ) {
-  const schedule = (await services.schedules.store.list(guildId)).find((s) => s.id === id);
+  // As the suggestions match it: whatever the case, and the spaces around a pasted id.
+  const wanted = id.trim().toLowerCase();
+  const schedule = (await services.schedules.store.list(guildId)).find((s) => s.id.toLowerCase() === wanted);
   if (!schedule) throw new UserError(t.noSuchSchedule(md(id, 20)));
   return schedule;
 }
