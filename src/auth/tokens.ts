@@ -67,8 +67,21 @@ export interface TokenSource {
   getAccessToken(userId: string, rejected?: string): Promise<string>;
 }
 
-/** The pauses before writing a refreshed link again (see `keepRotated`): three tries in 1.2 s. */
+/** The pauses before reading or writing a refreshed link again (see `refresh`): three tries in 1.2 s. */
 const STORE_RETRY_PAUSES_MS = [200, 1_000];
+
+/** Runs storage work, trying again after {@link STORE_RETRY_PAUSES_MS} when it fails. */
+async function persistently<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      const pause = STORE_RETRY_PAUSES_MS[attempt];
+      if (pause === undefined) throw error;
+      await delay(pause);
+    }
+  }
+}
 
 export function createTokenSource(options: TokenSourceOptions): TokenSource {
   const now = options.now ?? Date.now;
@@ -144,7 +157,9 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
       }
       throw error;
     }
-    const current = await stillCurrent(userId, link);
+    // From here the service has spent the refresh token it replaced: a storage hiccup while the
+    // link is read or written must not lose the new one (the member would have to link again).
+    const current = await persistently(() => stillCurrent(userId, link));
     if (!current) return dropped(userId);
     const at = now();
     await keepRotated(userId, {
@@ -165,17 +180,8 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
    * refresh token it replaced (rotation), so a write lost to a storage hiccup would leave only a
    * spent token behind, and the member would have to link again. The lock is kept meanwhile.
    */
-  async function keepRotated(userId: string, refreshed: MusicLink): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await options.vault.put(userId, refreshed);
-        return;
-      } catch (error) {
-        const pause = STORE_RETRY_PAUSES_MS[attempt];
-        if (pause === undefined) throw error;
-        await delay(pause);
-      }
-    }
+  function keepRotated(userId: string, refreshed: MusicLink): Promise<void> {
+    return persistently(() => options.vault.put(userId, refreshed));
   }
 
   /**

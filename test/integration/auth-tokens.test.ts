@@ -152,6 +152,28 @@ describe('access tokens on demand', () => {
     expect(issuer.calls).toBe(2);
   });
 
+  it('keeps a rotated link through a failed read of the link just after the refresh', async () => {
+    const { storage, vault, issuer, clock } = await expiredRotatingLink();
+    // The read that checks the link is still the one refreshed fails once (a hiccup), after the
+    // service has spent the refresh token it replaced.
+    const get = vault.get.bind(vault);
+    let failed = false;
+    vault.get = async (userId) => {
+      // The first read once the service has answered the refresh.
+      if (issuer.calls === 1 && !failed) {
+        failed = true;
+        throw new Error('storage hiccup');
+      }
+      return get(userId);
+    };
+    const source = createTokenSource({ vault, oauth: issuer, storage, now: () => clock.now });
+    const token = await source.getAccessToken('u1');
+    expect((await get('u1'))?.accessToken).toBe(token);
+    clock.now += 3_600_000;
+    await expect(source.getAccessToken('u1')).resolves.not.toBe(token);
+    expect(issuer.calls).toBe(2);
+  });
+
   it('drops a link whose refresh token was refused and asks the member to link again', async () => {
     const storage = await sqliteStorage();
     const vault = new TokenVault(storage, new Keyring(randomBytes(32)));
