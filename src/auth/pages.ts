@@ -164,6 +164,15 @@ export const pages = {
       'Please tell them; linking again will not help until they have. The bot’s log says what to change.',
     ],
   }),
+  quotaUsedUp: (): Page => ({
+    status: 503,
+    tone: 'problem',
+    title: 'The bot’s music app has used up its requests for now',
+    lines: [
+      'The music service counts the requests of the bot’s app, and it has made all it may for now. That is not something you did; nothing was linked.',
+      'Please try again later: ' + BACK + ' The bot’s owner can see the details in its log.',
+    ],
+  }),
   serviceDown: (): Page => ({
     status: 503,
     tone: 'problem',

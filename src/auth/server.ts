@@ -11,7 +11,12 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Counter, type Registry } from 'prom-client';
 import type { Logger } from '../logger.js';
-import { ForbiddenError, MusicAuthError, UserNotRegisteredError } from '../services/music/errors.js';
+import {
+  ForbiddenError,
+  MusicAuthError,
+  QuotaExceededError,
+  UserNotRegisteredError,
+} from '../services/music/errors.js';
 import { MusicOAuth, OAuthError } from './oauth.js';
 import { pages, renderPage, type Page } from './pages.js';
 import { seal, unseal, type Keyring } from './seal.js';
@@ -378,6 +383,11 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
           'the music service refused a new link’s token for the profile: check MUSIC_API_URL and MUSIC_API_VARIANT',
         );
         return outcome(res, 'app_misconfigured', pages.appMisconfigured());
+      }
+      // A development-mode app's quota, used up: the owner's to mend, not the service being down.
+      if (failure instanceof QuotaExceededError) {
+        logger.error({ err: failure, userId: taken.link.userId }, failure.message);
+        return outcome(res, 'quota_exceeded', pages.quotaUsedUp());
       }
       logger.warn({ err: failure, userId: taken.link.userId }, 'could not read the music profile');
       return outcome(res, 'service_down', pages.serviceDown());

@@ -244,6 +244,17 @@ describe('linking a music account', () => {
     expect(logs.join('')).toContain('not on the music app’s user list');
   });
 
+  it('tells a member that the bot’s app has used up its quota, not that the service is down, and the owner at error', async () => {
+    music.exceedQuota({ count: 1, path: '/v1/me' });
+    const page = await completeLink(music, await linking.startLink('discord-quota'), premium());
+    expect(page.status).toBe(503);
+    expect(page.body).toContain('has used up its requests for now');
+    expect(page.body).not.toContain('not answering');
+    expect(await vault.get('discord-quota')).toBeUndefined();
+    const line = logs.find((l) => l.includes('used up its request quota'));
+    expect((JSON.parse(line!) as { level: number }).level).toBe(50);
+  });
+
   it('never logs the code, the state or a token', async () => {
     const url = await linking.startLink('discord-logs');
     const page = await completeLink(music, url, premium());
