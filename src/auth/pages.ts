@@ -105,7 +105,10 @@ export const pages = {
     status: 409,
     tone: 'problem',
     title: 'This link was already used',
-    lines: ['Each link works once. If your account is not linked yet: ' + BACK],
+    lines: [
+      'Each link works once. If you have just linked your account here (this page may have been reloaded), that is done: /music status in Discord shows it.',
+      'If your account is not linked yet: ' + BACK,
+    ],
   }),
   unknown: (): Page => ({
     status: 400,

@@ -178,6 +178,8 @@ describe('linking a music account', () => {
     const again = await visit(first.callbackUrl, first.browserCookie);
     expect(again.status).toBe(409);
     expect(again.body).toContain('This link was already used');
+    // The same address again is most often the success page reloaded: it says where to check.
+    expect(again.body).toContain('that is done: /music status in Discord shows it');
     expect(await vault.get('discord-replay')).toEqual(stored);
   });
 
