@@ -1,4 +1,5 @@
 /** A one-day forecast on the free plan (days made from 3-hour steps) says which day it shows. */
+import Keyv from 'keyv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWeatherEmulator, type WeatherEmulator } from '../../emulators/weather/index.js';
 import { renderDailyForecast } from '../../src/bot/render/weather.js';
@@ -58,7 +59,7 @@ describe('the 3-hour steps across a change of the clocks', () => {
   async function firstHours(iso: string): Promise<number[]> {
     const now = Date.parse(iso);
     emulator.setNow(now);
-    const report = await getHourlyForecast(client, BERLIN, { hours: 12, lang: 'en' });
+    const report = await getHourlyForecast(client, BERLIN, { hours: 12, lang: 'en', nowSec: now / 1000 });
     return report.forecast.list
       .slice(0, 4)
       .map((step) => new Date((step.dt + offsetAt(report, step.dt)) * 1000).getUTCHours());
@@ -71,5 +72,39 @@ describe('the 3-hour steps across a change of the clocks', () => {
     // 29 March 2026, 01:30 in Berlin (winter time, 00:30 UTC); the first step is 03:00 UTC, after the
     // clocks went forward at 01:00 UTC: 05:00 local.
     expect(await firstHours('2026-03-29T00:30:00Z')).toEqual([5, 8, 11, 14]);
+  });
+});
+
+describe('a forecast kept by the client from before the day turned', () => {
+  const TOKYO = { lat: 35.6895, lon: 139.6917, label: 'Tokyo, JP' };
+
+  it('starts with the new day and the new hour, and is as long as asked', async () => {
+    const paid = weatherClientFor(emulator, { apiKey: 'test-key', cache: new Keyv() });
+    try {
+      // 23:52 in Tokyo (UTC+9) on 10 June 2025: someone asks; the answer is kept for some minutes.
+      const before = Date.parse('2025-06-10T14:52:00Z');
+      emulator.setNow(before);
+      await getDailyForecast(paid, TOKYO, { days: 7, lang: 'en', nowSec: before / 1000 });
+      await getHourlyForecast(paid, TOKYO, { hours: 24, lang: 'en', nowSec: before / 1000 });
+      // Midnight: a week post and a today post for the same place, from the kept answers.
+      const midnight = Date.parse('2025-06-10T15:00:00Z');
+      emulator.setNow(midnight);
+      const week = await getDailyForecast(paid, TOKYO, { days: 7, lang: 'en', nowSec: midnight / 1000 });
+      const today = await getHourlyForecast(paid, TOKYO, { hours: 24, lang: 'en', nowSec: midnight / 1000 });
+      const tokyoDate = (unix: number) => new Date((unix + 9 * 3600) * 1000).toISOString().slice(0, 10);
+      expect(week.forecast.list.map((day) => tokyoDate(day.dt))).toEqual([
+        '2025-06-11',
+        '2025-06-12',
+        '2025-06-13',
+        '2025-06-14',
+        '2025-06-15',
+        '2025-06-16',
+        '2025-06-17',
+      ]);
+      expect(today.forecast.list[0]?.dt).toBe(midnight / 1000);
+      expect(today.forecast.list).toHaveLength(24);
+    } finally {
+      await paid.close();
+    }
   });
 });

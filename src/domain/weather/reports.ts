@@ -3,6 +3,7 @@
  * and give a refused key its meaning for that product.
  */
 import {
+  WEATHER_LIMITS,
   WeatherForbiddenError,
   WeatherInvalidKeyError,
   type AccumulatedPrecipitationRecord,
@@ -158,24 +159,37 @@ const ANSWERED = {
 } as const;
 
 /**
+ * A forecast may be an answer the client kept for some minutes (another member's, another
+ * schedule's), given before the hour or the day turned: what is already past is left out of it, so
+ * a post at midnight starts with the new day, not the one just over. One entry more than wanted is
+ * asked for, so that what is left is still as long.
+ */
+const startOfHour = (unix: number) => Math.floor(unix / HOUR) * HOUR;
+const nowInSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
  * The next `hours` hours. Where the plan lacks the hourly forecast (the real service's free plan),
  * they come in the 3-hour steps of the 5-day forecast, which every plan has, marked as such.
  */
 export async function getHourlyForecast(
   client: WeatherClient,
   place: Place,
-  options: { hours: number; lang: WeatherLang },
+  options: { hours: number; lang: WeatherLang; nowSec?: number },
 ): Promise<HourlyReport> {
+  const since = startOfHour(options.nowSec ?? nowInSeconds());
+  const asked = Math.min(options.hours + 1, WEATHER_LIMITS.hourlyCnt);
   const forecast = await unlessRefused(client, 'hourly', place, () =>
-    client.forecast.hourly(forecastQuery(place, options.hours, options.lang)),
+    client.forecast.hourly(forecastQuery(place, asked, options.lang)),
   );
   if (forecast === undefined) {
     const steps = await fiveDayForecast(client, place, options.lang);
     const count = Math.ceil(options.hours / 3);
-    return { ...steps, forecast: { ...steps.forecast, list: steps.forecast.list.slice(0, count) } };
+    const list = steps.forecast.list.filter((step) => step.dt >= since).slice(0, count);
+    return { ...steps, forecast: { ...steps.forecast, list } };
   }
   const clock = await forecastClock(client, place, forecast, 'hourly');
-  return { ...clock, place, forecast: { ...forecast, list: forecast.list.slice(0, options.hours) } };
+  const list = forecast.list.filter((hour) => hour.dt >= since).slice(0, options.hours);
+  return { ...clock, place, forecast: { ...forecast, list } };
 }
 
 /**
@@ -230,20 +244,25 @@ export async function getDailyForecast(
   place: Place,
   options: { days: number; lang: WeatherLang; nowSec?: number },
 ): Promise<DailyReport> {
+  const nowSec = options.nowSec ?? nowInSeconds();
+  const asked = Math.min(options.days + 1, WEATHER_LIMITS.dailyCnt);
   const forecast = await unlessRefused(client, 'daily', place, () =>
-    client.forecast.daily(forecastQuery(place, options.days, options.lang)),
+    client.forecast.daily(forecastQuery(place, asked, options.lang)),
   );
   if (forecast === undefined) {
     const steps = await fiveDayForecast(client, place, options.lang);
-    const days = dailyFromThreeHourly(steps.forecast, steps);
+    const since = startOfHour(nowSec);
+    const upcoming = steps.forecast.list.filter((step) => step.dt >= since);
+    const days = dailyFromThreeHourly({ ...steps.forecast, list: upcoming }, steps);
     const list = days.list.slice(0, options.days);
-    const nowSec = options.nowSec ?? Math.floor(Date.now() / 1000);
     const startsTomorrow =
       list[0] !== undefined && localDayNumber(steps, list[0].dt) > localDayNumber(steps, nowSec);
     return { ...steps, forecast: { ...days, list }, ...(startsTomorrow ? { startsTomorrow: true } : {}) };
   }
   const clock = await forecastClock(client, place, forecast, 'daily');
-  return { ...clock, place, forecast: { ...forecast, list: forecast.list.slice(0, options.days) } };
+  const today = localDayNumber(clock, nowSec);
+  const list = forecast.list.filter((day) => localDayNumber(clock, day.dt) >= today).slice(0, options.days);
+  return { ...clock, place, forecast: { ...forecast, list } };
 }
 
 /**
