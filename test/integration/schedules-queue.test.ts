@@ -448,6 +448,26 @@ describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
     expect(w.posts).toEqual([]);
   });
 
+  it('fetches again for a schedule of a refused group due at another time of the day', async () => {
+    // The key was refused at the first tick; by the second (the owner mended it) the service answers.
+    let refuse = true;
+    const w = await world({
+      fetch: () =>
+        refuse
+          ? Promise.reject(new WeatherRefusedError('the weather service refuses the key', 'all'))
+          : Promise.resolve({ temp: 1 }),
+    });
+    const now = Date.now();
+    await w.add({ timezone: 'UTC', time: utcTime(now - 120_000) });
+    await w.scheduler.start();
+    await expect.poll(() => w.scheduler.queue.getCompletedCount(), { timeout: 10_000 }).toBe(1);
+    refuse = false;
+    const later = await w.add({ timezone: 'UTC', time: utcTime(now - 60_000), channelId: '2001' });
+    await w.scheduler.reconcile();
+    await expect.poll(() => w.posts.map((post) => post.scheduleId), { timeout: 10_000 }).toEqual([later.id]);
+    expect(w.fetches).toHaveLength(2);
+  });
+
   it('skips, not pauses, the posts of a group refused by something other than the weather service', async () => {
     const w = await world({
       fetch: () =>

@@ -43,7 +43,7 @@ export interface QueueSchedulerOptions extends Pick<
 
 /** The longest wait between two tries of a job: about the local runner's look at the schedules. */
 const MAX_RETRY_DELAY_MS = 60_000;
-/** How long other jobs of the slot remember that the weather service refused their group. */
+/** How long other jobs of the tick remember that the weather service refused their group. */
 const REFUSAL_TTL_MS = 60 * 60_000;
 /** A refused key, or a refusal from something in front of the service, is logged at most this often, not once per job. */
 const SKIPPED_LOG_MS = 60_000;
@@ -258,22 +258,29 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
    * give it a moment to fill the cache (or, for a duplicate of the same tick, to post), so a slot
    * costs about one call per group.
    */
-  async function fetchFor(schedule: Schedule, slot: string): Promise<{ weather: unknown } | undefined> {
+  async function fetchFor(
+    schedule: Schedule,
+    slot: string,
+    due: number,
+  ): Promise<{ weather: unknown } | undefined> {
     const request = weatherRequestOf(schedule);
     const group = `${weatherGroupKey(request)}@${slot}`;
     if (!(await options.storage.claim('locks', `scheduled-weather:${group}`, 60_000))) {
       await delay(1_000);
       if (await slots.isDone(schedule.id, slot)) return undefined;
     }
-    // A refusal for good is remembered for the group's other jobs of the slot: one call, not one each.
-    const refused = await refusals.get(`refused:${group}`);
+    // A refusal for good is remembered for the group's other jobs of the same tick: one call, not one
+    // each. Not for the group's schedules at other times of the day: the key may have been mended
+    // (and the bot restarted) since, and those fetch again, as the local runner does.
+    const tick = `refused:${weatherGroupKey(request)}@${due}`;
+    const refused = await refusals.get(tick);
     if (refused) throw new WeatherRefusedError(refused.message, refused.scope, { code: refused.code });
     try {
       return { weather: await options.fetch(request) };
     } catch (error) {
       if (error instanceof WeatherRefusedError) {
         await refusals.set(
-          `refused:${group}`,
+          tick,
           { message: error.message, scope: error.scope, ...(error.code ? { code: error.code } : {}) },
           REFUSAL_TTL_MS,
         );
@@ -314,7 +321,7 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
     }
     let fetched: { weather: unknown } | undefined;
     try {
-      fetched = await fetchFor(schedule, slot);
+      fetched = await fetchFor(schedule, slot, due);
     } catch (error) {
       if (error instanceof WeatherRefusedError) return refuse(schedule, slot, error);
       logger.warn(
