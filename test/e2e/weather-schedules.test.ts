@@ -667,4 +667,25 @@ describe('scheduled weather posts, managed from Discord', () => {
     expect(world.discord.messages(channel.id)).toHaveLength(1);
     for (const { id } of added) await schedule('remove', { id }).reply();
   });
+  it('posts in the units the member chose with /weather units when the schedule names none', async () => {
+    await world.slash('weather', { subcommand: 'units', options: { units: 'metric' } }).reply();
+    try {
+      const saved = await schedule('add', {
+        place: BERLIN,
+        time: '06:15',
+        timezone: 'Europe/Berlin',
+      }).reply();
+      const id = /`([0-9a-f]{8})`/.exec(saved.embeds[0]?.description ?? '')?.[1];
+      const stored = (
+        (await world.app.storage.ns('schedules').get(`guild:${world.guildId}`)) as {
+          id: string;
+          units: string;
+        }[]
+      ).find((s) => s.id === id);
+      expect(stored?.units).toBe('metric');
+      await schedule('remove', { id: id! }).reply();
+    } finally {
+      await world.slash('weather', { subcommand: 'units', options: { units: 'auto' } }).reply();
+    }
+  });
 });

@@ -55,8 +55,8 @@ export const SCHEDULE_TEXT = {
       ['art', 'Was gepostet wird (Standard: heute)'],
     ),
     units: text(
-      ['units', 'Units (default: from your Discord language)'],
-      ['einheiten', 'Einheiten (Standard: nach deiner Discord-Sprache)'],
+      ['units', 'Units (default: yours from /weather units, else from your Discord language)'],
+      ['einheiten', 'Einheiten (Standard: deine aus /wetter einheiten, sonst nach deiner Discord-Sprache)'],
     ),
     days: text(
       ['days', 'Days of the week, e.g. mon,wed,fri or weekdays (default: every day)'],

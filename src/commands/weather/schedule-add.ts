@@ -6,7 +6,6 @@ import { SCHEDULE_TEXT } from '../../bot/i18n/schedules.js';
 import { md } from '../../bot/render/music-text.js';
 import { renderScheduleSaved } from '../../bot/render/schedules.js';
 import type { Subcommand } from '../../bot/subcommands.js';
-import { defaultUnitsFor } from '../../domain/weather/units.js';
 import { decodePlace } from '../../domain/weather/places.js';
 import {
   canonicalTimeZone,
@@ -114,8 +113,8 @@ export default {
         timezone,
         days,
         kind: (interaction.options.getString('kind') ?? 'today') as ScheduleKind,
-        units: (interaction.options.getString('units') ??
-          defaultUnitsFor(interaction.locale)) as Schedule['units'],
+        // Left out: the units the member set with /weather units, else those of their language.
+        units: (interaction.options.getString('units') ?? request.render.units) as Schedule['units'],
         lang: request.lang,
         createdBy: interaction.user.id,
         createdAt: ctx.now(),
