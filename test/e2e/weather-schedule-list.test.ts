@@ -72,7 +72,9 @@ describe('/weather schedule list, page by page', () => {
     const refused = await click(shown, 'Next', world.bob.id).reply();
     expect(refused.flags! & 64).toBe(64);
     // Bob's Discord is in German.
-    expect(refused.content).toBe('Geplante Posts zu verwalten braucht die Berechtigung „Server verwalten“.');
+    expect(refused.content).toBe(
+      'Zum Verwalten geplanter Posts brauchst du die Berechtigung „Server verwalten“.',
+    );
     expect(refused.embeds ?? []).toEqual([]);
   });
 });

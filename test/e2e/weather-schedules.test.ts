@@ -105,13 +105,17 @@ describe('scheduled weather posts, managed from Discord', () => {
     expect(reply.content).toContain('Manage Server');
     expect(reply.flags! & 64).toBe(64);
     const german = await schedule('list', {}, world.bob.id).reply();
-    expect(german.content).toBe('Geplante Posts zu verwalten braucht die Berechtigung „Server verwalten“.');
+    expect(german.content).toBe(
+      'Zum Verwalten geplanter Posts brauchst du die Berechtigung „Server verwalten“.',
+    );
   });
 
   it('answers a German member in German: list, a bad time and test', async () => {
     const list = await schedule('list', {}, undefined, 'de').reply();
     expect(list.embeds[0]?.title).toBe('Geplante Wetterposts');
-    expect(list.embeds[0]?.footer?.text).toBe('1 von 25 erlaubt · nächste Posts in deiner eigenen Zeitzone');
+    expect(list.embeds[0]?.footer?.text).toBe(
+      '1 von 25 erlaubt · nächste Termine in deiner Zeitzone angezeigt',
+    );
     expect(list.embeds[0]?.description).toContain('Vorhersage für heute für **Berlin, DE**');
     expect(list.embeds[0]?.description).toContain(
       '07:00 Europe/Berlin, Mo, Di, Mi, Do, Fr · imperial · nächster Termin <t:',
@@ -124,7 +128,7 @@ describe('scheduled weather posts, managed from Discord', () => {
       undefined,
       'de',
     ).reply();
-    expect(badTime.content).toBe('Die Uhrzeit muss wie 07:00, 19:30 oder 7:30 pm aussehen.');
+    expect(badTime.content).toBe('Die Uhrzeit muss wie 07:00 oder 19:30 aussehen.');
     expect(badTime.flags! & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
 
     const [first] = (await world.app.storage.ns('schedules').get(`guild:${world.guildId}`)) as {

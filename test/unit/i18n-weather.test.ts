@@ -96,4 +96,9 @@ describe('reply language', () => {
       expect(t.compass).toHaveLength(16);
     }
   });
+
+  it('writes a day that does not exist as a German reader writes dates', () => {
+    expect(weatherMessages('de').invalidDay('04-31')).toBe('Den 31.04. gibt es nicht.');
+    expect(weatherMessages('en').invalidDay('04-31')).toBe('There is no such day as 04-31.');
+  });
 });

@@ -161,7 +161,7 @@ describe('schedule renderers', () => {
     );
     const german = listEmbed([schedule], 25, NOW, de);
     expect(german.title).toBe('Geplante Wetterposts');
-    expect(german.footer?.text).toBe('1 von 25 erlaubt · nächste Posts in deiner eigenen Zeitzone');
+    expect(german.footer?.text).toBe('1 von 25 erlaubt · nächste Termine in deiner Zeitzone angezeigt');
     expect(german.description).toMatch(
       /^`a1b2c3d4` Vorhersage für heute für \*\*Berlin, DE\*\* in <#c1>\n07:00 Europe\/Berlin, Mo, Mi, Fr · metrisch · nächster Termin <t:\d+:F>/,
     );

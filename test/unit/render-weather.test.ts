@@ -573,17 +573,17 @@ describe('renderAccumulated', () => {
     expect(german['Wärmesumme über 10\u00a0°C']).toBe(
       '5\u00a0°C·d an 1 Tag über der Schwelle (dessen Mittel 15\u00a0°C)',
     );
-    expect(german['Niederschlag']).toBe('2\u00a0mm über 1 Tag');
+    expect(german['Niederschlag']).toBe('2\u00a0mm an 1 Tag');
     // Not "0,08 in in 1 Tag" in inches.
     expect(fields(renderAccumulated(one, { ...DE, units: 'imperial' }))['Niederschlag']).toBe(
-      '0,08\u00a0in über 1 Tag',
+      '0,08\u00a0in an 1 Tag',
     );
   });
 
   it('explains the meaning in one line', () => {
     const embed = renderAccumulated(accumulatedReportFixture(), DE);
     expect(embed.data.description?.split('\n')).toHaveLength(1);
-    expect(embed.data.description).toContain('Gradtage');
+    expect(embed.data.description).toContain('Wachstumsgradtage');
   });
 });
 

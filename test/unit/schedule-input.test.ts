@@ -56,6 +56,8 @@ describe('schedule input', () => {
   it('reads days of the week, groups and ranges', () => {
     expect(parseDays('mon,wed,fri')).toEqual([1, 3, 5]);
     expect(parseDays('weekdays')).toEqual([1, 2, 3, 4, 5]);
+    // As the German description and messages suggest it.
+    expect(parseDays('Werktags')).toEqual([1, 2, 3, 4, 5]);
     expect(parseDays('fri-mon')).toEqual([0, 1, 5, 6]);
     expect(parseDays('Sat Sun')).toEqual([0, 6]);
     expect(parseDays('')).toEqual([]);

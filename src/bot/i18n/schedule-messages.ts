@@ -103,31 +103,31 @@ const en = {
 export type ScheduleMessages = typeof en;
 
 const de: ScheduleMessages = {
-  notInServer: 'Geplante Posts gehören zu einem Server: verwende diesen Befehl auf einem.',
-  needsManager: 'Geplante Posts zu verwalten braucht die Berechtigung „Server verwalten“.',
+  notInServer: 'Geplante Posts gehören zu einem Server: Verwende diesen Befehl auf einem Server.',
+  needsManager: 'Zum Verwalten geplanter Posts brauchst du die Berechtigung „Server verwalten“.',
   noSuchSchedule: (id) =>
     `Auf diesem Server gibt es keinen geplanten Post „${id}“. Siehe /wetter zeitplan liste.`,
-  badTime: 'Die Uhrzeit muss wie 07:00, 19:30 oder 7:30 pm aussehen.',
+  badTime: 'Die Uhrzeit muss wie 07:00 oder 19:30 aussehen.',
   badTimeZone: (zone) => `„${zone}“ ist keine Zeitzone. Wähle eine aus der Liste, z. B. Europe/Berlin.`,
   abbreviatedTimeZone: (typed, zones) =>
-    `„${typed}“ ist eine Abkürzung, keine Zeitzone: sie sagt weder wo, noch ob Sommerzeit gilt. ` +
+    `„${typed}“ ist eine Abkürzung, keine Zeitzone: Sie verrät weder den Ort noch, ob Sommerzeit gilt. ` +
     `Wähle die Zeitzone nach ihrem Ort, z. B. ${orList(zones, 'oder')}.`,
   noZoneAtPlace: (place) =>
-    `Die Zeitzone von ${place} kenne ich nicht: gib eine mit der Option \`zeitzone\` an, z. B. Europe/Berlin.`,
+    `Die Zeitzone von ${place} kenne ich nicht: Gib eine mit der Option \`zeitzone\` an, z. B. Europe/Berlin.`,
   // The reason comes from the parser in English; the German text names what was typed instead.
   badDays: (_reason, typed) =>
-    `„${typed}“ kann ich nicht als Wochentage lesen. Schreibe Tage wie mo,mi,fr, weekdays oder sa-so.`,
+    `„${typed}“ kann ich nicht als Wochentage lesen. Schreibe Tage wie mo,mi,fr, werktags oder sa-so.`,
   tooManySchedules: (count) =>
     `Dieser Server hat schon ${count === 1 ? 'einen geplanten Post' : `${count} geplante Posts`}, mehr sind nicht erlaubt. Entferne zuerst einen.`,
   pickTextChannel: 'Wähle einen Textkanal dieses Servers.',
   notTextChannel:
-    'Geplantes Wetter kann nur in einem Text- oder Ankündigungskanal gepostet werden: wähle einen mit der Option `kanal`.',
+    'Geplantes Wetter kann nur in einem Text- oder Ankündigungskanal gepostet werden: Wähle einen mit der Option `kanal`.',
   missingPermissions: (channelId, names) =>
-    `Ich kann in <#${channelId}> nicht posten: mir fehlt dort ${names.join(', ')}.`,
+    `Ich kann in <#${channelId}> nicht posten, dort fehlt mir: ${names.join(', ')}.`,
   channelGone: (channelId) =>
-    `Den Kanal dieses geplanten Posts, <#${channelId}>, gibt es nicht mehr: entferne den Post und lege ihn für einen anderen Kanal neu an.`,
+    `Den Kanal dieses geplanten Posts, <#${channelId}>, gibt es nicht mehr: Entferne den Post und lege ihn für einen anderen Kanal neu an.`,
   permissionsUnchecked: (channelId) =>
-    `Ich konnte meine Berechtigungen in <#${channelId}> nicht prüfen: mit \`/wetter zeitplan testen\` siehst du, ob ein Post dort ankommt.`,
+    `Ich konnte meine Berechtigungen in <#${channelId}> nicht prüfen: Mit \`/wetter zeitplan testen\` siehst du, ob ein Post dort ankommt.`,
   timedOut: (untilSeconds) =>
     `Ich bin auf diesem Server bis <t:${untilSeconds}:f> im Timeout: Posts, die vorher fällig sind, fallen aus, danach geht es von selbst weiter.`,
   permissionNames: {
@@ -138,7 +138,7 @@ const de: ScheduleMessages = {
   },
 
   posted: (channelId) => `In <#${channelId}> gepostet.`,
-  couldNotPost: (channelId, reason) => `Konnte nicht in <#${channelId}> posten: ${reason}`,
+  couldNotPost: (channelId, reason) => `Ich konnte nicht in <#${channelId}> posten: ${reason}`,
 
   titles: {
     list: 'Geplante Wetterposts',
@@ -147,7 +147,8 @@ const de: ScheduleMessages = {
     pause: 'Geplanter Wetterpost angehalten',
     resume: 'Geplanter Wetterpost fortgesetzt',
   },
-  listFooter: (count, limit) => `${count} von ${limit} erlaubt · nächste Posts in deiner eigenen Zeitzone`,
+  listFooter: (count, limit) =>
+    `${count} von ${limit} erlaubt · nächste Termine in deiner Zeitzone angezeigt`,
   listEmpty: 'Noch keine. Lege einen mit `/wetter zeitplan hinzufügen` an.',
   page: (page, pages) => `Seite ${page} von ${pages}`,
   previousPage: '◀ Zurück',
@@ -167,14 +168,14 @@ const de: ScheduleMessages = {
   what: (kind, place, channelId) => `${kind} für **${place}** in <#${channelId}>`,
   pausedBecause: (reason) => `⏸ angehalten: ${reason}`,
   pausedBy: (name) => `⏸ angehalten von ${name}`,
-  unknownZone: '⚠ seine Zeitzone kennt dieser Bot nicht: entferne diesen geplanten Post und lege ihn neu an',
+  unknownZone: '⚠ seine Zeitzone kennt dieser Bot nicht: Entferne diesen geplanten Post und lege ihn neu an',
   pauseReasons: {
     'channel-deleted': 'der Kanal wurde gelöscht',
     'channel-hidden': 'der Bot kann den Kanal nicht mehr sehen',
     'missing-permission': 'dem Bot fehlt eine Berechtigung, die er im Kanal braucht',
     'plan-current': 'der Wettertarif des Bots enthält kein aktuelles Wetter',
     'plan-hourly': 'der Wettertarif des Bots enthält keine stündliche Vorhersage',
-    'plan-daily': 'der Wettertarif des Bots enthält keine tägliche Vorhersage',
+    'plan-daily': 'der Wettertarif des Bots enthält keine Tagesvorhersage',
     'place-refused': 'der Wetterdienst lehnt diesen Ort ab',
   },
   lacksPermissions: (names) => `dem Bot fehlt im Kanal: ${names.join(', ')}`,

@@ -18,7 +18,7 @@ export const SCHEDULE_TEXT = {
     ),
     list: text(
       ['list', 'List the scheduled weather posts of this server, with their next run'],
-      ['liste', 'Die geplanten Wetterposts dieses Servers mit ihrem nächsten Termin'],
+      ['liste', 'Die geplanten Wetterposts dieses Servers mit nächstem Termin anzeigen'],
     ),
     remove: text(
       ['remove', 'Delete a scheduled weather post'],
@@ -52,7 +52,7 @@ export const SCHEDULE_TEXT = {
     ),
     kind: text(
       ['kind', 'What to post (default: today’s forecast)'],
-      ['art', 'Was gepostet wird (Standard: heute)'],
+      ['art', 'Was gepostet wird (Standard: Vorhersage für heute)'],
     ),
     units: text(
       ['units', 'Units (default: yours from /weather units, else from your Discord language)'],
@@ -60,11 +60,11 @@ export const SCHEDULE_TEXT = {
     ),
     days: text(
       ['days', 'Days of the week, e.g. mon,wed,fri or weekdays (default: every day)'],
-      ['tage', 'Wochentage, z. B. mo,mi,fr oder weekdays (Standard: jeden Tag)'],
+      ['tage', 'Wochentage, z. B. mo,mi,fr oder werktags (Standard: jeden Tag)'],
     ),
     id: text(
       ['id', 'The schedule (see /weather schedule list)'],
-      ['id', 'Der Zeitplan (siehe /wetter zeitplan liste)'],
+      ['id', 'Der geplante Post (siehe /wetter zeitplan liste)'],
     ),
   },
   kinds: {

@@ -32,7 +32,7 @@ export const WEATHER_COMMAND_TEXT = {
       text('hourly', 'stündlich'),
       text(
         'Hour-by-hour forecast for the next 24 to 96 hours, with a chart',
-        'Vorhersage Stunde für Stunde für 24 bis 96 Stunden, mit Diagramm',
+        'Stündliche Vorhersage für die nächsten 24 bis 96 Stunden, mit Diagramm',
       ),
     ),
     daily: command(
@@ -71,18 +71,18 @@ export const WEATHER_COMMAND_TEXT = {
       text('set', 'festlegen'),
       text(
         'Save your home place, used when you leave out the place',
-        'Speichere deinen Heimatort, genutzt wenn du keinen Ort angibst',
+        'Speichere deinen Heimatort; er gilt, wenn du keinen Ort angibst',
       ),
     ),
     homeClear: command(
       text('clear', 'entfernen'),
-      text('Forget your home place', 'Vergiss deinen Heimatort'),
+      text('Forget your home place', 'Deinen Heimatort entfernen'),
     ),
     homeShow: command(
       text('show', 'anzeigen'),
       text(
         'Show your home place, this server’s default and your units',
-        'Zeige deinen Heimatort, den Standard dieses Servers und deine Einheiten',
+        'Zeige deinen Heimatort, den Standardort dieses Servers und deine Einheiten',
       ),
     ),
     homeServer: command(
@@ -131,7 +131,7 @@ export const WEATHER_COMMAND_TEXT = {
       text('end', 'ende'),
       text(
         'Until, local time (default: now, or 24 hours after a start): 2025-03-02 08:00',
-        'Bis, Ortszeit (Standard: jetzt, oder 24 Stunden nach dem Beginn): 02.03.2025 08:00',
+        'Bis, Ortszeit (Standard: jetzt oder 24 Stunden nach dem Beginn): 02.03.2025 08:00',
       ),
     ),
     historyHours: command(
@@ -466,7 +466,7 @@ const de: WeatherMessages = {
     `Statistik aller Messungen an diesem Kalendertag in den vergangenen Jahren (${formatted} ${count === 1 ? 'Messung' : 'Messungen'}).`,
   statsEmpty: 'Der Wetterdienst hat für diesen Tag keine Statistik.',
   records: 'Rekorde',
-  recordLowHigh: (low, high) => `tiefster ${low}, höchster ${high}`,
+  recordLowHigh: (low, high) => `Tiefstwert ${low}, Höchstwert ${high}`,
   averageLowHigh: 'Mittleres Minimum / Maximum',
   meanMedian: 'Mittelwert / Median',
   middleHalf: 'Mittlere Hälfte (25.–75. Perzentil)',
@@ -477,7 +477,7 @@ const de: WeatherMessages = {
 
   accumulatedTitle: (place) => `${place}: Wärme- und Niederschlagssummen`,
   accumulatedMeaning: (threshold) =>
-    `Die Wärmesumme addiert, wie weit das Tagesmittel der Temperatur über ${threshold} lag (Gradtage: das, was Pflanzen spüren); der Niederschlag summiert Regen und geschmolzenen Schnee.`,
+    `Die Wärmesumme addiert, wie weit das Tagesmittel der Temperatur über ${threshold} lag (Wachstumsgradtage: das, was Pflanzen spüren); die Niederschlagssumme umfasst Regen und geschmolzenen Schnee.`,
   period: 'Zeitraum',
   periodValue: (from, to, days, counted) =>
     `${from} – ${to} (${days} ${days === 1 ? 'Tag' : 'Tage'}${
@@ -489,7 +489,7 @@ const de: WeatherMessages = {
       ? `${sum} an 1 Tag über der Schwelle (dessen Mittel ${mean})`
       : `${sum} an ${days} Tagen über der Schwelle (deren Mittel ${mean})`,
   warmthNone: 'Kein Tag war wärmer als die Schwelle.',
-  precipitationValue: (sum, days) => `${sum} über ${days} ${days === 1 ? 'Tag' : 'Tage'}`,
+  precipitationValue: (sum, days) => `${sum} an ${days} ${days === 1 ? 'Tag' : 'Tagen'}`,
   accumulatedEmpty: 'Der Wetterdienst hat für diesen Zeitraum keine Summen.',
 
   unitsSaved: (units) => `Deine Wetterantworten verwenden jetzt diese Einheiten: ${units}.`,
@@ -497,11 +497,11 @@ const de: WeatherMessages = {
     `Deine Wetterantworten richten sich wieder nach deiner Discord-Sprache (jetzt: ${units}).`,
   homeSaved: (place) =>
     `Dein Heimatort ist jetzt **${place}**. Wetterbefehle verwenden ihn, wenn du keinen Ort angibst.`,
-  homeCleared: 'Dein Heimatort ist vergessen.',
+  homeCleared: 'Dein Heimatort wurde entfernt.',
   homeNotSet: 'Du hattest keinen Heimatort gespeichert.',
   serverHomeSaved: (place) =>
     `Der Standardort dieses Servers ist jetzt **${place}**, für Mitglieder ohne eigenen Heimatort.`,
-  serverHomeCleared: 'Der Standardort dieses Servers ist entfernt.',
+  serverHomeCleared: 'Der Standardort dieses Servers wurde entfernt.',
   serverHomeNotSet: 'Dieser Server hatte keinen Standardort.',
   prefsTitle: 'Deine Wettereinstellungen',
   yourHome: 'Dein Heimatort',
@@ -512,10 +512,10 @@ const de: WeatherMessages = {
 
   placeNotFound: (query) => `Kein Ort namens „${query}“ gefunden.`,
   coordinatesOffEarth: (typed) =>
-    `„${typed}“ ist kein Punkt auf der Erde: zuerst die Breite, von -90 bis 90, dann die Länge, von -180 bis 180, etwa \`48.8566, 2.3522\`.`,
+    `„${typed}“ ist kein Punkt auf der Erde: zuerst die Breite, von -90 bis 90, dann die Länge, von -180 bis 180, etwa \`48.8566, 2.3522\` (Dezimalstellen mit Punkt).`,
   didYouMean: (suggestions) => `Meintest du einen dieser Orte?\n${list(suggestions)}`,
   placeTips:
-    'Prüfe die Schreibweise, wähle beim Tippen einen Ort aus der Liste oder ergänze ein Länderkürzel: `Paris, FR`, `Springfield, MO, US`. Koordinaten und Postleitzahlen gehen auch: `48.8566, 2.3522`, `10117, DE`.',
+    'Prüfe die Schreibweise, wähle beim Tippen einen Ort aus der Liste oder ergänze ein Länderkürzel: `Paris, FR`, `Springfield, MO, US`. Koordinaten (Dezimalstellen mit Punkt) und Postleitzahlen gehen auch: `48.8566, 2.3522`, `10117, DE`.',
   postalCodeNotFound: (code, country) =>
     country === undefined
       ? `Keine US-Postleitzahl (ZIP) „${code}“ gefunden. Für eine Postleitzahl in einem anderen Land ergänze nach einem Komma das Länderkürzel, etwa \`10117, DE\`.`
@@ -524,7 +524,11 @@ const de: WeatherMessages = {
     'Welcher Ort? Gib einen mit der Option `ort` an oder speichere deinen mit `/wetter zuhause festlegen`, dann kannst du ihn weglassen.',
   invalidDate: (field, typed) =>
     `„${typed}“ kann ich für \`${field}\` nicht als Datum lesen. Schreibe es als 01.03.2025 oder 01.03.2025 14:00 (oder 2025-03-01 14:00).`,
-  invalidDay: (typed) => `Einen Tag ${typed} gibt es nicht.`,
+  invalidDay: (typed) => {
+    // Given as MM-DD: written the German way, 31.04.
+    const [, month, day] = /^(\d{2})-(\d{2})$/.exec(typed) ?? [];
+    return month === undefined ? `Einen Tag ${typed} gibt es nicht.` : `Den ${day}.${month}. gibt es nicht.`;
+  },
   beforeRecords: (typed, field) =>
     `„${typed}“ liegt vor dem Beginn der Aufzeichnungen des Wetterdienstes (01.01.1970): Wähle für \`${field}\` ein späteres Datum.`,
   rangeFuture: 'Dieser Zeitraum liegt in der Zukunft; Verlauf und Summen gibt es nur für die Vergangenheit.',

@@ -58,6 +58,7 @@ const DAY_NAMES: Record<string, number> = {
 const GROUPS: Record<string, number[]> = {
   weekdays: [1, 2, 3, 4, 5],
   weekday: [1, 2, 3, 4, 5],
+  werktags: [1, 2, 3, 4, 5],
   weekends: [0, 6],
   weekend: [0, 6],
   wochenende: [0, 6],
