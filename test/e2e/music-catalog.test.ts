@@ -203,6 +203,9 @@ describe('albums, artists and the library', () => {
     expect(name).toContain(' ');
     const alone = await autocomplete('artists', 'artists', name);
     expect(alone.map((choice) => choice.value)).toEqual([fixtures.catalog.artistId]);
+    // An id pasted alone is completed to itself, not followed by another artist.
+    const pasted = await autocomplete('artists', 'artists', fixtures.catalog.artistId);
+    expect(pasted.map((choice) => choice.value)).toEqual([fixtures.catalog.artistId]);
     const other = fixtures.artistIds.find((id) => id !== fixtures.catalog.artistId)!;
     const after = await autocomplete('artists', 'artists', `${other}, ${name}`);
     expect(after.map((choice) => choice.value)).toEqual([`${other}, ${fixtures.catalog.artistId}`]);

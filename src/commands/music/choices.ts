@@ -45,9 +45,13 @@ export function recentListChoices(kind: RecentKind) {
   const type = kind === 'albums' ? 'album' : 'artist';
   return (interaction: AutocompleteInteraction, _music: MusicServices, ctx: BotContext) =>
     respondWith(interaction, async () => {
-      const parts = splitRefs(interaction.options.getFocused());
+      const typed = interaction.options.getFocused();
+      const parts = splitRefs(typed);
+      // The last word is still being typed unless a separator follows it: a link or id pasted
+      // alone is completed (to itself, from the recent ones), not followed by another item.
+      const done = /[\s,]$/.test(typed) ? parts.length : parts.length - 1;
       let kept = 0;
-      while (kept < parts.length && parseMusicRef(parts[kept]!, type) !== undefined) kept += 1;
+      while (kept < done && parseMusicRef(parts[kept]!, type) !== undefined) kept += 1;
       const before = parts.slice(0, kept);
       const prefix = before.length === 0 ? '' : `${before.join(', ')}, `;
       const choices = await recent(interaction, ctx, kind, parts.slice(kept).join(' '));
