@@ -97,7 +97,7 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
       logger,
       graceMs: config.schedules.graceMinutes * 60_000,
       fetch: (request: Parameters<typeof fetchScheduledWeather>[1]) =>
-        fetchScheduledWeather(weatherClient, request),
+        fetchScheduledWeather(weatherClient, request, options.now ?? Date.now),
       post: poster,
       ...(options.now ? { now: options.now } : {}),
     };
@@ -134,7 +134,7 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
         scheduler,
         async postNow(schedule) {
           const request = { ...schedule.place, lang: schedule.lang, kind: schedule.kind };
-          const fetched = await fetchScheduledWeather(weatherClient, request);
+          const fetched = await fetchScheduledWeather(weatherClient, request, ctx.now);
           await poster(schedule, fetched, nonceFor(schedule.id, `test-${ctx.now()}`));
         },
       },

@@ -344,18 +344,19 @@ export class MessageFactory {
 
   /**
    * Users and roles pinged by the content, as far as `allowed_mentions` lets them be. Without it,
-   * a regular message parses every kind, while interaction responses and webhook messages parse
-   * user mentions only (Discord's message reference, "Allowed Mentions").
+   * a regular message parses every kind, while interaction responses and follow-ups parse user
+   * mentions only (Discord's message reference, "Allowed Mentions"). The emulator's only webhook
+   * messages are those of interactions (`webhookId` is the application's).
    */
   private mentions(
     content: string,
     payload: MessagePayload,
     guildId: Snowflake | undefined,
-    byWebhook: boolean,
+    fromInteraction: boolean,
   ): Pick<EmulatedMessage, 'mentions' | 'mention_roles' | 'mention_everyone'> {
     const allowed = payload.allowed_mentions ?? undefined;
     const parse = new Set(
-      allowed ? (allowed.parse ?? []) : byWebhook ? ['users'] : ['users', 'roles', 'everyone'],
+      allowed ? (allowed.parse ?? []) : fromInteraction ? ['users'] : ['users', 'roles', 'everyone'],
     );
     const userIds = new Set([...content.matchAll(/<@!?(\d{17,20})>/g)].map((match) => match[1] ?? ''));
     const roleIds = new Set([...content.matchAll(/<@&(\d{17,20})>/g)].map((match) => match[1] ?? ''));

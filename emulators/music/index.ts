@@ -299,9 +299,9 @@ function oauthErrorFor(status: number): string {
 
 /**
  * Registration rule: HTTPS, or a loopback IP literal over HTTP; `localhost` is refused (since 2025)
- * whatever the scheme, case or trailing dot. An app's own scheme (iOS-style) is taken as the spec
- * describes it: all lowercase, not a general scheme, and a path after the first pair of slashes
- * (`skybeat-app://callback`).
+ * over HTTP(S) whatever the case or trailing dot. An app's own scheme (iOS-style) is taken as the
+ * spec describes it: all lowercase, not a general scheme, and a path after the first pair of
+ * slashes (`skybeat-app://callback`); what follows its `://` is the app's, not a host.
  */
 function checkRedirectUri(uri: string): void {
   const url = new URL(uri);

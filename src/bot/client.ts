@@ -132,7 +132,8 @@ const ACKS_FIRST_MAX_WAIT_MS = 1_000;
  * `editReply` or `followUp`, and drops idle queues only in an hourly sweep: under steady load that
  * is an hour of interactions. A token is good for 15 minutes and its queue is idle once its last
  * request is answered, so the second manager sweeps idle queues every minute. (The transport keeps
- * a token only while a request on it is in flight.)
+ * a token only while a request on it is in flight, or until its bucket refills when an answer said
+ * it was used up.)
  */
 function exemptInteractionWebhooks(client: Client, apiUrl: string): void {
   const interactions = new REST({

@@ -129,7 +129,9 @@ export class InteractionTransport {
   #noteBucket(token: string, answer: Answer): void {
     if (answer.header('x-ratelimit-remaining')?.trim() !== '0') return;
     const after = seconds(answer.header('x-ratelimit-reset-after'));
-    if (after === undefined || after === 0) return;
+    // A wait over a minute is not held for: the next request goes, and a 429 it earns meets the
+    // same `rejectOnRateLimit` as any (which refuses waits that long) rather than stalling the reply.
+    if (after === undefined || after === 0 || after > 60) return;
     const { offset } = this.#options;
     const ms = after * 1000 + (typeof offset === 'number' ? Math.max(0, offset) : 0);
     this.#exhausted.set(token, performance.now() + ms);

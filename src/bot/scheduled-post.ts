@@ -63,9 +63,13 @@ type Report =
  * retrying cannot mend comes out as a `WeatherRefusedError` (see there); anything else is passed on
  * and tried again within the grace window.
  */
-export async function fetchScheduledWeather(client: WeatherClient, request: WeatherRequest): Promise<Report> {
+export async function fetchScheduledWeather(
+  client: WeatherClient,
+  request: WeatherRequest,
+  now: () => number = Date.now,
+): Promise<Report> {
   try {
-    return await fetchReport(client, request);
+    return await fetchReport(client, request, Math.floor(now() / 1000));
   } catch (error) {
     throw refusal(error) ?? error;
   }
@@ -109,16 +113,16 @@ function refusal(error: unknown): WeatherRefusedError | undefined {
   return undefined;
 }
 
-async function fetchReport(client: WeatherClient, request: WeatherRequest): Promise<Report> {
+async function fetchReport(client: WeatherClient, request: WeatherRequest, nowSec: number): Promise<Report> {
   const place: Place = { lat: request.lat, lon: request.lon, label: '' };
   const lang = request.lang as WeatherLang;
   switch (request.kind) {
     case 'current':
       return { kind: 'current', report: await getCurrentWeather(client, place, { lang }) };
     case 'today':
-      return { kind: 'today', report: await getHourlyForecast(client, place, { hours: 24, lang }) };
+      return { kind: 'today', report: await getHourlyForecast(client, place, { hours: 24, lang, nowSec }) };
     case 'week':
-      return { kind: 'week', report: await getDailyForecast(client, place, { days: 7, lang }) };
+      return { kind: 'week', report: await getDailyForecast(client, place, { days: 7, lang, nowSec }) };
   }
 }
 

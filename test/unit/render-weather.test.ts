@@ -617,6 +617,8 @@ describe('visibility', () => {
 
   it('gives fog in metres, or as under a tenth of a mile, never as nothing', () => {
     expect(shown(40, DE)).toBe('40 m');
+    expect(shown(3, DE)).toBe('< 10 m');
+    expect(shown(997, DE)).toBe('1 km');
     expect(shown(450, DE)).toBe('450 m');
     expect(shown(1_500, DE)).toBe('1,5 km');
     expect(shown(60, US)).toBe('< 0.1 mi');

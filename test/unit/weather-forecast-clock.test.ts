@@ -59,7 +59,7 @@ describe('forecast clocks', () => {
       '/data/2.5/forecast/hourly',
       hourlyFrom(SATURDAY, { country: 'DE', timezone: 2 * HOUR }),
     );
-    const report = await getHourlyForecast(client, BERLIN, { hours: 48, lang: 'en' });
+    const report = await getHourlyForecast(client, BERLIN, { hours: 48, lang: 'en', nowSec: 0 });
     expect(report.timezone).toBe(2 * HOUR);
     expect(report.zones).toContain('Europe/Berlin');
     expect(offsetAt(report, SATURDAY)).toBe(2 * HOUR);
@@ -72,7 +72,7 @@ describe('forecast clocks', () => {
       '/data/2.5/forecast/hourly',
       hourlyFrom(SATURDAY, { country: '', timezone: 2 * HOUR }),
     );
-    const report = await getHourlyForecast(client, BERLIN, { hours: 48, lang: 'en' });
+    const report = await getHourlyForecast(client, BERLIN, { hours: 48, lang: 'en', nowSec: 0 });
     expect(offsetAt(report, MONDAY)).toBe(HOUR);
   });
 
@@ -83,7 +83,7 @@ describe('forecast clocks', () => {
       '/data/2.5/weather',
       currentWeatherBody({ dt: SATURDAY, timezone: 2 * HOUR, sys: { country: 'DE' } }),
     );
-    const report = await getHourlyForecast(client, BERLIN, { hours: 48, lang: 'en' });
+    const report = await getHourlyForecast(client, BERLIN, { hours: 48, lang: 'en', nowSec: 0 });
     expect(offsetAt(report, MONDAY)).toBe(HOUR);
   });
 
@@ -99,7 +99,7 @@ describe('forecast clocks', () => {
     ];
     for (const { place, after } of places) {
       answer(MOCK_URLS.proUrl, '/data/2.5/forecast/hourly', hourlyFrom(saturday, city));
-      const report = await getHourlyForecast(client, place, { hours: 48, lang: 'en' });
+      const report = await getHourlyForecast(client, place, { hours: 48, lang: 'en', nowSec: 0 });
       expect(offsetAt(report, saturday)).toBe(-7 * HOUR);
       expect(offsetAt(report, monday)).toBe(after);
     }
@@ -118,7 +118,7 @@ describe('forecast clocks', () => {
         weather: [{ id: 800, main: 'Clear', description: 'clear sky', icon: '01d' }],
       })),
     });
-    const report = await getDailyForecast(client, BERLIN, { days: 5, lang: 'en' });
+    const report = await getDailyForecast(client, BERLIN, { days: 5, lang: 'en', nowSec: 0 });
     expect(offsetAt(report, friday)).toBe(HOUR);
     expect(offsetAt(report, friday + 3 * DAY)).toBe(2 * HOUR);
   });
@@ -129,7 +129,7 @@ describe('forecast clocks', () => {
       '/data/2.5/forecast/hourly',
       forecastBody(0, HOUR, { city: { timezone: 2 * HOUR } }),
     );
-    const report = await getHourlyForecast(client, BERLIN, { hours: 48, lang: 'en' });
+    const report = await getHourlyForecast(client, BERLIN, { hours: 48, lang: 'en', nowSec: 0 });
     expect(report.timezone).toBe(2 * HOUR);
     expect(report.zones).toBeUndefined();
   });

@@ -159,8 +159,9 @@ export function weatherFormat(options: WeatherRenderOptions): WeatherFormat {
       const distance = visibilityDistance(Math.min(metres, VISIBILITY_CAP_METRES), units);
       const at = capped ? `≥${UNIT_SPACE}` : '';
       // Fog: metres under a kilometre (40 m, not 0 km); under a tenth of a mile, said so (not 0 mi).
-      if (!capped && distance.unit === 'km' && metres < 1000)
-        return withUnit(number(Math.round(metres / 10) * 10, 0), 'm');
+      const tens = Math.round(metres / 10) * 10;
+      if (!capped && distance.unit === 'km' && tens < 1000)
+        return tens === 0 ? withUnit(`<${UNIT_SPACE}${number(10, 0)}`, 'm') : withUnit(number(tens, 0), 'm');
       const digits = distance.value < 10 ? 1 : 0;
       if (metres > 0 && rounded(distance.value, digits) === 0)
         return withUnit(`<${UNIT_SPACE}${number(0.1, 1)}`, distance.unit);

@@ -243,34 +243,38 @@ export function renderHourlyForecast(report: HourlyReport, options: WeatherRende
     return { embeds: [weatherEmbed({ title, description: '—', footer: f.footer })], files: [] };
   }
 
+  // A 3-hour step's amount fell in the three hours before it: the step at midnight is the evening's.
+  const fell = report.fromThreeHourly
+    ? amountsByLocalDay(list, report, 3, (entry) => precipitationOf(entry, '3h'))
+    : undefined;
+  const listedDays = byLocalDay(list, report);
+  // The total is that of the days shown, so that it is their sum.
+  const total =
+    fell === undefined
+      ? sum(list.map((entry) => precipitationOf(entry, span)))
+      : sum(listedDays.map((hours) => fell.get(localDayNumber(report, hours[0]!.dt)) ?? 0));
   const temps = list.map((entry) => entry.main.temp);
   const overview = t.hourlyOverview(
     f.temperature(Math.min(...temps), 0),
     f.temperature(Math.max(...temps), 0),
     f.probability(Math.max(...list.map((entry) => entry.pop ?? 0))),
-    f.precipitation(sum(list.map((entry) => precipitationOf(entry, span)))),
+    f.precipitation(total),
   );
-  // A 3-hour step's amount fell in the three hours before it: the step at midnight is the evening's.
-  const fell = report.fromThreeHourly
-    ? amountsByLocalDay(list, report, 3, (entry) => precipitationOf(entry, '3h'))
-    : undefined;
-  const days = byLocalDay(list, report)
-    .slice(0, RENDER_LIMITS.summaryDays)
-    .map((hours) => {
-      const first = hours[0]!;
-      const dayAmount =
-        fell === undefined
-          ? sum(hours.map((entry) => precipitationOf(entry, span)))
-          : (fell.get(localDayNumber(report, first.dt)) ?? 0);
-      const dayTemps = hours.map((entry) => entry.main.temp);
-      const typical = typicalCondition(hours, (entry) => localHour(report, entry.dt));
-      return (
-        `**${f.dayHeading(first.dt, tzAt(first.dt))}** ${conditionEmoji(typical)} ` +
-        `${f.temperature(Math.min(...dayTemps), 0)} – ${f.temperature(Math.max(...dayTemps), 0)} · ` +
-        `${f.probability(Math.max(...hours.map((entry) => entry.pop ?? 0)))} · ` +
-        `${f.precipitation(dayAmount)} · ${f.describe(typical)}`
-      );
-    });
+  const days = listedDays.slice(0, RENDER_LIMITS.summaryDays).map((hours) => {
+    const first = hours[0]!;
+    const dayAmount =
+      fell === undefined
+        ? sum(hours.map((entry) => precipitationOf(entry, span)))
+        : (fell.get(localDayNumber(report, first.dt)) ?? 0);
+    const dayTemps = hours.map((entry) => entry.main.temp);
+    const typical = typicalCondition(hours, (entry) => localHour(report, entry.dt));
+    return (
+      `**${f.dayHeading(first.dt, tzAt(first.dt))}** ${conditionEmoji(typical)} ` +
+      `${f.temperature(Math.min(...dayTemps), 0)} – ${f.temperature(Math.max(...dayTemps), 0)} · ` +
+      `${f.probability(Math.max(...hours.map((entry) => entry.pop ?? 0)))} · ` +
+      `${f.precipitation(dayAmount)} · ${f.describe(typical)}`
+    );
+  });
   const step = stepHours === 3 ? 1 : list.length > 24 ? 3 : 2;
   const coming = list
     .filter((_, i) => i % step === 0)

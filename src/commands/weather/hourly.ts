@@ -21,7 +21,11 @@ export default {
     const hours = interaction.options.getInteger('hours') ?? HOURS.default;
     const request = await weatherRequest(interaction, weather, ctx);
     const place = await deferWithPlace(interaction, weather, request);
-    const report = await getHourlyForecast(weather.client, place, { hours, lang: request.serviceLang });
+    const report = await getHourlyForecast(weather.client, place, {
+      hours,
+      lang: request.serviceLang,
+      nowSec: Math.floor(ctx.now() / 1000),
+    });
     await interaction.editReply(renderHourlyForecast(report, request.render));
   },
 } satisfies Subcommand<WeatherServices>;

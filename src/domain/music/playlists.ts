@@ -225,7 +225,9 @@ async function fetchMine(deps: MusicDeps, userId: string): Promise<PlaylistChoic
       ...(me === undefined ? {} : { editable: playlist.owner.id === me.id || playlist.collaborative }),
     });
   }
-  await deps.cache.set(mineKey(userId), { at: Date.now(), playlists }, MINE_KEEP_MS);
+  // Kept only with the member's id known: a copy that cannot tell their playlists from those they
+  // follow would stand in for a minute, and the edits would suggest followed ones all that time.
+  if (me !== undefined) await deps.cache.set(mineKey(userId), { at: Date.now(), playlists }, MINE_KEEP_MS);
   return playlists;
 }
 

@@ -43,8 +43,12 @@ export interface QueueSchedulerOptions extends Pick<
 
 /** The longest wait between two tries of a job: about the local runner's look at the schedules. */
 const MAX_RETRY_DELAY_MS = 60_000;
-/** How long other jobs of the tick remember that the weather service refused their group. */
-const REFUSAL_TTL_MS = 60 * 60_000;
+/**
+ * How long other jobs of the tick remember that the weather service refused their group: they run
+ * within seconds of each other (a slot of 2,000 posts takes under a minute); a retry or catch-up
+ * after the key was mended and the bot restarted fetches again.
+ */
+const REFUSAL_TTL_MS = 5 * 60_000;
 /** A refused key, or a refusal from something in front of the service, is logged at most this often, not once per job. */
 const SKIPPED_LOG_MS = 60_000;
 /**
