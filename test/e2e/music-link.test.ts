@@ -71,6 +71,11 @@ describe('linking a music account from Discord', () => {
     expect((await handle.waitForEdit()).embeds[0]?.title).toBe('Music account linked');
     const status = await world.slash('music', { subcommand: 'status' }).reply();
     expect(status.embeds[0]?.title).toBe('Your music account');
+    // Asked again while linked: the prompt names the account a new link would replace.
+    const again = await world.slash('music', { subcommand: 'link' }).reply();
+    expect(again.embeds[0]?.description).toContain(
+      'You are linked as **Alice** now: linking an account replaces that link.',
+    );
   });
 
   it('keeps telling a member whose link lapsed that it expired, until they link again or unlink', async () => {

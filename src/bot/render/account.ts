@@ -18,16 +18,25 @@ const SCOPE_WORDS: Record<string, string> = {
   'playlist-modify-private': 'edit your private playlists',
 };
 
-export function renderLinkPrompt(): EmbedBuilder {
+/** `/music link`: what to do, and (when the member is linked already) which account it replaces. */
+export function renderLinkPrompt(current?: Pick<MusicLink, 'displayName' | 'accountId'>): EmbedBuilder {
   return new EmbedBuilder()
     .setColor(MUSIC_COLOUR)
     .setTitle('Link your music account')
     .setDescription(
-      [
-        'Open the button below, sign in to the music service and allow access.',
-        'The link is yours alone, works once, and expires in 10 minutes.',
-        'This message will change once your account is linked.',
-      ].join('\n'),
+      truncate(
+        [
+          ...(current === undefined
+            ? []
+            : [
+                `You are linked as **${md(current.displayName ?? current.accountId, 200)}** now: linking an account replaces that link.`,
+              ]),
+          'Open the button below, sign in to the music service and allow access.',
+          'The link is yours alone, works once, and expires in 10 minutes.',
+          'This message will change once your account is linked.',
+        ].join('\n'),
+        4096,
+      ),
     );
 }
 

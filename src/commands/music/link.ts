@@ -11,6 +11,8 @@ export default {
   build: (sub) => sub.setDescription('Link your music account to the bot (only you see the link)'),
   async execute(interaction, music) {
     await answerPrivatelySoon(interaction, async () => {
+      // A link the bot cannot read (another key) is one to replace, said no differently.
+      const current = await music.linking.getLink(interaction.user.id).catch(() => undefined);
       const url = await music.linking.startLink(interaction.user.id, {
         account: discordAccount(interaction.user),
         notify: { applicationId: interaction.applicationId, interactionToken: interaction.token },
@@ -20,7 +22,7 @@ export default {
         .setLabel('Link my music account')
         .setURL(url);
       return {
-        embeds: [renderLinkPrompt()],
+        embeds: [renderLinkPrompt(current)],
         components: [new ActionRowBuilder<ButtonBuilder>().addComponents(button).toJSON()],
       };
     });
