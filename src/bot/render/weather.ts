@@ -248,24 +248,22 @@ export function renderHourlyForecast(report: HourlyReport, options: WeatherRende
     ? amountsByLocalDay(list, report, 3, (entry) => precipitationOf(entry, '3h'))
     : undefined;
   const listedDays = byLocalDay(list, report);
-  // The total is that of the days shown, so that it is their sum.
-  const total =
+  // What fell on each listed day; the total is their sum, so the headline and the rows agree.
+  const dayAmounts = listedDays.map((hours) =>
     fell === undefined
-      ? sum(list.map((entry) => precipitationOf(entry, span)))
-      : sum(listedDays.map((hours) => fell.get(localDayNumber(report, hours[0]!.dt)) ?? 0));
+      ? sum(hours.map((entry) => precipitationOf(entry, span)))
+      : (fell.get(localDayNumber(report, hours[0]!.dt)) ?? 0),
+  );
   const temps = list.map((entry) => entry.main.temp);
   const overview = t.hourlyOverview(
     f.temperature(Math.min(...temps), 0),
     f.temperature(Math.max(...temps), 0),
     f.probability(Math.max(...list.map((entry) => entry.pop ?? 0))),
-    f.precipitation(total),
+    f.precipitation(sum(dayAmounts)),
   );
-  const days = listedDays.slice(0, RENDER_LIMITS.summaryDays).map((hours) => {
+  const days = listedDays.slice(0, RENDER_LIMITS.summaryDays).map((hours, index) => {
     const first = hours[0]!;
-    const dayAmount =
-      fell === undefined
-        ? sum(hours.map((entry) => precipitationOf(entry, span)))
-        : (fell.get(localDayNumber(report, first.dt)) ?? 0);
+    const dayAmount = dayAmounts[index] ?? 0;
     const dayTemps = hours.map((entry) => entry.main.temp);
     const typical = typicalCondition(hours, (entry) => localHour(report, entry.dt));
     return (
