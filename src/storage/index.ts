@@ -144,10 +144,13 @@ export function keepClaim(
 /**
  * Runs `task` holding the lock `key` (a claim in the `locks` namespace), across every process that
  * shares the backend: for reading a stored value, changing it and writing it back without losing a
- * change made at the same time. A lock someone else holds is tried again after growing pauses.
+ * change made at the same time. A lock someone else holds is tried again after growing pauses. The
+ * lock is kept while `task` runs (see {@link keepClaim}): a read and a write that each wait out a
+ * busy SQLite file can take longer than `ttlMs`, and a lock that ran out meanwhile let a second
+ * writer read the old value and write over the change.
  */
 export async function withLock<T>(
-  storage: Pick<Storage, 'claim' | 'release'>,
+  storage: Pick<Storage, 'claim' | 'release' | 'extend'>,
   key: string,
   task: () => Promise<T>,
   options: LockOptions = {},
@@ -157,9 +160,11 @@ export async function withLock<T>(
   const deadline = Date.now() + waitMs;
   for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
     if (await storage.claim('locks', key, ttlMs, owner)) {
+      const stopKeeping = keepClaim(storage, 'locks', key, ttlMs, owner);
       try {
         return await task();
       } finally {
+        stopKeeping();
         // A lock that cannot be given up runs out after `ttlMs`: the task's outcome stands.
         await storage.release('locks', key, owner).catch(() => {});
       }
@@ -177,6 +182,14 @@ const RELEASE_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return red
 const EXTEND_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 
 /**
+ * The furthest ahead a stored turn can lie: 30,000 posts at Discord's 50 a second. One further
+ * ahead comes from a clock set back (a wrong time at boot that NTP put right) and is dropped, the
+ * turns starting again from now: kept, it made every post wait as long as the clock went back,
+ * all scheduled posting stopped meanwhile.
+ */
+const TURN_HORIZON_MS = 10 * 60_000;
+
+/**
  * A turn on Redis's clock: the key holds the time the next turn may start (a "theoretical arrival
  * time"); this caller's turn starts then, or now if that has passed, and the next one interval later.
  */
@@ -184,7 +197,9 @@ const NEXT_TURN_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local interval = tonumber(ARGV[1])
-local start = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0') or 0)
+local stored = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+if stored > now + tonumber(ARGV[2]) then stored = 0 end
+local start = math.max(now, stored)
 redis.call('SET', KEYS[1], tostring(start + interval), 'PX', math.ceil(start - now + interval) + 60000)
 return start - now`;
 
@@ -315,7 +330,7 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
       async nextTurn(namespace, key, intervalMs) {
         const wait = await client.eval(NEXT_TURN_SCRIPT, {
           keys: [`${prefix}:${namespace}:turn:${key}`],
-          arguments: [String(Math.max(0, Math.round(intervalMs)))],
+          arguments: [String(Math.max(0, Math.round(intervalMs))), String(TURN_HORIZON_MS)],
         });
         return Math.max(0, Number(wait));
       },
@@ -451,15 +466,19 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
       // next turn may start (the processes share this host's clock).
       const now = Date.now();
       const interval = Math.max(0, Math.round(intervalMs));
+      // A turn stored further ahead than TURN_HORIZON_MS is dropped (see there).
+      const start = `max(?2, CASE WHEN json_extract(keyv.value, '$.value') > ?2 + ?4 THEN ?2
+                                  ELSE json_extract(keyv.value, '$.value') END)`;
       const rows = (await claims.query(
         `INSERT INTO keyv (key, value) VALUES (?1, json_object('value', ?2 + ?3, 'expires', ?2 + ?3 + 60000))
          ON CONFLICT(key) DO UPDATE SET value = json_object(
-           'value', max(?2, json_extract(keyv.value, '$.value')) + ?3,
-           'expires', max(?2, json_extract(keyv.value, '$.value')) + ?3 + 60000)
+           'value', ${start} + ?3,
+           'expires', ${start} + ?3 + 60000)
          RETURNING json_extract(value, '$.value') AS next`,
         `${namespace}:turn:${key}`,
         now,
         interval,
+        TURN_HORIZON_MS,
       )) as { next: number }[];
       return Math.max(0, Number(rows[0]?.next ?? now + interval) - interval - now);
     },

@@ -81,6 +81,14 @@ describe.each(backends)('the storage contract on $name', ({ available, options }
     expect(await storage.ns('schedules').get('same-key')).toBe('schedule');
   });
 
+  it.runIf(available)('starts the turns again from now after the clock was set back', async () => {
+    // A turn an hour ahead is what the clock going back an hour leaves.
+    await storage.nextTurn('locks', 'set-back', 3_600_000);
+    expect(await storage.nextTurn('locks', 'set-back', 100)).toBeLessThan(1_000);
+    // And the turns go on from there at their pace.
+    expect(await storage.nextTurn('locks', 'set-back', 100)).toBeGreaterThan(0);
+  });
+
   it.runIf(available)(
     'hands out turns an interval apart, in order, to concurrent and separate clients',
     async () => {
@@ -132,6 +140,41 @@ describe.each(backends)('the storage contract on $name', ({ available, options }
         LockBusyError,
       );
       expect(order).not.toContain('late in');
+    },
+  );
+
+  it.runIf(available)(
+    'keeps a lock for as long as its work runs, past the time it was taken for',
+    async () => {
+      const order: string[] = [];
+      const slow = withLock(
+        storage,
+        'slow-write',
+        async () => {
+          order.push('slow in');
+          await delay(600);
+          order.push('slow out');
+        },
+        { ttlMs: 150 },
+      );
+      await delay(20);
+      // Another process, on the same data, trying the same lock while the slow work runs.
+      const other = await createStorage(opened);
+      try {
+        const second = withLock(
+          other,
+          'slow-write',
+          () => {
+            order.push('second in');
+            return Promise.resolve();
+          },
+          { ttlMs: 150, waitMs: 2_000 },
+        );
+        await Promise.all([slow, second]);
+      } finally {
+        await other.close();
+      }
+      expect(order).toEqual(['slow in', 'slow out', 'second in']);
     },
   );
 
@@ -250,6 +293,7 @@ describe('a lock', () => {
     const storage = {
       claim: () => Promise.resolve(true),
       release: () => Promise.reject(new Error('connection lost')),
+      extend: () => Promise.resolve(true),
     };
     await expect(withLock(storage, 'k', () => Promise.resolve('saved'))).resolves.toBe('saved');
   });
