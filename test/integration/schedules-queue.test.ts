@@ -101,6 +101,7 @@ async function world(
   }
   return {
     prefix,
+    storage,
     store,
     scheduler,
     posts,
@@ -182,6 +183,26 @@ describe.runIf(redisReady)('scheduled posts on BullMQ', () => {
     await w.scheduler.queue.upsertJobScheduler('deleted-long-ago', { pattern: '0 6 * * *', tz: 'UTC' });
     await w.scheduler.start();
     expect(await w.schedulers()).toEqual([`${kept.id} ${cronPattern(kept)} Europe/Berlin`]);
+  });
+
+  it('keeps the job scheduler of a schedule stored by a later version, which this one cannot read', async () => {
+    const w = await world();
+    const mine = await w.add();
+    // What a later version stored and scheduled: a kind this one does not know.
+    const future = { ...mine, id: 'f0f0f0f0', kind: 'pollen' };
+    await w.storage.ns('schedules').set(`guild:${mine.guildId}`, [mine, future]);
+    await w.scheduler.queue.upsertJobScheduler(
+      future.id,
+      { pattern: cronPattern(mine), tz: mine.timezone },
+      { data: { guildId: mine.guildId, scheduleId: future.id } },
+    );
+    await w.scheduler.start();
+    expect(await w.schedulers()).toEqual(
+      [
+        `${future.id} ${cronPattern(mine)} Europe/Berlin`,
+        `${mine.id} ${cronPattern(mine)} Europe/Berlin`,
+      ].sort(),
+    );
   });
 
   it('starts, keeping a server’s job schedulers, when that server’s list cannot be read', async () => {

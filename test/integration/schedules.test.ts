@@ -573,6 +573,33 @@ describe('schedules changed by another process on the same storage', () => {
     expect((await w.store.all()).map((s) => [s.id, s.paused !== undefined])).toEqual([[mine.id, false]]);
   });
 
+  it('see each other’s change when two processes change schedules at the same moment', async () => {
+    const w = await world('2026-11-23T05:00:00Z');
+    const other = new ScheduleStore(w.storage, 25, () => w.clock.now);
+    const mine = await w.add({ guildId: '1001' });
+    const { id: _id, ...fields } = mine;
+    const theirs = await other.add({ ...fields, guildId: '1002' });
+    expect(await w.store.all()).toHaveLength(2);
+    expect(await other.all()).toHaveLength(2);
+    // Each reads the version before either has written its own: a slow backend.
+    const adapter = w.storage.ns('schedules').store as { get(key: string): Promise<unknown> };
+    const read = adapter.get.bind(adapter);
+    adapter.get = async (key: string) => {
+      if (key.endsWith(':version')) await delay(50);
+      return read(key);
+    };
+    await Promise.all([
+      w.store.pause('1001', mine.id, BY_ALICE, true, 0),
+      other.pause('1002', theirs.id, BY_ALICE, true, 0),
+    ]);
+    for (const store of [w.store, other]) {
+      expect((await store.all()).map((s) => [s.id, s.paused !== undefined])).toEqual([
+        [mine.id, true],
+        [theirs.id, true],
+      ]);
+    }
+  });
+
   it('read each server’s list once when a schedule is added to each of many servers', async () => {
     const w = await world('2026-11-23T05:00:00Z');
     const adapter = w.storage.ns('schedules').store as { get(key: string): Promise<unknown> };
@@ -648,6 +675,31 @@ describe('schedules when storage fails or holds what this version cannot read', 
     // Not kept as the last read: the server is tried again on the next call.
     await store.all();
     expect(unreadable).toEqual(['1001', '1001']);
+  });
+
+  it('say which server holds a record this version cannot read, rather than leave it out unsaid', async () => {
+    const unreadable: [string, string][] = [];
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-sched-'));
+    const storage = await createStorage({ dataDir });
+    cleanups.push(async () => {
+      await storage.close();
+      await rm(dataDir, { recursive: true, force: true });
+    });
+    const store = new ScheduleStore(storage, 25, Date.now, (guildId, error) =>
+      unreadable.push([guildId, String((error as Error).message)]),
+    );
+    const first = await store.add(berlinSchedule({ guildId: '1001' }));
+    await store.add(berlinSchedule({ guildId: '1002' }));
+    // A record written by a newer version, with a kind this one does not know.
+    await storage.ns('schedules').set('guild:1001', [first, { ...first, id: 'f0f0f0f0', kind: 'pollen' }]);
+    await storage.ns('schedules').set('version', 'after-upgrade');
+    expect(await store.all()).toHaveLength(2);
+    expect(unreadable).toEqual([
+      [
+        '1001',
+        '1 scheduled post of server 1001 is stored in a form this version cannot read; it was left as it is',
+      ],
+    ]);
   });
 
   it('keep the fields a newer version added to a schedule through changes to it and to its server’s others', async () => {

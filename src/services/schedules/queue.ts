@@ -150,10 +150,17 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
    * pauses it, otherwise left the scheduler of whichever call reached Redis last: an active schedule
    * that never posted, until a restart.
    */
-  async function sync(guildId: string, ids: readonly string[]): Promise<void> {
-    await store.withCurrent(guildId, async (schedules) => {
+  async function sync(guildId: string, ids: readonly string[]): Promise<ReadonlySet<string>> {
+    const unreadable = new Set<string>();
+    await store.withCurrent(guildId, async (schedules, unreadIds) => {
       const byId = new Map(schedules.map((schedule) => [schedule.id, schedule]));
       const changes = ids.map((id) => {
+        // Stored in a form only a later version reads (during a rolling upgrade): its job scheduler
+        // is that version's to keep, not an orphan to remove.
+        if (unreadIds.has(id) && !byId.has(id)) {
+          unreadable.add(id);
+          return Promise.resolve();
+        }
         const current = byId.get(id);
         // One whose time zone this runtime does not know has no ticks here (see `hasKnownZone`).
         const active = current && !current.paused && hasKnownZone(current);
@@ -161,6 +168,7 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
       });
       await withinMs(Promise.all(changes), SYNC_LIMIT_MS, `Redis did not answer within ${SYNC_LIMIT_MS} ms`);
     });
+    return unreadable;
   }
 
   /**
@@ -312,7 +320,10 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
     if (!schedule || schedule.paused || !hasKnownZone(schedule)) {
       // Deleted or paused by a process that did not get to remove the scheduler (or paused after a
       // 403), or with a time zone this runtime does not know (reported by `reconcile`).
-      await sync(guildId, [scheduleId]);
+      const unreadable = await sync(guildId, [scheduleId]);
+      // One only a later version reads: tried again, for a worker of that version to post.
+      if (unreadable.has(scheduleId))
+        throw new RetryLater('schedule stored in a form this version cannot read');
       return 'gone';
     }
     const due = dueAt(job);

@@ -47,6 +47,44 @@ export class ScheduleLimitError extends Error {
   }
 }
 
+/**
+ * The channel already gets this post: a schedule of the same place, time, zone, days, kind, units
+ * and language (`existing`). Most often the same command sent twice, the first reply being slow.
+ */
+export class DuplicateScheduleError extends Error {
+  override readonly name = 'DuplicateScheduleError';
+  constructor(readonly existing: Schedule) {
+    super(
+      `Scheduled post ${existing.id} already posts this to the channel${existing.paused ? ' (it is paused: resume it)' : ''}.`,
+    );
+  }
+  /** In English; the schedule commands say it in the member's language. */
+  get userMessage(): string {
+    return this.message;
+  }
+}
+
+/** Whether two schedules make the same post in the same channel (ids, authors and states aside). */
+export function samePost(a: Omit<Schedule, 'id'>, b: Omit<Schedule, 'id'>): boolean {
+  // Every day is `[]`, or all seven listed (a record written so).
+  const days = (schedule: Omit<Schedule, 'id'>) => {
+    const set = new Set(schedule.days);
+    return set.size === 7 ? '' : [...set].sort().join(',');
+  };
+  return (
+    a.guildId === b.guildId &&
+    a.channelId === b.channelId &&
+    a.place.lat === b.place.lat &&
+    a.place.lon === b.place.lon &&
+    a.time === b.time &&
+    a.timezone === b.timezone &&
+    days(a) === days(b) &&
+    a.kind === b.kind &&
+    a.units === b.units &&
+    a.lang === b.lang
+  );
+}
+
 export class ScheduleStore {
   private readonly keyv;
   /** What `all()` read last, under which version, and when. */
@@ -104,13 +142,25 @@ export class ScheduleStore {
     // One guild whose list cannot be read must not stop every other guild's posts.
     let complete = true;
     const lists = await Promise.all(
-      guilds.map((guildId) =>
-        this.list(guildId).catch((error: unknown) => {
+      guilds.map(async (guildId) => {
+        try {
+          const { schedules, unread } = await this.records(guildId);
+          // Kept as they are (see `records`), but not posted by this version: said, not hidden.
+          if (unread.length > 0) {
+            this.onUnreadable(
+              guildId,
+              new UnreadableStoreError(
+                `${unread.length === 1 ? '1 scheduled post' : `${unread.length} scheduled posts`} of server ${guildId}`,
+              ),
+            );
+          }
+          return schedules;
+        } catch (error) {
           complete = false;
           this.onUnreadable(guildId, error);
           return [];
-        }),
-      ),
+        }
+      }),
     );
     const schedules = lists.flat();
     // A read with a guild missing is not kept: the next call tries that guild again.
@@ -118,7 +168,11 @@ export class ScheduleStore {
     return [...schedules];
   }
 
-  async add(schedule: Omit<Schedule, 'id'>): Promise<Schedule> {
+  /**
+   * Adds a schedule. With `unique`, one that makes the same post as a schedule the server has
+   * (see {@link samePost}) is refused with {@link DuplicateScheduleError}.
+   */
+  async add(schedule: Omit<Schedule, 'id'>, options: { unique?: boolean } = {}): Promise<Schedule> {
     // Ids are short, for typing in `/weather schedule pause id:…`, and they key the slot markers,
     // the nonce and the queue's job scheduler across every server: eight hex digits collide once
     // in about a hundred stores of 10,000 schedules, so one already in use is drawn again.
@@ -131,6 +185,9 @@ export class ScheduleStore {
       if (!index.includes(schedule.guildId)) await this.keyv.set(INDEX, [...index, schedule.guildId]);
     });
     await this.update(schedule.guildId, (list) => {
+      // Checked under the lock, so the same command sent twice at once makes one schedule.
+      const existing = options.unique ? list.find((other) => samePost(other, schedule)) : undefined;
+      if (existing) throw new DuplicateScheduleError(existing);
       if (list.length >= this.perGuildLimit) {
         throw new ScheduleLimitError(list.length);
       }
@@ -184,14 +241,18 @@ export class ScheduleStore {
   }
 
   /**
-   * Runs `work` with a server's schedules as stored now, under the server's lock, so no change to
-   * them lands meanwhile. For what is kept beside a schedule (the queue's job scheduler): applied
+   * Runs `work` with a server's schedules as stored now, and the ids of records this version cannot
+   * read, under the server's lock, so no change to them lands meanwhile. For what is kept beside a schedule (the queue's job scheduler): applied
    * from the stored state under the lock, it ends up matching the store whatever order two members'
    * changes come in.
    */
-  async withCurrent(guildId: string, work: (schedules: Schedule[]) => Promise<void>): Promise<void> {
+  async withCurrent(
+    guildId: string,
+    work: (schedules: Schedule[], unreadIds: ReadonlySet<string>) => Promise<void>,
+  ): Promise<void> {
     await this.withLock(guildKey(guildId), async () => {
-      await work((await this.records(guildId)).schedules);
+      const { schedules, unread } = await this.records(guildId);
+      await work(schedules, new Set(unread.flatMap(idOf)));
     });
   }
 
@@ -236,19 +297,23 @@ export class ScheduleStore {
    * process's last `all()` read, nothing else changed since that read, so the read is kept, with
    * the list just written in place of the guild's old one: the next `all()` (the next `add`, which
    * reads every schedule for its id) reads nothing again. Without this, adding 10,000 schedules
-   * one after another read every list 10,000 times. A change another process makes between the
-   * two steps here is seen at the next change of the version, or within {@link ALL_MAX_AGE_MS}.
+   * one after another read every list 10,000 times. The read and the write of the version are made
+   * under a lock: two processes bumping at once both read the same version and each kept its read,
+   * the one whose write came last missing the other's change for up to {@link ALL_MAX_AGE_MS} (a
+   * schedule removed there went on posting here).
    */
   private async bumpVersion(guildId: string, written: Schedule[]): Promise<void> {
     const last = this.lastRead;
     this.lastRead = undefined;
     try {
-      const before = await this.keyv.get(VERSION);
-      const version = randomUUID();
-      await this.keyv.set(VERSION, version);
-      if (last && before === last.version) {
-        this.lastRead = { version, at: last.at, schedules: replaceGuild(last.schedules, guildId, written) };
-      }
+      await this.withLock(VERSION, async () => {
+        const before = await this.keyv.get(VERSION);
+        const version = randomUUID();
+        await this.keyv.set(VERSION, version);
+        if (last && before === last.version) {
+          this.lastRead = { version, at: last.at, schedules: replaceGuild(last.schedules, guildId, written) };
+        }
+      });
     } catch {
       // The change is made; other processes see it within ALL_MAX_AGE_MS, this one reads anew.
     }
@@ -257,6 +322,12 @@ export class ScheduleStore {
   private async withLock(name: string, work: () => Promise<void>): Promise<void> {
     await withLock(this.storage, `schedules:${name}`, work);
   }
+}
+
+/** The id of a stored record this version does not read, when it has one. */
+function idOf(record: unknown): string[] {
+  const id = typeof record === 'object' && record !== null ? (record as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? [id] : [];
 }
 
 /** `schedules` with `guildId`'s replaced by `list`, where they were (a guild's come together), else last. */
