@@ -88,27 +88,42 @@ describe('/weather schedule add at the per-server limit', () => {
     await world?.close();
   });
 
-  const add = (locale: 'de' | 'en-US') =>
+  const add = (locale: 'de' | 'en-US', time = '08:00') =>
     world
       .slash('weather', {
         subcommandGroup: 'schedule',
         subcommand: 'add',
         options: {
           place: encodePlace({ lat: 52.52, lon: 13.4, label: 'Berlin' }),
-          time: '08:00',
+          time,
           timezone: 'UTC',
         },
         locale,
       })
       .reply();
 
+  let savedId: string | undefined;
+
   it('says the server is full, in the member’s language, with the count in words that fit it', async () => {
-    expect((await add('en-US')).embeds[0]?.title).toBe('Scheduled weather post saved');
-    expect((await add('en-US')).content).toBe(
+    const saved = await add('en-US');
+    expect(saved.embeds[0]?.title).toBe('Scheduled weather post saved');
+    savedId = /^`([0-9a-f]{8})`/.exec(saved.embeds[0]?.description ?? '')?.[1];
+    expect((await add('en-US', '09:00')).content).toBe(
       'This server already has 1 scheduled post, the most allowed. Remove one first.',
     );
     expect((await add('de')).content).toBe(
       'Dieser Server hat schon einen geplanten Post, mehr sind nicht erlaubt. Entferne zuerst einen.',
     );
+  });
+
+  it('refuses the same post twice in a channel, naming the schedule that makes it', async () => {
+    expect(savedId).toBeDefined();
+    const again = await add('en-US');
+    expect(again.flags! & 64).toBe(64);
+    expect(again.content).toBe(
+      `<#${world.channelId}> already gets this post: scheduled post \`${savedId}\` has the same place, time, days and kind. Nothing was added.`,
+    );
+    const list = await world.slash('weather', { subcommandGroup: 'schedule', subcommand: 'list' }).reply();
+    expect(JSON.stringify(list.embeds).match(/`[0-9a-f]{8}`/g)).toEqual([`\`${savedId}\``]);
   });
 });

@@ -27,6 +27,11 @@ const en = {
   badDays: (reason: string, _typed: string) => `${reason}. Write days like mon,wed,fri, weekdays or sat-sun.`,
   tooManySchedules: (count: number) =>
     `This server already has ${count === 1 ? '1 scheduled post' : `${count} scheduled posts`}, the most allowed. Remove one first.`,
+  duplicateSchedule: (id: string, channelId: string, paused: boolean) =>
+    `<#${channelId}> already gets this post: scheduled post \`${id}\` has the same place, time, days and kind.` +
+    (paused
+      ? ` It is paused: \`/weather schedule resume id:${id}\` starts it again.`
+      : ' Nothing was added.'),
   pickTextChannel: 'Pick a text channel of this server.',
   notTextChannel:
     'Scheduled weather can only be posted in a text or announcement channel: pick one with the `channel` option.',
@@ -119,6 +124,11 @@ const de: ScheduleMessages = {
     `„${typed}“ kann ich nicht als Wochentage lesen. Schreibe Tage wie mo,mi,fr, werktags oder sa-so.`,
   tooManySchedules: (count) =>
     `Dieser Server hat schon ${count === 1 ? 'einen geplanten Post' : `${count} geplante Posts`}, mehr sind nicht erlaubt. Entferne zuerst einen.`,
+  duplicateSchedule: (id, channelId, paused) =>
+    `<#${channelId}> bekommt diesen Post schon: Der geplante Post \`${id}\` hat denselben Ort, dieselbe Zeit, dieselben Tage und dieselbe Art.` +
+    (paused
+      ? ` Er ist angehalten: \`/wetter zeitplan fortsetzen id:${id}\` startet ihn wieder.`
+      : ' Es wurde nichts hinzugefügt.'),
   pickTextChannel: 'Wähle einen Textkanal dieses Servers.',
   notTextChannel:
     'Geplantes Wetter kann nur in einem Text- oder Ankündigungskanal gepostet werden: Wähle einen mit der Option `kanal`.',

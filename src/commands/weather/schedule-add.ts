@@ -14,7 +14,7 @@ import {
   zonesForAbbreviation,
 } from '../../domain/weather/zones.js';
 import { parseDays, parseTimeOfDay } from '../../services/schedules/input.js';
-import { ScheduleLimitError } from '../../services/schedules/store.js';
+import { DuplicateScheduleError, ScheduleLimitError } from '../../services/schedules/store.js';
 import { SCHEDULE_KINDS, type Schedule, type ScheduleKind } from '../../services/schedules/types.js';
 import { botStanding, missingPermissions, UNKNOWN_STANDING } from './schedule-standing.js';
 import { deferWithPlace, PLACE_OPTION, placeAutocomplete, placeOption, weatherRequest } from './shared.js';
@@ -100,28 +100,37 @@ export default {
     }
 
     const request = await weatherRequest(interaction, weather, ctx);
-    const place = await deferWithPlace(interaction, weather, request, { ephemeral: true });
+    const place = await deferWithPlace(interaction, weather, request, { ephemeral: true, required: true });
     // Left out, the zone is the place's own (the reply shows which); at sea there is none to take.
     timezone ??= zoneOfPlace(place);
     if (timezone === undefined) throw new UserError(t.noZoneAtPlace(md(place.label, 100)));
     const schedule = await weather.schedules.store
-      .add({
-        guildId,
-        channelId,
-        place,
-        time,
-        timezone,
-        days,
-        kind: (interaction.options.getString('kind') ?? 'today') as ScheduleKind,
-        // Left out: the units the member set with /weather units, else those of their language.
-        units: (interaction.options.getString('units') ?? request.render.units) as Schedule['units'],
-        lang: request.lang,
-        createdBy: interaction.user.id,
-        createdAt: ctx.now(),
-      })
+      .add(
+        {
+          guildId,
+          channelId,
+          place,
+          time,
+          timezone,
+          days,
+          kind: (interaction.options.getString('kind') ?? 'today') as ScheduleKind,
+          // Left out: the units the member set with /weather units, else those of their language.
+          units: (interaction.options.getString('units') ?? request.render.units) as Schedule['units'],
+          lang: request.lang,
+          createdBy: interaction.user.id,
+          createdAt: ctx.now(),
+        },
+        // The same command sent twice (its first reply slow to come) makes one schedule.
+        { unique: true },
+      )
       .catch((error: unknown) => {
         // In the member's language, where the store words it in English.
-        throw error instanceof ScheduleLimitError ? new UserError(t.tooManySchedules(error.count)) : error;
+        if (error instanceof ScheduleLimitError) throw new UserError(t.tooManySchedules(error.count));
+        if (error instanceof DuplicateScheduleError) {
+          const { id, paused } = error.existing;
+          throw new UserError(t.duplicateSchedule(id, channelId, paused !== undefined));
+        }
+        throw error;
       });
     await weather.schedules.scheduler.changed(schedule);
     const notes = [
