@@ -1,6 +1,6 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { saveMemberHome } from '../../src/domain/weather/prefs.js';
+import { getServerPrefs, saveMemberHome } from '../../src/domain/weather/prefs.js';
 import { startBotWorld, type BotWorld } from '../helpers/bot.js';
 
 const WEATHER_PATH = '/data/2.5/weather';
@@ -223,6 +223,23 @@ describe('/weather places: autocomplete, typed names, homes', () => {
     expect(cleared.content).toBe('Your home place is forgotten.');
     const after = await world.slash('weather', { subcommand: 'now' }).reply();
     expect(after.content).toContain('Which place?');
+  });
+
+  it('refuses a place of spaces only where a place is required, rather than take a saved one', async () => {
+    const [tokyo] = await autocomplete('Tokyo');
+    await world
+      .slash('weather', { subcommandGroup: 'home', subcommand: 'set', options: { place: tokyo!.value } })
+      .reply();
+    const blank = await world
+      .slash('weather', { subcommandGroup: 'home', subcommand: 'server', options: { place: '   ' } })
+      .reply();
+    expect(blank.flags! & 64).toBe(64);
+    expect(blank.content).toBe(
+      'The place is empty: type a place name, a postal code or coordinates, or pick a suggestion.',
+    );
+    // Before, the member's home (Tokyo) became the server's default.
+    expect(await getServerPrefs(world.app.storage, world.guildId)).toEqual({});
+    await world.slash('weather', { subcommandGroup: 'home', subcommand: 'clear' }).reply();
   });
 
   it('lets only members who manage the server set its default place, which members without a home get', async () => {

@@ -75,6 +75,10 @@ describe('schedule input', () => {
     expect(parseDays('Wochenende')).toEqual([0, 6]);
     expect(parseDays('weekday')).toEqual([1, 2, 3, 4, 5]);
     expect(parseDays('täglich')).toEqual([]);
+    // German abbreviations as they are written, with their dots.
+    expect(parseDays('Mo., Mi., Fr.')).toEqual([1, 3, 5]);
+    expect(parseDays('Mo.-Fr.')).toEqual([1, 2, 3, 4, 5]);
+    expect(parseDays('Sa.–So.')).toEqual([0, 6]);
   });
 
   it('refuses, with the word, names that every object inherits (a range to one never ended)', () => {

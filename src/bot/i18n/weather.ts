@@ -318,6 +318,7 @@ const en = {
     country === undefined
       ? `No US ZIP code “${code}” was found. For a postal code in another country, add the country’s two-letter code after a comma, as in \`10117, DE\`.`
       : `No place with the postal code “${code}” was found in ${country}.`,
+  blankPlace: 'The place is empty: type a place name, a postal code or coordinates, or pick a suggestion.',
   noPlace:
     'Which place? Give one with the `place` option, or save yours with `/weather home set` so you can leave it out.',
   invalidDate: (field: string, typed: string) =>
@@ -520,6 +521,8 @@ const de: WeatherMessages = {
     country === undefined
       ? `Keine US-Postleitzahl (ZIP) „${code}“ gefunden. Für eine Postleitzahl in einem anderen Land ergänze nach einem Komma das Länderkürzel, etwa \`10117, DE\`.`
       : `Kein Ort mit der Postleitzahl „${code}“ in ${country} gefunden.`,
+  blankPlace:
+    'Der Ort ist leer: Gib einen Ortsnamen, eine Postleitzahl oder Koordinaten ein, oder wähle einen Vorschlag.',
   noPlace:
     'Welcher Ort? Gib einen mit der Option `ort` an oder speichere deinen mit `/wetter zuhause festlegen`, dann kannst du ihn weglassen.',
   invalidDate: (field, typed) =>

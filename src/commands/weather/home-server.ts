@@ -29,7 +29,7 @@ export default {
   async execute(interaction, weather, ctx) {
     const guildId = manageableGuildId(interaction);
     const request = await weatherRequest(interaction, weather, ctx);
-    const place = await deferWithPlace(interaction, weather, request, { ephemeral: true });
+    const place = await deferWithPlace(interaction, weather, request, { ephemeral: true, required: true });
     await saveServerHome(request.storage, guildId, place);
     await interaction.editReply({ content: request.t.serverHomeSaved(md(place.label, 100)) });
   },

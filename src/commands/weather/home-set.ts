@@ -16,7 +16,7 @@ export default {
   autocomplete: placeAutocomplete,
   async execute(interaction, weather, ctx) {
     const request = await weatherRequest(interaction, weather, ctx);
-    const place = await deferWithPlace(interaction, weather, request, { ephemeral: true });
+    const place = await deferWithPlace(interaction, weather, request, { ephemeral: true, required: true });
     await saveMemberHome(request.storage, interaction.user.id, place);
     await interaction.editReply({ content: request.t.homeSaved(md(place.label, 100)) });
   },

@@ -109,9 +109,11 @@ export async function deferWithPlace(
   interaction: ChatInputCommandInteraction,
   weather: WeatherServices,
   request: WeatherRequest,
-  reply: { ephemeral?: boolean } = {},
+  reply: { ephemeral?: boolean; required?: boolean } = {},
 ): Promise<Place> {
   const typed = interaction.options.getString(PLACE_OPTION)?.trim();
+  // A required place sent as spaces only: not a reason to save or schedule a place never typed.
+  if (reply.required && !typed) throw new UserError(request.t.blankPlace);
   const known = typed
     ? decodePlace(typed)
     : await getDefaultPlace(request.storage, request.member, interaction.guildId);

@@ -76,13 +76,15 @@ function lookUp<T>(table: Record<string, T>, word: string): T | undefined {
 }
 
 /**
- * `mon,wed,fri`, `mo,we,fr`, `weekdays`, `mon-fri`, `mon – fri`, `sat sun`, `Mo-Fr` → sorted day
+ * `mon,wed,fri`, `mo,we,fr`, `weekdays`, `mon-fri`, `mon – fri`, `sat sun`, `Mo-Fr`, `Mo., Mi.` → sorted day
  * numbers (0 = Sunday); `[]` means every day. Throws with the word it could not read.
  */
 export function parseDays(input: string): number[] {
   const days = new Set<number>();
   const words = input
     .toLowerCase()
+    // `Mo., Mi.` and `Mo.-Fr.`, as German abbreviations are written: the dots are no part of a day.
+    .replace(/\./g, ' ')
     // `mon – fri`, as phones type a dash: one range, as `mon-fri` is.
     .replace(/\s*[-\u2010-\u2015\u2212]\s*/g, '-')
     .split(/[\s,;]+/)
