@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keyring, seal } from '../../src/auth/seal.js';
-import { linkButtonUrl, startBotWorld, type BotWorld } from '../helpers/bot.js';
+import { buttonId, linkButtonUrl, startBotWorld, type BotWorld } from '../helpers/bot.js';
 import { completeLink } from '../../emulators/music/walk.js';
 
 describe('linking a music account from Discord', () => {
@@ -144,5 +144,27 @@ describe('a bot with a music app but no encryption key', () => {
     const reply = await world.slash('music', { subcommand: 'link' }).reply();
     expect(reply.content).toMatch(/Linking music accounts is switched off.*TOKEN_ENCRYPTION_KEY/);
     expect(reply.flags! & 64).toBe(64);
+  });
+
+  it('still looks up albums and artists, and pages an album, as it says it does', async () => {
+    const { catalog } = world.music!.fixtures!;
+    const album = await world
+      .slash('music', { subcommand: 'album', options: { album: catalog.longAlbumId } })
+      .reply();
+    expect(album.embeds[0]?.title).toBe('Complete Sessions');
+    const next = await world.discord
+      .clickButton({
+        userId: world.alice.id,
+        message: album,
+        customId: buttonId(album, 'Tracks ▶'),
+        guildId: world.guildId,
+        channelId: world.channelId,
+      })
+      .reply();
+    expect(next.embeds[0]?.footer?.text).toMatch(/^Tracks 21–40 of 120/);
+    const artist = await world
+      .slash('music', { subcommand: 'artist', options: { artist: catalog.artistId } })
+      .reply();
+    expect(artist.embeds[0]?.fields?.map((field) => field.name)).toContain('Followers');
   });
 });

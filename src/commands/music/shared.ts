@@ -62,9 +62,13 @@ export function depsOf(music: MusicServices, ctx: BotContext): MusicDeps {
   };
 }
 
-/** The member's market (their account's country), when the link knows it. */
+/**
+ * The member's market (their account's country), when the link knows it. Album and artist lookups
+ * use the bot's own token and need no link: when linking is off (no encryption key), the member's
+ * link cannot be read, or storage fails, they show the service's default market instead of failing.
+ */
 export async function marketOf(music: MusicServices, userId: string): Promise<string | undefined> {
-  return (await music.linking.getLink(userId))?.country;
+  return (await music.linking.getLink(userId).catch(() => undefined))?.country;
 }
 
 type Answerable = ChatInputCommandInteraction | ButtonInteraction;
