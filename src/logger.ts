@@ -90,6 +90,17 @@ function scrubDeep(value: unknown, scrub: (text: string) => string, depth = 0): 
   return out;
 }
 
+/** The message pino would take from the error when a log call gives none (see its `write`). */
+function fallbackMessage(first: unknown): string | undefined {
+  if (first instanceof Error) return first.message;
+  if (typeof first !== 'object' || first === null) return undefined;
+  const fields = first as { msg?: unknown; err?: unknown };
+  if (fields.msg !== undefined || !fields.err) return undefined;
+  const message = (fields.err as { message?: unknown }).message;
+  if (message === undefined) return undefined;
+  return typeof message === 'string' ? message : JSON.stringify(message);
+}
+
 /** Creates the process logger. Every string that reaches the output passes through {@link redactText}. */
 export function createLogger(options: LoggerOptions): Logger {
   const known = () => [...(options.secrets?.() ?? [])];
@@ -117,9 +128,12 @@ export function createLogger(options: LoggerOptions): Logger {
             typeof arg === 'string' ? scrub(arg) : index > 0 ? scrubDeep(arg, scrub) : arg,
           );
           // `logger.error(error)` without a message: pino would take the error's own message, unscrubbed.
+          // Nor `logger.warn({ err })`: pino takes `err.message` for the message there too.
           const [first] = args;
-          if (first instanceof Error && typeof args[1] !== 'string')
-            cleaned.splice(1, 0, scrub(first.message));
+          if (typeof args[1] !== 'string') {
+            const message = fallbackMessage(first);
+            if (message !== undefined) cleaned.splice(1, 0, scrub(message));
+          }
           method.apply(this, cleaned as Parameters<typeof method>);
         },
       },

@@ -430,7 +430,14 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     if ((req.url ?? '').length > MAX_URL_LENGTH) {
       return send(res, 'other', { ...pages.badRequest('The address is too long.'), status: 414 });
     }
-    const url = new URL(req.url ?? '/', 'http://callback.invalid');
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://callback.invalid');
+    } catch {
+      // A target Node's parser lets through but that is no address (`//host:99999/`): the sender's
+      // mistake, not ours, so a 400 and no error in the log.
+      return send(res, 'other', pages.badRequest('The address is not valid.'));
+    }
     // The link routes act (use up a state, set a cookie, trade a code) on one method alone: a HEAD
     // from a link preview or a prefetch must not do any of that.
     const allow = LINK_METHODS.get(url.pathname) ?? ['GET', 'HEAD'];

@@ -438,6 +438,17 @@ describe('the callback server under abuse and odd answers', () => {
     expect((await visit(`${server.url}/healthz`)).status).toBe(200);
   });
 
+  it('answers a target that is no address with a 400 page, not a server error', async () => {
+    const { port } = new URL(server.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    // Node's parser lets this through; as an address, its port is out of range.
+    socket.end('GET //a:99999/callback HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    const raw = (await socket.toArray()).join('');
+    expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(raw).toContain('The address is not valid.');
+    expect(logs.join('')).not.toContain('callback server error');
+  });
+
   it('answers HEAD on the link routes with 405 and uses up nothing', async () => {
     const url = await linking.startLink('discord-head');
     const headStart = await request(url, { method: 'HEAD' });

@@ -34,6 +34,14 @@ describe('secrets the logger strips wherever pino puts them', () => {
     expect(JSON.parse(line!)).toMatchObject({ msg: 'login failed for [REDACTED]' });
   });
 
+  it('scrubs the message pino takes from an error under err when no message is given', () => {
+    const { logger, lines } = capture();
+    logger.warn({ err: new Error(`refresh failed for ${BOT_TOKEN}`), userId: '42' });
+    const [line] = lines();
+    expect(line).not.toContain(BOT_TOKEN);
+    expect(JSON.parse(line!)).toMatchObject({ msg: 'refresh failed for [REDACTED]', userId: '42' });
+  });
+
   it('serializes and scrubs an error under a field other than err', () => {
     const { logger, lines } = capture();
     const url = `https://discord.com/api/v10/webhooks/123456789012345678/${INTERACTION_TOKEN}/messages/@original`;
