@@ -128,6 +128,34 @@ describe('paging', () => {
     );
   });
 
+  it('goes on past a page whose items were all left out as unreadable, and stops where next loops', async () => {
+    const registry = new PagingRegistry(ORIGIN);
+    const url = (offset: number) => `${ORIGIN}/v1/me/playlists?offset=${offset}&limit=2`;
+    // Page 2 came with two nulls (playlists the service owns), left out by the schema.
+    const pages: Page<string>[] = [
+      { href: url(0), items: ['a', 'b'], limit: 2, offset: 0, total: 6, next: url(2), previous: null },
+      { href: url(2), items: [], limit: 2, offset: 2, total: 6, next: url(4), previous: url(0) },
+      { href: url(4), items: ['e', 'f'], limit: 2, offset: 4, total: 6, next: null, previous: url(2) },
+    ];
+    const loader = (next: string): Promise<Page<string>> => {
+      const page = pages.find((candidate) => candidate.href === next)!;
+      return Promise.resolve(registry.register(page, loader));
+    };
+    const seen: string[] = [];
+    for await (const item of registry.iterate(registry.register(pages[0]!, loader))) seen.push(item);
+    expect(seen).toEqual(['a', 'b', 'e', 'f']);
+
+    // An empty page whose next is itself is not followed for ever.
+    const stuck: Page<string> = { ...pages[1]!, next: url(2) };
+    let loads = 0;
+    const again = registry.register(stuck, () => {
+      loads++;
+      return Promise.resolve(registry.register(stuck, () => Promise.reject(new Error('looped'))));
+    });
+    for await (const _ of registry.iterate(again)) void _;
+    expect(loads).toBe(0);
+  });
+
   it('stops when the consumer stops', async () => {
     const list = servedList(1_000);
     for await (const item of list.registry.iterate(list.pageAt(0, 10))) if (item === 25) break;
