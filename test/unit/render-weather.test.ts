@@ -92,7 +92,10 @@ describe('renderCurrentWeather', () => {
     // Real answers have carried `"rain":{}` (with light rain described) and `"snow":null`.
     const { weather } = currentReportFixture();
     const raw = { ...weather, rain: {}, snow: null };
-    const report = { ...currentReportFixture(), weather: currentWeatherSchema.parse(raw) };
+    const report = {
+      ...currentReportFixture(),
+      weather: { ...currentWeatherSchema.parse(raw), dt: weather.dt },
+    };
     const values = fields(renderCurrentWeather(report, US));
     expect(values['Precipitation, last hour']).toBe('0\u00a0in');
   });

@@ -124,6 +124,31 @@ describe('weather client requests', () => {
     expect(weather.cod).toBe('200');
   });
 
+  it('reads current weather shaped as the contract lists it, without dt, as of when it arrived', async () => {
+    const at = Date.UTC(2025, 0, 15, 12, 34, 56);
+    const timed = createWeatherClient({
+      ...MOCK_URLS,
+      apiKey: KEY,
+      now: () => at,
+      transport: instantTransport({ dispatcher: agent }),
+    });
+    // The contract's fields of current weather: coord, weather, main, visibility, wind, rain, clouds, name.
+    const {
+      dt: _dt,
+      sys: _sys,
+      timezone: _timezone,
+      id: _id,
+      base: _base,
+      cod: _cod,
+      ...listed
+    } = currentWeatherBody() as Record<string, unknown>;
+    stub(MOCK_URLS.apiUrl, '/data/2.5/weather', 200, listed);
+    const weather = await timed.current.byCoords({ lat: 52.52, lon: 13.41 });
+    expect(weather.dt).toBe(at / 1000);
+    expect(weather.name).toBe(listed['name']);
+    await timed.close();
+  });
+
   it('accepts cod as a number or a string in forecasts and history too', async () => {
     stub(MOCK_URLS.proUrl, '/data/2.5/forecast/hourly', 200, forecastBody(2, 3600, { cod: 200 }));
     stub(MOCK_URLS.apiUrl, '/data/2.5/forecast', 200, forecastBody(2, 10_800, { cod: '200' }));

@@ -269,18 +269,37 @@ export function createWeatherClient(options: WeatherClientOptions): WeatherClien
     schema: S,
     caching: { keyQuery?: Query; ttlMs?: number } = {},
   ): Promise<z.output<S>> {
+    return callAs(endpoint, query, schema, (value) => value, caching);
+  }
+
+  /** {@link call}, with `finish` applied to the answer as it arrives (before it is cached). */
+  function callAs<S extends z.ZodType, T>(
+    endpoint: Endpoint,
+    query: Query,
+    schema: S,
+    finish: (value: z.output<S>) => T,
+    caching: { keyQuery?: Query; ttlMs?: number } = {},
+  ): Promise<T> {
     const key = cacheKey(`${endpoint.host}${endpoint.path}`, caching.keyQuery ?? query);
     return cache.get(key, caching.ttlMs ?? ttl[endpoint.ttl], async () => {
       try {
-        return await transport.json(
-          { url: endpoint.path, baseUrl: bases[endpoint.host], query: { ...query, appid: apiKey } },
-          schema,
+        return finish(
+          await transport.json(
+            { url: endpoint.path, baseUrl: bases[endpoint.host], query: { ...query, appid: apiKey } },
+            schema,
+          ),
         );
       } catch (error) {
         throw toWeatherError(error, isPaid(endpoint));
       }
     });
   }
+
+  /** Current weather without its time (see `currentWeatherSchema`) is of the moment it arrived. */
+  const timed = (weather: z.output<typeof currentWeatherSchema>): CurrentWeather => ({
+    ...weather,
+    dt: weather.dt ?? Math.floor(now() / 1000),
+  });
 
   /** Forecast parameters; an absent `cnt` is keyed as the service's default (its maximum). */
   function forecastQuery(
@@ -390,16 +409,17 @@ export function createWeatherClient(options: WeatherClientOptions): WeatherClien
   return {
     current: {
       byCoords: async (query) =>
-        call(
+        callAs(
           ENDPOINTS.current,
           { ...params.coordinates(query.lat, query.lon), ...presentation(query) },
           currentWeatherSchema,
+          timed,
         ),
       byName: async (query) => {
         const q = params.cityQuery(query.q);
         const rest = presentation(query);
         // Names match case-insensitively upstream: `berlin` and `Berlin` share an entry.
-        return call(ENDPOINTS.current, { q, ...rest }, currentWeatherSchema, {
+        return callAs(ENDPOINTS.current, { q, ...rest }, currentWeatherSchema, timed, {
           keyQuery: { q: q.toLowerCase(), ...rest },
         });
       },

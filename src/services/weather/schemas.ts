@@ -80,8 +80,11 @@ export const currentWeatherSchema = z.object({
   clouds: cloudsField,
   rain: precipitationField,
   snow: precipitationField,
-  /** Unix seconds, UTC. */
-  dt: z.number(),
+  /**
+   * Unix seconds, UTC. The real service always sends it; the contract's field list for current
+   * weather leaves it out, so an answer without it is read, timed when it arrived (see the client).
+   */
+  dt: z.number().optional(),
   sys: z
     .object({
       country: z.string().optional(),
@@ -339,7 +342,8 @@ export const bulkJsonRecordSchema = z.object({
 export const errorBodySchema = z.object({ cod: codSchema.optional(), message: z.string() });
 
 export type Condition = z.output<typeof conditionSchema>;
-export type CurrentWeather = z.output<typeof currentWeatherSchema>;
+/** Current weather as the client gives it: `dt` is always there (see `currentWeatherSchema`). */
+export type CurrentWeather = Omit<z.output<typeof currentWeatherSchema>, 'dt'> & { dt: number };
 export type ForecastEntry = z.output<typeof forecastEntrySchema>;
 export type HourlyForecast = z.output<typeof hourlyForecastSchema>;
 export type ThreeHourForecast = z.output<typeof threeHourForecastSchema>;
