@@ -40,7 +40,12 @@ export function createLinking(options: {
       return url.toString();
     },
     // Under the link lock: a refresh in flight would otherwise write the tokens back when it ends.
-    unlink: (userId) => options.vault.locked(userId, () => options.vault.delete(userId)),
+    // Links still pending are withdrawn too (see `LinkStates.withdraw`).
+    unlink: (userId) =>
+      options.vault.locked(userId, async () => {
+        await options.states.withdraw(userId);
+        return options.vault.delete(userId);
+      }),
     getLink: (userId) => options.vault.get(userId),
     missingLink: (userId) => missingLinkError(options.vault, userId),
   };

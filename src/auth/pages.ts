@@ -101,6 +101,15 @@ export const pages = {
     title: 'This link has expired',
     lines: ['Links to connect your music account work for 10 minutes.', BACK],
   }),
+  withdrawn: (): Page => ({
+    status: 410,
+    tone: 'problem',
+    title: 'This link was withdrawn',
+    lines: [
+      'Your music account was unlinked in Discord after this link was made, so it no longer works.',
+      BACK,
+    ],
+  }),
   replayed: (): Page => ({
     status: 409,
     tone: 'problem',

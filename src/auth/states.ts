@@ -38,7 +38,14 @@ export type PendingLink = z.infer<typeof pendingLinkSchema>;
 const ticketSchema = z.object({ state: z.string() });
 
 export type TakeResult =
-  { kind: 'ok'; link: PendingLink } | { kind: 'expired' } | { kind: 'replayed' } | { kind: 'unknown' };
+  | { kind: 'ok'; link: PendingLink }
+  | { kind: 'expired' }
+  | { kind: 'withdrawn' }
+  | { kind: 'replayed' }
+  | { kind: 'unknown' };
+
+/** The key that remembers when a member last unlinked (see {@link LinkStates.withdraw}). */
+const withdrawnKey = (userId: string) => `withdrawn:${userId}`;
 
 export function hashState(state: string): string {
   return createHash('sha256').update(state).digest('base64url');
@@ -98,7 +105,22 @@ export class LinkStates {
     if (!link)
       return { kind: (await this.storage.held('oauth-states', `used:${id}`)) ? 'replayed' : 'unknown' };
     if (this.now() - link.createdAt > STATE_LIFETIME_MS) return { kind: 'expired' };
+    if (await this.withdrawnFrom(link)) return { kind: 'withdrawn' };
     return { kind: 'ok', link };
+  }
+
+  /**
+   * Withdraws every link `userId` started until now: a member who unlinks does not stay linkable
+   * through a link made before (one they shared by mistake, say). Remembered as long as a pending
+   * link is kept.
+   */
+  async withdraw(userId: string): Promise<void> {
+    await this.store.set(withdrawnKey(userId), String(this.now()), RECORD_RETENTION_MS);
+  }
+
+  private async withdrawnFrom(link: PendingLink): Promise<boolean> {
+    const at = Number(await this.store.get(withdrawnKey(link.userId)));
+    return Number.isFinite(at) && link.createdAt <= at;
   }
 
   /** Uses a state up: exactly one caller, across processes, gets `ok` for a given state. */
@@ -113,6 +135,7 @@ export class LinkStates {
     if (!first) return { kind: 'replayed' };
     await this.store.delete(id);
     if (this.now() - link.createdAt > STATE_LIFETIME_MS) return { kind: 'expired' };
+    if (await this.withdrawnFrom(link)) return { kind: 'withdrawn' };
     return { kind: 'ok', link };
   }
 

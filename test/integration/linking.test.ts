@@ -194,6 +194,27 @@ describe('linking a music account', () => {
     expect(await vault.get('discord-late')).toBeUndefined();
   });
 
+  it('withdraws the links a member started before unlinking, and takes one started after', async () => {
+    const notOpened = await linking.startLink('discord-withdrawn');
+    // One already through the consent page when the member unlinks in Discord.
+    const start = await beginLink(await linking.startLink('discord-withdrawn'));
+    const back = await music.approve(start.location!, premium());
+    now += 1;
+    await linking.unlink('discord-withdrawn');
+    now += 1;
+    const opened = await visit(notOpened);
+    expect(opened.status).toBe(410);
+    expect(opened.body).toContain('This link was withdrawn');
+    const returned = await visit(back.toString(), start.cookie);
+    expect(returned.status).toBe(410);
+    expect(returned.body).toContain('This link was withdrawn');
+    expect(await vault.get('discord-withdrawn')).toBeUndefined();
+
+    const fresh = await completeLink(music, await linking.startLink('discord-withdrawn'), premium());
+    expect(fresh.status).toBe(200);
+    expect(await vault.get('discord-withdrawn')).toBeDefined();
+  });
+
   it("refuses a state that another Discord user's browser brings back", async () => {
     const victim = await linking.startLink('discord-victim');
     const attackerStart = await beginLink(await linking.startLink('discord-attacker'));
