@@ -105,10 +105,7 @@ export const pages = {
     status: 410,
     tone: 'problem',
     title: 'This link was withdrawn',
-    lines: [
-      'Your music account was unlinked in Discord after this link was made, so it no longer works.',
-      BACK,
-    ],
+    lines: ['/music unlink was used in Discord after this link was made, so it no longer works.', BACK],
   }),
   replayed: (): Page => ({
     status: 409,

@@ -408,13 +408,23 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
       logger.warn({ userId: taken.link.userId }, 'the music service sent no refresh token');
       return outcome(res, 'exchange_failed', pages.exchangeFailed());
     }
+    let withdrawn = false;
     try {
-      // Under the link lock, so a refresh of the previous link in flight cannot write over this one.
-      await vault.locked(taken.link.userId, () => vault.put(taken.link.userId, link));
+      // Under the link lock, so a refresh of the previous link in flight cannot write over this one,
+      // and an unlink made while the code was traded (it withdraws the link, under the same lock)
+      // is not undone.
+      await vault.locked(taken.link.userId, async () => {
+        withdrawn = await states.withdrawnFrom(taken.link);
+        if (!withdrawn) await vault.put(taken.link.userId, link);
+      });
     } catch (failure) {
       if (!(failure instanceof LinkBusyError)) throw failure;
       logger.warn({ err: failure, userId: taken.link.userId }, 'could not store the new music link');
       return outcome(res, 'service_down', pages.serviceDown());
+    }
+    if (withdrawn) {
+      links.inc({ outcome: 'withdrawn' });
+      return send(res, '/callback', pages.withdrawn(), clear);
     }
     links.inc({ outcome: 'linked' });
     logger.info({ userId: taken.link.userId, accountId: profile.accountId }, 'music account linked');

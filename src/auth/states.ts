@@ -118,7 +118,8 @@ export class LinkStates {
     await this.store.set(withdrawnKey(userId), String(this.now()), RECORD_RETENTION_MS);
   }
 
-  private async withdrawnFrom(link: PendingLink): Promise<boolean> {
+  /** Whether `link` was started before its member last unlinked (see {@link withdraw}). */
+  async withdrawnFrom(link: PendingLink): Promise<boolean> {
     const at = Number(await this.store.get(withdrawnKey(link.userId)));
     return Number.isFinite(at) && link.createdAt <= at;
   }

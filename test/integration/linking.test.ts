@@ -33,6 +33,8 @@ let states: LinkStates;
 let client: MusicClient;
 let dataDir: string;
 let now = Date.now();
+/** Runs while a link's callback reads the new account's profile (after its state is used up). */
+let beforeProfile: (() => Promise<void>) | undefined;
 let exchangeVerifier: ((real: string) => string) | undefined;
 /** The client id the code exchange sends, when a test makes it another than the app's. */
 let exchangeClientId: string | undefined;
@@ -92,6 +94,7 @@ beforeAll(async () => {
           ).exchangeCode(callback, state, exchangeVerifier ? exchangeVerifier(verifier) : verifier),
       },
       fetchProfile: async (token) => {
+        await beforeProfile?.();
         const me = await client.users.meWithToken(token);
         return { accountId: me.account_id ?? me.id, displayName: me.display_name, product: me.product };
       },
@@ -116,6 +119,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   now = Date.now();
+  beforeProfile = undefined;
   exchangeVerifier = undefined;
   exchangeClientId = undefined;
 });
@@ -213,6 +217,19 @@ describe('linking a music account', () => {
     const fresh = await completeLink(music, await linking.startLink('discord-withdrawn'), premium());
     expect(fresh.status).toBe(200);
     expect(await vault.get('discord-withdrawn')).toBeDefined();
+  });
+
+  it('does not store a link whose member unlinked while its callback was completing it', async () => {
+    const url = await linking.startLink('discord-unlinked-midway');
+    now += 1;
+    beforeProfile = async () => {
+      beforeProfile = undefined;
+      await linking.unlink('discord-unlinked-midway');
+    };
+    const page = await completeLink(music, url, premium());
+    expect(page.status).toBe(410);
+    expect(page.body).toContain('This link was withdrawn');
+    expect(await vault.get('discord-unlinked-midway')).toBeUndefined();
   });
 
   it("refuses a state that another Discord user's browser brings back", async () => {
