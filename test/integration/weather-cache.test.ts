@@ -209,6 +209,29 @@ describe('weather answers are cached and coalesced', () => {
     await client.close();
   });
 
+  it('reads an accumulated period ending at the command’s “now”, a moment before the client’s, as not over yet', async () => {
+    let now = START + 20 * 60_000;
+    const client = weatherClientFor(emulator, { cache: new Keyv(), now: () => now });
+    const DAY = 86_400;
+    const PRECIPITATION = { path: '/data/2.5/history/accumulated_precipitation' };
+    // As /weather accumulated asks: the end is its clock's second, read before it defers and geocodes.
+    const since = () => {
+      const end = Math.floor(now / 1000);
+      now += 2_000;
+      return { ...BERLIN, start: START / 1000 - 2 * DAY, end };
+    };
+    await client.history.accumulatedPrecipitation(since());
+    now += 30_000;
+    // Another member, half a minute later: the same hour, the same days summed.
+    await client.history.accumulatedPrecipitation(since());
+    expect(emulator.requestCount(PRECIPITATION)).toBe(1);
+    // Eleven minutes on: kept only as long as current weather, not the hours of a finished period.
+    now += 11 * 60_000;
+    await client.history.accumulatedPrecipitation(since());
+    expect(emulator.requestCount(PRECIPITATION)).toBe(2);
+    await client.close();
+  });
+
   it('keeps yearly statistics for the hour the service takes to recompute them', async () => {
     let now = START;
     const client = weatherClientFor(emulator, { cache: new Keyv(), now: () => now });

@@ -185,6 +185,7 @@ export interface WeatherClient {
 export type PaidForecast = 'hourly' | 'daily';
 const PLAN_LACKS_MEMORY_MS = 10 * 60_000;
 const HOUR = 3600;
+const DAY = 86_400;
 
 export interface BulkOptions {
   signal?: AbortSignal | undefined;
@@ -334,7 +335,10 @@ export function createWeatherClient(options: WeatherClientOptions): WeatherClien
    */
   function accumulating(sent: Query & { end: number }): { keyQuery?: Query; ttlMs?: number } {
     const nowSec = Math.floor(now() / 1000);
-    if (sent.end < nowSec) return {};
+    // Final once the UTC day the period ends in is over: an end the command set to its own "now"
+    // is a second or more behind this clock, and read as past it was keyed by that second and kept
+    // for hours, one set of calls per command.
+    if (Math.floor(sent.end / DAY) * DAY + DAY <= nowSec) return {};
     return { keyQuery: { ...sent, end: Math.floor(nowSec / HOUR) * HOUR }, ttlMs: ttl.current };
   }
 
