@@ -237,6 +237,12 @@ describe('/weather places: autocomplete, typed names, homes', () => {
     expect(blank.content).toBe(
       'The place is empty: type a place name, a postal code or coordinates, or pick a suggestion.',
     );
+    const leer = await world
+      .slash('weather', { subcommandGroup: 'home', subcommand: 'set', options: { place: ' ' }, locale: 'de' })
+      .reply();
+    expect(leer.content).toBe(
+      'Der Ort ist leer: Gib einen Ortsnamen, eine Postleitzahl oder Koordinaten ein, oder wähle einen Vorschlag.',
+    );
     // Before, the member's home (Tokyo) became the server's default.
     expect(await getServerPrefs(world.app.storage, world.guildId)).toEqual({});
     await world.slash('weather', { subcommandGroup: 'home', subcommand: 'clear' }).reply();

@@ -498,13 +498,15 @@ describe('scheduled weather posts, managed from Discord', () => {
     await schedule('remove', { id }).reply();
   });
 
-  it('asks which place when the place is only spaces, as /weather now does', async () => {
+  it('refuses a place of only spaces, saving and looking up nothing', async () => {
     const store = world.app.storage.ns('schedules');
     const before = await store.get(`guild:${world.guildId}`);
     const geocoded = world.weather!.requestCount({ path: '/geo/1.0/direct' });
     const reply = await schedule('add', { place: '   ', time: '07:00', timezone: 'UTC' }).reply();
     expect(reply.flags! & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
-    expect(reply.content).toMatch(/^Which place\?/);
+    expect(reply.content).toBe(
+      'The place is empty: type a place name, a postal code or coordinates, or pick a suggestion.',
+    );
     expect(await store.get(`guild:${world.guildId}`)).toEqual(before);
     expect(world.weather!.requestCount({ path: '/geo/1.0/direct' })).toBe(geocoded);
   });
@@ -629,7 +631,8 @@ describe('scheduled weather posts, managed from Discord', () => {
     // permissions the timeout takes away for a while.
     const elsewhere = await schedule('add', {
       place: BERLIN,
-      time: '08:00',
+      // Another time than `addIn`'s: the same post in the same channel is refused as a duplicate.
+      time: '07:45',
       timezone: 'UTC',
       channel: channel.id,
     }).reply();
