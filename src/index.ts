@@ -87,7 +87,7 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
     const store = new ScheduleStore(storage, config.schedules.perGuildLimit, Date.now, (guildId, error) =>
       logger.error(
         { err: error, guildId },
-        'could not read a server’s scheduled posts: they are skipped until it can',
+        'could not read a server’s scheduled posts (all, or those the error counts): they are skipped until they can be',
       ),
     );
     const poster = createScheduledPoster(client, siteUrl, options.now ?? Date.now, logger);

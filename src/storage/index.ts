@@ -117,7 +117,10 @@ export class LockBusyError extends Error {
 const LOCK_DEFAULTS = { ttlMs: 10_000, waitMs: 5_000 } as const satisfies Required<LockOptions>;
 
 export interface LockOptions {
-  /** How long the lock lasts if its holder never gives it up (a crash): no one waits longer. */
+  /**
+   * How long the lock lasts once its holder stops keeping it (a crash): its holder keeps it while
+   * its work runs (see {@link withLock}).
+   */
   ttlMs?: number;
   /** How long to wait for a lock someone else holds before giving up with {@link LockBusyError}. */
   waitMs?: number;

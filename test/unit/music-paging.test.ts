@@ -154,6 +154,27 @@ describe('paging', () => {
     });
     for await (const _ of registry.iterate(again)) void _;
     expect(loads).toBe(0);
+
+    // Nor empty pages without end, each with a next of its own: twenty in a row end the list.
+    let endless = 0;
+    const emptyAt = (offset: number): Page<string> =>
+      registry.register(
+        {
+          href: url(offset),
+          items: [],
+          limit: 2,
+          offset,
+          total: 1_000_000,
+          next: url(offset + 2),
+          previous: null,
+        },
+        () => {
+          endless++;
+          return Promise.resolve(emptyAt(offset + 2));
+        },
+      );
+    for await (const _ of registry.iterate(emptyAt(0))) void _;
+    expect(endless).toBe(19);
   });
 
   it('stops when the consumer stops', async () => {

@@ -79,6 +79,7 @@ describe('schedule input', () => {
     expect(parseDays('Mo., Mi., Fr.')).toEqual([1, 3, 5]);
     expect(parseDays('Mo.-Fr.')).toEqual([1, 2, 3, 4, 5]);
     expect(parseDays('Sa.–So.')).toEqual([0, 6]);
+    expect(() => parseDays('.')).toThrow('"." is not a day of the week');
   });
 
   it('refuses, with the word, names that every object inherits (a range to one never ended)', () => {

@@ -52,7 +52,7 @@ export function pageUrl(href: string, at: PageRequest): string {
 /** Fetches the page at an absolute URL of the service, with the same token and schema as the page it came from. */
 export type PageLoader<T> = (url: string) => Promise<Page<T>>;
 
-/** Empty pages in a row that {@link PagingRegistry.iterate} follows (1,000 unreadable items at 50 a page). */
+/** Empty pages in a row after which {@link PagingRegistry.iterate} stops (1,000 unreadable items at 50 a page). */
 const EMPTY_PAGES_MAX = 20;
 
 /**
@@ -98,7 +98,7 @@ export class PagingRegistry {
       }
       emptyRun = page.items.length === 0 ? emptyRun + 1 : 0;
       const { next } = page;
-      if (next === null || yielded >= max || followed.has(next) || emptyRun > EMPTY_PAGES_MAX) return;
+      if (next === null || yielded >= max || followed.has(next) || emptyRun >= EMPTY_PAGES_MAX) return;
       followed.add(next);
       page = await this.load(page, next);
     }

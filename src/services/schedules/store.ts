@@ -11,7 +11,7 @@
  * every {@link ALL_MAX_AGE_MS} anyway, well within the grace window of a scheduled post.
  */
 import { randomUUID } from 'node:crypto';
-import { withLock, type Storage } from '../../storage/index.js';
+import { LockBusyError, withLock, type Storage } from '../../storage/index.js';
 import { storedScheduleSchema, type PauseReason, type Schedule } from './types.js';
 
 const INDEX = 'guilds';
@@ -314,8 +314,11 @@ export class ScheduleStore {
           this.lastRead = { version, at: last.at, schedules: replaceGuild(last.schedules, guildId, written) };
         }
       });
-    } catch {
-      // The change is made; other processes see it within ALL_MAX_AGE_MS, this one reads anew.
+    } catch (error) {
+      // The lock held elsewhere too long: the version is written all the same, so the others see
+      // the change at their next look; this process reads anew.
+      if (error instanceof LockBusyError) await this.keyv.set(VERSION, randomUUID()).catch(() => {});
+      // Otherwise the change is made; other processes see it within ALL_MAX_AGE_MS, this one reads anew.
     }
   }
 
