@@ -150,6 +150,7 @@ export class MusicOAuth {
         verifier,
         this.requestOptions,
       );
+      await refusalIn(response);
       return oauth.processAuthorizationCodeResponse(this.as, this.client, response);
     });
   }
@@ -165,6 +166,7 @@ export class MusicOAuth {
         refreshToken,
         this.requestOptions,
       );
+      await refusalIn(response);
       return oauth.processRefreshTokenResponse(this.as, this.client, response);
     });
   }
@@ -190,9 +192,42 @@ export class MusicOAuth {
   }
 }
 
+/** An OAuth error answer (RFC 6749 §5.2) read by {@link refusalIn}. */
+class Refusal extends Error {
+  override readonly name = 'Refusal';
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    // The service's text, redacted when it becomes an OAuthError (see `toOAuthError`).
+    readonly error_description: string | undefined,
+  ) {
+    super(`the token endpoint refused the request (${error})`);
+  }
+}
+
+/**
+ * Throws the OAuth error a 4xx token answer carries. oauth4webapi reads one only from a body sent
+ * as application/json and without WWW-Authenticate; an `invalid_grant` sent as text/plain, or a
+ * 401 `invalid_client` with `WWW-Authenticate: Basic` (RFC 6749 §5.2 allows it), was taken for the
+ * service being down: a dead link was never dropped, and the member heard "try again later".
+ */
+async function refusalIn(response: Response): Promise<void> {
+  if (response.status < 400 || response.status >= 500) return;
+  let body: unknown;
+  try {
+    body = JSON.parse(await response.clone().text());
+  } catch {
+    return;
+  }
+  if (typeof body !== 'object' || body === null) return;
+  const { error, error_description: description } = body as Record<string, unknown>;
+  if (typeof error !== 'string') return;
+  throw new Refusal(response.status, error, typeof description === 'string' ? description : undefined);
+}
+
 /** `known`: secrets the service's text may echo back (what the request sent, the client secret). */
 function toOAuthError(error: unknown, known: readonly string[]): OAuthError {
-  if (error instanceof oauth.ResponseBodyError) {
+  if (error instanceof oauth.ResponseBodyError || error instanceof Refusal) {
     // error_description is the service's text, which may quote what it was sent.
     const description = error.error_description ? `: ${redactText(error.error_description, known)}` : '';
     return new OAuthError(

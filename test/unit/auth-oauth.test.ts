@@ -75,6 +75,29 @@ describe('a token endpoint that fails', () => {
     expect(describeForUser(error)).toBe(NOT_ANSWERING);
   });
 
+  it.each([
+    ['invalid_grant sent as text/plain', 400, { 'content-type': 'text/plain' }, 'invalid_grant'],
+    ['invalid_grant sent without a type', 400, {}, 'invalid_grant'],
+    [
+      'invalid_client with WWW-Authenticate',
+      401,
+      { ...json.headers, 'www-authenticate': 'Basic' },
+      'invalid_client',
+    ],
+  ])('reads the OAuth error of a refusal however it is sent (%s)', async (_name, status, headers, code) => {
+    tokenEndpoint().reply(
+      status,
+      JSON.stringify({ error: code, error_description: 'Invalid refresh token' }),
+      {
+        headers,
+      },
+    );
+    const error = await oauth.refresh('rt').catch((e: unknown) => e);
+    expect((error as OAuthError).oauthError).toBe(code);
+    expect((error as OAuthError).transient).toBe(false);
+    expect(describeForUser(error)).not.toBe(NOT_ANSWERING);
+  });
+
   it('keeps a refusal that is the bot’s own fault for the log, not the member', async () => {
     tokenEndpoint().reply(400, { error: 'unsupported_grant_type' }, json);
     const error = await oauth.refresh('rt').catch((e: unknown) => e);
