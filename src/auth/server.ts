@@ -210,9 +210,14 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     res.end(renderPage(page));
   }
 
-  function outcome(res: ServerResponse, name: string, page: Page) {
+  function outcome(
+    res: ServerResponse,
+    name: string,
+    page: Page,
+    headers?: Record<string, string | string[]>,
+  ) {
     links.inc({ outcome: name });
-    send(res, '/callback', page);
+    send(res, '/callback', page, headers);
   }
 
   /**
@@ -352,7 +357,7 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
           { err: failure, userId: taken.link.userId },
           'the music service refused the bot’s code exchange: check MUSIC_CLIENT_ID and the redirect URI (PUBLIC_URL/callback) registered for the app',
         );
-        return outcome(res, 'app_misconfigured', pages.appMisconfigured());
+        return outcome(res, 'app_misconfigured', pages.appMisconfigured(), clear);
       }
       const down = failure instanceof OAuthError && failure.transient;
       logger.warn({ err: failure, userId: taken.link.userId }, 'music code exchange failed');
@@ -360,6 +365,7 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
         res,
         down ? 'service_down' : 'exchange_failed',
         down ? pages.serviceDown() : pages.exchangeFailed(),
+        clear,
       );
     }
     let profile: MusicProfile;
@@ -373,7 +379,7 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
           { userId: taken.link.userId },
           'a member’s music account is not on the music app’s user list: add it under User Management in the music dashboard',
         );
-        return outcome(res, 'not_registered', pages.notRegistered());
+        return outcome(res, 'not_registered', pages.notRegistered(), clear);
       }
       // A token the service has just issued, refused (401) or not allowed to read the profile
       // (403: a scope, an endpoint a development-mode app lost): trying again gives the same answer.
@@ -382,15 +388,15 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
           { err: failure, userId: taken.link.userId },
           'the music service refused a new link’s token for the profile: check MUSIC_API_URL and MUSIC_API_VARIANT',
         );
-        return outcome(res, 'app_misconfigured', pages.appMisconfigured());
+        return outcome(res, 'app_misconfigured', pages.appMisconfigured(), clear);
       }
       // A development-mode app's quota, used up: the owner's to mend, not the service being down.
       if (failure instanceof QuotaExceededError) {
         logger.error({ err: failure, userId: taken.link.userId }, failure.message);
-        return outcome(res, 'quota_exceeded', pages.quotaUsedUp());
+        return outcome(res, 'quota_exceeded', pages.quotaUsedUp(), clear);
       }
       logger.warn({ err: failure, userId: taken.link.userId }, 'could not read the music profile');
-      return outcome(res, 'service_down', pages.serviceDown());
+      return outcome(res, 'service_down', pages.serviceDown(), clear);
     }
     const at = now();
     const link: MusicLink = {
@@ -406,7 +412,7 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     };
     if (!link.refreshToken) {
       logger.warn({ userId: taken.link.userId }, 'the music service sent no refresh token');
-      return outcome(res, 'exchange_failed', pages.exchangeFailed());
+      return outcome(res, 'exchange_failed', pages.exchangeFailed(), clear);
     }
     let withdrawn = false;
     try {
@@ -420,7 +426,7 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     } catch (failure) {
       if (!(failure instanceof LinkBusyError)) throw failure;
       logger.warn({ err: failure, userId: taken.link.userId }, 'could not store the new music link');
-      return outcome(res, 'service_down', pages.serviceDown());
+      return outcome(res, 'service_down', pages.serviceDown(), clear);
     }
     if (withdrawn) {
       links.inc({ outcome: 'withdrawn' });

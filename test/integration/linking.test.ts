@@ -257,6 +257,8 @@ describe('linking a music account', () => {
     expect(page.status).toBe(502);
     expect(page.body).toContain('The music service did not accept this link');
     expect(await vault.get('discord-verifier')).toBeUndefined();
+    // The link's state is spent: its cookies go, as on the other pages that end a link.
+    expect(page.cookie).toMatch(/^link_session_[A-Za-z0-9_-]{8}=$/);
   });
 
   it('tells the member that the bot’s app is set up wrong, not to retry, when the service refuses the bot’s client', async () => {
