@@ -89,10 +89,11 @@ export function parseDays(input: string): number[] {
     .replace(/\s*[-\u2010-\u2015\u2212]\s*/g, '-')
     .split(/[\s,;]+/)
     .filter(Boolean);
-  // Nothing but dots is no day: left as nothing at all, it would mean every day.
-  if (words.length === 0 && input.includes('.'))
-    throw new Error(`"${input.trim()}" is not a day of the week`);
-  if (words.length === 0) return [];
+  if (words.length === 0) {
+    // Nothing but dots is no day: left as nothing at all, it would mean every day.
+    if (input.includes('.')) throw new Error(`"${input.trim()}" is not a day of the week`);
+    return [];
+  }
   for (const word of words) {
     const group = lookUp(GROUPS, word);
     if (group) {

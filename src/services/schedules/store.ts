@@ -242,9 +242,9 @@ export class ScheduleStore {
 
   /**
    * Runs `work` with a server's schedules as stored now, and the ids of records this version cannot
-   * read, under the server's lock, so no change to them lands meanwhile. For what is kept beside a schedule (the queue's job scheduler): applied
-   * from the stored state under the lock, it ends up matching the store whatever order two members'
-   * changes come in.
+   * read, under the server's lock, so no change to them lands meanwhile. For what is kept beside a
+   * schedule (the queue's job scheduler): applied from the stored state under the lock, it ends up
+   * matching the store whatever order two members' changes come in.
    */
   async withCurrent(
     guildId: string,
