@@ -427,6 +427,20 @@ describe('playlists: pages, autocomplete and edits', () => {
     expect(world.music!.playlist(bobPicks)!.length).toBe(12);
   });
 
+  it('quotes a playlist name that looks like a link as typed, so the bot’s message holds no link', async () => {
+    // Someone names a playlist as a masked link and shares it; the refusal quotes the name.
+    const bait = world.music!.createPlaylist('bob', {
+      name: '[Re-link your account](https://evil.example) **now**',
+      uris: [`service:track:${trackIds[0]!}`],
+    });
+    const error = await playlist('add', { playlist: bait, items: trackIds[1]! }).waitForFollowUp();
+    expect(error.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(error.content).toBe(
+      '“\\[Re-link your account\\](https://evil.example) \\*\\*now\\*\\*” is not yours: ' +
+        'you can only change playlists you own or collaborate on.',
+    );
+  });
+
   it('refuses an edit the service forbids on a collaborative playlist the member is not part of', async () => {
     const carol = world.discord.createUser({ username: 'carol' });
     await world.linkMusic(carol.id, world.music!.fixtures!.users.noActiveDevice);

@@ -1,9 +1,10 @@
 /**
- * Text helpers for the music replies: every length here is in UTF-16 code units, as Discord (and
- * the emulator) count them, and nothing ever cuts a surrogate pair in half.
+ * Text helpers for the music replies: every length here is in UTF-16 code units, which never
+ * exceeds the code points Discord counts (src/domain/text.ts), and nothing is cut inside a grapheme.
  */
 import { EmbedBuilder } from '@discordjs/builders';
 import type { APIEmbed, APIEmbedField } from 'discord-api-types/v10';
+import { escapeMarkdown } from '../../domain/text.js';
 import { EMBED_LIMITS, truncate as clip } from './text.js';
 
 export { clip, EMBED_LIMITS };
@@ -34,7 +35,7 @@ export function label(text: string | null | undefined, max: number, fallback = '
 export function md(text: string | null | undefined, max: number, fallback = '(untitled)'): string {
   const line = oneLine(text ?? '');
   if (line === '') return `*${fallback}*`;
-  return clip(line, max).replace(/[\\*_~`|<>[\]]/g, '\\$&');
+  return escapeMarkdown(clip(line, max));
 }
 
 /**

@@ -1,7 +1,5 @@
 /**
- * Text helpers every renderer shares. Lengths are in UTF-16 code units. Discord counts code points
- * (discord/discord-api-docs#1315), and a code point is one or two units, so a text that fits in
- * units always fits Discord's limit: cutting by units is the safe side.
+ * Text helpers every renderer shares. Lengths are in UTF-16 code units (see src/domain/text.ts).
  */
 
 /** Discord's embed limits. */
@@ -16,15 +14,4 @@ export const EMBED_LIMITS = {
   total: 6000,
 } as const;
 
-/**
- * Shortens `text` to at most `max` UTF-16 code units, and so to at most `max` of the code points
- * Discord counts, ending with an ellipsis when cut, never splitting a surrogate pair.
- */
-export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  if (max <= 0) return '';
-  let end = max - 1;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  return `${text.slice(0, end)}…`;
-}
+export { truncate } from '../../domain/text.js';

@@ -28,6 +28,7 @@ import {
   suggestPlaces,
   type Place,
 } from '../../domain/weather/places.js';
+import { escapeMarkdown } from '../../domain/text.js';
 import { HISTORY_MAX_HOURS } from '../../domain/weather/dates.js';
 import {
   chooseUnits,
@@ -176,30 +177,33 @@ const FIELD_NAMES: Record<'start' | 'end', keyof typeof WEATHER_COMMAND_TEXT.opt
   end: 'historyEnd',
 };
 
+/** What the member typed, quoted back: shortened, and escaped so it reads as typed, not as markdown. */
+const typed = (text: string, max: number) => escapeMarkdown(fit(text, max));
+
 /** The member's sentence for an expected weather problem; `undefined` for anything internal. */
 export function describeWeatherProblem(error: unknown, lang: Lang): string | undefined {
   const t = weatherMessages(lang);
   if (error instanceof UserError) return error.message;
   if (error instanceof PlaceNotFoundError) {
-    const head = t.placeNotFound(fit(error.query, 100));
+    const head = t.placeNotFound(typed(error.query, 100));
     return error.suggestions.length > 0
-      ? `${head}\n${t.didYouMean(error.suggestions.map((place) => place.label))}`
+      ? `${head}\n${t.didYouMean(error.suggestions.map((place) => escapeMarkdown(place.label)))}`
       : `${head}\n${t.placeTips}`;
   }
   if (error instanceof PostalCodeNotFoundError)
-    return t.postalCodeNotFound(fit(error.code, 20), error.country);
-  if (error instanceof CoordinatesOffEarthError) return t.coordinatesOffEarth(fit(error.text, 100));
+    return t.postalCodeNotFound(typed(error.code, 20), error.country);
+  if (error instanceof CoordinatesOffEarthError) return t.coordinatesOffEarth(typed(error.text, 100));
   if (error instanceof NoPlaceError) return t.noPlace;
   if (error instanceof InvalidDateError) {
-    if (error.field === 'date') return t.invalidDay(error.text);
+    if (error.field === 'date') return t.invalidDay(typed(error.text, 100));
     return t.invalidDate(
       WEATHER_COMMAND_TEXT.options[FIELD_NAMES[error.field]].name[lang],
-      fit(error.text, 100),
+      typed(error.text, 100),
     );
   }
   if (error instanceof DateBeforeRecordsError) {
     return t.beforeRecords(
-      fit(error.text, 100),
+      typed(error.text, 100),
       WEATHER_COMMAND_TEXT.options[FIELD_NAMES[error.field]].name[lang],
     );
   }

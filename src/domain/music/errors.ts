@@ -2,6 +2,7 @@
  * Problems with a music request that the member can act on. Each carries `userMessage`, which the
  * bot shows as it is (see `describeForUser` in src/bot/errors.ts).
  */
+import { quoteText, truncate } from '../text.js';
 
 /** Base class: an expected problem, worded for the member. */
 export class MusicProblem extends Error {
@@ -21,7 +22,7 @@ export class NotYourPlaylistError extends MusicProblem {
   override readonly name: string = 'NotYourPlaylistError';
   constructor(playlistName?: string) {
     super(
-      `${playlistName === undefined ? 'That playlist' : `“${shorten(playlistName)}”`} is not yours: ` +
+      `${playlistName === undefined ? 'That playlist' : `“${quoteText(playlistName)}”`} is not yours: ` +
         'you can only change playlists you own or collaborate on.',
     );
   }
@@ -32,8 +33,10 @@ export class StaleConfirmationError extends MusicProblem {
   override readonly name: string = 'StaleConfirmationError';
 }
 
-/** Member input quoted back in a message: short, and without backticks that would end the code span. */
+/**
+ * Member input quoted back inside a code span: short, and without backticks that would end the
+ * span. Quoted anywhere else, text goes through `quoteText` (src/domain/text.ts), which escapes it.
+ */
 export function shorten(text: string, max = 60): string {
-  const chars = [...text.replace(/`/g, "'").replace(/\s+/g, ' ')];
-  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
+  return truncate(text.replace(/`/g, "'").replace(/\s+/g, ' '), max);
 }

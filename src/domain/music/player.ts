@@ -7,9 +7,10 @@ import {
   UnconfirmedSkipError,
   type Device,
 } from '../../services/music/index.js';
+import { quoteText } from '../text.js';
 import { readCached, within } from './cache.js';
 import type { MusicDeps } from './deps.js';
-import { MusicInputError, shorten } from './errors.js';
+import { MusicInputError } from './errors.js';
 
 /** Devices are listed for autocomplete from a copy this fresh, or from a quick call. */
 const DEVICE_CACHE_TTL_MS = 60_000;
@@ -61,10 +62,10 @@ export interface PlayerOutcome {
   devices: Device[];
 }
 
-const quoted = (device: Device) => `“${shorten(device.name)}”`;
+const quoted = (device: Device) => `“${quoteText(device.name)}”`;
 
 function deviceNames(devices: readonly Device[]): string {
-  const names = devices.slice(0, 10).map((device) => `“${shorten(device.name, 40)}”`);
+  const names = devices.slice(0, 10).map((device) => `“${quoteText(device.name, 40)}”`);
   if (devices.length > 10) names.push(`${devices.length - 10} more`);
   return names.join(', ') || 'none';
 }
@@ -72,7 +73,7 @@ function deviceNames(devices: readonly Device[]): string {
 function unknownDevice(devices: readonly Device[], input: string, source: DeviceSource): MusicInputError {
   if (source === 'option')
     return new MusicInputError(
-      `You have no device called “${shorten(input)}”. Your devices: ${deviceNames(devices)}.`,
+      `You have no device called “${quoteText(input)}”. Your devices: ${deviceNames(devices)}.`,
     );
   return new MusicInputError(
     devices.length === 0
@@ -118,7 +119,7 @@ async function runPlayerCommand(
     if (target === undefined || target.id === null) throw unknownDevice(devices, deviceInput, source);
     if (target.is_restricted) {
       throw new MusicInputError(
-        `“${shorten(target.name)}” does not accept remote commands: the music service marks it as restricted. Pick another device.`,
+        `“${quoteText(target.name)}” does not accept remote commands: the music service marks it as restricted. Pick another device.`,
       );
     }
   }

@@ -20,15 +20,10 @@ import {
   type MusicClient,
   type SimplifiedPlaylist,
 } from '../../services/music/index.js';
+import { quoteText } from '../text.js';
 import { cached, readCached, within } from './cache.js';
 import type { MusicDeps } from './deps.js';
-import {
-  MusicInputError,
-  MusicProblem,
-  NotYourPlaylistError,
-  shorten,
-  StaleConfirmationError,
-} from './errors.js';
+import { MusicInputError, MusicProblem, NotYourPlaylistError, StaleConfirmationError } from './errors.js';
 import { articleFor, otherKind, parseItemRefs, requireAllValid, shortLinkHint } from './refs.js';
 
 export const PLAYLIST_PAGE_SIZE = 10;
@@ -270,7 +265,7 @@ export async function resolvePlaylist(deps: MusicDeps, userId: string, input: st
     (copy === undefined ? undefined : named(copy.playlists)) ?? named(await fetchMine(deps, userId));
   if (found !== undefined) return found;
   throw new MusicInputError(
-    `None of your playlists is called “${shorten(input)}”. Pick one from the suggestions, or give its link, URI or id.${shortLinkHint([input])}`,
+    `None of your playlists is called “${quoteText(input)}”. Pick one from the suggestions, or give its link, URI or id.${shortLinkHint([input])}`,
   );
 }
 
@@ -696,7 +691,7 @@ export async function replacePlaylistItems(
       return { kind: 'replace', count: now.total, position: 1, ...(await afterEdit(deps, userId, full, 0)) };
     const total = now.total;
     throw new StaleConfirmationError(
-      `“${shorten(full.name)}” changed since you asked (it now holds ${total} ${total === 1 ? 'item' : 'items'}): nothing was replaced. Run /music playlist replace again to see what would go.`,
+      `“${quoteText(full.name)}” changed since you asked (it now holds ${total} ${total === 1 ? 'item' : 'items'}): nothing was replaced. Run /music playlist replace again to see what would go.`,
     );
   }
   await editing(full, () => deps.client.playlists.replaceItems(userId, full.id, pending.uris)).catch(

@@ -11,6 +11,7 @@ import {
   type WeatherLang,
   type ZipLocation,
 } from '../../services/weather/index.js';
+import { truncate } from '../text.js';
 import {
   CoordinatesOffEarthError,
   PlaceNotFoundError,
@@ -50,24 +51,13 @@ export function placeFromLocation(location: GeocodingLocation, lang: WeatherLang
   return { lat: location.lat, lon: location.lon, label: placeLabel(location, lang) };
 }
 
-/** At most `max` UTF-16 units, never splitting a character. */
-function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let out = '';
-  for (const char of text) {
-    if (out.length + char.length > max - 1) break;
-    out += char;
-  }
-  return `${out}…`;
-}
-
 const round4 = (value: number) => Math.round(value * 10_000) / 10_000 + 0;
 
 /** `geo:37.2153,-93.2982|Springfield, Missouri, US`, at most 100 characters. */
 export function encodePlace(place: Place): string {
   const head = `${PLACE_VALUE_PREFIX}${round4(place.lat)},${round4(place.lon)}|`;
   const room = MAX_CHOICE_LENGTH - head.length;
-  return head + clip(place.label, room);
+  return head + truncate(place.label, room);
 }
 
 /**

@@ -1,0 +1,51 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { escapeMarkdown, quoteText, truncate } from '../../src/domain/text.js';
+
+const graphemesOf = (text: string) =>
+  [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)].map((s) => s.segment);
+
+describe('shortening text for Discord', () => {
+  it('cuts between the characters a member sees: flags, families and accents stay whole', () => {
+    expect(truncate(`${'a'.repeat(253)}🇩🇪x`, 256)).toBe(`${'a'.repeat(253)}…`);
+    expect(truncate(`${'a'.repeat(94)}👨‍👩‍👧 family`, 100)).toBe(`${'a'.repeat(94)}…`);
+    // "é" written as e + a combining acute accent: cut before the letter, not between it and its accent.
+    expect(truncate('caf\u0065\u0301 au lait', 5)).toBe('caf…');
+    expect(truncate('short', 5)).toBe('short');
+    expect(truncate('anything', 0)).toBe('');
+  });
+
+  it('never passes the limit, and what it keeps is whole graphemes of the text', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 80 }),
+        fc.integer({ min: 0, max: 120 }),
+        (text, max) => {
+          const out = truncate(text, max);
+          expect(out.length).toBeLessThanOrEqual(max);
+          if (text.length <= max) expect(out).toBe(text);
+          else if (max === 0) expect(out).toBe('');
+          else {
+            const kept = out.slice(0, -1);
+            expect(out.endsWith('…')).toBe(true);
+            const keptParts = graphemesOf(kept);
+            expect(graphemesOf(text).slice(0, keptParts.length)).toEqual(keptParts);
+          }
+        },
+      ),
+    );
+  });
+});
+
+describe('quoting names and input inside a sentence', () => {
+  it('shows markdown, masked links and mentions as typed', () => {
+    expect(escapeMarkdown('[Log in](https://evil.example) **now** <@&123> ||x|| `c` _i_ ~s~ \\')).toBe(
+      '\\[Log in\\](https://evil.example) \\*\\*now\\*\\* \\<@&123\\> \\|\\|x\\|\\| \\`c\\` \\_i\\_ \\~s\\~ \\\\',
+    );
+  });
+
+  it('keeps a quote on one line and short before escaping it', () => {
+    expect(quoteText('  Road\ntrip  mix ')).toBe('Road trip mix');
+    expect(quoteText(`${'*'.repeat(70)}`, 10)).toBe(`${'\\*'.repeat(9)}…`);
+  });
+});
