@@ -289,6 +289,24 @@ export function observationTime(t: number): number {
   return Math.floor(t / HOUR) * HOUR;
 }
 
+/** Seconds between two calculations of a place's current weather (10 minutes). */
+const CALCULATION_EVERY = 600;
+
+/**
+ * When the current weather reported at `t` was calculated (its `dt`): the service recalculates a
+ * place every 10 minutes, each place at its own offset, so `dt` is a few minutes old and seldom on
+ * the hour (the documentation's sample reads `"dt": 1661870592`, 14:43:12 UTC). Never before the
+ * hour containing `t`, whose observation the values are: a calculation in the last hour reports
+ * that hour's values, as history lists them.
+ */
+export function calculationTime(seed: number, lat: number, lon: number, t: number): number {
+  const offset = Math.floor(
+    hash(seed, 0x63616c63, Math.round(lat * 100), Math.round(lon * 100), 0) * CALCULATION_EVERY,
+  );
+  const last = Math.floor((t - offset) / CALCULATION_EVERY) * CALCULATION_EVERY + offset;
+  return Math.max(observationTime(t), last);
+}
+
 /** The observation of the hour containing `t`: what every product reports for that hour. */
 export function observe(seed: number, lat: number, lon: number, t: number): Sample {
   return sample(seed, lat, lon, observationTime(t));

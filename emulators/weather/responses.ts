@@ -6,6 +6,7 @@ import { conditionObject, languageCode } from './conditions.js';
 import {
   dailyValues,
   dayObservations,
+  calculationTime,
   observationTime,
   round2,
   sample,
@@ -129,11 +130,12 @@ function cityBlock(location: Location, t: number, lang: string) {
 }
 
 /**
- * `GET /data/2.5/weather`: the observation of the current hour (`dt` is its time), the very record
- * the hourly history lists for that hour later on.
+ * `GET /data/2.5/weather`: the observation of the current hour, the very record the hourly history
+ * lists for that hour later on; `dt` is when it was last calculated (`calculationTime`).
  */
 export function currentWeather(location: Location, now: number, view: View) {
   const t = observationTime(now);
+  const calculated = calculationTime(view.seed, location.lat, location.lon, now);
   const s = sample(view.seed, location.lat, location.lon, t);
   const sun = sunTimes(location.lat, location.lon, t);
   return {
@@ -145,7 +147,7 @@ export function currentWeather(location: Location, now: number, view: View) {
     wind: windBlock(s, view.units),
     ...precipitation({ '1h': [s] }),
     clouds: { all: s.clouds },
-    dt: t,
+    dt: calculated,
     sys: {
       ...(location.place ? { country: location.place.country } : {}),
       // Polar day or night: 0, as the forecasts send.

@@ -383,4 +383,38 @@ describe('the weather emulator speaks like the service', () => {
     emulator.advanceTime(60_000);
     expect(emulator.now()).toBe(NOW + 3_660_000);
   });
+
+  it('dates current weather when it was last calculated, every 10 minutes, not on the hour', async () => {
+    // Upstream's sample: "dt": 1661870592 (14:43:12 UTC). A place is recalculated every 10 minutes,
+    // so dt is at most 10 minutes old; within an hour the values stay those of the hour's record.
+    const current = async (lat: number, lon: number) =>
+      (await get(`${emulator.apiUrl}/data/2.5/weather?lat=${lat}&lon=${lon}&${KEY}`)).body as {
+        dt: number;
+        main: { temp: number };
+      };
+    const hour = NOW / 1000 + 7200;
+    const stamps = new Set<number>();
+    for (const minute of [12, 25, 38, 51, 59]) {
+      emulator.setNow((hour + minute * 60 + 17) * 1000);
+      const now = emulator.now() / 1000;
+      const places = [
+        [52.52, 13.405],
+        [48.8566, 2.3522],
+        [40.7128, -74.006],
+      ] as const;
+      for (const [lat, lon] of places) {
+        const body = await current(lat, lon);
+        expect(body.dt).toBeLessThanOrEqual(now);
+        expect(body.dt).toBeGreaterThan(now - 600);
+        expect(body.dt).toBeGreaterThanOrEqual(hour);
+        stamps.add(body.dt % 60);
+      }
+    }
+    // Calculated at many moments, not all on a whole minute (let alone the hour).
+    expect([...stamps].some((second) => second !== 0)).toBe(true);
+    emulator.setNow((hour + 59 * 60) * 1000);
+    const late = await current(52.52, 13.405);
+    emulator.setNow((hour + 60) * 1000);
+    expect((await current(52.52, 13.405)).main.temp).toBe(late.main.temp);
+  });
 });
