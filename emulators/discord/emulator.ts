@@ -180,12 +180,20 @@ export class DiscordEmulator {
     return structuredClone(channel);
   }
 
-  createUser(options: { username?: string; globalName?: string; locale?: LocaleInput } = {}): APIUser {
+  /**
+   * A user. `bot: true` makes another application's bot user, whose id is that application's id:
+   * the application-command routes answer 403 / 20012 for it, where an id of no application gets
+   * 404 / 10002.
+   */
+  createUser(
+    options: { username?: string; globalName?: string; locale?: LocaleInput; bot?: boolean } = {},
+  ): APIUser {
     const { world } = this.#core;
     return world.addUser({
       ...(options.username === undefined ? {} : { username: options.username }),
       ...(options.globalName === undefined ? {} : { globalName: options.globalName }),
       locale: toLocale(options.locale, Locale.EnglishUS),
+      ...(options.bot === true ? { bot: true } : {}),
     }).user;
   }
 

@@ -70,6 +70,12 @@ export const DiscordErrors = {
   invalidJson: () =>
     coded(400, RESTJSONErrorCodes.RequestBodyContainsInvalidJSON, 'The request body contains invalid JSON.'),
   unknownApplication: () => coded(404, RESTJSONErrorCodes.UnknownApplication, 'Unknown Application'),
+  notAuthorizedForApplication: () =>
+    coded(
+      403,
+      RESTJSONErrorCodes.NotAuthorizedToPerformThisActionOnThisApplication,
+      'You are not authorized to perform this action on this application',
+    ),
   unknownChannel: () => coded(404, RESTJSONErrorCodes.UnknownChannel, 'Unknown Channel'),
   unknownGuild: () => coded(404, RESTJSONErrorCodes.UnknownGuild, 'Unknown Guild'),
   unknownMember: () => coded(404, RESTJSONErrorCodes.UnknownMember, 'Unknown Member'),

@@ -263,7 +263,7 @@ export class RestApi {
           params['interactionId'] ?? '',
           params['token'] ?? '',
           await body(),
-          query.get('with_response') === 'true',
+          booleanQuery(query.get('with_response')),
           path,
         ),
       ),
@@ -353,7 +353,13 @@ export class RestApi {
       authed('GET', '/guilds/:guildId', ({ params }) => ok(core.guildOrThrow(params['guildId'] ?? ''))),
       authed('GET', '/guilds/:guildId/channels', ({ params }) => {
         const guild = core.guildOrThrow(params['guildId'] ?? '');
-        return ok(core.world.guildChannels(guild.id));
+        // A channel the bot cannot view is left out entirely (Discord's permissions docs, Channel
+        // Visibility), not shown without its content.
+        return ok(
+          core.world
+            .guildChannels(guild.id)
+            .filter((channel) => (core.botPermissions(channel.id) & PermissionFlagsBits.ViewChannel) !== 0n),
+        );
       }),
       authed('GET', '/guilds/:guildId/roles', ({ params }) =>
         ok(core.guildOrThrow(params['guildId'] ?? '').roles),
@@ -464,7 +470,15 @@ export class RestApi {
   ): Route[] {
     const { core } = this;
     const scope = (params: Readonly<Record<string, string>>) => {
-      if (params['applicationId'] !== core.options.applicationId) throw DiscordErrors.unknownApplication();
+      const applicationId = params['applicationId'] ?? '';
+      if (applicationId !== core.options.applicationId) {
+        // Another application's id (a bot user's id is its application's): 403 / 20012, as Discord
+        // answers a token used with the wrong application's id (discordjs/discord.js#8286). An id
+        // that is no application (a server's, a person's): 404 / 10002.
+        if (core.world.users.get(applicationId)?.user.bot === true)
+          throw DiscordErrors.notAuthorizedForApplication();
+        throw DiscordErrors.unknownApplication();
+      }
       const guildId = params['guildId'];
       // A server the application is not in (never invited, or invited without the
       // applications.commands scope, or no such server): Discord answers 403 Missing Access, not
@@ -608,6 +622,14 @@ export class RestApi {
     });
     this.core.changed();
   }
+}
+
+/**
+ * A boolean query parameter: "`True`, `true`, or `1` for true, with all other values resulting in
+ * false" (Discord's Boolean Query Strings); absent is false.
+ */
+function booleanQuery(value: string | null): boolean {
+  return value === 'True' || value === 'true' || value === '1';
 }
 
 /**

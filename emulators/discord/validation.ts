@@ -7,6 +7,7 @@ import {
   ComponentType,
   InteractionResponseType,
   Locale,
+  MessageFlags,
 } from 'discord-api-types/v10';
 import { DiscordErrors } from './errors.js';
 import type { FieldError } from './errors.js';
@@ -79,8 +80,33 @@ const urlField = (schemes: readonly string[]) =>
 
 // ---------------------------------------------------------------- embeds
 
+/**
+ * The whitespace Discord trims from embed text. Its API is Python 3, so this is taken to be what
+ * `str.strip()` removes (the characters `str.isspace()` accepts), which differs from JavaScript's
+ * `trim()`: it also removes U+001C–U+001F and U+0085, and keeps U+FEFF. That U+00A0 goes is seen on
+ * Discord: a field value of a lone no-break space is refused, a lone U+200B is not
+ * (discord-net/Discord.Net#758).
+ */
+const PYTHON_SPACE =
+  '[\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const EDGE_WHITESPACE = new RegExp(`^${PYTHON_SPACE}+|${PYTHON_SPACE}+$`, 'g');
+
+/**
+ * Embed text, trimmed before its limits are measured and kept trimmed: "Leading and trailing
+ * whitespace characters are not included (they are trimmed automatically)" (Discord's Embed
+ * Limits). So 256 characters and trailing spaces make a valid title, stored without the spaces,
+ * and the 6000 of a message count trimmed text.
+ */
+const embedText = () => z.string().overwrite((text) => text.replace(EDGE_WHITESPACE, ''));
+/**
+ * Embed text that must not be empty. Only whitespace is empty once trimmed, and Discord refuses
+ * it (Discord.Net#758 saw a 400 for a field value of U+00A0). Which inner code it gives then is not
+ * documented or reported: the emulator gives the one of an empty value, BASE_TYPE_REQUIRED.
+ */
+const requiredEmbedText = (max: number) => embedText().min(1, REQUIRED).max(max, maxLength(max));
+
 const embedFooterSchema = z.object({
-  text: z.string().min(1, REQUIRED).max(2048, maxLength(2048)),
+  text: requiredEmbedText(2048),
   icon_url: urlField(MEDIA_SCHEMES).exactOptional(),
 });
 const embedMediaSchema = z.object({
@@ -89,19 +115,19 @@ const embedMediaSchema = z.object({
   height: z.number().int().exactOptional(),
 });
 const embedAuthorSchema = z.object({
-  name: z.string().min(1, REQUIRED).max(256, maxLength(256)),
+  name: requiredEmbedText(256),
   url: urlField(WEB_SCHEMES).exactOptional(),
   icon_url: urlField(MEDIA_SCHEMES).exactOptional(),
 });
 const embedFieldSchema = z.object({
-  name: z.string().min(1, REQUIRED).max(256, maxLength(256)),
-  value: z.string().min(1, REQUIRED).max(1024, maxLength(1024)),
+  name: requiredEmbedText(256),
+  value: requiredEmbedText(1024),
   inline: z.boolean().exactOptional(),
 });
 
 export const embedSchema = z.object({
-  title: upTo(256).exactOptional(),
-  description: upTo(4096).exactOptional(),
+  title: embedText().max(256, maxLength(256)).exactOptional(),
+  description: embedText().max(4096, maxLength(4096)).exactOptional(),
   url: urlField(WEB_SCHEMES).exactOptional(),
   timestamp: z.string().exactOptional(),
   color: z.number().int().min(0).max(0xffffff).exactOptional(),
@@ -113,7 +139,10 @@ export const embedSchema = z.object({
 });
 export type EmbedInput = z.infer<typeof embedSchema>;
 
-/** Characters Discord counts towards the 6000 shared by all embeds of a message. */
+/**
+ * Characters Discord counts towards the 6000 shared by all embeds of a message, of an embed as
+ * `embedSchema` gives it back: its text already trimmed.
+ */
 export function embedLength(embed: EmbedInput): number {
   let total = discordLength(embed.title ?? '') + discordLength(embed.description ?? '');
   total += discordLength(embed.footer?.text ?? '');
@@ -133,10 +162,15 @@ const attachmentRefSchema = z.object({
   description: upTo(1024).exactOptional(),
 });
 
+/**
+ * `users` and `roles` may be `null` or empty, which lists no one: "Passing a falsy value such as
+ * `null` or an empty array into the `users` field does not trigger a validation error" (Discord's
+ * Allowed Mentions examples).
+ */
 const allowedMentionsSchema = z.object({
   parse: z.array(z.enum(['users', 'roles', 'everyone'])).exactOptional(),
-  users: z.array(z.string()).max(100, maxLength(100)).exactOptional(),
-  roles: z.array(z.string()).max(100, maxLength(100)).exactOptional(),
+  users: z.array(z.string()).max(100, maxLength(100)).nullable().exactOptional(),
+  roles: z.array(z.string()).max(100, maxLength(100)).nullable().exactOptional(),
   replied_user: z.boolean().exactOptional(),
 });
 
@@ -376,14 +410,14 @@ export function messagePayloadErrors(payload: MessagePayload): FieldError[] {
       message: 'Embed size exceeds maximum size of 6000',
     });
   }
-  if (payload.components) {
-    const isComponentsV2 = ((payload.flags ?? 0) & (1 << 15)) !== 0;
-    errors.push(...componentErrors(payload.components, isComponentsV2));
-  }
-  // Allowed Mentions reference: a type both parsed and listed by id is a validation error.
+  const isComponentsV2 = ((payload.flags ?? 0) & MessageFlags.IsComponentsV2) !== 0;
+  if (payload.components) errors.push(...componentErrors(payload.components, isComponentsV2));
+  if (isComponentsV2) errors.push(...legacyFieldErrors(payload));
+  // Allowed Mentions reference: a type both parsed and listed by id is a validation error. An empty
+  // list (or null) lists no one, and is no error.
   const mentions = payload.allowed_mentions;
   for (const kind of ['users', 'roles'] as const) {
-    if (mentions?.parse?.includes(kind) && mentions[kind] !== undefined) {
+    if (mentions?.parse?.includes(kind) && (mentions[kind]?.length ?? 0) > 0) {
       errors.push({
         path: ['allowed_mentions'],
         code: 'MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE',
@@ -392,6 +426,25 @@ export function messagePayloadErrors(payload: MessagePayload): FieldError[] {
     }
   }
   return errors;
+}
+
+/**
+ * With IS_COMPONENTS_V2, "the `content` and `embeds` fields ... will fail with a 400" (Discord's
+ * Create Message). Discord answers 50035 with MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2
+ * at the field: "The 'content' field cannot be used when using MessageFlags.IS_COMPONENTS_V2" (as
+ * bots meeting it quote it; the same for 'embeds'). A field sent as `null` passes, which is how a
+ * message is moved to components v2 by an edit. Whether an empty string or list passes is not
+ * documented: the emulator lets these falsy values through as well, as Discord's allowed_mentions
+ * check does with `null` and `[]`.
+ */
+function legacyFieldErrors(payload: MessagePayload): FieldError[] {
+  return (['content', 'embeds'] as const)
+    .filter((field) => (payload[field]?.length ?? 0) > 0)
+    .map((field) => ({
+      path: [field],
+      code: 'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2',
+      message: `The '${field}' field cannot be used when using MessageFlags.IS_COMPONENTS_V2`,
+    }));
 }
 
 // ---------------------------------------------------------------- interaction callbacks

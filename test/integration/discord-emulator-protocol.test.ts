@@ -629,6 +629,53 @@ describe('Discord emulator protocol details, against a real discord.js client', 
       );
     });
 
+    it('measures embed text without its leading and trailing whitespace, and keeps it trimmed', async () => {
+      const embedOf = async (embed: Record<string, unknown>) => {
+        const posted = await send({ embeds: [embed] });
+        expect(posted.status).toBe(200);
+        return ((await posted.json()) as { embeds: Record<string, unknown>[] }).embeds[0];
+      };
+      expect(
+        await embedOf({
+          title: ` ${'t'.repeat(256)}   `,
+          fields: [{ name: ' name ', value: `${'v'.repeat(1024)}\t` }],
+          footer: { text: `${'f'.repeat(2048)}  ` },
+          author: { name: `  ${'a'.repeat(256)}` },
+        }),
+      ).toMatchObject({
+        title: 't'.repeat(256),
+        fields: [{ name: 'name', value: 'v'.repeat(1024) }],
+        footer: { text: 'f'.repeat(2048) },
+        author: { name: 'a'.repeat(256) },
+      });
+      expect(await embedOf({ description: `\n${'d'.repeat(4096)}\u00a0\n` })).toMatchObject({
+        description: 'd'.repeat(4096),
+      });
+      // 6000 characters once trimmed, 6040 as sent.
+      const padded = (text: string) => ({ description: `${' '.repeat(10)}${text}${' '.repeat(10)}` });
+      const total = await send({ embeds: [padded('x'.repeat(3000)), padded('y'.repeat(3000))] });
+      expect(total.status).toBe(200);
+    });
+
+    it('refuses a field name or value that is only whitespace, as it is empty once trimmed', async () => {
+      const posted = await send({ embeds: [{ fields: [{ name: '\u00a0', value: '  \n ' }] }] });
+      expect(posted.status).toBe(400);
+      expect(await posted.json()).toEqual(
+        invalidFormBody({
+          embeds: {
+            0: {
+              fields: {
+                0: {
+                  name: fieldError('BASE_TYPE_REQUIRED', 'This field is required'),
+                  value: fieldError('BASE_TYPE_REQUIRED', 'This field is required'),
+                },
+              },
+            },
+          },
+        }),
+      );
+    });
+
     it('refuses 6001 code points across the embeds of a message, and takes 6000', async () => {
       const embeds = (last: number) => [
         { description: '😀'.repeat(3000) },
@@ -711,6 +758,30 @@ describe('Discord emulator protocol details, against a real discord.js client', 
       });
     });
 
+    it('reads with_response as Discord reads boolean query strings: True, true and 1, nothing else', async () => {
+      const cases = [
+        ['True', 200],
+        ['true', 200],
+        ['1', 200],
+        ['TRUE', 204],
+        ['yes', 204],
+        ['0', 204],
+        ['false', 204],
+      ] as const;
+      for (const [value, status] of cases) {
+        const { handle } = await slash();
+        const response = await callback(
+          handle,
+          { type: InteractionResponseType.ChannelMessageWithSource, data: { content: value } },
+          `?with_response=${value}`,
+        );
+        expect(response.status, value).toBe(status);
+        if (status === 200) {
+          expect(await response.json(), value).toMatchObject({ resource: { message: { content: value } } });
+        }
+      }
+    });
+
     it('refuses a callback type the interaction does not take, listing those it takes in braces', async () => {
       const { handle } = await slash();
       const response = await callback(handle, { type: InteractionResponseType.DeferredMessageUpdate });
@@ -775,6 +846,77 @@ describe('Discord emulator protocol details, against a real discord.js client', 
           ),
         }),
       );
+    });
+  });
+
+  describe('allowed_mentions lists that are empty or null', () => {
+    it('takes users: [] beside parse: ["users"] as no list, and still parses users', async () => {
+      const posted = await post(emu, `/channels/${channel.id}/messages`, {
+        content: `<@${user.id}>`,
+        allowed_mentions: { parse: ['users', 'roles'], users: [], roles: [] },
+      });
+      expect(posted.status).toBe(200);
+      expect(await posted.json()).toMatchObject({ mentions: [expect.objectContaining({ id: user.id })] });
+    });
+
+    it('takes users: null and roles: null, which list no one', async () => {
+      const posted = await post(emu, `/channels/${channel.id}/messages`, {
+        content: `<@${user.id}>`,
+        allowed_mentions: { parse: [], users: null, roles: null },
+      });
+      expect(posted.status).toBe(200);
+      expect(await posted.json()).toMatchObject({ mentions: [], mention_roles: [] });
+      const parsed = await post(emu, `/channels/${channel.id}/messages`, {
+        content: `<@${user.id}>`,
+        allowed_mentions: { parse: ['users'], users: null },
+      });
+      expect(parsed.status).toBe(200);
+      expect(await parsed.json()).toMatchObject({ mentions: [expect.objectContaining({ id: user.id })] });
+    });
+  });
+
+  describe('the components v2 flag', () => {
+    const V2 = MessageFlags.IsComponentsV2;
+    const textDisplay = [{ type: ComponentType.TextDisplay, content: 'shown as a component' }];
+    const legacyField = (field: 'content' | 'embeds') =>
+      fieldError(
+        'MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2',
+        `The '${field}' field cannot be used when using MessageFlags.IS_COMPONENTS_V2`,
+      );
+
+    it('refuses content and embeds beside the flag with 50035 at each field', async () => {
+      const posted = await post(emu, `/channels/${channel.id}/messages`, {
+        flags: V2,
+        content: 'legacy',
+        embeds: [{ title: 'legacy' }],
+        components: textDisplay,
+      });
+      expect(posted.status).toBe(400);
+      expect(await posted.json()).toEqual(
+        invalidFormBody({ content: legacyField('content'), embeds: legacyField('embeds') }),
+      );
+      const components = await post(emu, `/channels/${channel.id}/messages`, {
+        flags: V2,
+        content: null,
+        components: textDisplay,
+      });
+      expect(components.status).toBe(200);
+    });
+
+    it('places the refusal under data in an interaction reply', async () => {
+      const { handle } = await slash();
+      const response = await post(
+        emu,
+        `/interactions/${handle.id}/${handle.token}/callback`,
+        {
+          type: InteractionResponseType.ChannelMessageWithSource,
+          data: { flags: V2, content: 'legacy', components: textDisplay },
+        },
+        false,
+      );
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual(invalidFormBody({ data: { content: legacyField('content') } }));
+      expect(handle.callbacks).toEqual([]);
     });
   });
 
@@ -1101,6 +1243,51 @@ describe('Discord emulator protocol details, against a real discord.js client', 
         invalidFormBody(fieldError('BASE_TYPE_MAX_LENGTH', 'Must be 130 or fewer in length.')),
       ]);
       expect(emu.commands(other.id)).toHaveLength(130);
+    });
+  });
+
+  describe('guild channels the bot cannot view', () => {
+    it('leaves them out of GET /guilds/{id}/channels', async () => {
+      const hidden = emu.createChannel(guild.id, { name: 'staff-only' });
+      emu.setBotPermissions(hidden.id, { deny: PermissionFlagsBits.ViewChannel });
+      const response = await fetch(`${emu.restUrl}/v10/guilds/${guild.id}/channels`, {
+        headers: { Authorization: `Bot ${TOKEN}` },
+      });
+      expect(response.status).toBe(200);
+      const ids = ((await response.json()) as { id: string }[]).map((listed) => listed.id);
+      expect(ids).toContain(channel.id);
+      expect(ids).not.toContain(hidden.id);
+    });
+  });
+
+  describe('application ids on the command routes', () => {
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${emu.restUrl}/v10${path}`, {
+        method,
+        headers: { Authorization: `Bot ${TOKEN}`, 'Content-Type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+
+    it('answers 403 / 20012 for another application’s id, and 404 / 10002 for an id of no application', async () => {
+      const otherBot = emu.createUser({ username: 'other-app', bot: true });
+      const notAuthorized = {
+        message: 'You are not authorized to perform this action on this application',
+        code: 20012,
+      };
+      for (const [method, path] of [
+        ['PUT', `/applications/${otherBot.id}/commands`],
+        ['PUT', `/applications/${otherBot.id}/guilds/${guild.id}/commands`],
+        ['GET', `/applications/${otherBot.id}/commands`],
+      ] as const) {
+        const response = await call(method, path, method === 'PUT' ? [] : undefined);
+        expect(response.status, `${method} ${path}`).toBe(403);
+        expect(await response.json(), `${method} ${path}`).toEqual(notAuthorized);
+      }
+      for (const id of [guild.id, user.id]) {
+        const response = await call('PUT', `/applications/${id}/guilds/${guild.id}/commands`, []);
+        expect(response.status, id).toBe(404);
+        expect(await response.json(), id).toEqual({ message: 'Unknown Application', code: 10002 });
+      }
     });
   });
 
