@@ -54,7 +54,12 @@ export function describeRegisterFailure(error: unknown, where: { guildId: string
   if (error instanceof DiscordAPIError) {
     if (error.status === 401)
       return 'Discord refused DISCORD_TOKEN: copy the bot’s token again from the Developer Portal (your application → Bot → Reset Token).';
-    if (error.code === RESTJSONErrorCodes.UnknownApplication)
+    // 10002 for an id that is no application; 20012 for another application's id (the usual slip:
+    // a second bot's id, or the token of one app with the id of another).
+    if (
+      error.code === RESTJSONErrorCodes.UnknownApplication ||
+      error.code === RESTJSONErrorCodes.NotAuthorizedToPerformThisActionOnThisApplication
+    )
       return 'DISCORD_APPLICATION_ID is not this bot’s application: copy the Application ID from the Developer Portal (your application → General Information).';
     if (
       where.guildId !== undefined &&

@@ -84,6 +84,11 @@ describe('the quick-start scripts', () => {
       expect(await failing({ DISCORD_APPLICATION_ID: '100000000000000001' })).toMatch(
         /^Registration failed: DISCORD_APPLICATION_ID is not this bot’s application/,
       );
+      // Another bot's id (its application's), the usual slip: Discord answers 403 / 20012.
+      const otherBot = discord.createUser({ username: 'other-bot', bot: true });
+      expect(await failing({ DISCORD_APPLICATION_ID: otherBot.id })).toMatch(
+        /^Registration failed: DISCORD_APPLICATION_ID is not this bot’s application/,
+      );
       expect(await failing({ DISCORD_GUILD_ID: '100000000000000002' })).toBe(
         'Registration failed: The bot cannot register commands in the server DISCORD_GUILD_ID names ' +
           '(100000000000000002): invite it there with the link in the README (scopes bot and ' +
