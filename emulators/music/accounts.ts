@@ -2,6 +2,12 @@
  * The accounts host: `GET /authorize` (consent page), `POST /authorize` (the page's decision) and
  * `POST /api/token` for the authorization code (with or without PKCE, RFC 7636), refresh token and
  * client credentials grants (RFC 6749). Error shapes and texts from upstream-facts.md.
+ *
+ * Who the user is: whoever logs in on the consent page (its user chooser). The decision sets a login
+ * session cookie on the accounts host; a later authorize request carrying it comes from that user,
+ * who is sent straight back with a code when they already granted this app every scope asked and
+ * `show_dialog` is not `true` (upstream-facts: "show_dialog | optional, default false; true = ask
+ * consent again").
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { escapeHtml, OAuthFailure, type EmulatorRequest, type Reply } from './http.js';
@@ -10,6 +16,7 @@ import {
   REFRESH_LIFETIME_MS,
   SCOPES,
   TOKEN_LIFETIME_S,
+  consentKey,
   type EmulatorState,
   type PendingAuthorization,
 } from './state.js';
@@ -41,6 +48,18 @@ const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 const KNOWN_SCOPES: ReadonlySet<string> = new Set(SCOPES);
 
 const secret = (prefix: string) => prefix + randomBytes(48).toString('base64url');
+
+/** The accounts host's login session cookie. */
+const SESSION_COOKIE = 'session';
+
+/** The value of cookie `name` in a `Cookie` header (RFC 6265 §5.4), if sent. */
+function cookie(header: string | undefined, name: string): string | undefined {
+  for (const pair of (header ?? '').split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq !== -1 && pair.slice(0, eq).trim() === name) return pair.slice(eq + 1).trim();
+  }
+  return undefined;
+}
 
 /** `http://`, a loopback IP literal (never `localhost`), an optional port, the rest as written. */
 const LOOPBACK = /^http:\/\/(127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?([/?#].*)?$/;
@@ -179,6 +198,19 @@ export function createAccounts(options: AccountsOptions): Accounts {
       scopes: [...new Set(scopes)],
       challenge,
     };
+    // Consent already given for all of it: no page, unless the app asks to show it again.
+    const userId = state.sessions.get(cookie(req.headers.cookie, SESSION_COOKIE) ?? '');
+    const granted =
+      userId === undefined ? undefined : state.consents.get(consentKey(userId, options.clientId));
+    if (
+      userId !== undefined &&
+      state.users.has(userId) &&
+      q.get('show_dialog') !== 'true' &&
+      granted !== undefined &&
+      pending.scopes.every((scope) => granted.has(scope))
+    ) {
+      return redirect(redirectUri, { code: issueCode(userId, pending), state: stateParam });
+    }
     state.pending.set(pending.id, pending);
     const scopeList =
       pending.scopes.length === 0
@@ -218,17 +250,32 @@ export function createAccounts(options: AccountsOptions): Accounts {
     const user = state.users.get(form.get('user_id') ?? '');
     if (user === undefined)
       return redirect(pending.redirectUri, { error: 'access_denied', state: pending.state });
+    const key = consentKey(user.id, options.clientId);
+    state.consents.set(key, new Set([...(state.consents.get(key) ?? []), ...pending.scopes]));
+    const session = secret('');
+    state.sessions.set(session, user.id);
+    const reply = redirect(pending.redirectUri, { code: issueCode(user.id, pending), state: pending.state });
+    return {
+      ...reply,
+      headers: {
+        ...reply.headers,
+        'set-cookie': `${SESSION_COOKIE}=${session}; Path=${prefix}; HttpOnly; SameSite=Lax`,
+      },
+    };
+  }
+
+  function issueCode(userId: string, pending: PendingAuthorization): string {
     const code = secret('AQ');
     state.codes.set(code, {
       value: code,
-      userId: user.id,
+      userId,
       scopes: pending.scopes,
       redirectUri: pending.redirectUri,
       challenge: pending.challenge,
       expiresAt: state.now() + CODE_LIFETIME_MS,
       used: false,
     });
-    return redirect(pending.redirectUri, { code, state: pending.state });
+    return code;
   }
 
   // ---- Token endpoint ------------------------------------------------------------------------

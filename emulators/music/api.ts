@@ -717,18 +717,24 @@ export function createApi(options: ApiOptions): Api {
   };
 
   /**
-   * Paths the contract does not list that the 2026 changes removed for development-mode apps
-   * (upstream-facts: "Removed: GET /artists (several), /artists/{id}/top-tracks, GET /albums
-   * (several), /users/{id}[/playlists], /markets, browse"; PUT/DELETE /me/tracks and following).
+   * Paths the contract does not list that the 2026 changes removed for development-mode apps, and
+   * for which methods (none given: every method, where upstream-facts names only the path).
+   * upstream-facts: "Removed: GET /artists (several), /artists/{id}/top-tracks, GET /albums
+   * (several), /users/{id}[/playlists], /markets, browse", and "PUT/DELETE /me/albums (and tracks,
+   * following…) removed → PUT/DELETE /v1/me/library …; GET /me/library/contains → [bool]".
+   * Only the writes went: GET /me/tracks and GET /me/following stay, and get what any path this
+   * emulator does not serve gets. The `…/contains` checks went with the writes, `/me/library/contains`
+   * being the check that replaces them (the official changelog lists Check User's Saved Albums and
+   * Tracks and Check If User Follows as removed). PUT/DELETE /me/albums are contract routes below.
    */
-  const REMOVED_ELSEWHERE_IN_2026 = [
-    /^\/v1\/albums$/,
-    /^\/v1\/users\/[^/]+$/,
-    /^\/v1\/users\/[^/]+\/playlists$/,
-    /^\/v1\/markets$/,
-    /^\/v1\/browse(\/.*)?$/,
-    /^\/v1\/me\/tracks$/,
-    /^\/v1\/me\/following$/,
+  const REMOVED_ELSEWHERE_IN_2026: readonly { methods?: readonly string[]; pattern: RegExp }[] = [
+    { pattern: /^\/v1\/albums$/ },
+    { pattern: /^\/v1\/users\/[^/]+$/ },
+    { pattern: /^\/v1\/users\/[^/]+\/playlists$/ },
+    { pattern: /^\/v1\/markets$/ },
+    { pattern: /^\/v1\/browse(\/.*)?$/ },
+    { methods: ['PUT', 'DELETE'], pattern: /^\/v1\/me\/(tracks|following)$/ },
+    { methods: ['GET'], pattern: /^\/v1\/me\/(albums|tracks|following)\/contains$/ },
   ];
   const modify = ['playlist-modify-public', 'playlist-modify-private'];
   const P = '/v1/playlists/([^/]+)';
@@ -854,7 +860,11 @@ export function createApi(options: ApiOptions): Api {
     if (candidates.length === 0) {
       // Endpoints outside the contract that 2026 took from development-mode apps: refused as the
       // service refuses them, after the token is checked. Before 2026 they are not emulated.
-      if (variant === '2026' && REMOVED_ELSEWHERE_IN_2026.some((pattern) => pattern.test(req.path))) {
+      const removed = REMOVED_ELSEWHERE_IN_2026.some(
+        ({ methods, pattern }) =>
+          (methods === undefined || methods.includes(req.method)) && pattern.test(req.path),
+      );
+      if (variant === '2026' && removed) {
         authenticate(req);
         fail(403, 'Forbidden');
       }

@@ -65,7 +65,7 @@ export interface FailNextOptions {
   reason?: string;
   /**
    * Token endpoint only: the RFC 6749 §5.2 `error` code. By default one that fits the status
-   * (`invalid_request`, `invalid_client`, `temporarily_unavailable` for 429 and 503, `server_error`).
+   * (`invalid_request`, `temporarily_unavailable` for 429 and 503, `server_error`).
    */
   error?: string;
   /**
@@ -217,7 +217,8 @@ export interface MusicEmulator {
    * API's `{error:{status,message}}`, or on the token endpoint RFC 6749 §5.2's
    * `{error, error_description}`, or none at all with `emptyBody`. A 429 carries `Retry-After` (spec
    * §7): `retryAfterSeconds`, 1 by default, none for `null`; other statuses take none. An API 401
-   * carries `WWW-Authenticate` (RFC 6750 §3).
+   * carries `WWW-Authenticate` (RFC 6750 §3). A 401 for a path that matches the token endpoint is
+   * refused: the service answers `invalid_client` there with 400 (upstream-facts).
    */
   failNext(path: PathMatcher, status: number, options?: FailNextOptions): void;
   /**
@@ -289,9 +290,11 @@ function checkRetryAfter(caller: string, seconds: number | null | undefined): vo
     throw new Error(`${caller}: Retry-After is whole seconds, not ${seconds}`);
 }
 
-/** RFC 6749 §5.2 codes for an injected token endpoint failure, by status. */
+/**
+ * RFC 6749 §5.2 codes for an injected token endpoint failure, by status. (No 401: `failNext` refuses
+ * it there, the service answering `invalid_client` with 400.)
+ */
 function oauthErrorFor(status: number): string {
-  if (status === 401) return 'invalid_client';
   if (status === 429 || status === 503) return 'temporarily_unavailable';
   if (status >= 500) return 'server_error';
   return 'invalid_request';
@@ -617,6 +620,12 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
     },
     failNext(path, status, failOptions = {}) {
       checkMatcher('failNext', path);
+      // The RFC allows 401 for invalid_client; the service answers it 400 (upstream-facts), as
+      // accounts.ts does, so a 401 from its token endpoint would test what never happens.
+      if (status === 401 && matchesRequest(path, TOKEN_PATH))
+        throw new Error(
+          `failNext: the token endpoint never answers 401; it refuses a client with 400 invalid_client (failNext('/api/token', 400, { error: 'invalid_client' }))`,
+        );
       const { retryAfterSeconds } = failOptions;
       if (retryAfterSeconds !== undefined && status !== 429)
         throw new Error(`failNext: retryAfterSeconds is for a 429, not a ${status}`);

@@ -1,7 +1,7 @@
 /**
  * The emulator's mutable state: users with their devices, player and library; playlists with every
- * kept version (a removal names the version its positions refer to); tokens, codes and pending
- * authorizations. Seeded deterministically.
+ * kept version (a removal names the version its positions refer to); tokens, codes, pending
+ * authorizations, the accounts page's login sessions and the consents given. Seeded deterministically.
  */
 import { randomBytes } from 'node:crypto';
 import { seedCatalog, trackCycle, type Catalog } from './catalog.js';
@@ -168,6 +168,9 @@ export interface PendingAuthorization {
   challenge: string | null;
 }
 
+/** The key of `EmulatorState.consents` for what `userId` granted the app `clientId`. */
+export const consentKey = (userId: string, clientId: string): string => `${userId}\n${clientId}`;
+
 export interface CreateUserInput {
   id: string;
   displayName?: string | null;
@@ -207,6 +210,10 @@ export class EmulatorState {
   readonly refreshTokens = new Map<string, RefreshTokenRecord>();
   readonly codes = new Map<string, CodeRecord>();
   readonly pending = new Map<string, PendingAuthorization>();
+  /** The accounts page's login sessions: session cookie value → user id. */
+  readonly sessions = new Map<string, string>();
+  /** Scopes each user has granted each client, keyed by `consentKey(userId, clientId)`. */
+  readonly consents = new Map<string, Set<string>>();
   readonly fixtures: SeedFixtures | undefined;
   private nextKey = 1;
   private readonly idRng = createRng(0x1d5);

@@ -85,6 +85,17 @@ describe('music emulator: error answers a client sees', () => {
       expect((await clientCredentials()).status).toBe(200);
     });
 
+    it('refuses to inject a 401 there: the service answers invalid_client with 400', async () => {
+      for (const path of ['/api/token', '/accounts/api/token', /token/])
+        expect(() => emulator.failNext(path, 401)).toThrow(/400 invalid_client/);
+      emulator.failNext('/api/token', 400, { error: 'invalid_client', message: 'Invalid client' });
+      expect(await clientCredentials()).toMatchObject({
+        status: 400,
+        body: { error: 'invalid_client', error_description: 'Invalid client' },
+      });
+      expect((await clientCredentials()).status).toBe(200);
+    });
+
     it('counts token requests filtered by the path without /accounts', async () => {
       emulator.resetCounters();
       await clientCredentials();

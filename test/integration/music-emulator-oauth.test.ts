@@ -304,6 +304,83 @@ describe('music emulator: accounts', () => {
     });
   });
 
+  describe('a user who already consented (show_dialog)', () => {
+    /** Opens the consent page and agrees as `userId`, keeping the login cookie as a browser would. */
+    async function consentInBrowser(url: string, userId: string): Promise<{ location: URL; cookie: string }> {
+      const html = await (await fetch(url)).text();
+      const requestId = /name="request_id" value="([^"]+)"/.exec(html)?.[1] ?? expect.fail('consent page');
+      const answer = await fetch(`${emulator.authUrl}/authorize`, {
+        method: 'POST',
+        body: new URLSearchParams({ request_id: requestId, decision: 'approve', user_id: userId }),
+        redirect: 'manual',
+      });
+      const setCookie = answer.headers.get('set-cookie') ?? expect.fail('no login cookie');
+      return {
+        location: new URL(answer.headers.get('location') ?? expect.fail('no redirect')),
+        cookie: setCookie.split(';')[0] ?? '',
+      };
+    }
+    const again = (url: string, cookie: string) => fetch(url, { headers: { cookie }, redirect: 'manual' });
+
+    it('is sent straight back with a code when the scopes were all granted and show_dialog is not true', async () => {
+      const scope = 'user-read-private playlist-read-private';
+      const { cookie } = await consentInBrowser(authorizeUrl({ scope }), 'alice');
+      for (const extra of [{}, { show_dialog: 'false' }, { scope: 'playlist-read-private' }]) {
+        const response = await again(authorizeUrl({ scope, state: 'n3xt', ...extra }), cookie);
+        expect(response.status).toBe(302);
+        const location = new URL(response.headers.get('location') ?? '');
+        expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+        expect(location.searchParams.get('state')).toBe('n3xt');
+        const code = location.searchParams.get('code') ?? '';
+        const answer = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, true);
+        expect(answer.status).toBe(200);
+        expect(answer.body['scope']).toBe('scope' in extra ? extra.scope : scope);
+        const me = await api('/v1/me', String(answer.body['access_token']));
+        expect(me.body).toMatchObject({ id: 'alice' });
+      }
+    });
+
+    it('sees the consent page again with show_dialog=true, for a new scope, or without the login cookie', async () => {
+      const scope = 'user-read-private';
+      const { cookie } = await consentInBrowser(authorizeUrl({ scope }), 'bob');
+      for (const [url, sent] of [
+        [authorizeUrl({ scope, show_dialog: 'true' }), cookie],
+        [authorizeUrl({ scope: `${scope} user-read-email` }), cookie],
+        [authorizeUrl({ scope }), ''],
+      ] as const) {
+        const response = await again(url, sent);
+        expect(response.status).toBe(200);
+        expect(await response.text()).toMatch(/value="approve"/);
+      }
+      // Agreeing to the new scope adds it to what was granted.
+      await consentInBrowser(authorizeUrl({ scope: 'user-read-email' }), 'bob');
+      expect((await again(authorizeUrl({ scope: `${scope} user-read-email` }), cookie)).status).toBe(302);
+    });
+
+    it('still checks the request first: client, redirect URI, response type, scopes and PKCE', async () => {
+      const { cookie } = await consentInBrowser(authorizeUrl({}), 'carol');
+      const page = async (params: Record<string, string>, text: string) => {
+        const response = await again(authorizeUrl(params), cookie);
+        expect([response.status, response.headers.get('location')]).toEqual([400, null]);
+        expect(await response.text()).toContain(text);
+      };
+      await page({ client_id: 'someone-else' }, 'INVALID_CLIENT: Invalid client');
+      await page({ redirect_uri: `${REDIRECT}/` }, 'INVALID_CLIENT: Invalid redirect URI');
+      await page({ scope: 'user-read-birthdate' }, 'Illegal scope');
+      const refusedWith = async (params: Record<string, string>) => {
+        const response = await again(authorizeUrl(params), cookie);
+        expect(response.status).toBe(302);
+        const location = new URL(response.headers.get('location') ?? '');
+        expect(location.searchParams.has('code')).toBe(false);
+        return location.searchParams.get('error');
+      };
+      expect(await refusedWith({ response_type: 'token' })).toBe('unsupported_response_type');
+      expect(await refusedWith({ code_challenge_method: 'plain', code_challenge: 'x'.repeat(43) })).toBe(
+        'invalid_request',
+      );
+    });
+  });
+
   it('redirects with access_denied when the user cancels', async () => {
     const location = await emulator.deny(authorizeUrl({}), 'alice');
     expect(location.searchParams.get('error')).toBe('access_denied');
@@ -654,6 +731,39 @@ describe('music emulator: 2026 variant', () => {
       headers: { authorization: `Bearer ${unscoped}` },
     });
     expect(refused.status).toBe(403);
+  });
+
+  it('refuses only the writes and checks of saved tracks and follows, not their reads', async () => {
+    const token = emulator.issueUserToken('alice', [
+      'user-library-modify',
+      'user-library-read',
+      'user-follow-modify',
+      'user-follow-read',
+    ]).access_token;
+    const album = emulator.fixtures?.albumIds[0] ?? expect.fail('seeded');
+    const track = emulator.fixtures?.trackIds[0] ?? expect.fail('seeded');
+    const call = (method: string, path: string) =>
+      fetch(`${emulator.apiUrl}${path}`, { method, headers: { authorization: `Bearer ${token}` } });
+    for (const [method, path] of [
+      ['PUT', `/v1/me/tracks?ids=${track}`],
+      ['DELETE', `/v1/me/tracks?ids=${track}`],
+      ['PUT', '/v1/me/following?type=artist&ids=x'],
+      ['DELETE', '/v1/me/following?type=artist&ids=x'],
+      ['GET', `/v1/me/albums/contains?ids=${album}`],
+      ['GET', `/v1/me/tracks/contains?ids=${track}`],
+      ['GET', '/v1/me/following/contains?type=artist&ids=x'],
+    ] as const) {
+      const refused = await call(method, path);
+      expect([method, path, refused.status]).toEqual([method, path, 403]);
+      expect(await refused.json()).toEqual({ error: { status: 403, message: 'Forbidden' } });
+    }
+    // The reads stayed: not refused as removed, answered as any path the emulator does not serve.
+    for (const path of ['/v1/me/tracks', '/v1/me/following?type=artist']) {
+      const read = await call('GET', path);
+      const unknown = await call('GET', '/v1/nothing-here');
+      expect([path, read.status]).toEqual([path, unknown.status]);
+      expect(await read.json()).toEqual(await unknown.json());
+    }
   });
 
   it('answers 401 with the 2026 wording', async () => {
