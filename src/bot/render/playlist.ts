@@ -274,6 +274,11 @@ export function renderReplacementPrompt(preview: ReplacementPreview, ownerId: st
 }
 
 /** A cancelled confirmation: the buttons go away. */
+/** A confirmation prompt that can no longer be confirmed: why, and no buttons. */
+export function renderConfirmationEnded(reason: string): MusicMessage {
+  return { content: reason, embeds: [], components: [] };
+}
+
 export function renderCancelled(kind: 'remove' | 'replace'): MusicMessage {
   return {
     content: `Cancelled: nothing was ${kind === 'remove' ? 'removed' : 'replaced'}.`,

@@ -1,4 +1,4 @@
-import { MessageFlags } from 'discord.js';
+import { MessageFlags, type ButtonInteraction } from 'discord.js';
 import {
   albumButton,
   cancelButton,
@@ -11,12 +11,18 @@ import { renderAlbum } from '../../bot/render/music-catalog.js';
 import { renderLibraryChange } from '../../bot/render/music-library.js';
 import { md } from '../../bot/render/music-text.js';
 import { playerStatus, renderPlayerPanel } from '../../bot/render/player.js';
-import { renderCancelled, renderPlaylistPage } from '../../bot/render/playlist.js';
+import { renderCancelled, renderConfirmationEnded, renderPlaylistPage } from '../../bot/render/playlist.js';
 import type { ButtonHandler } from '../../bot/types.js';
 import { getAlbumSummary } from '../../domain/music/catalog.js';
 import { removeAlbumsFromLibrary, saveAlbumsToLibrary } from '../../domain/music/library.js';
 import { listDevices, pausePlayback, skipToNext } from '../../domain/music/player.js';
-import { getPlaylistPage, removePlaylistItems, replacePlaylistItems } from '../../domain/music/playlists.js';
+import { StaleConfirmationError } from '../../domain/music/errors.js';
+import {
+  getPlaylistPage,
+  removePlaylistItems,
+  replacePlaylistItems,
+  type PlaylistEdit,
+} from '../../domain/music/playlists.js';
 import { depsOf, ensureLinked, ensureOwner, marketOf, musicButton, showEdit } from './shared.js';
 
 const album = musicButton(albumButton, async (interaction, state, music, ctx) => {
@@ -90,23 +96,47 @@ const playlistPage = musicButton(playlistPageButton, async (interaction, state, 
 const confirmRemoval = musicButton(removeConfirmButton, async (interaction, state, music, ctx) => {
   if (!(await ensureOwner(interaction, state.owner, 'confirmation'))) return;
   await interaction.deferUpdate();
-  const edit = await removePlaylistItems(
-    depsOf(music, ctx),
-    state.owner,
-    state.playlist,
-    state.from,
-    state.count,
-    state.check,
+  const edit = await endsPrompt(
+    interaction,
+    removePlaylistItems(
+      depsOf(music, ctx),
+      state.owner,
+      state.playlist,
+      state.from,
+      state.count,
+      state.check,
+    ),
   );
-  await showEdit(interaction, edit, state.owner, ctx);
+  if (edit !== undefined) await showEdit(interaction, edit, state.owner, ctx);
 });
 
 const confirmReplacement = musicButton(replaceConfirmButton, async (interaction, state, music, ctx) => {
   if (!(await ensureOwner(interaction, state.owner, 'confirmation'))) return;
   await interaction.deferUpdate();
-  const edit = await replacePlaylistItems(depsOf(music, ctx), state.owner, state.playlist, state.token);
-  await showEdit(interaction, edit, state.owner, ctx);
+  const edit = await endsPrompt(
+    interaction,
+    replacePlaylistItems(depsOf(music, ctx), state.owner, state.playlist, state.token),
+  );
+  if (edit !== undefined) await showEdit(interaction, edit, state.owner, ctx);
 });
+
+/**
+ * A confirmation that can no longer be made (the playlist changed, or it expired) ends its prompt:
+ * the prompt says why, without its buttons, rather than keeping a button that fails each time and
+ * a text ("Nothing changes until then") that is no longer so. Other failures are answered as usual.
+ */
+async function endsPrompt(
+  interaction: ButtonInteraction,
+  edit: Promise<PlaylistEdit>,
+): Promise<PlaylistEdit | undefined> {
+  try {
+    return await edit;
+  } catch (error) {
+    if (!(error instanceof StaleConfirmationError)) throw error;
+    await interaction.editReply(renderConfirmationEnded(error.userMessage));
+    return undefined;
+  }
+}
 
 const cancel = musicButton(cancelButton, async (interaction, state) => {
   if (!(await ensureOwner(interaction, state.owner, 'confirmation'))) return;

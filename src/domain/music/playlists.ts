@@ -598,13 +598,24 @@ export async function removePlaylistItems(
   fingerprint: string,
 ): Promise<PlaylistEdit> {
   const full = await requireEditable(deps, userId, playlistId);
-  const entries = await removableEntries(deps, userId, full, from, count).catch((error: unknown) => {
-    if (error instanceof MusicInputError) throw new StaleConfirmationError(changedMessage('remove'));
+  const done = removedKey(userId, playlistId, from, count, fingerprint);
+  // What this very confirmation removed already (a second press of its button, a double click or a
+  // retry): said as done, where the items now at those positions would read as a changed playlist.
+  const stale = async (): Promise<PlaylistEdit> => {
+    const made = await readCached(deps.cache, done, removedSchema).catch(() => undefined);
+    if (made === undefined) throw new StaleConfirmationError(changedMessage('remove'));
+    const edit = { kind: 'remove', count, copies: made.copies, position: from } as const;
+    return { ...edit, ...(await afterEdit(deps, userId, full, pageIndexOf(from))) };
+  };
+  let entries: PlaylistEntry[];
+  try {
+    entries = await removableEntries(deps, userId, full, from, count);
+  } catch (error) {
+    if (error instanceof MusicInputError) return stale();
     throw error;
-  });
+  }
   const copiesAt = await copiesOf(deps, full, from, entries);
-  if (fingerprintOf(entries, copiesAt) !== fingerprint)
-    throw new StaleConfirmationError(changedMessage('remove'));
+  if (fingerprintOf(entries, copiesAt) !== fingerprint) return stale();
   // By URI alone, as the contract names them: every copy goes, as the prompt said.
   const uris = [...new Set(entries.map((entry) => entry.track?.uri ?? ''))];
   await editing(full, () => deps.client.playlists.removeItems(userId, full.id, uris, full.snapshot_id)).catch(
@@ -615,6 +626,8 @@ export async function removePlaylistItems(
       throw error;
     },
   );
+  // Storage that fails here does not make a removal that was made read as one that failed.
+  await deps.cache.set(done, { copies: copiesAt.length }, PENDING_TTL_MS).catch(() => undefined);
   return {
     kind: 'remove',
     count,
@@ -624,8 +637,13 @@ export async function removePlaylistItems(
   };
 }
 
+/** Marks a confirmed removal as made, for as long as its prompt can be confirmed. */
+const removedKey = (userId: string, playlistId: string, from: number, count: number, fingerprint: string) =>
+  `removed:${userId}:${playlistId}:${from}:${count}:${fingerprint}`;
+const removedSchema = z.object({ copies: z.number().int().nonnegative() });
+
 function changedMessage(command: 'remove' | 'replace'): string {
-  return `The playlist changed since you asked. Run /music playlist ${command} again.`;
+  return `The playlist changed since you asked: nothing was ${command === 'remove' ? 'removed' : 'replaced'}. Run /music playlist ${command} again.`;
 }
 
 const pendingSchema = z.object({
@@ -705,9 +723,9 @@ export async function replacePlaylistItems(
       throw error;
     },
   );
-  // Done: the confirmation goes (it expires anyway), and storage that fails here does not make a
-  // replacement that was made read as one that failed.
-  await deps.cache.delete(pendingKey(token)).catch(() => undefined);
+  // The confirmation is kept until it expires: a second press of the same button (a double click,
+  // or a retry while the first was under way) then finds the playlist holding exactly its items and
+  // says so, where without it the member would read "expired" under a replacement that was made.
   return {
     kind: 'replace',
     count: pending.uris.length,
