@@ -1,4 +1,5 @@
 import { PermissionFlagsBits, type Client, type PermissionsBitField } from 'discord.js';
+import type { ScheduleKind } from '../services/schedules/types.js';
 
 /** What the bot needs in a channel to make a scheduled post there, by the name the messages use. */
 export const POST_PERMISSIONS = [
@@ -10,9 +11,17 @@ export const POST_PERMISSIONS = [
 
 export type PostPermission = (typeof POST_PERMISSIONS)[number][0];
 
-/** The post permissions `granted` lacks, in the order above. */
-export function lackingPostPermissions(granted: Readonly<PermissionsBitField>): PostPermission[] {
-  return POST_PERMISSIONS.filter(([, flag]) => !granted.has(flag)).map(([name]) => name);
+/**
+ * The post permissions `granted` lacks, in the order above, for a post of `kind`: Attach Files only
+ * for the kinds that carry a chart (`today`, `week`); the current weather is an embed alone.
+ */
+export function lackingPostPermissions(
+  granted: Readonly<PermissionsBitField>,
+  kind: ScheduleKind,
+): PostPermission[] {
+  return POST_PERMISSIONS.filter(([name]) => name !== 'AttachFiles' || kind !== 'current')
+    .filter(([, flag]) => !granted.has(flag))
+    .map(([name]) => name);
 }
 
 /**

@@ -247,7 +247,7 @@ export function createScheduledPoster(
         const until = await botTimedOutUntil(client, schedule.guildId, now(), logger);
         if (until !== undefined) throw new BotTimedOutError(until, { cause: error });
       }
-      if (code === 'missing-permission') throw missingPermission(client, schedule.channelId, error);
+      if (code === 'missing-permission') throw missingPermission(client, schedule, error);
       if (code) throw new PostRejectedError(REASONS[code], code, { cause: error });
       // Discord's own refusal of this message (a JSON error code with 400, 404 or 413) will not mend
       // on a retry. Other 4xx may: a 401 (the token, for every post alike), a 403 such as 40333
@@ -287,7 +287,7 @@ export function createScheduledPoster(
             'a scheduled post Discord took without its embeds could not be deleted: it stays in the channel',
           );
         });
-      throw missingPermission(client, schedule.channelId);
+      throw missingPermission(client, schedule);
     }
   };
 }
@@ -296,9 +296,9 @@ export function createScheduledPoster(
  * The pause for a permission the bot lacks in the channel, naming the ones its cache says it lacks
  * (Discord's 50013 does not say which), in English in the reason and as names for the list.
  */
-function missingPermission(client: Client, channelId: string, cause?: unknown): PostRejectedError {
-  const granted = cachedPermissionsIn(client, channelId);
-  const missing = granted ? lackingPostPermissions(granted) : [];
+function missingPermission(client: Client, schedule: Schedule, cause?: unknown): PostRejectedError {
+  const granted = cachedPermissionsIn(client, schedule.channelId);
+  const missing = granted ? lackingPostPermissions(granted, schedule.kind) : [];
   const reason =
     missing.length === 0
       ? REASONS['missing-permission']

@@ -170,6 +170,23 @@ describe('scheduled weather posts, managed from Discord', () => {
     expect(reply.content).toContain('Embed Links, Attach Files');
   });
 
+  it('asks for Attach Files only for the posts that carry a chart', async () => {
+    const noFiles = world.discord.createChannel(world.guildId, { name: 'no-files' });
+    world.discord.setBotPermissions(noFiles.id, { deny: 1n << 15n });
+    const add = (kind: string) =>
+      schedule('add', { place: BERLIN, time: '08:15', timezone: 'UTC', channel: noFiles.id, kind }).reply();
+    const refused = await add('today');
+    expect(refused.content).toBe(`I cannot post in <#${noFiles.id}>: I am missing Attach Files there.`);
+    // The current weather is an embed alone: it needs no file.
+    const saved = await add('current');
+    expect(saved.embeds[0]?.title).toBe('Scheduled weather post saved');
+    const list = (await world.app.storage.ns('schedules').get(`guild:${world.guildId}`)) as {
+      id: string;
+      channelId: string;
+    }[];
+    await schedule('remove', { id: list.find((entry) => entry.channelId === noFiles.id)!.id }).reply();
+  });
+
   it('checks the permissions of the channel it is used in as Discord sends them, whatever the cache holds', async () => {
     const quiet = await channelWithoutEmbeds('quiet');
     // A bot whose gateway never told it about the channel (a missed event, a guild sent without

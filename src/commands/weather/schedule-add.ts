@@ -84,6 +84,7 @@ export default {
     } catch (error) {
       throw new UserError(t.badDays(md((error as Error).message, 200), md(typedDays, 60)));
     }
+    const kind = (interaction.options.getString('kind') ?? 'today') as ScheduleKind;
     const picked = interaction.options.getChannel('channel');
     const channelId = picked?.id ?? interaction.channelId;
     if (!channelId || !interaction.inGuild()) throw new UserError(t.pickTextChannel);
@@ -95,7 +96,7 @@ export default {
     const { granted, timedOutUntil } =
       type === undefined ? UNKNOWN_STANDING : await botStanding(interaction, channelId, ctx.now());
     if (granted) {
-      const missing = missingPermissions(granted, t);
+      const missing = missingPermissions(granted, kind, t);
       if (missing.length > 0) throw new UserError(t.missingPermissions(channelId, missing));
     }
 
@@ -113,7 +114,7 @@ export default {
           time,
           timezone,
           days,
-          kind: (interaction.options.getString('kind') ?? 'today') as ScheduleKind,
+          kind,
           // Left out: the units the member set with /weather units, else those of their language.
           units: (interaction.options.getString('units') ?? request.render.units) as Schedule['units'],
           lang: request.lang,

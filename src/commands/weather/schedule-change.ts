@@ -58,7 +58,8 @@ function scheduleVerb(verb: Verb): Subcommand<WeatherServices> {
       if (verb === 'pause' && schedule.paused) throw new UserError(said.scheduleAlreadyPaused(schedule.id));
       if (verb === 'resume' && !schedule.paused) throw new UserError(said.scheduleNotPaused(schedule.id));
       // Resumed into a channel it cannot post in, it would only be paused again at its next post.
-      if (verb === 'resume') await requirePostable(interaction, schedule.channelId, t, ctx.now());
+      if (verb === 'resume')
+        await requirePostable(interaction, schedule.channelId, schedule.kind, t, ctx.now());
       const changed = await changeSchedule(verb, weather, schedule, interaction.user.username, ctx.now());
       // Removed meanwhile by someone else: say so, rather than show it as paused or resumed.
       if (!changed) throw new UserError(t.noSuchSchedule(schedule.id));

@@ -2,11 +2,16 @@ import type { ChatInputCommandInteraction, PermissionsBitField } from 'discord.j
 import { lackingPostPermissions } from '../../bot/post-permissions.js';
 import { UserError } from '../../bot/errors.js';
 import type { ScheduleMessages } from '../../bot/i18n/schedule-messages.js';
+import type { ScheduleKind } from '../../services/schedules/types.js';
 import { withinMs } from '../../services/time-limit.js';
 
-/** The post permissions `granted` lacks, by name in the reader's language. */
-export function missingPermissions(granted: Readonly<PermissionsBitField>, t: ScheduleMessages): string[] {
-  return lackingPostPermissions(granted).map((name) => t.permissionNames[name]);
+/** The permissions `granted` lacks for a post of `kind`, by name in the reader's language. */
+export function missingPermissions(
+  granted: Readonly<PermissionsBitField>,
+  kind: ScheduleKind,
+  t: ScheduleMessages,
+): string[] {
+  return lackingPostPermissions(granted, kind).map((name) => t.permissionNames[name]);
 }
 
 export interface Standing {
@@ -71,12 +76,13 @@ export async function botStanding(
 export async function requirePostable(
   interaction: ChatInputCommandInteraction,
   channelId: string,
+  kind: ScheduleKind,
   t: ScheduleMessages,
   now: number,
 ): Promise<void> {
   const guild = interaction.guild;
   if (guild && !guild.channels.cache.has(channelId)) throw new UserError(t.channelGone(channelId));
   const { granted } = await botStanding(interaction, channelId, now);
-  const missing = granted ? missingPermissions(granted, t) : [];
+  const missing = granted ? missingPermissions(granted, kind, t) : [];
   if (missing.length > 0) throw new UserError(t.missingPermissions(channelId, missing));
 }
