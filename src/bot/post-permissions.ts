@@ -1,4 +1,14 @@
-import { PermissionFlagsBits, type Client, type PermissionsBitField } from 'discord.js';
+import {
+  type GuildChannelType,
+  OverwriteType,
+  PermissionFlagsBits,
+  PermissionsBitField,
+  Routes,
+  type APIGuild,
+  type APIGuildChannel,
+  type APIGuildMember,
+  type Client,
+} from 'discord.js';
 import type { ScheduleKind } from '../services/schedules/types.js';
 
 /** What the bot needs in a channel to make a scheduled post there, by the name the messages use. */
@@ -37,4 +47,58 @@ export function cachedPermissionsIn(
   if (!channel || !('guild' in channel) || !('permissionsFor' in channel)) return undefined;
   const me = channel.guild.members.me;
   return (me && channel.permissionsFor(me)) ?? undefined;
+}
+
+/**
+ * The bot's permissions in a channel as Discord has them, asked over REST (the channel, the server
+ * and the bot's own member: three requests), for a process that does not hold the server's shard
+ * and so has nothing in its cache. Computed as Discord's permissions documentation gives it, and as
+ * discord.js's `permissionsFor` computes them from the cache, so both name the same missing grants:
+ * the server's owner and Administrator have all; otherwise @everyone's and the member's roles', then
+ * the channel's @everyone, role and member overwrites in that order. Neither applies the implicit
+ * denials (no View Channel, nothing; no Send Messages, no Embed Links or Attach Files): a post is
+ * refused for those anyway, and the grant to give is the one named. A timeout is not applied: the
+ * poster asks about it on its own. Undefined when Discord cannot be asked or refuses (a channel the
+ * bot cannot view is not shown to it).
+ */
+export async function permissionsOverRest(
+  client: Client,
+  guildId: string,
+  channelId: string,
+): Promise<Readonly<PermissionsBitField> | undefined> {
+  const botId = client.user?.id;
+  if (botId === undefined) return undefined;
+  try {
+    const [channel, guild, member] = (await Promise.all([
+      client.rest.get(Routes.channel(channelId)),
+      client.rest.get(Routes.guild(guildId)),
+      client.rest.get(Routes.guildMember(guildId, botId)),
+    ])) as [APIGuildChannel<GuildChannelType>, APIGuild, APIGuildMember];
+    const all = PermissionsBitField.All;
+    if (guild.owner_id === botId) return new PermissionsBitField(all).freeze();
+    const rolePermissions = new Map(guild.roles.map((role) => [role.id, BigInt(role.permissions)]));
+    let bits = rolePermissions.get(guildId) ?? 0n;
+    for (const role of member.roles) bits |= rolePermissions.get(role) ?? 0n;
+    if ((bits & PermissionFlagsBits.Administrator) !== 0n) return new PermissionsBitField(all).freeze();
+    const overwrites = channel.permission_overwrites ?? [];
+    const apply = (allow: bigint, deny: bigint) => {
+      bits = (bits & ~deny) | allow;
+    };
+    const everyone = overwrites.find((o) => o.id === guildId);
+    if (everyone) apply(BigInt(everyone.allow), BigInt(everyone.deny));
+    let allow = 0n;
+    let deny = 0n;
+    for (const o of overwrites) {
+      if (o.type === OverwriteType.Role && o.id !== guildId && member.roles.includes(o.id)) {
+        allow |= BigInt(o.allow);
+        deny |= BigInt(o.deny);
+      }
+    }
+    apply(allow, deny);
+    const own = overwrites.find((o) => o.type === OverwriteType.Member && o.id === botId);
+    if (own) apply(BigInt(own.allow), BigInt(own.deny));
+    return new PermissionsBitField(bits).freeze();
+  } catch {
+    return undefined;
+  }
 }

@@ -11,6 +11,7 @@ import {
   type APIGuildMember,
   type APIMessage,
   type Client,
+  type PermissionsBitField,
 } from 'discord.js';
 import type { Place } from '../domain/weather/places.js';
 import type { Logger } from '../logger.js';
@@ -45,7 +46,7 @@ import {
   type WeatherLang,
 } from '../services/weather/index.js';
 import { scheduleMessages } from './i18n/schedule-messages.js';
-import { cachedPermissionsIn, lackingPostPermissions } from './post-permissions.js';
+import { cachedPermissionsIn, lackingPostPermissions, permissionsOverRest } from './post-permissions.js';
 import {
   renderCurrentWeather,
   renderDailyForecast,
@@ -247,7 +248,8 @@ export function createScheduledPoster(
         const until = await botTimedOutUntil(client, schedule.guildId, now(), logger);
         if (until !== undefined) throw new BotTimedOutError(until, { cause: error });
       }
-      if (code === 'missing-permission') throw missingPermission(client, schedule, error);
+      if (code === 'missing-permission')
+        throw missingPermission(schedule, await postPermissions(client, schedule), error);
       if (code) throw new PostRejectedError(REASONS[code], code, { cause: error });
       // Discord's own refusal of this message (a JSON error code with 400, 404 or 413) will not mend
       // on a retry. Other 4xx may: a 401 (the token, for every post alike), a 403 such as 40333
@@ -264,12 +266,14 @@ export function createScheduledPoster(
     // channel would get bare charts from now on, with nothing to say why. Taken back, and the
     // schedule paused, as a post refused for a missing permission is. Discord does not document
     // this, and an answer without embeds may have other causes (a proxy, a server other than
-    // Discord's): it is taken for the missing permission only when the bot's cached permissions
-    // there say it may not embed links. Otherwise the post stays and the owner is told.
+    // Discord's): it is taken for the missing permission only when the bot's permissions there
+    // (cached, or asked of Discord by a process that does not hold the server's shard) say it may
+    // not embed links. Otherwise the post stays and the owner is told.
     const echoed = (posted as Partial<APIMessage>).embeds ?? [];
     if (message.embeds.length > 0 && echoed.length === 0) {
       const where = { scheduleId: schedule.id, channelId: schedule.channelId, messageId: posted.id };
-      const mayEmbed = mayEmbedLinks(client, schedule.channelId);
+      const granted = await postPermissions(client, schedule);
+      const mayEmbed = granted?.has(PermissionFlagsBits.EmbedLinks);
       if (mayEmbed !== false) {
         logger?.warn(
           where,
@@ -287,17 +291,34 @@ export function createScheduledPoster(
             'a scheduled post Discord took without its embeds could not be deleted: it stays in the channel',
           );
         });
-      throw missingPermission(client, schedule);
+      throw missingPermission(schedule, granted);
     }
   };
 }
 
 /**
- * The pause for a permission the bot lacks in the channel, naming the ones its cache says it lacks
+ * The bot's permissions in the schedule's channel: from the cache, or asked of Discord when this
+ * process does not hold the server's shard; undefined when neither tells.
+ */
+async function postPermissions(
+  client: Client,
+  schedule: Schedule,
+): Promise<Readonly<PermissionsBitField> | undefined> {
+  return (
+    cachedPermissionsIn(client, schedule.channelId) ??
+    (await permissionsOverRest(client, schedule.guildId, schedule.channelId))
+  );
+}
+
+/**
+ * The pause for a permission the bot lacks in the channel, naming the ones `granted` lacks
  * (Discord's 50013 does not say which), in English in the reason and as names for the list.
  */
-function missingPermission(client: Client, schedule: Schedule, cause?: unknown): PostRejectedError {
-  const granted = cachedPermissionsIn(client, schedule.channelId);
+function missingPermission(
+  schedule: Schedule,
+  granted: Readonly<PermissionsBitField> | undefined,
+  cause?: unknown,
+): PostRejectedError {
   const missing = granted ? lackingPostPermissions(granted, schedule.kind) : [];
   const reason =
     missing.length === 0
@@ -310,8 +331,3 @@ function missingPermission(client: Client, schedule: Schedule, cause?: unknown):
 }
 
 const ENGLISH_PERMISSION_NAMES = scheduleMessages('en').permissionNames;
-
-/** Whether the bot's cached permissions in the channel include Embed Links; undefined when not known. */
-function mayEmbedLinks(client: Client, channelId: string): boolean | undefined {
-  return cachedPermissionsIn(client, channelId)?.has(PermissionFlagsBits.EmbedLinks);
-}

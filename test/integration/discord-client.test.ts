@@ -9,6 +9,7 @@ import type { EmulatorChannel } from '../../emulators/discord/index.js';
 import { createDiscordClient } from '../../src/bot/client.js';
 import { startBot } from '../../src/bot/index.js';
 import { createScheduledPoster } from '../../src/bot/scheduled-post.js';
+import { permissionsOverRest } from '../../src/bot/post-permissions.js';
 import { createLogger } from '../../src/logger.js';
 import {
   BotTimedOutError,
@@ -16,7 +17,7 @@ import {
   PostRejectedError,
 } from '../../src/services/schedules/runner.js';
 import { berlinSchedule } from '../fixtures/schedules.js';
-import { currentReportFixture, hourlyReportFixture } from '../fixtures/weather-render.js';
+import { currentReportFixture, dailyReportFixture, hourlyReportFixture } from '../fixtures/weather-render.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/reliability-proxy.js';
 
 /**
@@ -221,6 +222,8 @@ describe("the bot's Discord client", () => {
     const { guild: elsewhere, room } = await uncachedChannel('Elsewhere');
     const schedule = { ...berlinSchedule({ guildId: elsewhere.id, channelId: room.id }), id: 'elsewhere' };
     const created = `POST /api/v10/channels/${room.id}/messages`;
+    // Nor can Discord be asked about them just now.
+    proxy.fail({ match: new RegExp(`^GET /api/v10/channels/${room.id}$`), status: 502, times: Infinity });
     // A server that echoes the message with its embeds empty, then one that leaves them out.
     rewrite = (body, line) => (line === created ? JSON.stringify({ ...JSON.parse(body), embeds: [] }) : body);
     await post(schedule, fetched, 'nonce-7');
@@ -231,6 +234,58 @@ describe("the bot's Discord client", () => {
     expect(emu.requestCount({ method: 'DELETE' })).toBe(0);
     expect(logs.filter((line) => line.includes('without its embeds'))).toHaveLength(2);
     expect(logs.every((line) => (JSON.parse(line) as { level: number }).level === 40)).toBe(true);
+    expect(logs.join('\n')).toContain('not known here');
+    proxy.clear();
+  });
+
+  it('works out its permissions over REST as discord.js does from its cache, overwrites and implicit denials included', async () => {
+    const room = emu.createChannel(guild.id, { name: 'overwrites' });
+    const { ViewChannel, SendMessages, EmbedLinks, AttachFiles } = PermissionFlagsBits;
+    const cases: [string, { allow?: bigint; deny?: bigint }, { allow?: bigint; deny?: bigint }][] = [
+      ['none', {}, {}],
+      ['hidden from everyone, shown to the bot', { deny: ViewChannel }, { allow: ViewChannel }],
+      ['hidden from everyone but sendable', { deny: ViewChannel | EmbedLinks }, { allow: ViewChannel }],
+      ['read-only for everyone', { deny: SendMessages }, {}],
+      ['read-only, files allowed to the bot', { deny: SendMessages }, { allow: AttachFiles }],
+      ['no embeds for the bot', {}, { deny: EmbedLinks }],
+      ['everyone denied, the bot allowed', { deny: EmbedLinks | AttachFiles }, { allow: EmbedLinks }],
+    ];
+    for (const [what, everyone, bot] of cases) {
+      emu.setChannelOverwrite(room.id, guild.id, 'role', everyone);
+      emu.setBotPermissions(room.id, bot);
+      const fromCache = () => {
+        const cached = client.channels.cache.get(room.id);
+        const me = client.guilds.cache.get(guild.id)?.members.me;
+        return cached && me && 'permissionsFor' in cached ? cached.permissionsFor(me).bitfield : undefined;
+      };
+      const overRest = (await permissionsOverRest(client, guild.id, room.id))?.bitfield;
+      await expect.poll(fromCache, { message: what }).toBe(overRest);
+    }
+    // Discord does not show the bot a channel it cannot view: nothing to work out from.
+    emu.setBotPermissions(room.id, { deny: ViewChannel });
+    expect(await permissionsOverRest(client, guild.id, room.id)).toBeUndefined();
+  });
+
+  it('asks Discord for its permissions when it holds nothing of the server, and takes back a post stripped of its embeds', async () => {
+    // As in a process that does not hold the server's shard: scheduled posts are made by any process.
+    const { post } = loggedPoster();
+    const fetched = { kind: 'week' as const, report: dailyReportFixture() };
+    const { guild: elsewhere, room } = await uncachedChannel('Elsewhere, no embeds');
+    emu.setBotPermissions(room.id, { deny: PermissionFlagsBits.EmbedLinks });
+    const schedule = {
+      ...berlinSchedule({ guildId: elsewhere.id, channelId: room.id }),
+      id: 'far-no-embeds',
+    };
+    const rejected = await post(schedule, fetched, 'nonce-far').catch((error: unknown) => error);
+    expect(rejected).toBeInstanceOf(PostRejectedError);
+    expect((rejected as PostRejectedError).code).toBe('missing-permission');
+    expect((rejected as PostRejectedError).message).toBe('the bot lacks Embed Links in the channel');
+    expect(emu.messages(room.id)).toEqual([]);
+    // With Embed Links, the same post stays.
+    emu.setBotPermissions(room.id, {});
+    await post(schedule, fetched, 'nonce-far-2');
+    expect(emu.messages(room.id)).toHaveLength(1);
+    expect(emu.messages(room.id)[0]?.embeds).toHaveLength(1);
   });
 
   it('takes back a post stripped of its embeds, pausing the schedule, when the bot’s cached permissions lack Embed Links', async () => {
