@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { scheduleMessages } from '../../src/bot/i18n/schedule-messages.js';
-import { renderScheduleListMessage, renderScheduleSaved } from '../../src/bot/render/schedules.js';
+import {
+  renderScheduleListMessage,
+  renderScheduleSaved,
+  scheduleDays,
+} from '../../src/bot/render/schedules.js';
 import type { Schedule } from '../../src/services/schedules/types.js';
 
 const HOSTILE = 'Evil [x](http://evil.example) `code` **bold** <@123>';
@@ -33,6 +37,13 @@ const listEmbed = (...args: Parameters<typeof renderScheduleListMessage>) =>
   renderScheduleListMessage(...args).embeds[0]!;
 
 describe('schedule renderers', () => {
+  it('lists the days of a schedule from Monday, so a weekend reads Sat, Sun (Sa, So)', () => {
+    expect(scheduleDays([0, 6], scheduleMessages('en'))).toBe('Sat, Sun');
+    expect(scheduleDays([0, 6], scheduleMessages('de'))).toBe('Sa, So');
+    expect(scheduleDays([0, 1, 3, 5], scheduleMessages('en'))).toBe('Mon, Wed, Fri, Sun');
+    expect(scheduleDays([], scheduleMessages('de'))).toBe('jeden Tag');
+  });
+
   it('escapes a place label typed or geocoded with markdown, so it shows as typed and links nowhere', () => {
     const schedule = scheduleFactory({ place: { lat: 1, lon: 2, label: HOSTILE } });
     for (const description of [

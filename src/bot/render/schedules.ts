@@ -8,9 +8,13 @@ import { buttonRows } from './music-components.js';
 import { md } from './music-text.js';
 import { truncate } from './text.js';
 
-/** `every day`, `Mon, Wed, Fri`, in the reader's language. */
+/**
+ * `every day`, `Mon, Wed, Fri`, `Sat, Sun`, in the reader's language: the week from Monday, as ISO
+ * 8601 and German calendars have it (the days are stored Sunday first, as `Date` numbers them).
+ */
 export function scheduleDays(days: readonly number[], t: ScheduleMessages): string {
-  return days.length === 0 ? t.everyDay : days.map((day) => t.weekdays[day]).join(', ');
+  const fromMonday = [...days].sort((a, b) => ((a + 6) % 7) - ((b + 6) % 7));
+  return days.length === 0 ? t.everyDay : fromMonday.map((day) => t.weekdays[day]).join(', ');
 }
 
 /**
