@@ -20,7 +20,13 @@ export async function startBot({ client, token, route, logger, readyTimeoutMs = 
     void route(interaction);
   });
   client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
-  client.on(Events.ShardDisconnect, (_event, shardId) => logger.warn({ shardId }, 'gateway disconnected'));
+  // discord.js emits this only for a close it will not reconnect after: the shard stays offline.
+  client.on(Events.ShardDisconnect, (event, shardId) =>
+    logger.error(
+      { shardId, code: event.code, fix: GATEWAY_CLOSE_FIXES[event.code] ?? 'restart the bot' },
+      'Discord closed a shard for good: it will not reconnect by itself',
+    ),
+  );
   client.on(Events.ShardResume, (shardId) => logger.info({ shardId }, 'gateway resumed'));
 
   // Given up on only when no shard has become ready for `readyTimeoutMs`.
@@ -53,6 +59,16 @@ export async function startBot({ client, token, route, logger, readyTimeoutMs = 
   }
   logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'connected to Discord');
 }
+
+/** What to do about each close code discord.js does not reconnect after (Discord's gateway docs). */
+const GATEWAY_CLOSE_FIXES: Readonly<Record<number, string>> = {
+  4004: 'DISCORD_TOKEN was refused: copy the token again from the Developer Portal, then restart',
+  4010: 'an invalid shard was sent: check SHARD_IDS and SHARD_COUNT, then restart',
+  4011: 'Discord requires more shards for this many servers: raise SHARD_COUNT (README, Scaling out), then restart',
+  4012: 'an invalid gateway version: update the bot',
+  4013: 'invalid intents were sent: update the bot',
+  4014: 'an intent is not enabled for this application in the Developer Portal: enable it there, then restart',
+};
 
 /** Network errors that mean Discord was never reached. */
 const UNREACHABLE = new Set([

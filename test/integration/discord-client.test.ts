@@ -338,4 +338,36 @@ describe('starting the bot', () => {
       await emu.close();
     }
   }, 30_000);
+
+  it('says at error, with what to do, when Discord closes a shard for good', async () => {
+    const emu = await startDiscordEmulator();
+    const client = createDiscordClient({ apiUrl: emu.restUrl });
+    const lines: string[] = [];
+    const logger = pino(
+      { level: 'info' },
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(chunk.toString());
+          done();
+        },
+      }),
+    );
+    try {
+      await startBot({ client, token: 'emulator-bot-token', route: () => Promise.resolve(), logger });
+      // 4004, Authentication failed: discord.js does not reconnect after it.
+      emu.disconnectAll(4004);
+      await expect.poll(() => lines.some((line) => line.includes('closed a shard for good'))).toBe(true);
+      const line = JSON.parse(lines.find((l) => l.includes('closed a shard for good'))!) as {
+        level: number;
+        code: number;
+        shardId: number;
+        fix: string;
+      };
+      expect([line.level, line.code, line.shardId]).toEqual([50, 4004, 0]);
+      expect(line.fix).toMatch(/^DISCORD_TOKEN was refused/);
+    } finally {
+      await client.destroy();
+      await emu.close();
+    }
+  });
 });
