@@ -79,6 +79,8 @@ describe.runIf(redisReady)('scheduled posts on BullMQ with real bot processes', 
       REDIS_URL,
       REDIS_PREFIX: prefix,
       SCHEDULER: 'queue',
+      // Each post made is a debug line: counted below to see both processes' workers at work.
+      LOG_LEVEL: 'debug',
     };
     const bots = [startBotProcess(env), startBotProcess(env)];
     running.push(...bots);

@@ -340,7 +340,7 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
     } catch (error) {
       if (error instanceof WeatherRefusedError) return refuse(schedule, slot, error);
       logger.warn(
-        { err: error, scheduleId, slot },
+        { err: error, guildId, scheduleId, channelId: schedule.channelId, slot },
         'weather unavailable for a scheduled post; will try again',
       );
       throw new RetryLater('weather unavailable', { cause: error });
@@ -352,7 +352,9 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
     if (!current || current.paused) return 'withdrawn';
     const outcome = await slots.postOne(schedule, slot, fetched.weather);
     if (outcome === 'failed' || outcome === 'busy') throw new RetryLater(`post ${outcome}`);
-    if (outcome === 'posted') logger.info({ scheduleId, slot }, 'scheduled post made');
+    // One line a post, thousands a slot on a large bot: at debug, as the local runner's are.
+    if (outcome === 'posted')
+      logger.debug({ guildId, scheduleId, channelId: schedule.channelId, slot }, 'scheduled post made');
     return outcome;
   }
 
@@ -375,14 +377,20 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
       worker.on('error', (error) => logger.error({ err: error }, 'schedule worker error'));
       worker.on('failed', (job, error) => {
         if (job && job.attemptsMade >= attempts) {
-          logger.warn({ err: error, scheduleId: job.data.scheduleId }, 'scheduled post given up');
+          logger.warn(
+            { err: error, guildId: job.data.guildId, scheduleId: job.data.scheduleId },
+            'scheduled post given up',
+          );
         }
       });
       reconcileTimer = setInterval(() => {
         // One at a time: a check still running (a slow Redis) is not joined by another.
         reconciling ??= reconcile(false)
           .catch((error: unknown) =>
-            logger.error({ err: error }, 'could not check the job schedulers against the schedules'),
+            logger.warn(
+              { err: error },
+              'could not check the job schedulers against the schedules: tried again within 5 minutes',
+            ),
           )
           .finally(() => {
             reconciling = undefined;

@@ -435,8 +435,15 @@ export function createSlotPoster(options: SlotPosterOptions) {
             );
             outcome = 'refused';
           } else if (error instanceof PostRefusedError) {
-            logger.error(
-              { err: error, scheduleId: schedule.id, slot },
+            // Most often the server's AutoMod: the server's to mend, and the list says so.
+            logger.warn(
+              {
+                err: error,
+                scheduleId: schedule.id,
+                guildId: schedule.guildId,
+                channelId: schedule.channelId,
+                slot,
+              },
               'scheduled post refused by Discord: skipped for this run, not tried again',
             );
             refusal = { at: now(), reason: error.detail };
@@ -456,7 +463,16 @@ export function createSlotPoster(options: SlotPosterOptions) {
         if (refusal !== undefined) await noteRefusal(schedule, refusal ?? undefined);
         return outcome;
       } catch (error) {
-        logger.warn({ err: error, scheduleId: schedule.id, slot }, 'scheduled post failed; will try again');
+        logger.warn(
+          {
+            err: error,
+            scheduleId: schedule.id,
+            guildId: schedule.guildId,
+            channelId: schedule.channelId,
+            slot,
+          },
+          'scheduled post failed; will try again',
+        );
         return 'failed';
       } finally {
         stopKeeping();
