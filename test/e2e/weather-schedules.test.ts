@@ -423,7 +423,7 @@ describe('scheduled weather posts, managed from Discord', () => {
     expect(await pausing.waitForCallback()).toMatchObject({ type: 5, data: { flags: 64 } });
     expect((await pausing.reply()).embeds[0]?.description).toContain('⏸ paused by alice');
     expect((await schedule('list', {}, undefined, 'de').reply()).embeds[0]?.description).toContain(
-      '⏸ angehalten von alice',
+      '⏸ pausiert von alice',
     );
     // An id typed in capitals, with a space pasted around it, is the same schedule (as suggested).
     expect(
@@ -505,7 +505,7 @@ describe('scheduled weather posts, managed from Discord', () => {
     const paused = await store.get(`guild:${world.guildId}`);
     const again = await schedule('pause', { id }, undefined, 'de').reply();
     expect(again.content).toBe(
-      `Der geplante Post „${id}“ ist bereits angehalten: Nichts wurde geändert. \`/wetter zeitplan fortsetzen\` startet ihn wieder.`,
+      `Der geplante Post „${id}“ ist bereits pausiert: Es wurde nichts geändert. \`/wetter zeitplan fortsetzen\` setzt ihn fort.`,
     );
     const inEnglish = await schedule('pause', { id }).reply();
     expect(inEnglish.content).toBe(
@@ -555,7 +555,7 @@ describe('scheduled weather posts, managed from Discord', () => {
       .toContain('paused: the channel was deleted');
     // Said in the reader's language, although the runner that paused it had no reader.
     expect((await schedule('list', {}, undefined, 'de').reply()).embeds[0]?.description).toContain(
-      'angehalten: der Kanal wurde gelöscht',
+      'pausiert: der Kanal wurde gelöscht',
     );
   });
 

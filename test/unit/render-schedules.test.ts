@@ -86,11 +86,11 @@ describe('schedule renderers', () => {
       '⏸ paused: the bot lacks Send Messages, Attach Files in the channel',
     );
     expect(listEmbed([named], 25, NOW, de).description).toContain(
-      '⏸ angehalten: dem Bot fehlt im Kanal: Nachrichten senden, Dateien anhängen',
+      '⏸ pausiert: dem Bot fehlt im Kanal: Nachrichten senden, Dateien anhängen',
     );
     // Not known (or paused by an older version): the general reason.
     expect(listEmbed([paused()], 25, NOW, de).description).toContain(
-      '⏸ angehalten: dem Bot fehlt eine Berechtigung, die er im Kanal braucht',
+      '⏸ pausiert: dem Bot fehlt eine Berechtigung, die er im Kanal braucht',
     );
   });
 
@@ -139,10 +139,10 @@ describe('schedule renderers', () => {
       listEmbed([scheduleFactory({ paused })], 25, NOW, t).description!;
     const at = 0;
     expect(line({ reason: 'paused by alice', at, byUser: true, code: 'member', by: 'alice' })).toContain(
-      '⏸ angehalten von alice',
+      '⏸ pausiert von alice',
     );
     expect(line({ reason: 'the channel was deleted', at, byUser: false, code: 'channel-deleted' })).toContain(
-      '⏸ angehalten: der Kanal wurde gelöscht',
+      '⏸ pausiert: der Kanal wurde gelöscht',
     );
     expect(
       line({
@@ -151,11 +151,11 @@ describe('schedule renderers', () => {
         byUser: false,
         code: 'plan-hourly',
       }),
-    ).toContain('⏸ angehalten: der Wettertarif des Bots enthält keine stündliche Vorhersage');
+    ).toContain('⏸ pausiert: der Wettertarif des Bots enthält keine stündliche Vorhersage');
     // A code from a later version, or a record without one: the English reason, escaped.
     for (const code of ['moon-phase', undefined, 'toString', '__proto__']) {
       const paused = { reason: 'the *moon* is full', at, byUser: false, ...(code ? { code } : {}) };
-      expect(line(paused)).toContain('⏸ angehalten: the \\*moon\\* is full');
+      expect(line(paused)).toContain('⏸ pausiert: the \\*moon\\* is full');
     }
     expect(
       line({ reason: 'the channel was deleted', at, byUser: false, code: 'channel-deleted' }, en),

@@ -574,12 +574,13 @@ describe('renderAccumulated', () => {
     const german = fields(renderAccumulated(one, DE));
     expect(german['Zeitraum']).toMatch(/\(1 Tag\)$/);
     expect(german['Wärmesumme über 10\u00a0°C']).toBe(
-      '5\u00a0°C·d an 1 Tag über der Schwelle (dessen Mittel 15\u00a0°C)',
+      '5\u00a0°C·d an 1 Tag über der Schwelle (Tagesmittel 15\u00a0°C)',
     );
-    expect(german['Niederschlag']).toBe('2\u00a0mm an 1 Tag');
-    // Not "0,08 in in 1 Tag" in inches.
+    // The sum over the period's days ("an 1 Tag" would read as the days it rained), and not
+    // "0,08 in in 1 Tag" in inches.
+    expect(german['Niederschlag']).toBe('2\u00a0mm über 1 Tag');
     expect(fields(renderAccumulated(one, { ...DE, units: 'imperial' }))['Niederschlag']).toBe(
-      '0,08\u00a0in an 1 Tag',
+      '0,08\u00a0in über 1 Tag',
     );
   });
 

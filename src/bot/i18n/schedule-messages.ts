@@ -103,6 +103,10 @@ const en = {
   noNextRun: 'no next run',
   /** In autocomplete choices, after a paused schedule. */
   pausedMark: 'paused',
+  /** `/weather schedule test`: Discord refused the message itself (`said`: its status and words). */
+  postRefused: (said: string) => `Discord refused the post: ${said}.`,
+  /** In the list, for a schedule whose stored zone is empty. */
+  noTimeZone: 'no time zone',
 };
 
 export type ScheduleMessages = typeof en;
@@ -121,13 +125,13 @@ const de: ScheduleMessages = {
     `Die Zeitzone von ${place} kenne ich nicht: Gib eine mit der Option \`zeitzone\` an, z. B. Europe/Berlin.`,
   // The reason comes from the parser in English; the German text names what was typed instead.
   badDays: (_reason, typed) =>
-    `„${typed}“ kann ich nicht als Wochentage lesen. Schreibe Tage wie mo,mi,fr, werktags oder sa-so.`,
+    `„${typed}“ kann ich nicht als Wochentage lesen. Schreibe Tage wie mo,mi,fr, mo-fr oder sa-so.`,
   tooManySchedules: (count) =>
     `Dieser Server hat schon ${count === 1 ? 'einen geplanten Post' : `${count} geplante Posts`}, mehr sind nicht erlaubt. Entferne zuerst einen.`,
   duplicateSchedule: (id, channelId, paused) =>
     `<#${channelId}> bekommt diesen Post schon: Der geplante Post \`${id}\` hat denselben Ort, dieselbe Zeit, dieselben Tage und dieselbe Art.` +
     (paused
-      ? ` Er ist angehalten: \`/wetter zeitplan fortsetzen id:${id}\` startet ihn wieder.`
+      ? ` Er ist pausiert: \`/wetter zeitplan fortsetzen id:${id}\` setzt ihn fort.`
       : ' Es wurde nichts hinzugefügt.'),
   pickTextChannel: 'Wähle einen Textkanal dieses Servers.',
   notTextChannel:
@@ -154,7 +158,7 @@ const de: ScheduleMessages = {
     list: 'Geplante Wetterposts',
     saved: 'Geplanter Wetterpost gespeichert',
     remove: 'Geplanter Wetterpost gelöscht',
-    pause: 'Geplanter Wetterpost angehalten',
+    pause: 'Geplanter Wetterpost pausiert',
     resume: 'Geplanter Wetterpost fortgesetzt',
   },
   listFooter: (count, limit) =>
@@ -176,8 +180,8 @@ const de: ScheduleMessages = {
   weekdays: ['So', 'Mo', 'Di', 'Mi', 'Do', 'Fr', 'Sa'],
   everyDay: 'jeden Tag',
   what: (kind, place, channelId) => `${kind} für **${place}** in <#${channelId}>`,
-  pausedBecause: (reason) => `⏸ angehalten: ${reason}`,
-  pausedBy: (name) => `⏸ angehalten von ${name}`,
+  pausedBecause: (reason) => `⏸ pausiert: ${reason}`,
+  pausedBy: (name) => `⏸ pausiert von ${name}`,
   unknownZone: '⚠ seine Zeitzone kennt dieser Bot nicht: Entferne diesen geplanten Post und lege ihn neu an',
   pauseReasons: {
     'channel-deleted': 'der Kanal wurde gelöscht',
@@ -193,7 +197,9 @@ const de: ScheduleMessages = {
   lastRefused: (unixSeconds, said) =>
     `⚠ Discord hat den letzten Post abgelehnt (<t:${unixSeconds}:R>): ${said}`,
   noNextRun: 'kein nächster Termin',
-  pausedMark: 'angehalten',
+  pausedMark: 'pausiert',
+  postRefused: (said) => `Discord hat den Post abgelehnt: ${said}.`,
+  noTimeZone: 'keine Zeitzone',
 };
 
 const CATALOGUES: Readonly<Record<Lang, ScheduleMessages>> = { en, de };

@@ -26,11 +26,11 @@ export const SCHEDULE_TEXT = {
     ),
     pause: text(
       ['pause', 'Stop a scheduled weather post for now'],
-      ['pausieren', 'Einen geplanten Wetterpost anhalten'],
+      ['pausieren', 'Einen geplanten Wetterpost pausieren'],
     ),
     resume: text(
       ['resume', 'Start a paused scheduled weather post again'],
-      ['fortsetzen', 'Einen angehaltenen Wetterpost wieder starten'],
+      ['fortsetzen', 'Einen pausierten Wetterpost fortsetzen'],
     ),
     test: text(
       ['test', 'Post a scheduled weather post once, now, to check how it looks'],
@@ -60,7 +60,7 @@ export const SCHEDULE_TEXT = {
     ),
     days: text(
       ['days', 'Days of the week, e.g. mon,wed,fri or weekdays (default: every day)'],
-      ['tage', 'Wochentage, z. B. mo,mi,fr oder werktags (Standard: jeden Tag)'],
+      ['tage', 'Wochentage, z. B. mo,mi,fr oder mo-fr (Standard: jeden Tag)'],
     ),
     id: text(
       ['id', 'The schedule (see /weather schedule list)'],

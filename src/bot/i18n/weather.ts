@@ -487,10 +487,10 @@ const de: WeatherMessages = {
   warmthAbove: (threshold) => `Wärmesumme über ${threshold}`,
   warmthValue: (sum, days, mean) =>
     days === 1
-      ? `${sum} an 1 Tag über der Schwelle (dessen Mittel ${mean})`
-      : `${sum} an ${days} Tagen über der Schwelle (deren Mittel ${mean})`,
+      ? `${sum} an 1 Tag über der Schwelle (Tagesmittel ${mean})`
+      : `${sum} an ${days} Tagen über der Schwelle (im Mittel ${mean})`,
   warmthNone: 'Kein Tag war wärmer als die Schwelle.',
-  precipitationValue: (sum, days) => `${sum} an ${days} ${days === 1 ? 'Tag' : 'Tagen'}`,
+  precipitationValue: (sum, days) => `${sum} über ${days} ${days === 1 ? 'Tag' : 'Tage'}`,
   accumulatedEmpty: 'Der Wetterdienst hat für diesen Zeitraum keine Summen.',
 
   unitsSaved: (units) => `Deine Wetterantworten verwenden jetzt diese Einheiten: ${units}.`,
@@ -565,8 +565,8 @@ const de: WeatherMessages = {
   manageServerNeeded: 'Nur Mitglieder, die diesen Server verwalten dürfen, können seinen Standardort ändern.',
   serverOnly: 'Das geht nur auf einem Server.',
   scheduleAlreadyPaused: (id) =>
-    `Der geplante Post „${id}“ ist bereits angehalten: Nichts wurde geändert. \`/wetter zeitplan fortsetzen\` startet ihn wieder.`,
-  scheduleNotPaused: (id) => `Der geplante Post „${id}“ ist nicht angehalten: Nichts wurde geändert.`,
+    `Der geplante Post „${id}“ ist bereits pausiert: Es wurde nichts geändert. \`/wetter zeitplan fortsetzen\` setzt ihn fort.`,
+  scheduleNotPaused: (id) => `Der geplante Post „${id}“ ist nicht pausiert: Es wurde nichts geändert.`,
 
   compass: [
     'N',

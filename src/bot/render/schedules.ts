@@ -52,7 +52,7 @@ function pausedState(paused: NonNullable<Schedule['paused']>, t: ScheduleMessage
 export function scheduleLine(schedule: Schedule, now: Date, t: ScheduleMessages, withState = true): string {
   const zoneKnown = hasKnownZone(schedule);
   // A zone this bot does not know may be a damaged value: escaped, as a label is.
-  const zone = zoneKnown ? schedule.timezone : md(schedule.timezone, 60, 'no time zone');
+  const zone = zoneKnown ? schedule.timezone : md(schedule.timezone, 60, t.noTimeZone);
   const when = `${schedule.time} ${zone}, ${scheduleDays(schedule.days, t)}`;
   const settings = `${when} · ${t.units[schedule.units]}`;
   // The label comes from geocoding or from what the member typed (`geo:lat,lon|label`).

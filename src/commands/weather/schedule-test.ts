@@ -43,7 +43,7 @@ export default {
             : error instanceof BotTimedOutError
               ? t.timedOut(Math.floor(error.until / 1000))
               : error instanceof PostRefusedError
-                ? `${error.message}.`
+                ? t.postRefused(error.detail)
                 : undefined;
       if (reason === undefined) throw error;
       // The reason may quote the weather service or Discord at any length.
