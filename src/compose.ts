@@ -388,7 +388,15 @@ export async function startWebServer(config: Config, core: Core): Promise<Callba
         throw error;
     }
   }
-  core.logger.info({ url: http.url, publicUrl: config.http.publicUrl }, 'callback server listening');
+  // The redirect URI to register in the music app's dashboard, exactly.
+  core.logger.info(
+    {
+      url: http.url,
+      publicUrl: config.http.publicUrl,
+      ...(config.music ? { redirectUri: config.music.redirectUri } : {}),
+    },
+    'callback server listening',
+  );
   return http;
 }
 

@@ -14,7 +14,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Client, Interaction } from 'discord.js';
 import type { Config } from './config.js';
 import { createCore, runMain, startWebServer } from './compose.js';
-import type { Logger } from './logger.js';
+import { oncePer, type Logger } from './logger.js';
 import type { CallbackServer } from './auth/server.js';
 import { createScheduleRunner, type Scheduler } from './services/schedules/runner.js';
 import { ScheduleStore } from './services/schedules/store.js';
@@ -84,12 +84,16 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
   if (config.weather && core.weather) {
     const weatherClient = core.weather;
     const siteUrl = config.weather.siteUrl;
-    const store = new ScheduleStore(storage, config.schedules.perGuildLimit, Date.now, (guildId, error) =>
+    // Every read of all schedules meets the same unreadable list again (each minute, and more):
+    // said once an hour per server, not each time.
+    const tell = oncePer(UNREADABLE_TOLD_EVERY_MS);
+    const store = new ScheduleStore(storage, config.schedules.perGuildLimit, Date.now, (guildId, error) => {
+      if (!tell(guildId)) return;
       logger.error(
         { err: error, guildId },
         'could not read a server’s scheduled posts (all, or those the error counts): they are skipped until they can be',
-      ),
-    );
+      );
+    });
     const poster = createScheduledPoster(client, siteUrl, options.now ?? Date.now, logger);
     const parts = {
       store,
@@ -195,11 +199,30 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
     logger.info({ shards: config.shards.ids, shardCount: config.shards.count }, 'shards ready');
     await scheduler?.start();
     started = true;
+    logger.info(startSummary(config, scheduler !== undefined), 'bot started');
   } catch (error) {
     await stop();
     throw error;
   }
   return { client, storage, logger, http, stop, clockMoved: () => scheduler?.clockMoved?.() };
+}
+
+/** How often an unreadable schedule list of one server is logged again. */
+const UNREADABLE_TOLD_EVERY_MS = 60 * 60_000;
+
+/**
+ * What this process runs, in one line at start, for the owner reading the log: where it stores, how
+ * it schedules, which features are on. Redis is named by its host alone (its URL may hold a password).
+ */
+function startSummary(config: Config, scheduling: boolean) {
+  const redis = config.storage.redisUrl;
+  return {
+    storage: redis ? `redis ${new URL(redis).host}` : `sqlite ${config.storage.dataDir}`,
+    scheduler: scheduling ? config.schedules.scheduler : 'off (weather is off)',
+    music: config.music === undefined ? 'off' : config.music.encryption ? 'on' : 'on, linking off',
+    weather: config.weather === undefined ? 'off' : 'on',
+    callbackServer: config.web ? 'on' : 'off (WEB=off)',
+  };
 }
 
 runMain(import.meta.url, startApp);

@@ -141,3 +141,19 @@ export function createLogger(options: LoggerOptions): Logger {
     options.destination,
   );
 }
+
+/**
+ * A gate for a log line that the same cause would repeat (each read meeting the same damaged
+ * record): true for a key's first call, then again only once `everyMs` has passed since it was last
+ * true. Keys are the cause's (a server id); one entry each.
+ */
+export function oncePer(everyMs: number, now: () => number = Date.now): (key: string) => boolean {
+  const toldAt = new Map<string, number>();
+  return (key) => {
+    const at = now();
+    const last = toldAt.get(key);
+    if (last !== undefined && at - last < everyMs) return false;
+    toldAt.set(key, at);
+    return true;
+  };
+}

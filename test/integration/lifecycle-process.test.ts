@@ -237,6 +237,33 @@ describe('signals', () => {
   });
 });
 
+describe('a start that succeeds', () => {
+  it('says in its log what it runs: storage, scheduler, features, and the redirect URI to register', async () => {
+    const { env } = await discordFor();
+    const bot = run('src/index.ts', {
+      ...env,
+      MUSIC_CLIENT_ID: 'lifecycle-music-client-id',
+      MUSIC_CLIENT_SECRET: 'lifecycle-music-client-secret-canary',
+      PUBLIC_URL: 'https://bot.example.org',
+    });
+    await bot.waitFor('"bot started"', 30_000);
+    const line = (msg: string) => bot.lines().find((entry) => entry['msg'] === msg);
+    expect(line('callback server listening')).toMatchObject({
+      redirectUri: 'https://bot.example.org/callback',
+    });
+    expect(line('bot started')).toMatchObject({
+      storage: `sqlite ${env['DATA_DIR']}`,
+      scheduler: 'off (weather is off)',
+      music: 'on, linking off',
+      weather: 'off',
+      callbackServer: 'on',
+    });
+    expect(bot.output()).not.toContain('lifecycle-music-client-secret-canary');
+    bot.child.kill('SIGTERM');
+    expect(await bot.exited).toEqual({ code: 0, signal: null });
+  }, 40_000);
+});
+
 describe('the sharding manager and its shard processes (src/shards.ts)', () => {
   const pidsOf = (proc: Run, msg: string) =>
     proc

@@ -7,7 +7,7 @@
 import { Writable } from 'node:stream';
 import { DiscordAPIError, HTTPError } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
+import { createLogger, oncePer } from '../../src/logger.js';
 
 const INTERACTION_TOKEN = 'aW50ZXJhY3Rpb246MTIzNDU2Nzg5MDEyMzQ1Njc4OTpzZWNyZXRzZWNyZXRzZWNyZXQ';
 const STATE = 'st4te-Kq9vLm2Xw8Rz0Pa7Yb3Nc6Td1';
@@ -103,5 +103,17 @@ describe('logging other values', () => {
     expect(logged.err.code).toBe('ECONNREFUSED');
     expect(logged.callback.query).toEqual({ code: '[REDACTED]', state: '[REDACTED]' });
     expect(logged.callback.at).toBe('https://bot.example/cb?code=[REDACTED]&x=1');
+  });
+});
+
+describe('a log line a repeating cause would flood', () => {
+  it('is let through once per key, then again only after the interval', () => {
+    let now = 0;
+    const tell = oncePer(60_000, () => now);
+    expect([tell('guild-a'), tell('guild-a'), tell('guild-b')]).toEqual([true, false, true]);
+    now = 59_999;
+    expect(tell('guild-a')).toBe(false);
+    now = 60_000;
+    expect([tell('guild-a'), tell('guild-a'), tell('guild-b')]).toEqual([true, false, true]);
   });
 });
