@@ -100,6 +100,17 @@ describe('/weather problems, answered privately', () => {
     expect(message.flags! & 64).toBe(64);
     expect(message.content).toContain('too many requests');
     expect(message.content).toContain('in 2 minutes');
+    // The owner reads it in the log too, once however many members meet it.
+    const again = await world
+      .slash('weather', { subcommand: 'now', options: { place: 'geo:48.1371,11.5754|Munich, Bavaria, DE' } })
+      .waitForFollowUp();
+    expect(again.content).toContain('too many requests');
+    const warned = world.logs
+      .join('')
+      .split('\n')
+      .filter((line) => line.includes('limiting this bot’s requests'))
+      .map((line) => JSON.parse(line) as { level: number; guildId?: string });
+    expect(warned.map((line) => [line.level, line.guildId])).toEqual([[40, world.guildId]]);
   });
 
   it('refuses unreadable dates and impossible ranges before asking the service', async () => {

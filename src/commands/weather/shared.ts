@@ -51,6 +51,7 @@ import {
   type WeatherLang,
 } from '../../services/weather/index.js';
 import { withinMs } from '../../services/time-limit.js';
+import { oncePer } from '../../logger.js';
 
 export const PLACE_OPTION = 'place';
 
@@ -241,6 +242,64 @@ export function describeWeatherProblem(error: unknown, lang: Lang): string | und
   return undefined;
 }
 
+/**
+ * Outages and the plan's limits, each said once a minute at most: every member's command meets them.
+ * One gate per bot (per logger), so two bots in one process do not silence each other.
+ */
+const gates = new WeakMap<object, (kind: string) => boolean>();
+function tellOwner(logger: object, kind: string): boolean {
+  let gate = gates.get(logger);
+  if (gate === undefined) gates.set(logger, (gate = oncePer(60_000)));
+  return gate(kind);
+}
+
+/**
+ * A weather problem in the owner's log, at the level it needs: what the owner must mend (the key,
+ * an answer this version cannot read) or should know of (the service down or limiting the bot, a
+ * product the plan lacks) at warn or error, once a minute for each kind; a member's own (a place
+ * not found, a date refused) at debug.
+ */
+function logWeatherProblem(
+  logger: BotContext['logger'],
+  error: unknown,
+  where: Record<string, unknown>,
+): void {
+  const at = (level: 'warn' | 'error', kind: string, message: string) => {
+    if (tellOwner(logger, kind)) logger[level]({ err: error, ...where }, message);
+  };
+  if (error instanceof WeatherKeyRejectedError)
+    at(
+      'warn',
+      'key',
+      'the weather service refuses the key: check WEATHER_API_KEY; a new key can take a few hours to be activated',
+    );
+  else if (error instanceof ResponseValidationError)
+    at(
+      'error',
+      'unreadable',
+      'the weather service answered in a form this version cannot read: update the bot',
+    );
+  else if (error instanceof RateLimitError)
+    at(
+      'warn',
+      'rate-limited',
+      'the weather service is limiting this bot’s requests (429): members are told to wait',
+    );
+  else if (
+    error instanceof TimeoutError ||
+    error instanceof NetworkError ||
+    (error instanceof HttpError && error.status >= 500)
+  )
+    at('warn', 'unavailable', 'the weather service is not answering: members are told to try again later');
+  else if (error instanceof ProductNotInPlanError)
+    at(
+      'warn',
+      `plan:${error.product}`,
+      'the weather plan of WEATHER_API_KEY does not include a product a command needs',
+    );
+  else logger.debug({ err: error, ...where }, 'weather request refused');
+}
+
 /** Answers the weather problems a member can act on in their language; the rest go to the router. */
 export function withWeatherErrors(sub: Subcommand<WeatherServices>): Subcommand<WeatherServices> {
   return {
@@ -251,13 +310,11 @@ export function withWeatherErrors(sub: Subcommand<WeatherServices>): Subcommand<
       } catch (error) {
         const message = describeWeatherProblem(error, langOf(interaction.locale));
         if (message === undefined) throw error;
-        // A refused key is the owner's to fix: it goes to the log the owner reads.
-        if (error instanceof WeatherKeyRejectedError)
-          ctx.logger.warn(
-            { err: error, interactionId: interaction.id },
-            'the weather service refuses the key: check WEATHER_API_KEY; a new key can take a few hours to be activated',
-          );
-        else ctx.logger.debug({ err: error, interactionId: interaction.id }, 'weather request refused');
+        logWeatherProblem(ctx.logger, error, {
+          interactionId: interaction.id,
+          guildId: interaction.guildId,
+          userId: interaction.user.id,
+        });
         await answerPrivately(interaction, { content: fit(message, MAX_CONTENT_LENGTH) });
       }
     },
