@@ -76,8 +76,11 @@ async function main(): Promise<void> {
   manager.on('shardCreate', (shard) => {
     // discord.js types `env` as unknown; it is the fork's environment (a copy of ours plus SHARDS).
     (shard.env as NodeJS.ProcessEnv)['WEB'] = 'off';
-    shard.on('death', () => {
-      if (manager.respawn) logger.warn({ shardId: shard.id }, 'shard process died; respawning');
+    // The fork's exit code or signal says why (1: it logged why it stopped; SIGKILL: killed, as
+    // by the kernel's out-of-memory killer).
+    shard.on('death', (child) => {
+      const exit = 'exitCode' in child ? { exitCode: child.exitCode, signal: child.signalCode } : {};
+      if (manager.respawn) logger.warn({ shardId: shard.id, ...exit }, 'shard process died; respawning');
     });
     logger.info({ shardId: shard.id, shardCount: config.shards.count }, 'shard process started');
   });

@@ -284,6 +284,21 @@ describe('the sharding manager and its shard processes (src/shards.ts)', () => {
     expect(pidsOf(manager, 'stopped')).toContain(shardPid);
   }, 60_000);
 
+  it('says how a shard process died (its signal) and starts it again', async () => {
+    const { env } = await discordFor();
+    const manager = run('src/shards.ts', env);
+    await manager.waitFor('every shard process is ready', 30_000);
+    const [shardPid] = pidsOf(manager, 'connected to Discord');
+    process.kill(shardPid!, 'SIGKILL');
+    await manager.waitFor('shard process died; respawning');
+    expect(manager.lines().find((line) => line['msg'] === 'shard process died; respawning')).toMatchObject({
+      level: 40,
+      shardId: 0,
+      signal: 'SIGKILL',
+    });
+    await expect.poll(() => pidsOf(manager, 'connected to Discord').length, { timeout: 30_000 }).toBe(2);
+  }, 60_000);
+
   it('leaves no shard process running when the manager itself is killed', async () => {
     const { env } = await discordFor();
     const manager = run('src/shards.ts', env);
