@@ -186,7 +186,7 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
         try {
           await close();
         } catch (error) {
-          logger.warn({ err: error }, `could not close ${part}`);
+          logger.warn({ err: error, part }, 'could not close a part of the bot while stopping');
         }
       }
       // A failed start is reported once, by whoever started it.

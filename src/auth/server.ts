@@ -392,7 +392,10 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
       }
       // A development-mode app's quota, used up: the owner's to mend, not the service being down.
       if (failure instanceof QuotaExceededError) {
-        logger.error({ err: failure, userId: taken.link.userId }, failure.message);
+        logger.error(
+          { err: failure, userId: taken.link.userId },
+          'the music app has used up its request quota with the music service (counted per developer account): wait, or ask for an extended quota in its dashboard',
+        );
         return outcome(res, 'quota_exceeded', pages.quotaUsedUp(), clear);
       }
       logger.warn({ err: failure, userId: taken.link.userId }, 'could not read the music profile');
