@@ -157,3 +157,16 @@ export function oncePer(everyMs: number, now: () => number = Date.now): (key: st
     return true;
   };
 }
+
+const noticeGates = new WeakMap<object, (kind: string) => boolean>();
+
+/**
+ * Whether a line for the owner about `kind` (a service down, a key refused) is due on this logger:
+ * once a minute at most, as every member's command meets the same cause. One gate per logger, so
+ * two bots in one process do not silence each other.
+ */
+export function ownerNotice(logger: object, kind: string): boolean {
+  let gate = noticeGates.get(logger);
+  if (gate === undefined) noticeGates.set(logger, (gate = oncePer(60_000)));
+  return gate(kind);
+}

@@ -117,5 +117,13 @@ describe('the music app’s own credentials refused by the service', () => {
     const logged = world.logs.find((line) => line.includes('"level":50') && line.includes(handle.id));
     expect(logged).toContain('check MUSIC_CLIENT_ID and MUSIC_CLIENT_SECRET');
     expect(logged).not.toContain('not-the-app-secret-0001');
+    // Every member meets it alike: the owner reads it once a minute, not once a command.
+    const again = await world.slash('music', { subcommand: 'album', options: { album } }).waitForFollowUp();
+    expect(again.content).toBe(reply.content);
+    const told = world.logs
+      .join('')
+      .split('\n')
+      .filter((line) => line.includes('client credentials'));
+    expect(told).toHaveLength(1);
   });
 });

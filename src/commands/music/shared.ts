@@ -26,6 +26,7 @@ import type { MusicDeps } from '../../domain/music/deps.js';
 import type { PlaylistEdit } from '../../domain/music/playlists.js';
 import { renderPlaylistEdit } from '../../bot/render/playlist.js';
 import { listDevices } from '../../domain/music/player.js';
+import { ownerNotice } from '../../logger.js';
 import { UpstreamError } from '../../services/http/errors.js';
 import {
   AppCredentialsError,
@@ -144,10 +145,20 @@ export async function answerProblem(
     if (devices !== undefined) message = { ...renderDevices(devices), content: text };
   }
   const context = { userId: interaction.user.id, interactionId: interaction.id, message: text };
-  if (error instanceof AppCredentialsError) ctx.logger.error({ err: error, ...context }, error.message);
-  else if (error instanceof UpstreamError && !isMembersOwn(error))
-    ctx.logger.warn({ err: error, ...context }, 'music service trouble');
-  else ctx.logger.debug(context, 'music user error');
+  // The owner's to mend or to know of, and met by every member's command alike: once a minute.
+  if (error instanceof AppCredentialsError) {
+    if (ownerNotice(ctx.logger, 'music:credentials'))
+      ctx.logger.error(
+        { err: error, ...context },
+        'the music service refuses the app’s client credentials: check MUSIC_CLIENT_ID and MUSIC_CLIENT_SECRET',
+      );
+  } else if (error instanceof UpstreamError && !isMembersOwn(error)) {
+    if (ownerNotice(ctx.logger, `music:${error.name}`))
+      ctx.logger.warn(
+        { err: error, ...context },
+        'music service trouble (the same trouble is left out of the log for a minute)',
+      );
+  } else ctx.logger.debug(context, 'music user error');
   await sendPrivately(interaction, message);
   return true;
 }

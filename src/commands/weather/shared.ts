@@ -51,7 +51,7 @@ import {
   type WeatherLang,
 } from '../../services/weather/index.js';
 import { withinMs } from '../../services/time-limit.js';
-import { oncePer } from '../../logger.js';
+import { ownerNotice } from '../../logger.js';
 
 export const PLACE_OPTION = 'place';
 
@@ -243,17 +243,6 @@ export function describeWeatherProblem(error: unknown, lang: Lang): string | und
 }
 
 /**
- * Outages and the plan's limits, each said once a minute at most: every member's command meets them.
- * One gate per bot (per logger), so two bots in one process do not silence each other.
- */
-const gates = new WeakMap<object, (kind: string) => boolean>();
-function tellOwner(logger: object, kind: string): boolean {
-  let gate = gates.get(logger);
-  if (gate === undefined) gates.set(logger, (gate = oncePer(60_000)));
-  return gate(kind);
-}
-
-/**
  * A weather problem in the owner's log, at the level it needs: what the owner must mend (the key,
  * an answer this version cannot read) or should know of (the service down or limiting the bot, a
  * product the plan lacks) at warn or error, once a minute for each kind; a member's own (a place
@@ -265,7 +254,7 @@ function logWeatherProblem(
   where: Record<string, unknown>,
 ): void {
   const at = (level: 'warn' | 'error', kind: string, message: string) => {
-    if (tellOwner(logger, kind)) logger[level]({ err: error, ...where }, message);
+    if (ownerNotice(logger, `weather:${kind}`)) logger[level]({ err: error, ...where }, message);
   };
   if (error instanceof WeatherKeyRejectedError)
     at(
