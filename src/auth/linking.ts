@@ -15,8 +15,12 @@ export interface Linking {
     userId: string,
     extra?: { account?: DiscordAccount | undefined; notify?: PendingLink['notify'] | undefined },
   ): Promise<string>;
-  /** Deletes the member's tokens; false when there was nothing to delete. */
-  unlink(userId: string): Promise<boolean>;
+  /**
+   * Deletes the member's tokens: `unlinked` when there were some, `forgotten` when only the note of
+   * a link that lapsed was left (the member is told about it until they link again or unlink),
+   * `none` when there was nothing.
+   */
+  unlink(userId: string): Promise<'unlinked' | 'forgotten' | 'none'>;
   getLink(userId: string): Promise<MusicLink | undefined>;
   /** What to tell a member who has no link: it lapsed (see `TokenVault.lapse`), or there is none. */
   missingLink(userId: string): Promise<RelinkRequiredError | NotLinkedError>;
@@ -44,7 +48,9 @@ export function createLinking(options: {
     unlink: (userId) =>
       options.vault.locked(userId, async () => {
         await options.states.withdraw(userId);
-        return options.vault.delete(userId);
+        const lapsed = await options.vault.lapsed(userId);
+        if (await options.vault.delete(userId)) return 'unlinked';
+        return lapsed ? 'forgotten' : 'none';
       }),
     getLink: (userId) => options.vault.get(userId),
     missingLink: (userId) => missingLinkError(options.vault, userId),

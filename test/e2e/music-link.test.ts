@@ -98,8 +98,11 @@ describe('linking a music account from Discord', () => {
       expect(said(later), subcommand).not.toContain('not linked');
       expect(later.flags! & 64).toBe(64);
     }
-    // Unlinking is the member's choice: from then on, the bot speaks of no link at all.
-    expect((await world.slash('music', { subcommand: 'unlink', userId }).reply()).content).toBeDefined();
+    // Unlinking is the member's choice: from then on, the bot speaks of no link at all. It says the
+    // expired link is what goes (not that no account was linked, having spoken of one till now).
+    expect((await world.slash('music', { subcommand: 'unlink', userId }).reply()).content).toBe(
+      'Your expired music link is forgotten: the bot held no tokens for it any more. /music link links an account again.',
+    );
     const after = await world.slash('music', { subcommand: 'status', userId }).reply();
     expect(said(after)).toContain('You have not linked a music account yet. Use /music link first.');
   });

@@ -204,7 +204,7 @@ describe('a refresh racing an unlink or a new link', () => {
     const source = createTokenSource({ vault, oauth: slowIssuer(300), storage });
     const refreshing = source.getAccessToken('u1');
     await delay(100);
-    expect(await linkingOn(storage, vault, key).unlink('u1')).toBe(true);
+    expect(await linkingOn(storage, vault, key).unlink('u1')).toBe('unlinked');
     // Whether the refresh's caller still got a token depends on who went first; the link is gone.
     await refreshing.catch(() => undefined);
     expect(await vault.get('u1')).toBeUndefined();
@@ -226,7 +226,7 @@ describe('a refresh racing an unlink or a new link', () => {
     });
     const refreshing = source.getAccessToken('u1').catch((e: unknown) => e);
     await delay(150);
-    expect(await linkingOn(storage, vault, key).unlink('u1')).toBe(true);
+    expect(await linkingOn(storage, vault, key).unlink('u1')).toBe('unlinked');
     expect(await refreshing).toBeInstanceOf(NotLinkedError);
     expect(await vault.get('u1')).toBeUndefined();
   });
@@ -298,7 +298,7 @@ describe('a refresh racing an unlink or a new link', () => {
     const source = createTokenSource({ vault, oauth: slowIssuer(10), storage });
     const refreshing = source.getAccessToken('u1');
     await delay(150);
-    expect(await linkingOn(storage, vault, key).unlink('u1')).toBe(true);
+    expect(await linkingOn(storage, vault, key).unlink('u1')).toBe('unlinked');
     await refreshing;
     expect(await vault.get('u1')).toBeUndefined();
   });

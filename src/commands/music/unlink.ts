@@ -2,6 +2,15 @@ import { MessageFlags } from 'discord.js';
 import type { MusicServices } from '../../bot/context.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 
+const UNLINKED = {
+  unlinked:
+    'Your music account is unlinked and its tokens are deleted. You can also revoke the app in your music account settings.',
+  // The member was being told their link expired: that is what goes.
+  forgotten:
+    'Your expired music link is forgotten: the bot held no tokens for it any more. /music link links an account again.',
+  none: 'No music account was linked, so there was nothing to delete.',
+} as const;
+
 export default {
   name: 'unlink',
   build: (sub) => sub.setDescription('Unlink your music account and delete its tokens'),
@@ -9,11 +18,7 @@ export default {
     // Acknowledged first: unlinking waits for a token refresh in flight (see `TokenVault.locked`),
     // which may take longer than Discord's three seconds when the token endpoint is slow.
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-    const removed = await music.linking.unlink(interaction.user.id);
-    await interaction.editReply({
-      content: removed
-        ? 'Your music account is unlinked and its tokens are deleted. You can also revoke the app in your music account settings.'
-        : 'No music account was linked, so there was nothing to delete.',
-    });
+    const outcome = await music.linking.unlink(interaction.user.id);
+    await interaction.editReply({ content: UNLINKED[outcome] });
   },
 } satisfies Subcommand<MusicServices>;
