@@ -209,7 +209,9 @@ describe('the weather emulator speaks like the service', () => {
       ).map((place) => `${place.name} ${place.state ?? ''} ${place.country}`.replace(/\s+/g, ' '));
     expect(await names('London,,GB')).toEqual(await names('London,GB'));
     expect(await names('London,,GB')).not.toEqual([]);
-    expect(await names('Springfield,IL,')).toEqual(await names('Springfield,IL'));
+    // The contract's "any subset allowed": a state code without the country (see places.ts).
+    expect(await names('Springfield,IL')).toEqual(['Springfield Illinois US']);
+    expect(await names('Springfield,IL,')).toEqual(['Springfield Illinois US']);
     expect(await names('Springfield,,')).toEqual(await names('Springfield'));
     expect(await names('Springfield,,US')).toHaveLength(5);
   });
@@ -412,6 +414,26 @@ describe('the weather emulator speaks like the service', () => {
     }
     // Calculated at many moments, not all on a whole minute (let alone the hour).
     expect([...stamps].some((second) => second !== 0)).toBe(true);
+    // A calculation stands until the next, 10 minutes on: dt is the same a moment later and up to
+    // 10 minutes on, and each place has its own moment.
+    emulator.setNow((hour + 30 * 60) * 1000);
+    const { dt } = await current(52.52, 13.405);
+    for (const later of [1, 299, 599]) {
+      emulator.setNow((dt + later) * 1000);
+      expect((await current(52.52, 13.405)).dt).toBe(dt);
+    }
+    emulator.setNow((dt + 600) * 1000);
+    expect((await current(52.52, 13.405)).dt).toBe(dt + 600);
+    emulator.setNow((hour + 30 * 60) * 1000);
+    const offsets = new Set<number>();
+    for (const [lat, lon] of [
+      [52.52, 13.405],
+      [48.8566, 2.3522],
+      [40.7128, -74.006],
+      [35.6762, 139.6503],
+    ] as const)
+      offsets.add((await current(lat, lon)).dt % 600);
+    expect(offsets.size).toBeGreaterThan(1);
     emulator.setNow((hour + 59 * 60) * 1000);
     const late = await current(52.52, 13.405);
     emulator.setNow((hour + 60) * 1000);
