@@ -8,5 +8,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // A poll waits on gateway events, a log line or a browser: on a busy 2-core machine, longer than
+    // vitest's default second. Only a failing poll waits this long.
+    expect: { poll: { timeout: 10_000 } },
   },
 });
