@@ -437,13 +437,7 @@ export function createSlotPoster(options: SlotPosterOptions) {
           } else if (error instanceof PostRefusedError) {
             // Most often the server's AutoMod: the server's to mend, and the list says so.
             logger.warn(
-              {
-                err: error,
-                scheduleId: schedule.id,
-                guildId: schedule.guildId,
-                channelId: schedule.channelId,
-                slot,
-              },
+              { err: error, ...postContext(schedule, slot) },
               'scheduled post refused by Discord: skipped for this run, not tried again',
             );
             refusal = { at: now(), reason: error.detail };
@@ -463,16 +457,7 @@ export function createSlotPoster(options: SlotPosterOptions) {
         if (refusal !== undefined) await noteRefusal(schedule, refusal ?? undefined);
         return outcome;
       } catch (error) {
-        logger.warn(
-          {
-            err: error,
-            scheduleId: schedule.id,
-            guildId: schedule.guildId,
-            channelId: schedule.channelId,
-            slot,
-          },
-          'scheduled post failed; will try again',
-        );
+        logger.warn({ err: error, ...postContext(schedule, slot) }, 'scheduled post failed; will try again');
         return 'failed';
       } finally {
         stopKeeping();
@@ -744,4 +729,9 @@ export interface Scheduler {
   /** The clock jumped (the offline demo's time control): look at the schedules again now. */
   clockMoved?(): void;
   stop(): Promise<void>;
+}
+
+/** What a log line about one post names: the schedule, its server and channel, the slot. */
+function postContext(schedule: Schedule, slot: string) {
+  return { scheduleId: schedule.id, guildId: schedule.guildId, channelId: schedule.channelId, slot };
 }
