@@ -183,15 +183,17 @@ export async function createCore(config: Config, options: CoreOptions): Promise<
   const logger =
     options.logger ?? createLogger({ level: config.log.level, secrets: () => secretsOf(config) });
   // While Redis is away, its client fails every reconnect (every 2 s) and every read: one line a
-  // minute per namespace says so, rather than several a second.
+  // minute per namespace says so at error, rather than several a second; the rest at debug.
   const tellStorage = oncePer(60_000);
   const storage = await createStorage({
     dataDir: config.storage.dataDir,
     redisUrl: config.storage.redisUrl,
     redisPrefix: config.storage.redisPrefix,
     onError: (error, namespace) => {
-      if (tellStorage(namespace))
-        logger.error({ err: error, namespace }, 'storage error (repeats of it are left out for a minute)');
+      logger[tellStorage(namespace) ? 'error' : 'debug'](
+        { err: error, namespace },
+        'storage error (repeats within a minute are logged at debug)',
+      );
     },
     onWarning: (message) => logger.warn(message),
   });

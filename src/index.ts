@@ -85,11 +85,10 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
     const weatherClient = core.weather;
     const siteUrl = config.weather.siteUrl;
     // Every read of all schedules meets the same unreadable list again (each minute, and more):
-    // said once an hour per server, not each time.
+    // said at error once an hour per server, the repeats at debug.
     const tell = oncePer(UNREADABLE_TOLD_EVERY_MS);
     const store = new ScheduleStore(storage, config.schedules.perGuildLimit, Date.now, (guildId, error) => {
-      if (!tell(guildId)) return;
-      logger.error(
+      logger[tell(guildId) ? 'error' : 'debug'](
         { err: error, guildId },
         'could not read a server’s scheduled posts (all, or those the error counts): they are skipped until they can be',
       );

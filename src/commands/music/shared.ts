@@ -145,19 +145,18 @@ export async function answerProblem(
     if (devices !== undefined) message = { ...renderDevices(devices), content: text };
   }
   const context = { userId: interaction.user.id, interactionId: interaction.id, message: text };
-  // The owner's to mend or to know of, and met by every member's command alike: once a minute.
+  // The owner's to mend or to know of, and met by every member's command alike: once a minute at
+  // its level, repeats within the minute at debug.
   if (error instanceof AppCredentialsError) {
-    if (ownerNotice(ctx.logger, 'music:credentials'))
-      ctx.logger.error(
-        { err: error, ...context },
-        'the music service refuses the app’s client credentials: check MUSIC_CLIENT_ID and MUSIC_CLIENT_SECRET',
-      );
+    ctx.logger[ownerNotice(ctx.logger, 'music:credentials') ? 'error' : 'debug'](
+      { err: error, ...context },
+      'the music service refuses the app’s client credentials: check MUSIC_CLIENT_ID and MUSIC_CLIENT_SECRET',
+    );
   } else if (error instanceof UpstreamError && !isMembersOwn(error)) {
-    if (ownerNotice(ctx.logger, `music:${error.name}`))
-      ctx.logger.warn(
-        { err: error, ...context },
-        'music service trouble (the same trouble is left out of the log for a minute)',
-      );
+    ctx.logger[ownerNotice(ctx.logger, `music:${error.name}`) ? 'warn' : 'debug'](
+      { err: error, ...context },
+      'music service trouble (repeats within a minute are logged at debug)',
+    );
   } else ctx.logger.debug(context, 'music user error');
   await sendPrivately(interaction, message);
   return true;

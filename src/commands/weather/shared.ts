@@ -246,7 +246,7 @@ export function describeWeatherProblem(error: unknown, lang: Lang): string | und
  * A weather problem in the owner's log, at the level it needs: what the owner must mend (the key,
  * an answer this version cannot read) or should know of (the service down or limiting the bot, a
  * product the plan lacks) at warn or error, once a minute for each kind; a member's own (a place
- * not found, a date refused) at debug.
+ * not found, a date refused) at debug. Repeats within that minute go to debug too.
  */
 function logWeatherProblem(
   logger: BotContext['logger'],
@@ -254,7 +254,8 @@ function logWeatherProblem(
   where: Record<string, unknown>,
 ): void {
   const at = (level: 'warn' | 'error', kind: string, message: string) => {
-    if (ownerNotice(logger, `weather:${kind}`)) logger[level]({ err: error, ...where }, message);
+    // Repeats within the minute go to debug, not away.
+    logger[ownerNotice(logger, `weather:${kind}`) ? level : 'debug']({ err: error, ...where }, message);
   };
   if (error instanceof WeatherKeyRejectedError)
     at(
