@@ -19,7 +19,7 @@ import { TokenVault } from './auth/vault.js';
 import type { MusicServices } from './bot/context.js';
 import { createLinkNotifier } from './bot/notify.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createLogger, oncePer, type Logger } from './logger.js';
+import { createLogger, ownerNotice, type Logger } from './logger.js';
 import { redactText } from './services/http/redact.js';
 import type { ExchangeInfo } from './services/http/transport.js';
 import { createMusicClient, createStorageRateGate } from './services/music/index.js';
@@ -182,15 +182,14 @@ function keyMismatch(found: string[], keyring: Keyring, config: Config): string 
 export async function createCore(config: Config, options: CoreOptions): Promise<Core> {
   const logger =
     options.logger ?? createLogger({ level: config.log.level, secrets: () => secretsOf(config) });
-  // While Redis is away, its client fails every reconnect (every 2 s) and every read: one line a
-  // minute per namespace says so at error, rather than several a second; the rest at debug.
-  const tellStorage = oncePer(60_000);
   const storage = await createStorage({
     dataDir: config.storage.dataDir,
     redisUrl: config.storage.redisUrl,
     redisPrefix: config.storage.redisPrefix,
+    // While Redis is away, its client fails every reconnect (every 2 s) and every read: one line a
+    // minute per namespace says so at error, rather than several a second; the rest at debug.
     onError: (error, namespace) => {
-      logger[tellStorage(namespace) ? 'error' : 'debug'](
+      logger[ownerNotice(logger, `storage:${namespace}`) ? 'error' : 'debug'](
         { err: error, namespace },
         'storage error (repeats within a minute are logged at debug)',
       );

@@ -4,7 +4,7 @@
  */
 import { EmbedBuilder } from '@discordjs/builders';
 import type { APIEmbed, APIEmbedField } from 'discord-api-types/v10';
-import { escapeMarkdown } from '../../domain/text.js';
+import { quoteText } from '../../domain/text.js';
 import { EMBED_LIMITS, truncate as clip } from './text.js';
 
 export { clip, EMBED_LIMITS };
@@ -33,9 +33,7 @@ export function label(text: string | null | undefined, max: number, fallback = '
  * `2 * max` after), with markdown, masked links and mention or emoji tags escaped. Never empty.
  */
 export function md(text: string | null | undefined, max: number, fallback = '(untitled)'): string {
-  const line = oneLine(text ?? '');
-  if (line === '') return `*${fallback}*`;
-  return escapeMarkdown(clip(line, max));
+  return oneLine(text ?? '') === '' ? `*${fallback}*` : quoteText(text ?? '', max);
 }
 
 /**
