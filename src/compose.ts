@@ -194,6 +194,7 @@ export async function createCore(config: Config, options: CoreOptions): Promise<
         'storage error (repeats within a minute are logged at debug)',
       );
     },
+    onRecovered: (where) => logger.info({ redis: where }, 'storage reconnected: Redis answers again'),
     onWarning: (message) => logger.warn(message),
   });
 

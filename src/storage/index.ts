@@ -52,6 +52,8 @@ export interface StorageOptions {
   sqliteFile?: string;
   /** Where store errors go (a lost connection must not crash the process). */
   onError?: (error: unknown, namespace: string) => void;
+  /** Told once Redis answers again after {@link onError} reported it lost, with where it is. */
+  onRecovered?: (where: string) => void;
   /** Told at start about a backend set up to lose what the bot stores (a Redis that evicts keys). */
   onWarning?: (message: string) => void;
   /** How long to keep trying to reach Redis at start before giving up with a {@link StorageError}. */
@@ -260,8 +262,18 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
       },
     }) as RedisClientType;
     // Before the first connection, the failure is reported once, by `connect()` below.
+    // Once running, a lost connection is told through `onError` and its return through
+    // `onRecovered`, so the log that said Redis was away also says when it came back.
+    let lost = false;
     client.on('error', (error: unknown) => {
-      if (connected) onError(error, 'redis');
+      if (!connected) return;
+      lost = true;
+      onError(error, 'redis');
+    });
+    client.on('ready', () => {
+      if (!connected || !lost) return;
+      lost = false;
+      options.onRecovered?.(where);
     });
     try {
       await client.connect();

@@ -172,7 +172,14 @@ describe.runIf(redisReady)('Redis going away while the bot runs', () => {
     const link = await redisLink();
     const redisPrefix = uniquePrefix('storage-drop');
     prefixes.push(redisPrefix);
-    const storage = await createStorage({ dataDir: 'unused', redisUrl: link.url, redisPrefix });
+    const told: string[] = [];
+    const storage = await createStorage({
+      dataDir: 'unused',
+      redisUrl: link.url,
+      redisPrefix,
+      onError: (_error, namespace) => told.push(`error ${namespace}`),
+      onRecovered: (where) => told.push(`back ${where}`),
+    });
     try {
       await storage.ns('prefs').set('member', 'before');
       await storage.ns('weather-cache').set('place', 'cached');
@@ -186,6 +193,8 @@ describe.runIf(redisReady)('Redis going away while the bot runs', () => {
       expect(write).toHaveProperty('error');
       expect(cache).toEqual({ value: undefined });
       expect(claim).toHaveProperty('error');
+      expect(told).toContain('error redis');
+      expect(told.filter((line) => line.startsWith('back'))).toEqual([]);
 
       await link.restore();
       await expect
@@ -197,6 +206,9 @@ describe.runIf(redisReady)('Redis going away while the bot runs', () => {
         )
         .toBe('before');
       expect(await storage.claim('locks', 'slot', 60_000, 'after')).toBe(true);
+      // The owner's log says Redis came back, once, where it said Redis was away.
+      expect(told.filter((line) => line.startsWith('back'))).toEqual([`back ${new URL(link.url).host}`]);
+      expect(told.at(-1)).toBe(`back ${new URL(link.url).host}`);
     } finally {
       await storage.close();
       await link.close();
