@@ -17,6 +17,8 @@ export interface DiscordClientOptions {
   /** Shards this process runs; by default all of them, in this process. */
   shards?: number | number[] | 'auto';
   shardCount?: number;
+  /** How often DM channels leave the cache; {@link DM_CHANNEL_SWEEP_MS} by default. */
+  dmChannelSweepMs?: number;
 }
 
 /**
@@ -82,12 +84,40 @@ export const rejectOnRateLimit: NonNullable<RESTOptions['rejectOnRateLimit']> = 
  * Every interaction brings its member and user, which discord.js would keep for as long as the
  * process runs: one per member of every server who ever used a command. Handlers read them from the
  * interaction itself; from the caches the bot reads only its own member (permission checks).
+ *
+ * Messages are not kept either: discord.js caches each reply it edits (`editReply`) and each
+ * message a button was pressed on, up to 200 per channel (its default), and never sweeps them, so
+ * a busy bot grew by some 5 KB per reply until every channel it answered in held 200. The bot never
+ * reads a message from the cache (a button's message comes with its interaction).
  */
 const makeCache = Options.cacheWithLimits({
   ...Options.DefaultMakeCacheSettings,
+  MessageManager: 0,
   GuildMemberManager: { maxSize: 0, keepOverLimit: (member) => member.id === member.client.user?.id },
   UserManager: { maxSize: 0, keepOverLimit: (user) => user.id === user.client.user?.id },
 });
+
+/** How often direct-message channels are dropped from the cache (see {@link sweepDirectMessages}). */
+export const DM_CHANNEL_SWEEP_MS = 30 * 60_000;
+
+/**
+ * A command used in the bot's DMs adds that DM channel to discord.js's channel cache (the Channel
+ * partial, which DMs need), where it stays for as long as the process runs: one per member who ever
+ * used the bot in DMs, and discord.js can neither cap nor sweep that cache. Nothing the bot does
+ * reads a DM channel from it (replies go by interaction token), so they are dropped every
+ * {@link DM_CHANNEL_SWEEP_MS}. Server channels stay: the bot reads them for permission checks.
+ */
+function sweepDirectMessages(client: Client, everyMs: number): void {
+  const timer = setInterval(() => {
+    client.channels.cache.sweep((channel) => channel.isDMBased());
+  }, everyMs);
+  timer.unref();
+  const destroy = client.destroy.bind(client);
+  client.destroy = async () => {
+    clearInterval(timer);
+    await destroy();
+  };
+}
 
 /** The discord.js client with the few intents the bot needs (it reads no message content). */
 export function createDiscordClient(options: DiscordClientOptions): Client {
@@ -103,6 +133,7 @@ export function createDiscordClient(options: DiscordClientOptions): Client {
     ...(options.shardCount === undefined ? {} : { shardCount: options.shardCount }),
   });
   exemptInteractionWebhooks(client, options.apiUrl);
+  sweepDirectMessages(client, options.dmChannelSweepMs ?? DM_CHANNEL_SWEEP_MS);
   return client;
 }
 
