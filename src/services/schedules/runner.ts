@@ -415,6 +415,11 @@ export function createSlotPoster(options: SlotPosterOptions) {
         }
         await pace(signal);
         if (signal?.aborted) return 'stopped';
+        // The turn's wait can be long (minutes, in a big slot), and a process frozen or cut off from
+        // storage meanwhile could not keep its lease: another process may have taken the slot and
+        // posted it, longer ago than Discord remembers the nonce. The lease still held is what says
+        // no one has (a lease taken by another is no longer this process's to extend).
+        if (!(await options.storage.extend('schedule-markers', `lease:${id}`, leaseMs, owner))) return 'busy';
         let outcome: PostOutcome = 'posted';
         /** What to note of a refusal on the schedule, once the slot is marked done (null: clear it). */
         let refusal: Schedule['lastRefused'] | null | undefined;
@@ -461,7 +466,9 @@ export function createSlotPoster(options: SlotPosterOptions) {
         return 'failed';
       } finally {
         stopKeeping();
-        await options.storage.release('schedule-markers', `lease:${id}`, owner);
+        // A lease that cannot be given up runs out by itself: the post's outcome stands (a throw
+        // here would end the slot's run while its other posts were still being made).
+        await options.storage.release('schedule-markers', `lease:${id}`, owner).catch(() => {});
       }
     },
   };
