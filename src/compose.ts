@@ -194,7 +194,14 @@ export async function createCore(config: Config, options: CoreOptions): Promise<
         'storage error (repeats within a minute are logged at debug)',
       );
     },
-    onRecovered: (where) => logger.info({ redis: where }, 'storage reconnected: Redis answers again'),
+    onRecovered: (where, { restarted, emptied }) => {
+      if (emptied) {
+        logger.error(
+          { redis: where, restarted },
+          'storage reconnected, but Redis came back empty: the music links, schedules and settings stored there are gone (keep its data on disk: appendonly yes)',
+        );
+      } else logger.info({ redis: where, restarted }, 'storage reconnected: Redis answers again');
+    },
     onWarning: (message) => logger.warn(message),
   });
 

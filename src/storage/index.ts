@@ -52,8 +52,11 @@ export interface StorageOptions {
   sqliteFile?: string;
   /** Where store errors go (a lost connection must not crash the process). */
   onError?: (error: unknown, namespace: string) => void;
-  /** Told once Redis answers again after {@link onError} reported it lost, with where it is. */
-  onRecovered?: (where: string) => void;
+  /**
+   * Told once Redis answers again after {@link onError} reported it lost: where it is, whether it
+   * restarted meanwhile, and whether it came back without what the bot had stored there.
+   */
+  onRecovered?: (where: string, how: { restarted: boolean; emptied: boolean }) => void;
   /** Told at start about a backend set up to lose what the bot stores (a Redis that evicts keys). */
   onWarning?: (message: string) => void;
   /** How long to keep trying to reach Redis at start before giving up with a {@link StorageError}. */
@@ -228,6 +231,24 @@ async function evictionPolicy(client: RedisClientType): Promise<string | undefin
   }
 }
 
+/**
+ * Whether a Redis server keeps an append-only file, from its `INFO persistence` answer: false when
+ * it says it does not (`aof_enabled:0`), undefined when the answer does not say.
+ */
+export function keepsAppendOnlyFileIn(info: string): boolean | undefined {
+  const enabled = /^aof_enabled:(\d)/m.exec(info)?.[1];
+  return enabled === undefined ? undefined : enabled === '1';
+}
+
+/** The server's `run_id` (a new one at each start of Redis), or undefined when it cannot be read. */
+async function runIdOf(client: RedisClientType): Promise<string | undefined> {
+  try {
+    return /^run_id:(\S+)/m.exec(String(await client.info('server')))?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
 /** Opens the storage backend chosen by the configuration. */
 export async function createStorage(options: StorageOptions): Promise<Storage> {
   const stores = new Map<string, Keyv>();
@@ -263,8 +284,13 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
     }) as RedisClientType;
     // Before the first connection, the failure is reported once, by `connect()` below.
     // Once running, a lost connection is told through `onError` and its return through
-    // `onRecovered`, so the log that said Redis was away also says when it came back.
+    // `onRecovered`, so the log that said Redis was away also says when it came back, and whether
+    // it came back empty (a Redis that keeps nothing on disk, restarted).
     let lost = false;
+    let runId: string | undefined;
+    const prefix = options.redisPrefix ?? 'bot';
+    /** Written at start; a Redis that answers without it lost everything the bot stored. */
+    const sentinel = `${prefix}:storage-sentinel`;
     client.on('error', (error: unknown) => {
       if (!connected) return;
       lost = true;
@@ -273,7 +299,19 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
     client.on('ready', () => {
       if (!connected || !lost) return;
       lost = false;
-      options.onRecovered?.(where);
+      void (async () => {
+        const now = await runIdOf(client);
+        const restarted = runId !== undefined && now !== undefined && now !== runId;
+        runId = now ?? runId;
+        let emptied = false;
+        try {
+          emptied = (await client.exists(sentinel)) === 0;
+          if (emptied) await client.set(sentinel, String(Date.now()));
+        } catch {
+          // Asked again at the next reconnection; the outage itself is already told.
+        }
+        options.onRecovered?.(where, { restarted, emptied });
+      })();
     });
     try {
       await client.connect();
@@ -295,6 +333,8 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
       );
     }
     connected = true;
+    runId = await runIdOf(client);
+    await client.set(sentinel, String(Date.now())).catch(() => undefined);
     const policy = await evictionPolicy(client);
     if (policy !== undefined) {
       options.onWarning?.(
@@ -303,7 +343,19 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
           `without a word. Set maxmemory-policy to noeviction (Redis's default) for the bot's data.`,
       );
     }
-    const prefix = options.redisPrefix ?? 'bot';
+    const appendOnly = await client
+      .info('persistence')
+      .then((info) => keepsAppendOnlyFileIn(String(info)))
+      .catch(() => undefined);
+    if (appendOnly === false) {
+      options.onWarning?.(
+        `Redis at ${where} keeps no append-only file (appendonly no): if it stops without saving (a crash, ` +
+          `a container recreated without its volume, a server that keeps nothing on disk), it comes back ` +
+          `empty or as its last snapshot, and music links (members then link again), schedules and the ` +
+          `markers that keep a post from going out twice are lost or rolled back. Set appendonly yes ` +
+          `(appendfsync everysec) for the bot's Redis.`,
+      );
+    }
     return {
       backend: 'redis',
       ns<T>(namespace: string) {

@@ -98,24 +98,16 @@ describe('Redis at start', () => {
 });
 
 /** A Redis server of its own that wants a password (the machine's Redis is shared and has none). */
-async function passwordedRedis(password: string) {
-  const port = await freePort();
-  const server = spawn(
-    'redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--requirepass',
-      password,
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-    ],
-    { stdio: 'ignore' },
-  );
+function passwordedRedis(password: string) {
+  return privateRedis(['--requirepass', password, '--save', '', '--appendonly', 'no']);
+}
+
+/** A Redis server of its own, with these settings, on `port` (a free one by default). */
+async function privateRedis(settings: string[], port?: number) {
+  port ??= await freePort();
+  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', ...settings], {
+    stdio: 'ignore',
+  });
   let failed: Error | undefined;
   server.on('error', (error) => (failed = error));
   const started = Date.now();
@@ -167,6 +159,66 @@ describe.runIf(redisReady)('Redis that wants a password', () => {
   });
 });
 
+describe.runIf(redisReady)('a Redis that does not keep its data on disk', () => {
+  it('is named at start, and a restart that emptied it is told as such once it answers again', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'bot-redis-aof-'));
+    const settings = ['--save', '', '--appendonly', 'no', '--dir', dir];
+    let redis = await privateRedis(settings);
+    const warnings: string[] = [];
+    const told: { restarted: boolean; emptied: boolean }[] = [];
+    const storage = await createStorage({
+      dataDir: 'unused',
+      redisUrl: `redis://127.0.0.1:${redis.port}`,
+      onWarning: (message) => warnings.push(message),
+      onRecovered: (_where, how) => told.push(how),
+    });
+    try {
+      expect(warnings).toEqual([
+        expect.stringContaining(`Redis at 127.0.0.1:${redis.port} keeps no append-only file`),
+      ]);
+      await storage.ns('prefs').set('member', 'kept');
+      // Redis restarts, keeping nothing: the bot's data is gone, and the log must say so.
+      redis.stop();
+      await expect
+        .poll(() =>
+          storage
+            .ns('prefs')
+            .get('member')
+            .then(
+              () => 'up',
+              () => 'down',
+            ),
+        )
+        .toBe('down');
+      redis = await privateRedis(settings, redis.port);
+      await expect.poll(() => told).toEqual([{ restarted: true, emptied: true }]);
+      expect(await storage.ns('prefs').get('member')).toBeUndefined();
+    } finally {
+      await storage.close();
+      redis.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is not named when Redis keeps an append-only file', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'bot-redis-aof-'));
+    const redis = await privateRedis(['--save', '', '--appendonly', 'yes', '--dir', dir]);
+    const warnings: string[] = [];
+    try {
+      const storage = await createStorage({
+        dataDir: 'unused',
+        redisUrl: `redis://127.0.0.1:${redis.port}`,
+        onWarning: (message) => warnings.push(message),
+      });
+      await storage.close();
+      expect(warnings).toEqual([]);
+    } finally {
+      redis.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe.runIf(redisReady)('Redis going away while the bot runs', () => {
   it('fails kept data at once and reads a cache miss, and applies nothing late once Redis is back', async () => {
     const link = await redisLink();
@@ -178,7 +230,8 @@ describe.runIf(redisReady)('Redis going away while the bot runs', () => {
       redisUrl: link.url,
       redisPrefix,
       onError: (_error, namespace) => told.push(`error ${namespace}`),
-      onRecovered: (where) => told.push(`back ${where}`),
+      onRecovered: (where, how) =>
+        told.push(`back ${where}${how.restarted ? ' restarted' : ''}${how.emptied ? ' empty' : ''}`),
     });
     try {
       await storage.ns('prefs').set('member', 'before');
