@@ -70,7 +70,13 @@ async function main(): Promise<void> {
     await stopShards(manager, logger);
     await web?.stop();
   };
-  const shutdown = createShutdown(logger, stop, { deadlineMs: STOP_DEADLINE_MS + 3_000 });
+  const stopOnce = createShutdown(logger, stop, { deadlineMs: STOP_DEADLINE_MS + 3_000 });
+  /** Set once a stop is asked for: the shards then end their start, which is not a failure. */
+  let stopping = false;
+  const shutdown = (reason: string, exitCode?: number) => {
+    stopping = true;
+    stopOnce(reason, exitCode);
+  };
   watchProcess(logger, shutdown);
 
   manager.on('shardCreate', (shard) => {
@@ -80,7 +86,15 @@ async function main(): Promise<void> {
     // by the kernel's out-of-memory killer).
     shard.on('death', (child) => {
       const exit = 'exitCode' in child ? { exitCode: child.exitCode, signal: child.signalCode } : {};
-      if (manager.respawn) logger.warn({ shardId: shard.id, ...exit }, 'shard process died; respawning');
+      if (manager.respawn && !stopping) {
+        logger.warn({ shardId: shard.id, ...exit }, 'shard process died; respawning');
+      }
+    });
+    // A respawn that fails is told here by discord.js (an 'error' without a listener would end up
+    // an unhandled rejection); while stopping, a shard's start cut short is expected.
+    shard.on('error', (error) => {
+      if (!stopping)
+        logger.error({ err: error, shardId: shard.id }, 'shard process could not be started again');
     });
     logger.info({ shardId: shard.id, shardCount: config.shards.count }, 'shard process started');
   });
@@ -89,6 +103,8 @@ async function main(): Promise<void> {
     if (config.web) web = await startWeb(config, { logger });
     await manager.spawn({ timeout: 60_000 });
   } catch (error) {
+    // Stopped while the shards were starting: their start ends there, and the stop goes on.
+    if (stopping) return;
     reportStartFailure(logger, config, error);
     shutdown('start-up failed', 1);
     return;

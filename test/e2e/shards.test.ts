@@ -295,4 +295,38 @@ describe('the sharding manager on one host (src/shards.ts)', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('stops cleanly when asked to while its shards are still starting', async () => {
+    const discord = await startDiscordEmulator({ botToken: TOKEN, shardCount: 3 });
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-shards-'));
+    const manager = startBotProcess(
+      {
+        DISCORD_TOKEN: TOKEN,
+        DISCORD_APPLICATION_ID: discord.applicationId,
+        DISCORD_API_URL: discord.restUrl,
+        DATA_DIR: dataDir,
+        SHARD_COUNT: '3',
+        WEB: 'off',
+      },
+      { entry: 'src/shards.ts' },
+    );
+    // It is stopped before it is ready: that it never got there is asserted below.
+    manager.ready.catch(() => undefined);
+    try {
+      // discord.js starts the shards one after the other: the second one is starting.
+      await expect
+        .poll(() => manager.logs().includes('"shardId":1,"shardCount":3,"msg":"shard process started"'), {
+          timeout: 30_000,
+        })
+        .toBe(true);
+      manager.child.kill('SIGTERM');
+      expect(await manager.exited).toBe(0);
+      expect(manager.logs()).not.toMatch(/could not start|unhandled|respawning/);
+      expect(manager.logs()).not.toContain('every shard process is ready');
+    } finally {
+      await manager.kill('SIGKILL');
+      await discord.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
