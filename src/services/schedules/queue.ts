@@ -18,6 +18,7 @@ import {
   type ScheduleRunnerOptions,
   type Scheduler,
 } from './runner.js';
+import { ownerNotice } from '../../logger.js';
 import { withinMs } from '../time-limit.js';
 import { cronPattern, nextRunOfPattern, runsAt, slotKey } from './timing.js';
 import { hasKnownZone, postsFrom, type Schedule } from './types.js';
@@ -99,7 +100,11 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
   const guard = createTimingGuard(logger);
   // BullMQ requires `maxRetriesPerRequest: null` on its connections (the worker blocks on Redis).
   const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
-  connection.on('error', (error: unknown) => logger.error({ err: error }, 'queue redis error'));
+  // While Redis is out of reach, its clients fail every few hundred milliseconds: each part of the
+  // queue says so at error once a minute, the repeats at debug (see `ownerNotice`).
+  const outage = (kind: string) => (error: unknown) =>
+    logger[ownerNotice(logger, kind) ? 'error' : 'debug']({ err: error }, kind);
+  connection.on('error', outage('queue redis error'));
   // The next tick of a job scheduler as the local runner computes it (see `nextRunOfPattern`); the
   // queue computes the first tick, the worker every later one, so both need it.
   const repeatStrategy = (millis: number, repeat: { pattern?: string; tz?: string }) =>
@@ -109,7 +114,7 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
     prefix: options.prefix,
     settings: { repeatStrategy },
   });
-  queue.on('error', (error) => logger.error({ err: error }, 'schedule queue error'));
+  queue.on('error', outage('schedule queue error'));
   const retryDelayMs = options.retryDelayMs ?? 5_000;
   const attempts = options.attempts ?? Math.ceil(options.graceMs / MAX_RETRY_DELAY_MS) + 6;
   const backoff = { type: 'custom' } as const;
@@ -374,7 +379,7 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
             Math.min(retryDelayMs * 2 ** Math.max(0, attemptsMade - 1), MAX_RETRY_DELAY_MS),
         },
       });
-      worker.on('error', (error) => logger.error({ err: error }, 'schedule worker error'));
+      worker.on('error', outage('schedule worker error'));
       worker.on('failed', (job, error) => {
         if (job && job.attemptsMade >= attempts) {
           logger.warn(
@@ -417,7 +422,10 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
       clearInterval(reconcileTimer);
       // A check in progress stops at its next schedule; with Redis gone it may not get there.
       if (reconciling) await Promise.race([reconciling, delay(SYNC_LIMIT_MS, undefined, { ref: false })]);
-      await worker?.close();
+      // With Redis out of reach, closing waits for it to come back: the worker is closed without
+      // waiting for its jobs, whose posts are then left to their leases, as after a crash.
+      const reachable = connection.status === 'ready';
+      await worker?.close(!reachable);
       await queue.close();
       connection.disconnect();
     },
