@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startMusicEmulator, type MusicEmulator } from '../../emulators/music/index.js';
 import { NoActiveDeviceError } from '../../src/services/music/index.js';
 import { BOT_SCOPES, createMusicWorld, manualClock, type MusicWorld } from '../fixtures/music.js';
@@ -7,6 +8,14 @@ import { callMusicApi, requestAppToken } from '../helpers/music-auth.js';
 const BASE62_ID = /^[0-9A-Za-z]{22}$/;
 
 const call = (emulator: MusicEmulator, path: string, token: string) => callMusicApi(emulator, token, path);
+
+/**
+ * Waits until the emulator has received `count` requests for `path`, polling in real time
+ * (`expect.poll` would move fake timers on).
+ */
+async function received(emulator: MusicEmulator, path: string, count: number): Promise<void> {
+  while (emulator.requestCount({ path }) < count) await delay(5);
+}
 
 describe('music emulator: seeded world', () => {
   let world: MusicWorld;
@@ -186,16 +195,26 @@ describe('music emulator: stalled responses', () => {
     token = emulator.issueUserToken('alice', BOT_SCOPES).access_token;
   });
   afterAll(() => emulator.close());
+  // Some tests hold answers on fake timers (the emulator's hold is a `setTimeout`), moved on by the
+  // test: a busy machine's late timers and slow round trips cannot then make an answer look held
+  // or not.
+  afterEach(() => void vi.useRealTimers());
 
   it('holds the next matching response, then answers as usual', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const seen = emulator.requestCount({ path: '/v1/me' });
     emulator.stallNext('/v1/me', 300);
-    const started = performance.now();
-    const stalled = await call(emulator, '/v1/me', token);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(280);
-    expect(stalled.status).toBe(200);
-    const next = performance.now();
+    let answered = false;
+    const stalled = call(emulator, '/v1/me', token).finally(() => (answered = true));
+    await received(emulator, '/v1/me', seen + 1);
+    // Only that one is held: the next is answered while the clock stands still.
+    expect((await call(emulator, '/v1/me', token)).status).toBe(200);
+    await vi.advanceTimersByTimeAsync(299);
+    // A round trip after it: an answer sent before then would be in by now.
     await call(emulator, '/v1/me', token);
-    expect(performance.now() - next).toBeLessThan(250);
+    expect(answered).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect((await stalled).status).toBe(200);
   });
 
   it('stalls the token endpoint named as its documentation names it, `/api/token`', async () => {
@@ -207,16 +226,20 @@ describe('music emulator: stalled responses', () => {
   });
 
   it('can stall in the middle of the body, after the headers', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     emulator.stallNext('/v1/me', 300, { phase: 'body' });
-    const started = performance.now();
+    // The headers come while the clock stands still: they are not held.
     const response = await fetch(`${emulator.apiUrl}/v1/me`, {
       headers: { authorization: `Bearer ${token}` },
     });
-    const headersAfter = performance.now() - started;
-    const body = (await response.json()) as { id: string };
-    expect(headersAfter).toBeLessThan(250);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(280);
-    expect(body.id).toBe('alice');
+    let read = false;
+    const body = (response.json() as Promise<{ id: string }>).finally(() => (read = true));
+    await vi.advanceTimersByTimeAsync(299);
+    // A round trip after it: a body sent before then would be in by now.
+    await call(emulator, '/v1/me', token);
+    expect(read).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect((await body).id).toBe('alice');
   });
 
   it('closes without waiting for a stalled response', async () => {
@@ -224,10 +247,11 @@ describe('music emulator: stalled responses', () => {
     const stalledToken = other.issueUserToken('alice', BOT_SCOPES).access_token;
     other.stallNext('/v1/me', 60_000);
     const pending = call(other, '/v1/me', stalledToken).catch((e: unknown) => e);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await received(other, '/v1/me', 1); // held now
     const started = performance.now();
     await other.close();
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // Far below the stall: only a close that waited for it would take this long.
+    expect(performance.now() - started).toBeLessThan(10_000);
     await pending;
   });
 });

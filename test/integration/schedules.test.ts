@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startWeatherEmulator } from '../../emulators/weather/index.js';
 import { fetchScheduledWeather } from '../../src/bot/scheduled-post.js';
 import {
@@ -795,24 +795,58 @@ describe('a post slower than its lease', () => {
     });
     const store = new ScheduleStore(storage, 25, () => Date.now());
     const schedule = await store.add(berlinSchedule({ createdAt: Date.now() }));
+    // Claims run out by `Date.now()` and the lease is kept on a `setInterval`: both run on a fake
+    // clock the test moves on, so a busy machine's late timers can neither let the lease lapse nor
+    // hide that it is not kept.
+    vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+    /** Keepings of the lease written to storage but not yet done. */
+    const extending = new Set<Promise<boolean>>();
+    const watched: Storage = {
+      ...storage,
+      extend: (...args) => {
+        const extended = storage.extend(...args);
+        extending.add(extended);
+        return extended.finally(() => extending.delete(extended));
+      },
+    };
     const posts: string[] = [];
-    // Two processes sharing storage; the first one's post takes four times its lease.
-    const poster = (name: string, postMs: number) =>
+    let posting!: () => void;
+    const started = new Promise<void>((resolve) => (posting = resolve));
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    // Two processes sharing storage; the first one's post lasts until the test lets it end.
+    const poster = (name: string, post: () => Promise<void>) =>
       createSlotPoster({
         store,
-        storage,
+        storage: watched,
         logger: silent,
         leaseMs: 150,
         post: async () => {
-          await delay(postMs);
+          await post();
           posts.push(name);
         },
       });
-    const first = poster('first', 600).postOne(schedule, '2026-11-23', {});
-    await delay(350);
-    const second = await poster('second', 0).postOne(schedule, '2026-11-23', {});
-    expect(second).toBe('busy');
-    expect(await first).toBe('posted');
-    expect(posts).toEqual(['first']);
+    const first = poster('first', () => {
+      posting();
+      return finished;
+    }).postOne(schedule, '2026-11-23', {});
+    try {
+      await Promise.race([started, first]);
+      // Four times the lease goes by while the first post is being made, 10 ms at a time, each
+      // keeping of the lease written before the clock moves on.
+      for (let elapsed = 0; elapsed < 600; elapsed += 10) {
+        await vi.advanceTimersByTimeAsync(10);
+        await Promise.allSettled(extending);
+      }
+      const second = await poster('second', () => Promise.resolve()).postOne(schedule, '2026-11-23', {});
+      expect(second).toBe('busy');
+      finish();
+      expect(await first).toBe('posted');
+      expect(posts).toEqual(['first']);
+    } finally {
+      finish();
+      await first;
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,8 +1,8 @@
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
-import { MockAgent } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Agent, MockAgent } from 'undici';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   HttpError,
@@ -71,24 +71,48 @@ describe('the upstream transport', () => {
   });
 
   it('gives a stalled service one time limit for the whole call, not one per retry', async () => {
-    const held: ServerResponse[] = [];
-    const server = createServer((_request, response) => void held.push(response));
+    const server = createServer(() => {}); // takes every request and never answers it
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const stalled = new Transport({ service: 'test', timeoutMs: 400, retries: 2, retryBaseMs: 10 });
+    // Each try really stalls and is cut off by the limit it was given (the Agent sees that limit);
+    // the call's own deadline is read off a fake clock that each stalled try moves on by exactly
+    // that limit, and each pause by its length, so what is checked does not depend on how
+    // promptly a busy machine runs the timers.
+    const limits: number[] = [];
+    const pool = new Agent();
+    const recorded = pool.compose((dispatch) => (options, handler) => {
+      limits.push(options.headersTimeout ?? Number.NaN);
+      return dispatch(options, handler);
+    });
+    vi.useFakeTimers({ toFake: ['performance'] });
+    const stalled = transport({
+      dispatcher: recorded,
+      timeoutMs: 400,
+      retries: 2,
+      retryBaseMs: 10,
+      onExchange: () => vi.advanceTimersByTime(limits.at(-1) ?? 0),
+      sleep: (ms) => {
+        waits.push(ms);
+        vi.advanceTimersByTime(ms);
+        return Promise.resolve();
+      },
+    });
     try {
       const started = performance.now();
       const error = await stalled
         .json({ url: `http://127.0.0.1:${port}/slow` }, z.unknown())
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TimeoutError);
-      // Each try gets half the limit, so a stalled try leaves room for one more, and no more:
-      // a fresh limit per try would have sent three requests and taken three times as long.
-      expect(held).toHaveLength(2);
-      expect(performance.now() - started).toBeLessThan(800);
+      // Each try gets half the limit, so a stalled try leaves room for one more (less the pause
+      // before it), and no more: a fresh limit per try would have sent three requests and taken
+      // three times as long.
+      expect(limits).toEqual([200, 195]);
+      expect(waits).toEqual([5]);
+      expect(performance.now() - started).toBe(400);
     } finally {
-      for (const response of held) response.destroy();
-      await stalled.close();
+      vi.useRealTimers();
+      server.closeAllConnections();
+      await pool.close();
       await new Promise((resolve) => server.close(resolve));
     }
   });
