@@ -2,6 +2,14 @@
  * Schedules in Keyv: one list per guild and an index of guilds that have any. Every change to a
  * guild's list is made under a claim, so two processes editing one guild never lose a change.
  *
+ * A guild whose list becomes empty has its row deleted and leaves the index, so `all()` reads no
+ * list for a server that has none left. Only `add` makes a list non-empty, and a list that was
+ * empty may have been dropped from the index meanwhile, so the order is: the guild joins the index
+ * (under the index's lock), its list is written (under the guild's), and when that list was empty
+ * the guild joins the index again. A guild leaves only under the index's lock and then the guild's,
+ * and only when its list is empty as read there: a leave before the add's write saw the list empty
+ * and is undone by the add's second join; a leave after it sees the schedule and keeps the guild.
+ *
  * Every write of a list is followed by a new value in a version key (a guild joins the index before
  * its first list is written, so the version always comes last). `all()` reads the version first and
  * keeps what it read for as long as the version stays the same: the schedule runner reads every
@@ -19,6 +27,11 @@ const VERSION = 'version';
 const guildKey = (guildId: string) => `guild:${guildId}`;
 /** The longest `all()` keeps its last read while the version key says nothing changed. */
 export const ALL_MAX_AGE_MS = 5 * 60_000;
+/**
+ * The most index entries with no schedules behind them (left by versions that did not prune the
+ * index) one `all()` drops, so a large backlog does not hold the index's lock for long at once.
+ */
+const PRUNE_BATCH = 100;
 
 /**
  * A stored value is not in a form this version reads (a later version's layout, or damaged): it is
@@ -141,10 +154,13 @@ export class ScheduleStore {
     const guilds = await this.guilds();
     // One guild whose list cannot be read must not stop every other guild's posts.
     let complete = true;
+    /** Guilds in the index with nothing stored for them: left by an older version, or a crash. */
+    const empty: string[] = [];
     const lists = await Promise.all(
       guilds.map(async (guildId) => {
         try {
           const { schedules, unread } = await this.records(guildId);
+          if (schedules.length === 0 && unread.length === 0) empty.push(guildId);
           // Kept as they are (see `records`), but not posted by this version: said, not hidden.
           if (unread.length > 0) {
             this.onUnreadable(
@@ -165,6 +181,8 @@ export class ScheduleStore {
     const schedules = lists.flat();
     // A read with a guild missing is not kept: the next call tries that guild again.
     this.lastRead = complete ? { version, at, schedules } : undefined;
+    // Best effort: an entry left now is read again, and dropped, at the next full read.
+    if (empty.length > 0) await this.leave(empty.slice(0, PRUNE_BATCH)).catch(() => {});
     return [...schedules];
   }
 
@@ -180,10 +198,9 @@ export class ScheduleStore {
     let id = randomUUID().slice(0, 8);
     while (taken.has(id)) id = randomUUID().slice(0, 8);
     const created: Schedule = { ...schedule, id };
-    await this.withLock(INDEX, async () => {
-      const index = await this.index();
-      if (!index.includes(schedule.guildId)) await this.keyv.set(INDEX, [...index, schedule.guildId]);
-    });
+    // Before the list, so a process that dies between the two leaves no schedule outside the index;
+    // `update` joins again after the list when it was empty (see the module comment).
+    await this.join(schedule.guildId);
     await this.update(schedule.guildId, (list) => {
       // Checked under the lock, so the same command sent twice at once makes one schedule.
       const existing = options.unique ? list.find((other) => samePost(other, schedule)) : undefined;
@@ -260,6 +277,41 @@ export class ScheduleStore {
     return (await this.index()).filter((id): id is string => typeof id === 'string');
   }
 
+  /** Puts a guild in the index, under the index's lock. */
+  private async join(guildId: string): Promise<void> {
+    await this.withLock(INDEX, async () => {
+      const index = await this.index();
+      if (!index.includes(guildId)) await this.keyv.set(INDEX, [...index, guildId]);
+    });
+  }
+
+  /**
+   * Drops from the index the guilds of `guildIds` that have no schedules, deleting an empty row an
+   * older version left. Under the index's lock, then each guild's: the list is read where no add
+   * can join the guild and no change can write its list meanwhile (see the module comment).
+   * Entries of the index this version does not read are kept.
+   */
+  private async leave(guildIds: readonly string[]): Promise<void> {
+    await this.withLock(INDEX, async () => {
+      const gone = new Set<string>();
+      for (const guildId of guildIds) {
+        await this.withLock(guildKey(guildId), async () => {
+          const raw = await this.keyv.get(guildKey(guildId));
+          const absent = raw === undefined || raw === null;
+          if (!absent && !(Array.isArray(raw) && raw.length === 0)) return;
+          if (!absent) await this.keyv.delete(guildKey(guildId));
+          gone.add(guildId);
+        });
+      }
+      if (gone.size === 0) return;
+      const index = await this.index();
+      const kept = index.filter((entry) => typeof entry !== 'string' || !gone.has(entry));
+      if (kept.length === index.length) return;
+      if (kept.length > 0) await this.keyv.set(INDEX, kept);
+      else await this.keyv.delete(INDEX);
+    });
+  }
+
   /** The index as stored, entries this version does not read included, so a write keeps them. */
   private async index(): Promise<unknown[]> {
     const raw = await this.keyv.get(INDEX);
@@ -270,23 +322,36 @@ export class ScheduleStore {
 
   /**
    * The one way a list is written: under the guild's lock, then a new version for every `all()`.
-   * Once the list is written the change is made, and is not reported as failed: a member told so
-   * would make it again (a second schedule). A version that cannot be written costs other
-   * processes at most {@link ALL_MAX_AGE_MS} before they see the change; this one reads anew.
+   * A list left empty is deleted and its guild leaves the index; a list that was empty and is not
+   * any more has its guild join the index again (see the module comment). Once the list is written
+   * the change is made, and is not reported as failed: a member told so would make it again (a
+   * second schedule). A version that cannot be written costs other processes at most
+   * {@link ALL_MAX_AGE_MS} before they see the change; this one reads anew. An index that cannot be
+   * written keeps a guild with no schedules (one read more for `all()`, dropped at its next full
+   * read), or, only if a last remove in the same guild raced this add, leaves the guild out of it
+   * until its next add.
    */
   private async update(guildId: string, change: (list: Schedule[]) => Schedule[]): Promise<void> {
     let written: Schedule[] = [];
+    let before = 0;
+    let after = 0;
     try {
       await this.withLock(guildKey(guildId), async () => {
         const { schedules, unread } = await this.records(guildId);
+        before = schedules.length + unread.length;
         written = change(schedules);
-        await this.keyv.set(guildKey(guildId), [...written, ...unread]);
+        const kept = [...written, ...unread];
+        after = kept.length;
+        if (kept.length > 0) await this.keyv.set(guildKey(guildId), kept);
+        else await this.keyv.delete(guildKey(guildId));
       });
     } catch (error) {
       // The list may not be what the last read holds (unreadable now, or half written): read anew.
       this.lastRead = undefined;
       throw error;
     }
+    if (after === 0) await this.leave([guildId]).catch(() => {});
+    else if (before === 0) await this.join(guildId).catch(() => {});
     const bump = () => this.bumpVersion(guildId, written);
     this.versioning = this.versioning.then(bump, bump);
     await this.versioning;
