@@ -1,6 +1,7 @@
 import { MessageFlags } from 'discord.js';
 import type { MusicServices } from '../../bot/context.js';
 import type { Subcommand } from '../../bot/subcommands.js';
+import { forgetRecent } from '../../domain/music/recent.js';
 
 const UNLINKED = {
   unlinked:
@@ -14,11 +15,16 @@ const UNLINKED = {
 export default {
   name: 'unlink',
   build: (sub) => sub.setDescription('Unlink your music account and delete its tokens'),
-  async execute(interaction, music) {
+  async execute(interaction, music, ctx) {
     // Acknowledged first: unlinking waits for a token refresh in flight (see `TokenVault.locked`),
     // which may take longer than Discord's three seconds when the token endpoint is slow.
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     const outcome = await music.linking.unlink(interaction.user.id);
+    // The albums and artists the member looked at go too, linked or not (lookups need no link).
+    // Best effort: the link is gone either way, and a list left behind expires (RECENT_TTL_MS).
+    await forgetRecent(ctx.storage.ns('music-recent'), interaction.user.id).catch((error: unknown) =>
+      ctx.logger.warn({ err: error }, 'could not forget a member’s recent albums and artists'),
+    );
     await interaction.editReply({ content: UNLINKED[outcome] });
   },
 } satisfies Subcommand<MusicServices>;

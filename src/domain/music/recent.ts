@@ -1,6 +1,8 @@
 /**
  * Each member's recently used albums and artists, newest first, for autocomplete: the service has
- * no search endpoint, so what a member looked at before is the best suggestion there is.
+ * no search endpoint, so what a member looked at before is the best suggestion there is. A list
+ * lasts {@link RECENT_TTL_MS} from its last change, so a member who stopped using the bot does not
+ * leave one behind for good, and goes with `/music unlink` (see {@link forgetRecent}).
  */
 import type Keyv from 'keyv';
 import { z } from 'zod';
@@ -8,6 +10,8 @@ import { parseMusicRef } from '../../services/music/index.js';
 import { requireRef } from './refs.js';
 
 export const MAX_RECENT = 25;
+/** How long a member's lists are kept after their last change (each change starts it again). */
+export const RECENT_TTL_MS = 90 * 24 * 3600_000;
 
 const recentItemSchema = z.object({ id: z.string(), name: z.string(), detail: z.string().optional() });
 const recentListsSchema = z.object({
@@ -41,7 +45,12 @@ export async function rememberRecent(
   const lists = await read(store, userId);
   const ids = new Set(items.map((item) => item.id));
   lists[kind] = [...items, ...lists[kind].filter((item) => !ids.has(item.id))].slice(0, MAX_RECENT);
-  await store.set(keyOf(userId), lists);
+  await store.set(keyOf(userId), lists, RECENT_TTL_MS);
+}
+
+/** Deletes the member's lists (they unlinked: the bot forgets what they looked at too). */
+export async function forgetRecent(store: Keyv, userId: string): Promise<void> {
+  await store.delete(keyOf(userId));
 }
 
 /** Items whose name or detail contains what the member typed (all when nothing is typed). */
