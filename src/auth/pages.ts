@@ -68,7 +68,8 @@ export const pages = {
       tone: 'ok',
       title: 'Link your music account?',
       lines: [
-        `You are about to let ${who} use your music account: play, pause, skip, and read and change your playlists.`,
+        `You are about to let ${who} use your music account: see your devices, pause and skip what is playing, ` +
+          'save albums to your library or remove them, and read and change your playlists.',
         'Continue only if you started this yourself from Discord; if someone sent you this link, close this page.',
       ],
       form: { action, label: 'Continue' },

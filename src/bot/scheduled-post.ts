@@ -77,7 +77,8 @@ export async function fetchScheduledWeather(
 }
 
 /** Reasons are stored in English, with a code the schedule list shows in the reader's language. */
-const REASONS = scheduleMessages('en').pauseReasons;
+const ENGLISH = scheduleMessages('en');
+const REASONS = ENGLISH.pauseReasons;
 
 const PLAN_CODES: Partial<Record<WeatherProduct, BotPauseCode>> = {
   current: 'plan-current',
@@ -90,7 +91,7 @@ function refusal(error: unknown): WeatherRefusedError | undefined {
   const cause = { cause: error };
   if (error instanceof ProductNotInPlanError) {
     const code = PLAN_CODES[error.product];
-    const reason = code ? REASONS[code] : `the bot's weather plan does not include ${error.product}`;
+    const reason = code ? REASONS[code] : `the bot’s weather plan does not include ${error.product}`;
     return new WeatherRefusedError(reason, 'schedule', { ...cause, code });
   }
   if (
@@ -256,9 +257,10 @@ export function createScheduledPoster(
       // (Cloudflare's block of the host) or one without a JSON body, 408, 409. Those are retried
       // within the grace window, as 5xx are.
       if (REFUSED_STATUSES.has(error.status) && typeof error.code === 'number')
+        // The status is for the log (the message); the list and the test command show Discord's words.
         throw new PostRefusedError(`Discord refused the post: ${error.status} ${error.message}`, {
           cause: error,
-          detail: `${error.status} ${error.message}`,
+          detail: error.message,
         });
       throw error;
     }
@@ -323,11 +325,9 @@ function missingPermission(
   const reason =
     missing.length === 0
       ? REASONS['missing-permission']
-      : `the bot lacks ${missing.map((name) => ENGLISH_PERMISSION_NAMES[name]).join(', ')} in the channel`;
+      : ENGLISH.lacksPermissions(missing.map((name) => ENGLISH.permissionNames[name]));
   return new PostRejectedError(reason, 'missing-permission', {
     ...(cause === undefined ? {} : { cause }),
     missing,
   });
 }
-
-const ENGLISH_PERMISSION_NAMES = scheduleMessages('en').permissionNames;

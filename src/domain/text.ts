@@ -42,3 +42,39 @@ export function escapeMarkdown(text: string): string {
 export function quoteText(text: string, max = 60): string {
   return escapeMarkdown(truncate(text.replace(/\s+/g, ' ').trim(), max));
 }
+
+/** `1,234`: a count as the bot's English texts write it. */
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** `1 item`, `1,234 items`. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+/** `a track`, `an album`: the noun with its indefinite article. */
+export function withArticle(noun: string): string {
+  return /^[aeiou]/i.test(noun) ? `an ${noun}` : `a ${noun}`;
+}
+
+const listFormats = new Map<string, Intl.ListFormat>();
+
+/**
+ * A list in a sentence: `A`, `A and B`, `A, B, and C` (German `A, B und C` with `locale: 'de'`).
+ * With `max`, at most that many are named and the rest counted: `A, B, and 3 more` (`more` words
+ * the count). Nothing to list gives an empty string.
+ */
+export function joinList(
+  items: readonly string[],
+  options: { locale?: string; max?: number; more?: (hidden: number) => string } = {},
+): string {
+  const { locale = 'en', max = Infinity, more = (hidden) => `${formatCount(hidden)} more` } = options;
+  let format = listFormats.get(locale);
+  if (format === undefined) {
+    format = new Intl.ListFormat(locale, { style: 'long', type: 'conjunction' });
+    listFormats.set(locale, format);
+  }
+  const shown = items.length > max ? [...items.slice(0, max), more(items.length - max)] : items;
+  return format.format(shown);
+}

@@ -20,6 +20,10 @@ describe('an unexpected error after a public defer', () => {
     expect(message.flags! & 64).toBe(64);
     const reference = /reference `([0-9a-f]{6})`/.exec(message.content)?.[1];
     expect(reference).toBeDefined();
+    expect(message.content).toBe(
+      `Something went wrong on our side, sorry. It has been logged (reference \`${reference}\`). Please try ` +
+        'again; if it keeps happening, tell the bot’s owner and quote the reference.',
+    );
     expect(handle.original()).toBeUndefined();
     expect(world.logs.join('\n')).toContain(`"reference":"${reference}"`);
     expect(world.logs.join('\n')).not.toContain(TEST_WEATHER_KEY);
@@ -35,10 +39,15 @@ describe('an unexpected error after a public defer', () => {
     });
     const message = await handle.waitForFollowUp();
     expect(message.flags! & 64).toBe(64);
-    const reference = /^Auf unserer Seite ist etwas schiefgegangen.*\(Referenz `([0-9a-f]{6})`\)\.$/.exec(
+    const reference = /^Auf unserer Seite ist etwas schiefgegangen.*\(Referenz `([0-9a-f]{6})`\)\. /.exec(
       message.content,
     )?.[1];
     expect(reference).toBeDefined();
+    expect(message.content).toBe(
+      `Auf unserer Seite ist etwas schiefgegangen, tut uns leid. Es wurde protokolliert (Referenz \`${reference}\`). ` +
+        'Bitte versuche es noch einmal; wenn es immer wieder passiert, sag es dem Betreiber des Bots und nenne ' +
+        'ihm die Referenz.',
+    );
     expect(world.logs.join('\n')).toContain(`"reference":"${reference}"`);
   });
 

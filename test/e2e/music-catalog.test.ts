@@ -71,7 +71,11 @@ describe('albums, artists and the library', () => {
       .reply();
     const refused = await click(album, 'Tracks ▶', world.bob.id).reply();
     expect(refused.flags! & EPHEMERAL).toBe(EPHEMERAL);
-    expect(refused.content).toContain(`<@${world.alice.id}>'s album view`);
+    // Save and Remove work for anyone: only the pages are the invoker's.
+    expect(refused.content).toBe(
+      `This is <@${world.alice.id}>’s album view: only they can turn its pages. ` +
+        'Run `/music album` with this album to page through it yourself.',
+    );
 
     world.music!.resetCounters();
     const second = await click(album, 'Tracks ▶').waitForEdit();
@@ -246,7 +250,7 @@ describe('albums, artists and the library', () => {
       })
       .reply();
     expect(none.flags! & EPHEMERAL).toBe(EPHEMERAL);
-    expect(none.content).toMatch(/^These are not album links, URIs or ids: `abba`, `not-an-album`\./);
+    expect(none.content).toBe('These are not album links, URIs or ids: `abba` and `not-an-album`.');
   });
 
   it('says how many albums were saved when the music service refuses a later batch', async () => {

@@ -92,7 +92,9 @@ describe('the player: devices, the panel, pause and next', () => {
     const press = click(panel, 'Pause', world.bob.id);
     const note = await press.reply();
     expect(note.flags! & EPHEMERAL).toBe(EPHEMERAL);
-    expect(note.content).toContain(`<@${world.alice.id}>'s player panel`);
+    expect(note.content).toBe(
+      `This is <@${world.alice.id}>’s player panel: only they can use its buttons. Run the command yourself to get your own.`,
+    );
     expect(world.music!.player(premium)?.isPlaying).toBe(true);
     expect(world.music!.requestCount({ path: /^\/v1\// })).toBe(0);
     expect(world.discord.message(panel.id)?.embeds).toEqual(panel.embeds);

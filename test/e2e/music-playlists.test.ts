@@ -183,7 +183,9 @@ describe('playlists: pages, autocomplete and edits', () => {
     world.music!.resetCounters();
     const note = await click(page, 'Next', world.bob.id).reply();
     expect(note.flags! & EPHEMERAL).toBe(EPHEMERAL);
-    expect(note.content).toContain(`<@${world.alice.id}>'s playlist view`);
+    expect(note.content).toBe(
+      `This is <@${world.alice.id}>’s playlist view: only they can use its buttons. Run the command yourself to get your own.`,
+    );
     expect(world.music!.requestCount()).toBe(0);
   });
 
@@ -277,7 +279,7 @@ describe('playlists: pages, autocomplete and edits', () => {
       /^Item 5 cannot be removed by the bot: .*local files.*Remove them in the app\.$/,
     );
     const both = await playlist('remove', { playlist: big, position: 3, count: 3 }).waitForFollowUp();
-    expect(both.content).toMatch(/^Items 3, 5 cannot be removed by the bot/);
+    expect(both.content).toMatch(/^Items 3 and 5 cannot be removed by the bot: /);
     expect(world.music!.playlist(big)!.length).toBe(length);
   });
 

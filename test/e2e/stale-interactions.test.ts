@@ -116,7 +116,10 @@ describe('interactions registered or sent by another version of the bot', () => 
     expect(put.ok).toBe(true);
 
     const gone = await world.slash('weather', { subcommand: 'radar', locale: 'de' }).reply();
-    expect(gone.content).toBe('Diesen Befehl kennt der Bot nicht mehr. Vielleicht wurde er entfernt.');
+    expect(gone.content).toBe(
+      'Diesen Befehl kennt der Bot nicht mehr. Vielleicht wurde er entfernt. Tippe / oder führe /help aus, ' +
+        'um die aktuellen Befehle zu sehen.',
+    );
     expect(gone.flags! & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
 
     const logged = world.logs.length;

@@ -167,7 +167,10 @@ describe('scheduled weather posts, managed from Discord', () => {
       timezone: 'UTC',
       channel: closed.id,
     }).reply();
-    expect(reply.content).toContain('Embed Links, Attach Files');
+    expect(reply.content).toBe(
+      `I cannot post in <#${closed.id}>: I am missing Embed Links and Attach Files there. ` +
+        'Give me these permissions in that channel, or pick another channel.',
+    );
   });
 
   it('asks for Attach Files only for the posts that carry a chart', async () => {
@@ -176,7 +179,10 @@ describe('scheduled weather posts, managed from Discord', () => {
     const add = (kind: string) =>
       schedule('add', { place: BERLIN, time: '08:15', timezone: 'UTC', channel: noFiles.id, kind }).reply();
     const refused = await add('today');
-    expect(refused.content).toBe(`I cannot post in <#${noFiles.id}>: I am missing Attach Files there.`);
+    expect(refused.content).toBe(
+      `I cannot post in <#${noFiles.id}>: I am missing Attach Files there. ` +
+        'Give me this permission in that channel, or pick another channel.',
+    );
     // The current weather is an embed alone: it needs no file.
     const saved = await add('current');
     expect(saved.embeds[0]?.title).toBe('Scheduled weather post saved');
@@ -198,7 +204,8 @@ describe('scheduled weather posts, managed from Discord', () => {
     const before = (await store.get(`guild:${world.guildId}`)) as unknown[];
     const reply = await addIn(quiet.id);
     expect(reply.content).toBe(
-      `I cannot post in <#${quiet.id}>: I am missing Embed Links, Attach Files there.`,
+      `I cannot post in <#${quiet.id}>: I am missing Embed Links and Attach Files there. ` +
+        'Give me these permissions in that channel, or pick another channel.',
     );
     expect(await store.get(`guild:${world.guildId}`)).toEqual(before);
   });
@@ -218,7 +225,8 @@ describe('scheduled weather posts, managed from Discord', () => {
       expect(saved.embeds[0]?.title).toBe('Scheduled weather post saved');
       const refused = await addIn(quiet.id);
       expect(refused.content).toBe(
-        `I cannot post in <#${quiet.id}>: I am missing Embed Links, Attach Files there.`,
+        `I cannot post in <#${quiet.id}>: I am missing Embed Links and Attach Files there. ` +
+          'Give me these permissions in that channel, or pick another channel.',
       );
     } finally {
       world.app.client.off('raw', strip);
@@ -584,7 +592,8 @@ describe('scheduled weather posts, managed from Discord', () => {
     expect(stored.find((entry) => entry.id === id)?.channelId).toBe(gone.id);
     // Resumed, it would only be paused again at its next post.
     expect((await schedule('resume', { id: id! }).reply()).content).toBe(
-      `The channel of this scheduled post, <#${gone.id}>, no longer exists: remove the post and add it again for another channel.`,
+      `The channel of this scheduled post, <#${gone.id}>, no longer exists: remove the post with ` +
+        '`/weather schedule remove` and add it again for another channel with `/weather schedule add`.',
     );
     expect((await schedule('list').reply()).embeds[0]?.description).toMatch(
       new RegExp(`\`${id}\`[^\n]*\n[^\n]*paused: the channel was deleted`),
@@ -615,7 +624,10 @@ describe('scheduled weather posts, managed from Discord', () => {
       ).toBe(false),
     );
     const refused = await schedule('resume', { id: id! }).reply();
-    expect(refused.content).toBe(`I cannot post in <#${channel.id}>: I am missing Send Messages there.`);
+    expect(refused.content).toBe(
+      `I cannot post in <#${channel.id}>: I am missing Send Messages there. ` +
+        'Give me this permission in that channel, or pick another channel.',
+    );
     expect(refused.flags! & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
     expect((await schedule('list').reply()).embeds[0]?.description).toMatch(
       new RegExp(`\`${id}\`[^\n]*\n[^\n]*paused by alice`),

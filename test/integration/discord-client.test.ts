@@ -132,6 +132,8 @@ describe("the bot's Discord client", () => {
     expect((refused as Error).message).toBe(
       'Discord refused the post: 400 Cannot send messages in a non-text channel',
     );
+    // What the schedule list and the test command show: Discord's words, without the status.
+    expect((refused as PostRefusedError).detail).toBe('Cannot send messages in a non-text channel');
     // Cloudflare's block of the host (403, 40333) lifts on its own: tried again, not refused.
     proxy.fail({
       match: new RegExp(`^POST /api/v10/channels/${channel.id}/messages`),

@@ -332,7 +332,8 @@ describe('the start page, before anything happens', () => {
     expect(String(response.headers['set-cookie'])).toMatch(/^link_session_[A-Za-z0-9_-]{8}=/);
     expect(body).toContain(
       'You are about to let the Discord account @&lt;script&gt;alert(1)&lt;/script&gt; (Eve &amp; &quot;co&quot;) ' +
-        'use your music account: play, pause, skip, and read and change your playlists.',
+        'use your music account: see your devices, pause and skip what is playing, save albums to your library ' +
+        'or remove them, and read and change your playlists.',
     );
     expect(body).toContain('if someone sent you this link, close this page.');
     expect(body).not.toContain('<script>');

@@ -67,7 +67,7 @@ describe('what a member reads when a player command does not go through', () => 
     const { text } = await answerTo(skipToNext(deps, 'alice', gone, 'panel'));
     expect(text).toBe(
       'The device this panel was set to is no longer among your devices. Your devices: ' +
-        '“Alice’s MacBook”, “Kitchen speaker”, “Alice’s phone”. Press ↻ Refresh, or pick another device.',
+        '“Alice’s MacBook”, “Kitchen speaker”, and “Alice’s phone”. Press ↻ Refresh, or pick another device.',
     );
     expect(text).not.toContain(gone);
     expect(world.emulator.requestCount({ path: '/v1/me/player/next' })).toBe(0);
@@ -76,7 +76,8 @@ describe('what a member reads when a player command does not go through', () => 
   it('still says a typed device name is unknown', async () => {
     const { text } = await answerTo(pausePlayback(deps, 'alice', 'Living room'));
     expect(text).toBe(
-      'You have no device called “Living room”. Your devices: “Alice’s MacBook”, “Kitchen speaker”, “Alice’s phone”.',
+      'You have no device called “Living room”. Your devices: “Alice’s MacBook”, “Kitchen speaker”, and ' +
+        '“Alice’s phone”.',
     );
   });
 

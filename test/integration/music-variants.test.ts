@@ -53,8 +53,10 @@ describe('a client on the spec’s paths against a service that removed them (20
     expect(removed.status).toBe(403);
     expect(removed.message).toMatch(/failed: 403 Forbidden/);
     expect(removed.message).toContain('set MUSIC_API_VARIANT=2026');
-    expect(removed.userMessage).toContain('not available');
-    expect(removed.userMessage).toContain('MUSIC_API_VARIANT=2026');
+    // The member is told to reach the owner; the setting to change is in the message, for the log.
+    expect(removed.userMessage).toBe(
+      'That isn’t available on this bot right now; please tell the bot’s owner.',
+    );
     expect(removed.setting).toEqual({ name: 'MUSIC_API_VARIANT', value: '2026' });
   });
 

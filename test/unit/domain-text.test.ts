@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeMarkdown, quoteText, truncate } from '../../src/domain/text.js';
+import {
+  escapeMarkdown,
+  formatCount,
+  joinList,
+  plural,
+  quoteText,
+  truncate,
+  withArticle,
+} from '../../src/domain/text.js';
 
 const graphemesOf = (text: string) =>
   [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)].map((s) => s.segment);
@@ -47,5 +55,31 @@ describe('quoting names and input inside a sentence', () => {
   it('keeps a quote on one line and short before escaping it', () => {
     expect(quoteText('  Road\ntrip  mix ')).toBe('Road trip mix');
     expect(quoteText(`${'*'.repeat(70)}`, 10)).toBe(`${'\\*'.repeat(9)}…`);
+  });
+});
+
+describe('counts and lists in a sentence', () => {
+  it('joins a list with "and" (German "und"), and counts what is past `max`', () => {
+    expect(joinList([])).toBe('');
+    expect(joinList(['A'])).toBe('A');
+    expect(joinList(['A', 'B'])).toBe('A and B');
+    expect(joinList(['A', 'B', 'C'])).toBe('A, B, and C');
+    expect(joinList(['A', 'B', 'C'], { locale: 'de' })).toBe('A, B und C');
+    expect(joinList(['A', 'B', 'C', 'D', 'E'], { max: 2 })).toBe('A, B, and 3 more');
+    expect(joinList(['A', 'B', 'C'], { max: 3 })).toBe('A, B, and C');
+    expect(
+      joinList(
+        Array.from({ length: 1_234 }, () => 'x'),
+        { max: 1 },
+      ),
+    ).toBe('x and 1,233 more');
+  });
+
+  it('writes counts with separators, one thing in the singular, and "an" before a vowel', () => {
+    expect(formatCount(1_234_567)).toBe('1,234,567');
+    expect(plural(1, 'item')).toBe('1 item');
+    expect(plural(1_000, 'item')).toBe('1,000 items');
+    expect(withArticle('album')).toBe('an album');
+    expect(withArticle('track')).toBe('a track');
   });
 });

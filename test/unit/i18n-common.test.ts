@@ -25,3 +25,28 @@ describe('waitText', () => {
     );
   });
 });
+
+describe('the router’s own answers', () => {
+  it('says what to do after an error on the bot’s side, keeping the reference', () => {
+    expect(commonMessages('en').internal('a1b2c3')).toBe(
+      'Something went wrong on our side, sorry. It has been logged (reference `a1b2c3`). Please try again; ' +
+        'if it keeps happening, tell the bot’s owner and quote the reference.',
+    );
+    expect(commonMessages('de').internal('a1b2c3')).toBe(
+      'Auf unserer Seite ist etwas schiefgegangen, tut uns leid. Es wurde protokolliert (Referenz `a1b2c3`). ' +
+        'Bitte versuche es noch einmal; wenn es immer wieder passiert, sag es dem Betreiber des Bots und nenne ' +
+        'ihm die Referenz.',
+    );
+  });
+
+  it('points to the current commands after one the bot no longer knows', () => {
+    expect(commonMessages('en').unknownCommand).toBe(
+      'This command is not known to the bot any more. It may have been removed. Type / or run /help to see ' +
+        'the current commands.',
+    );
+    expect(commonMessages('de').unknownCommand).toBe(
+      'Diesen Befehl kennt der Bot nicht mehr. Vielleicht wurde er entfernt. Tippe / oder führe /help aus, ' +
+        'um die aktuellen Befehle zu sehen.',
+    );
+  });
+});

@@ -348,7 +348,7 @@ describe('music client (mocked HTTP)', () => {
       expect(thrown).toBeInstanceOf(UserNotRegisteredError);
       expect(thrown).toMatchObject({
         status: 403,
-        userMessage: 'Your music account is not on this app’s user list; ask the bot owner to add you.',
+        userMessage: 'Your music account is not on this app’s user list; ask the bot’s owner to add you.',
       });
     });
 
@@ -362,6 +362,24 @@ describe('music client (mocked HTTP)', () => {
       expect(thrown).toBeInstanceOf(HttpError);
       expect(thrown).not.toBeInstanceOf(PlayerRestrictionError);
       expect(thrown).toMatchObject({ status: 403, userMessage: undefined });
+    });
+
+    it('says what to do next: which command links again, and what to check before trying again', () => {
+      const source = (status: number, body: unknown, path = '/v1/me/player/next') =>
+        new HttpError('music', 'POST', `${API}${path}`, status, 'Refused', body, undefined, {});
+      expect(new MusicAuthError(source(401, {})).userMessage).toBe(
+        'Your music account link needs renewing: run `/music link` to link it again.',
+      );
+      expect(new InsufficientScopeError(source(403, {})).userMessage).toBe(
+        'This needs a permission your music account link does not include: run `/music link` to link it again.',
+      );
+      const refused =
+        'The player refused that command right now. Check that something is playing on a device you can ' +
+        'control, then try again.';
+      for (const reason of ['UNKNOWN', 'SOMETHING_NEW']) {
+        const body = { error: { status: 403, message: 'Player command failed', reason } };
+        expect(new PlayerRestrictionError(source(403, body)).userMessage).toBe(refused);
+      }
     });
   });
 });

@@ -212,9 +212,13 @@ describe('artist renderers', () => {
     expect(message.embeds[0]!.title).toBe('300 artists');
     expect(message.embeds[0]!.description).toMatch(/…and [\d,]+ more artists$/);
     expect(message.embeds[0]!.fields![0]!.value).toMatch(/…and [\d,]+ more$/);
-    expect(renderArtists({ found: [], missing: ['x'] }).embeds[0]!.description).toBe(
-      'None of those artists were found.',
-    );
+    const none = renderArtists({ found: [], missing: ['x'] }).embeds[0]!;
+    expect(none.title).toBe('No artists found');
+    expect(none.description).toBe('None of those artists were found.');
+    expect(renderArtists({ found: [artist()], missing: [] }).embeds[0]!.title).toBe('1 artist');
+    expect(
+      renderArtists({ found: Array.from({ length: 1_200 }, () => artist()), missing: [] }).embeds[0]!.title,
+    ).toBe('1,200 artists');
   });
 });
 
@@ -226,6 +230,14 @@ describe('library renderer', () => {
       invalid: Array.from({ length: 200 }, () => LONG),
     });
     expect(message.embeds[0]!.title).toBe('Saved 500 albums to your library');
+    expect(message.embeds[0]!.fields![0]!.value).toMatch(/\n…and [\d,]+ more$/);
+    const skipped = renderLibraryChange({
+      action: 'save',
+      albums: [],
+      invalid: Array.from({ length: 200 }, (_, i) => `not-an-album-${i}`),
+    }).embeds[0]!.fields![0]!.value;
+    expect(skipped).toMatch(/\n…and \d+ more$/);
+    expect(skipped).not.toContain('mores');
     expect(
       renderLibraryChange({ action: 'remove', albums: [{ id: ALBUM_ID, name: 'X' }], invalid: [] }).embeds[0]!
         .title,
@@ -264,6 +276,9 @@ describe('player renderers', () => {
     expect(states[0]).toEqual({ owner: OWNER, action: 'pause', device: 'phone' });
     expect(states[3]).toEqual({ owner: OWNER, action: 'device', device: 'laptop' });
     expect(message.embeds[0]!.description).toContain('Buttons act on: Phone.');
+    expect(message.embeds[0]!.footer?.text).toBe(
+      'Pick a device below to send the buttons there. Refresh re-reads your devices.',
+    );
   });
 
   it('keeps a panel of 40 devices with long names and odd ids within five rows', () => {
@@ -281,6 +296,15 @@ describe('player renderers', () => {
     const message = pure(renderPlayerPanel, { ownerId: OWNER, devices: [device()] });
     expect(labels(message)).toEqual(['⏸ Pause', '⏭ Next', '↻ Refresh']);
     expect(message.embeds[0]!.description).toContain('your active device (none right now)');
+    // No device buttons, so no word of picking one.
+    expect(message.embeds[0]!.footer?.text).toBe('Refresh re-reads your devices.');
+    // Two devices, one of them not controllable: still nothing to pick.
+    const one = pure(renderPlayerPanel, {
+      ownerId: OWNER,
+      devices: [device({ id: 'a' }), device({ id: 'b', is_restricted: true })],
+    });
+    expect(labels(one)).toEqual(['⏸ Pause', '⏭ Next', '↻ Refresh']);
+    expect(one.embeds[0]!.footer?.text).toBe('Refresh re-reads your devices.');
   });
 
   it('confirms pause and next in one line', () => {

@@ -83,27 +83,60 @@ describe('schedule renderers', () => {
       });
     const named = paused(['SendMessages', 'AttachFiles']);
     expect(listEmbed([named], 25, NOW, en).description).toContain(
-      '⏸ paused: the bot lacks Send Messages, Attach Files in the channel',
+      '⏸ paused: the bot lacks Send Messages and Attach Files in the channel. ' +
+        'Fix that, then run `/weather schedule resume`.',
     );
     expect(listEmbed([named], 25, NOW, de).description).toContain(
-      '⏸ pausiert: dem Bot fehlt im Kanal: Nachrichten senden, Dateien anhängen',
+      '⏸ pausiert: dem Bot fehlt im Kanal: Nachrichten senden und Dateien anhängen. ' +
+        'Behebe das und führe dann `/wetter zeitplan fortsetzen` aus.',
+    );
+    // Three of them: the last joined with "and" ("und"), after a comma in English only.
+    const three = paused(['ViewChannel', 'SendMessages', 'AttachFiles']);
+    expect(listEmbed([three], 25, NOW, en).description).toContain(
+      '⏸ paused: the bot lacks View Channel, Send Messages, and Attach Files in the channel.',
+    );
+    expect(listEmbed([three], 25, NOW, de).description).toContain(
+      '⏸ pausiert: dem Bot fehlt im Kanal: Kanal ansehen, Nachrichten senden und Dateien anhängen.',
     );
     // Not known (or paused by an older version): the general reason.
     expect(listEmbed([paused()], 25, NOW, de).description).toContain(
-      '⏸ pausiert: dem Bot fehlt eine Berechtigung, die er im Kanal braucht',
+      '⏸ pausiert: dem Bot fehlt eine Berechtigung, die er im Kanal braucht. ' +
+        'Behebe das und führe dann `/wetter zeitplan fortsetzen` aus.',
     );
+    // The channel hidden from the bot is a permission lost too; a deleted channel is not.
+    const hidden = scheduleFactory({
+      paused: { reason: 'x', at: 0, byUser: false, code: 'channel-hidden' },
+    });
+    expect(listEmbed([hidden], 25, NOW, en).description).toContain(
+      '⏸ paused: the bot can no longer see the channel. Fix that, then run `/weather schedule resume`.',
+    );
+    const deleted = scheduleFactory({
+      paused: { reason: 'x', at: 0, byUser: false, code: 'channel-deleted' },
+    });
+    expect(listEmbed([deleted], 25, NOW, en).description).not.toContain('schedule resume');
   });
 
   it('says in the list when Discord refused the last post, in the reader’s language, until one goes out', () => {
     const at = Date.UTC(2025, 5, 2, 5);
-    const refused = scheduleFactory({
-      lastRefused: { at, reason: '400 Message was blocked by automatic moderation' },
-    });
-    expect(listEmbed([refused], 25, NOW, en).description).toContain(
-      `⚠ Discord refused the last post (<t:${at / 1000}:R>): 400 Message was blocked by automatic moderation`,
-    );
-    expect(listEmbed([refused], 25, NOW, de).description).toContain(
-      `⚠ Discord hat den letzten Post abgelehnt (<t:${at / 1000}:R>)`,
+    // As stored now (Discord's words), and as older versions stored it (the status first).
+    for (const reason of [
+      'Message was blocked by automatic moderation',
+      '400 Message was blocked by automatic moderation',
+    ]) {
+      const refused = scheduleFactory({ lastRefused: { at, reason } });
+      expect(listEmbed([refused], 25, NOW, en).description).toContain(
+        `⚠ Discord refused the last post (<t:${at / 1000}:R>): Message was blocked by automatic moderation. ` +
+          'If AutoMod blocked it, exempt the bot’s role from that rule.',
+      );
+      expect(listEmbed([refused], 25, NOW, de).description).toContain(
+        `⚠ Discord hat den letzten Post abgelehnt (<t:${at / 1000}:R>): Message was blocked by automatic ` +
+          'moderation. Wenn AutoMod ihn blockiert hat, nimm die Rolle des Bots von dieser Regel aus.',
+      );
+    }
+    // Words that end a sentence themselves get no second full stop.
+    const ended = scheduleFactory({ lastRefused: { at, reason: '400 Cannot send an empty message.' } });
+    expect(listEmbed([ended], 25, NOW, en).description).toContain(
+      `(<t:${at / 1000}:R>): Cannot send an empty message. If AutoMod`,
     );
     expect(listEmbed([scheduleFactory()], 25, NOW, en).description).not.toContain('⚠');
     // A long place and a long reason: the note is still there, its reason clipped, not cut off.
@@ -112,7 +145,20 @@ describe('schedule renderers', () => {
       lastRefused: { at, reason: `400 ${'*blocked* '.repeat(60)}` },
     });
     const line = listEmbed([long], 25, NOW, en).description!;
-    expect(line).toMatch(/⚠ Discord refused the last post \(<t:\d+:R>\): 400 (\\\*blocked\\\* )+.*…$/);
+    expect(line).toMatch(
+      /⚠ Discord refused the last post \(<t:\d+:R>\): (\\\*blocked\\\* )+.*… If AutoMod blocked it, exempt the bot’s role from that rule\.$/,
+    );
+  });
+
+  it('says what Discord refused of a test post, without a status, and what to do about AutoMod', () => {
+    expect(en.postRefused('Message was blocked by automatic moderation')).toBe(
+      'Discord refused the post: Message was blocked by automatic moderation. If AutoMod blocked it, ' +
+        'exempt the bot’s role from that rule.',
+    );
+    expect(de.postRefused('Message was blocked by automatic moderation')).toBe(
+      'Discord hat den Post abgelehnt: Message was blocked by automatic moderation. Wenn AutoMod ihn ' +
+        'blockiert hat, nimm die Rolle des Bots von dieser Regel aus.',
+    );
   });
 
   it('lists a schedule whose time zone this bot does not know, saying to remove and add it again', () => {
@@ -122,7 +168,7 @@ describe('schedule renderers', () => {
       const description = listEmbed([damaged, healthy], 25, NOW, en).description!;
       expect(description).not.toMatch(MASKED_LINK);
       expect(description).toMatch(
-        /`a1b2c3d4` .*\n07:00 .*· ⚠ its time zone is not known to this bot: remove this schedule and add it again/,
+        /`a1b2c3d4` .*\n07:00 .*· ⚠ its time zone is not known to this bot: remove this schedule with `\/weather schedule remove` and add it again with `\/weather schedule add`$/m,
       );
       // The others are listed as usual.
       expect(description).toMatch(
@@ -168,7 +214,7 @@ describe('schedule renderers', () => {
     expect(english.title).toBe('Scheduled weather posts');
     expect(english.footer?.text).toBe('1 of 25 allowed · next posts are shown in your own time zone');
     expect(english.description).toMatch(
-      /^`a1b2c3d4` today's forecast for \*\*Berlin, DE\*\* in <#c1>\n07:00 Europe\/Berlin, Mon, Wed, Fri · metric · next <t:\d+:F>/,
+      /^`a1b2c3d4` today’s forecast for \*\*Berlin, DE\*\* in <#c1>\n07:00 Europe\/Berlin, Mon, Wed, Fri · metric · next <t:\d+:F>/,
     );
     const german = listEmbed([schedule], 25, NOW, de);
     expect(german.title).toBe('Geplante Wetterposts');

@@ -402,6 +402,19 @@ describe('renderWeatherHistory', () => {
     );
   });
 
+  it('says there is no history, rather than "0 hours of history", when the service has no records', () => {
+    const empty = historyReportFixture({ hours: 0 });
+    // The range asked for, which the fixture derives from the hours, stays a day.
+    empty.range = historyReportFixture({ hours: 24 }).range;
+    const english = renderWeatherHistory(empty, US);
+    expect(english.embeds[0]?.data.title).toBe('No history for Berlin, Berlin, DE');
+    expect(english.embeds[0]?.data.description).toMatch(
+      /^From .+ to .+, local time\.\nThe weather service has no records for these hours\.$/,
+    );
+    expect(english.files).toEqual([]);
+    expect(renderWeatherHistory(empty, DE).embeds[0]?.data.title).toBe('Kein Verlauf für Berlin, Berlin, DE');
+  });
+
   it('summarises a week of hours with a chart, within the limits', () => {
     const message = renderWeatherHistory(historyReportFixture({ hours: 168 }), US);
     expectSendable(message.embeds);

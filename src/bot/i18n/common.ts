@@ -57,14 +57,17 @@ const en: CommonMessages = {
   featureOff: (feature) =>
     `The ${feature} commands are switched off on this bot: its owner has not configured the ${feature} ` +
     'service yet.',
-  unknownCommand: 'This command is not known to the bot any more. It may have been removed.',
+  unknownCommand:
+    'This command is not known to the bot any more. It may have been removed. Type / or run /help to see ' +
+    'the current commands.',
   staleButton: 'This button no longer does anything. Run the command again.',
   invalidButton: 'This button is not valid any more. Run the command again.',
   commandChanged:
     'This command has changed since Discord was last told about it. Try again in a minute; if it keeps ' +
     'happening, tell the bot’s owner (its commands need registering again).',
   internal: (reference) =>
-    `Something went wrong on our side, sorry. It has been logged (reference \`${reference}\`).`,
+    `Something went wrong on our side, sorry. It has been logged (reference \`${reference}\`). Please try ` +
+    'again; if it keeps happening, tell the bot’s owner and quote the reference.',
   tooManyRequests: (service, waitMs) =>
     `The ${service} service is receiving too many requests right now. Please try again ` +
     `${namesWait(waitMs) ? `in ${waitText(waitMs, 'en')}` : 'in a little while'}.`,
@@ -83,7 +86,9 @@ const de: CommonMessages = {
   featureOff: (feature) =>
     `Die ${SERVICE_DE[feature]}befehle sind auf diesem Bot abgeschaltet: Sein Betreiber hat den ` +
     `${serviceDe(feature)} noch nicht eingerichtet.`,
-  unknownCommand: 'Diesen Befehl kennt der Bot nicht mehr. Vielleicht wurde er entfernt.',
+  unknownCommand:
+    'Diesen Befehl kennt der Bot nicht mehr. Vielleicht wurde er entfernt. Tippe / oder führe /help aus, ' +
+    'um die aktuellen Befehle zu sehen.',
   staleButton: 'Dieser Knopf tut nichts mehr. Führe den Befehl noch einmal aus.',
   invalidButton: 'Dieser Knopf gilt nicht mehr. Führe den Befehl noch einmal aus.',
   commandChanged:
@@ -91,7 +96,9 @@ const de: CommonMessages = {
     'noch einmal; wenn es immer wieder passiert, sag es dem Betreiber des Bots (seine Befehle müssen neu ' +
     'registriert werden).',
   internal: (reference) =>
-    `Auf unserer Seite ist etwas schiefgegangen, tut uns leid. Es wurde protokolliert (Referenz \`${reference}\`).`,
+    `Auf unserer Seite ist etwas schiefgegangen, tut uns leid. Es wurde protokolliert (Referenz \`${reference}\`). ` +
+    'Bitte versuche es noch einmal; wenn es immer wieder passiert, sag es dem Betreiber des Bots und nenne ' +
+    'ihm die Referenz.',
   tooManyRequests: (service, waitMs) =>
     `Der ${serviceDe(service)} bekommt gerade zu viele Anfragen. Bitte versuche es ` +
     `${namesWait(waitMs) ? `in ${waitText(waitMs, 'de')}` : 'in Kürze'} noch einmal.`,

@@ -4,12 +4,20 @@
  * language; a reason without a code this version knows is shown as stored (in English).
  */
 import type { BotPauseCode } from '../../services/schedules/types.js';
+import { joinList } from '../../domain/text.js';
 import type { Lang } from './index.js';
+
+/** Discord's words as a sentence: a full stop added unless they end with one (or are cut off). */
+const sentence = (said: string) => (/[.!?…]$/.test(said) ? said : `${said}.`);
 
 /** `A, B or C`: a few zone names, the last joined with `or` (`oder`). */
 function orList(items: readonly string[], or: string): string {
   return items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${or} ${items.at(-1)}`;
 }
+
+/** After a post Discord refused: most often the server's AutoMod, which the server can mend. */
+const AUTOMOD_EN = 'If AutoMod blocked it, exempt the bot’s role from that rule.';
+const AUTOMOD_DE = 'Wenn AutoMod ihn blockiert hat, nimm die Rolle des Bots von dieser Regel aus.';
 
 const en = {
   // Refusals
@@ -36,9 +44,11 @@ const en = {
   notTextChannel:
     'Scheduled weather can only be posted in a text or announcement channel: pick one with the `channel` option.',
   missingPermissions: (channelId: string, names: readonly string[]) =>
-    `I cannot post in <#${channelId}>: I am missing ${names.join(', ')} there.`,
+    `I cannot post in <#${channelId}>: I am missing ${joinList(names)} there. ` +
+    `Give me ${names.length === 1 ? 'this permission' : 'these permissions'} in that channel, or pick another channel.`,
   channelGone: (channelId: string) =>
-    `The channel of this scheduled post, <#${channelId}>, no longer exists: remove the post and add it again for another channel.`,
+    `The channel of this scheduled post, <#${channelId}>, no longer exists: remove the post with ` +
+    '`/weather schedule remove` and add it again for another channel with `/weather schedule add`.',
   permissionsUnchecked: (channelId: string) =>
     `I could not check my permissions in <#${channelId}>: run \`/weather schedule test\` to see that a post arrives there.`,
   timedOut: (untilSeconds: number) =>
@@ -70,7 +80,7 @@ const en = {
   nextPage: 'Next ▶',
   kinds: {
     current: 'current conditions',
-    today: "today's forecast",
+    today: 'today’s forecast',
     week: 'the week ahead',
   },
   units: {
@@ -83,28 +93,31 @@ const en = {
   everyDay: 'every day',
   what: (kind: string, place: string, channelId: string) => `${kind} for **${place}** in <#${channelId}>`,
   pausedBecause: (reason: string) => `⏸ paused: ${reason}`,
+  /** After a pause for a permission the bot lost in the channel. */
+  resumeWhenFixed: 'Fix that, then run `/weather schedule resume`.',
   pausedBy: (name: string) => `⏸ paused by ${name}`,
   /** A schedule stored with a time zone this bot does not know: it does not post. */
-  unknownZone: '⚠ its time zone is not known to this bot: remove this schedule and add it again',
+  unknownZone:
+    '⚠ its time zone is not known to this bot: remove this schedule with `/weather schedule remove` and add it again with `/weather schedule add`',
   /** Why the bot paused a schedule; also what `/weather schedule test` says. English: the stored reason. */
   pauseReasons: {
     'channel-deleted': 'the channel was deleted',
     'channel-hidden': 'the bot can no longer see the channel',
     'missing-permission': 'the bot lost a permission it needs in the channel',
-    'plan-current': "the bot's weather plan does not include current weather",
-    'plan-hourly': "the bot's weather plan does not include the hourly forecast",
-    'plan-daily': "the bot's weather plan does not include the daily forecast",
+    'plan-current': 'the bot’s weather plan does not include current weather',
+    'plan-hourly': 'the bot’s weather plan does not include the hourly forecast',
+    'plan-daily': 'the bot’s weather plan does not include the daily forecast',
     'place-refused': 'the weather service refuses this place',
   } satisfies Record<BotPauseCode, string>,
-  lacksPermissions: (names: readonly string[]) => `the bot lacks ${names.join(', ')} in the channel`,
+  lacksPermissions: (names: readonly string[]) => `the bot lacks ${joinList(names)} in the channel`,
   nextRun: (unixSeconds: number) => `next <t:${unixSeconds}:F> (<t:${unixSeconds}:R>)`,
   lastRefused: (unixSeconds: number, said: string) =>
-    `⚠ Discord refused the last post (<t:${unixSeconds}:R>): ${said}`,
+    `⚠ Discord refused the last post (<t:${unixSeconds}:R>): ${sentence(said)} ${AUTOMOD_EN}`,
   noNextRun: 'no next run',
   /** In autocomplete choices, after a paused schedule. */
   pausedMark: 'paused',
-  /** `/weather schedule test`: Discord refused the message itself (`said`: its status and words). */
-  postRefused: (said: string) => `Discord refused the post: ${said}.`,
+  /** `/weather schedule test`: Discord refused the message itself (`said`: its words). */
+  postRefused: (said: string) => `Discord refused the post: ${sentence(said)} ${AUTOMOD_EN}`,
   /** In the list, for a schedule whose stored zone is empty. */
   noTimeZone: 'no time zone',
 };
@@ -137,9 +150,11 @@ const de: ScheduleMessages = {
   notTextChannel:
     'Geplantes Wetter kann nur in einem Text- oder Ankündigungskanal gepostet werden: Wähle einen mit der Option `kanal`.',
   missingPermissions: (channelId, names) =>
-    `Ich kann in <#${channelId}> nicht posten, dort fehlt mir: ${names.join(', ')}.`,
+    `Ich kann in <#${channelId}> nicht posten, dort fehlt mir: ${joinList(names, { locale: 'de' })}. ` +
+    `Gib mir ${names.length === 1 ? 'diese Berechtigung' : 'diese Berechtigungen'} dort oder wähle einen anderen Kanal.`,
   channelGone: (channelId) =>
-    `Den Kanal dieses geplanten Posts, <#${channelId}>, gibt es nicht mehr: Entferne den Post und lege ihn für einen anderen Kanal neu an.`,
+    `Den Kanal dieses geplanten Posts, <#${channelId}>, gibt es nicht mehr: Entferne den Post mit ` +
+    '`/wetter zeitplan entfernen` und lege ihn mit `/wetter zeitplan hinzufügen` für einen anderen Kanal neu an.',
   permissionsUnchecked: (channelId) =>
     `Ich konnte meine Berechtigungen in <#${channelId}> nicht prüfen: Mit \`/wetter zeitplan testen\` siehst du, ob ein Post dort ankommt.`,
   timedOut: (untilSeconds) =>
@@ -181,8 +196,10 @@ const de: ScheduleMessages = {
   everyDay: 'jeden Tag',
   what: (kind, place, channelId) => `${kind} für **${place}** in <#${channelId}>`,
   pausedBecause: (reason) => `⏸ pausiert: ${reason}`,
+  resumeWhenFixed: 'Behebe das und führe dann `/wetter zeitplan fortsetzen` aus.',
   pausedBy: (name) => `⏸ pausiert von ${name}`,
-  unknownZone: '⚠ seine Zeitzone kennt dieser Bot nicht: Entferne diesen geplanten Post und lege ihn neu an',
+  unknownZone:
+    '⚠ seine Zeitzone kennt dieser Bot nicht: Entferne diesen geplanten Post mit `/wetter zeitplan entfernen` und lege ihn mit `/wetter zeitplan hinzufügen` neu an',
   pauseReasons: {
     'channel-deleted': 'der Kanal wurde gelöscht',
     'channel-hidden': 'der Bot kann den Kanal nicht mehr sehen',
@@ -192,13 +209,13 @@ const de: ScheduleMessages = {
     'plan-daily': 'der Wettertarif des Bots enthält keine Tagesvorhersage',
     'place-refused': 'der Wetterdienst lehnt diesen Ort ab',
   },
-  lacksPermissions: (names) => `dem Bot fehlt im Kanal: ${names.join(', ')}`,
+  lacksPermissions: (names) => `dem Bot fehlt im Kanal: ${joinList(names, { locale: 'de' })}`,
   nextRun: (unixSeconds) => `nächster Termin <t:${unixSeconds}:F> (<t:${unixSeconds}:R>)`,
   lastRefused: (unixSeconds, said) =>
-    `⚠ Discord hat den letzten Post abgelehnt (<t:${unixSeconds}:R>): ${said}`,
+    `⚠ Discord hat den letzten Post abgelehnt (<t:${unixSeconds}:R>): ${sentence(said)} ${AUTOMOD_DE}`,
   noNextRun: 'kein nächster Termin',
   pausedMark: 'pausiert',
-  postRefused: (said) => `Discord hat den Post abgelehnt: ${said}.`,
+  postRefused: (said) => `Discord hat den Post abgelehnt: ${sentence(said)} ${AUTOMOD_DE}`,
   noTimeZone: 'keine Zeitzone',
 };
 

@@ -245,6 +245,8 @@ const en = {
   // History
   historyTitle: (place: string, hours: number) =>
     `${place}: ${hours} ${hours === 1 ? 'hour' : 'hours'} of history`,
+  /** When the service holds no record of the hours asked for. */
+  historyNoneTitle: (place: string) => `No history for ${place}`,
   historyRange: (from: string, to: string) => `From ${from} to ${to}, local time.`,
   historyEmpty: 'The weather service has no records for these hours.',
   minMeanMax: (min: string, mean: string, max: string) => `${min} to ${max}, mean ${mean}`,
@@ -350,7 +352,12 @@ const en = {
   unavailable: 'The weather service is not answering right now. Please try again in a minute.',
   unreadable:
     'The weather service sent an answer the bot could not read. Please try again in a minute; if it keeps happening, tell the bot’s owner.',
-  refused: (detail: string) => `The weather service refused this request: ${detail}`,
+  /** The service refused the request (its words stay in the log). */
+  refused:
+    'The weather service refused this request. Check the place and any dates you gave, then try again.',
+  /** The bot's own check refused the request before it was sent (its words stay in the log). */
+  invalidRequest:
+    'The bot could not make a weather request from what you gave. Check the place and any dates you gave, then try again.',
   noData: 'The weather service has no data for this place and period. Try another place or another period.',
   manageServerNeeded: 'Only members who may manage this server can change its default place.',
   serverOnly: 'This works only in a server.',
@@ -452,6 +459,7 @@ const de: WeatherMessages = {
   dailyChartAlt: 'Diagramm der Tiefst- und Höchsttemperaturen und des Niederschlags pro Tag',
 
   historyTitle: (place, hours) => `${place}: ${hours} ${hours === 1 ? 'Stunde' : 'Stunden'} Verlauf`,
+  historyNoneTitle: (place) => `Kein Verlauf für ${place}`,
   historyRange: (from, to) => `Von ${from} bis ${to}, Ortszeit.`,
   historyEmpty: 'Der Wetterdienst hat für diese Stunden keine Aufzeichnungen.',
   minMeanMax: (min, mean, max) => `${min} bis ${max}, Mittel ${mean}`,
@@ -559,7 +567,10 @@ const de: WeatherMessages = {
   unavailable: 'Der Wetterdienst antwortet gerade nicht. Bitte versuche es in einer Minute noch einmal.',
   unreadable:
     'Der Wetterdienst hat eine Antwort geschickt, die der Bot nicht lesen kann. Bitte versuche es in einer Minute noch einmal; wenn es so bleibt, sag dem Betreiber des Bots Bescheid.',
-  refused: (detail) => `Der Wetterdienst hat diese Anfrage abgelehnt: ${detail}`,
+  refused:
+    'Der Wetterdienst hat diese Anfrage abgelehnt. Prüfe den Ort und den Zeitraum, falls du einen angegeben hast, und versuche es dann noch einmal.',
+  invalidRequest:
+    'Aus deinen Angaben konnte der Bot keine Wetteranfrage machen. Prüfe den Ort und den Zeitraum, falls du einen angegeben hast, und versuche es dann noch einmal.',
   noData:
     'Der Wetterdienst hat für diesen Ort und Zeitraum keine Daten. Versuche einen anderen Ort oder einen anderen Zeitraum.',
   manageServerNeeded: 'Nur Mitglieder, die diesen Server verwalten dürfen, können seinen Standardort ändern.',

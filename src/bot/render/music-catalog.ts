@@ -272,7 +272,7 @@ export function renderArtists(view: ArtistsView): MusicMessage {
   return {
     embeds: [
       fitEmbed({
-        title: view.found.length === 1 ? '1 artist' : `${formatCount(view.found.length)} artists`,
+        title: view.found.length === 0 ? 'No artists found' : plural(view.found.length, 'artist'),
         description:
           lines.length === 0
             ? 'None of those artists were found.'

@@ -2,7 +2,7 @@
 import type { LibraryChange } from '../../domain/music/library.js';
 import { shorten } from '../../domain/music/errors.js';
 import type { MusicMessage } from './music-components.js';
-import { EMBED_LIMITS, fitEmbed, fitLines, md, plural } from './music-text.js';
+import { EMBED_LIMITS, fitEmbed, fitLines, formatCount, md, plural } from './music-text.js';
 
 export function renderLibraryChange(change: LibraryChange): MusicMessage {
   const n = change.albums.length;
@@ -22,7 +22,7 @@ export function renderLibraryChange(change: LibraryChange): MusicMessage {
             value: fitLines(
               change.invalid.map((input) => `• \`${shorten(input)}\``),
               EMBED_LIMITS.fieldValue,
-              (hidden) => `…and ${plural(hidden, 'more')}`,
+              (hidden) => `…and ${formatCount(hidden)} more`,
             ),
           },
         ];

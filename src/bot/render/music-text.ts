@@ -4,10 +4,10 @@
  */
 import { EmbedBuilder } from '@discordjs/builders';
 import type { APIEmbed, APIEmbedField } from 'discord-api-types/v10';
-import { quoteText } from '../../domain/text.js';
+import { formatCount, plural, quoteText } from '../../domain/text.js';
 import { EMBED_LIMITS, truncate as clip } from './text.js';
 
-export { clip, EMBED_LIMITS };
+export { clip, EMBED_LIMITS, formatCount, plural };
 
 export const MUSIC_COLOUR = 0x1db954;
 
@@ -74,14 +74,6 @@ export function formatLength(ms: number): string {
   const minutes = Math.round(seconds / 60);
   const hours = Math.floor(minutes / 60);
   return hours > 0 ? `${hours} h ${minutes % 60} min` : `${minutes} min`;
-}
-
-export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
-}
-
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
 /** An http(s) URL Discord accepts in an embed, or nothing. */

@@ -69,14 +69,6 @@ export function renderPlayerPanel(input: PlayerPanelInput): MusicMessage {
       : `Buttons act on: ${md(aim.name, 100, 'Unnamed device')}${target === undefined ? ' (the active device)' : ''}.`,
     ...(input.status === undefined ? [] : [`**${clip(oneLine(input.status), 400)}**`]),
   ];
-  const embed = fitEmbed({
-    title: 'Player',
-    description: lines.join('\n'),
-    fields: [
-      { name: 'Devices', value: deviceList(input.devices, EMBED_LIMITS.fieldValue, targetId || undefined) },
-    ],
-    footer: 'Pick a device below to send the buttons there. Refresh re-reads your devices.',
-  });
 
   const id = (action: 'pause' | 'next' | 'refresh' | 'device', device: string) =>
     playerButton.encode({ owner: input.ownerId, action, device });
@@ -94,6 +86,15 @@ export function renderPlayerPanel(input: PlayerPanelInput): MusicMessage {
           label: label(device.name, 80, 'Unnamed device'),
           style: device.id === aim?.id ? ButtonStyle.Success : ButtonStyle.Secondary,
         }));
+  const embed = fitEmbed({
+    title: 'Player',
+    description: lines.join('\n'),
+    fields: [
+      { name: 'Devices', value: deviceList(input.devices, EMBED_LIMITS.fieldValue, targetId || undefined) },
+    ],
+    // The device buttons are there only when there is a choice to make.
+    footer: `${choices.length > 0 ? 'Pick a device below to send the buttons there. ' : ''}Refresh re-reads your devices.`,
+  });
   return { embeds: [embed], components: buttonRows([controls, choices]) };
 }
 

@@ -34,15 +34,27 @@ export function botPauseReason(
     : t.pauseReasons[code];
 }
 
+/**
+ * Discord's words of a refusal as stored, without the HTTP status older versions stored before them
+ * (`400 Message was blocked by automatic moderation`): a status means nothing to a member.
+ */
+export function refusalWords(stored: string): string {
+  return stored.replace(/^\d{3} /, '');
+}
+
 /** Why a schedule is paused, in the reader's language where its code is known. */
 function pausedState(paused: NonNullable<Schedule['paused']>, t: ScheduleMessages): string {
   // A member's name is theirs to choose: escaped, as is a reason shown as stored.
   if (paused.code === 'member' && paused.by !== undefined) return t.pausedBy(md(paused.by, 100));
   const code = paused.code;
   const known = code !== undefined && Object.hasOwn(t.pauseReasons, code);
-  return t.pausedBecause(
+  const state = t.pausedBecause(
     known ? botPauseReason(code as BotPauseCode, paused.missing, t) : md(paused.reason, 300),
   );
+  // A permission the bot lost: the server's to give back, and then the schedule's to resume.
+  return code === 'missing-permission' || code === 'channel-hidden'
+    ? `${state}. ${t.resumeWhenFixed}`
+    : state;
 }
 
 /**
@@ -69,7 +81,7 @@ export function scheduleLine(schedule: Schedule, now: Date, t: ScheduleMessages,
   const refused =
     schedule.paused || !schedule.lastRefused
       ? ''
-      : `\n${t.lastRefused(Math.floor(schedule.lastRefused.at / 1000), md(schedule.lastRefused.reason, 120))}`;
+      : `\n${t.lastRefused(Math.floor(schedule.lastRefused.at / 1000), md(refusalWords(schedule.lastRefused.reason), 120))}`;
   return `\`${schedule.id}\` ${what}\n${settings} · ${state}${refused}`;
 }
 
@@ -86,8 +98,9 @@ function schedulePages(schedules: readonly Schedule[], now: Date, t: ScheduleMes
   let lines: string[] = [];
   let length = 0;
   for (const schedule of schedules) {
-    // 400 for the schedule, and room for a refusal's note under it (its reason clipped to 120).
-    const line = truncate(scheduleLine(schedule, now, t), schedule.lastRefused ? 640 : 400);
+    // 400 for the schedule, and room for a refusal's note under it (its reason clipped to 120, and
+    // what to do about it).
+    const line = truncate(scheduleLine(schedule, now, t), schedule.lastRefused ? 720 : 400);
     if (lines.length > 0 && length + line.length + 2 > PAGE_CHARACTERS) {
       pages.push(lines);
       lines = [];

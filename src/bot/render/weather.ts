@@ -365,8 +365,10 @@ export function renderWeatherHistory(report: HistoryReport, options: WeatherRend
   const title = t.historyTitle(report.place.label, list.length);
   const range = t.historyRange(...rangeEnds(f, report, report.range));
   if (list.length === 0) {
+    // Not "0 hours of history": the range asked for is in the description.
+    const none = t.historyNoneTitle(report.place.label);
     return {
-      embeds: [weatherEmbed({ title, description: `${range}\n${t.historyEmpty}`, footer: f.footer })],
+      embeds: [weatherEmbed({ title: none, description: `${range}\n${t.historyEmpty}`, footer: f.footer })],
       files: [],
     };
   }

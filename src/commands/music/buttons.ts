@@ -23,7 +23,7 @@ import {
   replacePlaylistItems,
   type PlaylistEdit,
 } from '../../domain/music/playlists.js';
-import { depsOf, ensureLinked, ensureOwner, marketOf, musicButton, showEdit } from './shared.js';
+import { ALBUM_PAGES, depsOf, ensureLinked, ensureOwner, marketOf, musicButton, showEdit } from './shared.js';
 
 const album = musicButton(albumButton, async (interaction, state, music, ctx) => {
   const deps = depsOf(music, ctx);
@@ -41,7 +41,7 @@ const album = musicButton(albumButton, async (interaction, state, music, ctx) =>
     await interaction.editReply(renderLibraryChange(change));
     return;
   }
-  if (!(await ensureOwner(interaction, state.owner, 'album view'))) return;
+  if (!(await ensureOwner(interaction, state.owner, 'album view', ALBUM_PAGES))) return;
   await interaction.deferUpdate();
   const summary = await getAlbumSummary(deps, state.album, await marketOf(music, state.owner));
   await interaction.editReply(renderAlbum(summary, { ownerId: state.owner, page: state.page }));

@@ -175,15 +175,38 @@ export async function ensureLinked(interaction: Answerable, music: MusicServices
   return false;
 }
 
+/** What the note to someone else's press says: what only the owner may do, and how to get one's own. */
+export interface OwnerOnly {
+  /** `use its buttons`, `turn its pages`. */
+  only: string;
+  /** The next step for whoever pressed. */
+  yours: string;
+}
+
+const ANY_BUTTON: OwnerOnly = {
+  only: 'use its buttons',
+  yours: 'Run the command yourself to get your own.',
+};
+
+/**
+ * The album view's page turns: its Save and Remove act for whoever presses them, so the note names
+ * only the pages.
+ */
+export const ALBUM_PAGES: OwnerOnly = {
+  only: 'turn its pages',
+  yours: 'Run `/music album` with this album to page through it yourself.',
+};
+
 /** Buttons that act for the member who ran the command: anyone else gets a private note. */
 export async function ensureOwner(
   interaction: ButtonInteraction,
   owner: string,
   what: string,
+  note: OwnerOnly = ANY_BUTTON,
 ): Promise<boolean> {
   if (interaction.user.id === owner) return true;
   await interaction.reply({
-    content: `This is <@${owner}>'s ${what}: only they can use its buttons. Run the command yourself to get your own.`,
+    content: `This is <@${owner}>’s ${what}: only they can ${note.only}. ${note.yours}`,
     flags: MessageFlags.Ephemeral,
     allowedMentions: { parse: [] },
   });

@@ -237,8 +237,10 @@ export function describeWeatherProblem(error: unknown, lang: Lang): string | und
   if (error instanceof ResponseValidationError) return t.unreadable;
   // Asked for a place and time the service keeps nothing about (history, statistics, totals).
   if (error instanceof WeatherNotFoundError) return t.noData;
-  if (error instanceof WeatherBadRequestError) return t.refused(error.detail ?? error.statusText);
-  if (error instanceof WeatherParameterError) return t.refused(error.message);
+  // What was refused, and why, is for the log (`logWeatherProblem`): parameter names and status
+  // texts mean nothing to a member, and the bot's own check is not the service's refusal.
+  if (error instanceof WeatherBadRequestError) return t.refused;
+  if (error instanceof WeatherParameterError) return t.invalidRequest;
   return undefined;
 }
 

@@ -1,6 +1,7 @@
 /** The member's saved albums: one or many at once, batched by the client. */
 import { HttpError } from '../../services/http/errors.js';
-import { IncompleteChangeError } from '../../services/music/errors.js';
+import { IncompleteChangeError, onlyTheFirst } from '../../services/music/errors.js';
+import { formatCount } from '../text.js';
 import { withinMs } from '../../services/time-limit.js';
 import type { MusicDeps } from './deps.js';
 import { MusicInputError } from './errors.js';
@@ -85,10 +86,14 @@ function libraryFailure(action: LibraryAction, error: unknown): unknown {
     const refusedLater = refusal(error.cause);
     if (refusedLater !== undefined) {
       const done = action === 'save' ? 'saved' : 'removed';
+      const left = error.total - error.applied;
+      const why = refusedLater.detail ?? 'it refused the list';
       return new MusicInputError(
-        `Only the first ${error.applied} of your ${error.total} albums were ${done}. The music service did ` +
-          `not accept the next ones (${refusedLater.detail ?? 'it refused the list'}), so the other ` +
-          `${error.total - error.applied} were not ${done}: check those, then ${action} them again.`,
+        `${onlyTheFirst(error.applied, error.total, 'albums', done, 'your')}. The music service did not ` +
+          (left === 1
+            ? `accept the last one (${why}), so it was not ${done}: check it, then ${action} it again.`
+            : `accept the next ones (${why}), so the other ${formatCount(left)} were not ${done}: check ` +
+              `those, then ${action} them again.`),
         { cause: error },
       );
     }

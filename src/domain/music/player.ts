@@ -7,7 +7,7 @@ import {
   UnconfirmedSkipError,
   type Device,
 } from '../../services/music/index.js';
-import { quoteText } from '../text.js';
+import { joinList, quoteText } from '../text.js';
 import { readCached, within } from './cache.js';
 import type { MusicDeps } from './deps.js';
 import { MusicInputError } from './errors.js';
@@ -64,10 +64,10 @@ export interface PlayerOutcome {
 
 const quoted = (device: Device) => `“${quoteText(device.name)}”`;
 
+/** `“A”, “B”, and “C”`; past ten, `…, “J”, and 3 more`. */
 function deviceNames(devices: readonly Device[]): string {
-  const names = devices.slice(0, 10).map((device) => `“${quoteText(device.name, 40)}”`);
-  if (devices.length > 10) names.push(`${devices.length - 10} more`);
-  return names.join(', ') || 'none';
+  const names = devices.map((device) => `“${quoteText(device.name, 40)}”`);
+  return joinList(names, { max: 10 }) || 'none';
 }
 
 function unknownDevice(devices: readonly Device[], input: string, source: DeviceSource): MusicInputError {

@@ -12,6 +12,7 @@ import {
   ForbiddenError,
   IncompleteChangeError,
   NotFoundError,
+  onlyTheFirst,
   pageCount,
   parseMusicRef,
   type Page,
@@ -20,7 +21,7 @@ import {
   type MusicClient,
   type SimplifiedPlaylist,
 } from '../../services/music/index.js';
-import { quoteText } from '../text.js';
+import { formatCount, joinList, plural, quoteText } from '../text.js';
 import { cached, readCached, within } from './cache.js';
 import type { MusicDeps } from './deps.js';
 import { MusicInputError, MusicProblem, NotYourPlaylistError, StaleConfirmationError } from './errors.js';
@@ -317,10 +318,16 @@ function checkRange(total: number, from: number, count: number): void {
       total === 0
         ? 'That playlist is empty.'
         : count === 1
-          ? `Position ${from} is not in the playlist: it has ${total} item${total === 1 ? '' : 's'}.`
-          : `Items ${from}–${from + count - 1} are not all in the playlist: it has ${total} item${total === 1 ? '' : 's'}.`,
+          ? `Position ${formatCount(from)} is not in the playlist: it has ${plural(total, 'item')}.`
+          : `${itemRange(from, from + count - 1)} are not all in the playlist: it has ${plural(total, 'item')}.`,
     );
   }
+}
+
+/** `Items 3–5` (`items 3–5` with `lower`), and `item 3` when the range is one item. */
+function itemRange(from: number, to: number, lower = false): string {
+  const text = from === to ? `Item ${formatCount(from)}` : `Items ${formatCount(from)}–${formatCount(to)}`;
+  return lower ? text.toLowerCase() : text;
 }
 
 const pageIndexOf = (position: number) => Math.floor(Math.max(0, position - 1) / PLAYLIST_PAGE_SIZE);
@@ -372,8 +379,8 @@ function itemUris(uri: MusicClient['uri'], input: string): string[] {
 
 function tooManyToReplace(count: number): MusicInputError {
   return new MusicInputError(
-    `A replacement takes at most ${MAX_REPLACE} items, so that it happens all at once; you gave ${count}. ` +
-      `Nothing was changed. To put in more, replace with the first ${MAX_REPLACE}, then add the rest with /music playlist add.`,
+    `A replacement takes at most ${formatCount(MAX_REPLACE)} items, so that it happens all at once; you gave ${formatCount(count)}. ` +
+      `Nothing was changed. To put in more, replace with the first ${formatCount(MAX_REPLACE)}, then add the rest with /music playlist add.`,
   );
 }
 
@@ -410,11 +417,19 @@ function addFailure(deps: MusicDeps, error: unknown, at: number): unknown {
   if (error instanceof IncompleteChangeError && isUnknownItem(error.cause)) {
     const { applied, total } = error;
     const refusedTo = Math.min(applied + MAX_PLAYLIST_ITEMS_PER_REQUEST, total);
-    const unsent = refusedTo < total ? `, and items ${refusedTo + 1}–${total} were not sent` : '';
+    const unsent = refusedTo < total ? `, and ${itemRange(refusedTo + 1, total, true)} were not sent` : '';
+    const where =
+      applied === 1
+        ? `at position ${formatCount(at)}`
+        : `at positions ${formatCount(at)}–${formatCount(at + applied - 1)}`;
+    const which =
+      refusedTo === applied + 1
+        ? 'as it is not a track or episode it knows'
+        : 'as one of them is not a track or episode it knows';
     return new MusicInputError(
-      `Only the first ${applied} of your ${total} items were added, at positions ${at}–${at + applied - 1}. ` +
-        `The music service refused items ${applied + 1}–${refusedTo}, as one of them is not a track or episode it knows${unsent}. ` +
-        `${unknownItemHint(deps)} Then add items ${applied + 1}–${total} again.`,
+      `${onlyTheFirst(applied, total, 'items', 'added', 'your')}, ${where}. ` +
+        `The music service refused ${itemRange(applied + 1, refusedTo, true)}, ${which}${unsent}. ` +
+        `${unknownItemHint(deps)} Then add ${itemRange(applied + 1, total, true)} again.`,
       { cause: error },
     );
   }
@@ -433,7 +448,7 @@ export async function addToPlaylist(
   const full = await requireEditable(deps, userId, playlist);
   const total = itemsOf(full).total;
   if (position !== undefined && (!Number.isInteger(position) || position < 1 || position > total + 1))
-    throw new MusicInputError(`The position must be between 1 and ${total + 1}.`);
+    throw new MusicInputError(`The position must be between 1 and ${formatCount(total + 1)}.`);
   const at = position ?? total + 1;
   await editing(full, () =>
     deps.client.playlists.addItems(
@@ -466,8 +481,9 @@ export async function movePlaylistItems(
   const total = itemsOf(full).total;
   checkRange(total, from, count);
   if (!Number.isInteger(to) || to < 1 || to > total - count + 1)
-    throw new MusicInputError(`The new position must be between 1 and ${total - count + 1}.`);
-  if (to === from) throw new MusicInputError('Those items are already there.');
+    throw new MusicInputError(`The new position must be between 1 and ${formatCount(total - count + 1)}.`);
+  if (to === from)
+    throw new MusicInputError(count === 1 ? 'That item is already there.' : 'Those items are already there.');
   const start = from - 1;
   const target = to - 1;
   // insert_before counts positions before the move, when the moved items are still in place.
@@ -560,7 +576,7 @@ async function removableEntries(
   );
   if (stuck.length > 0) {
     throw new MusicInputError(
-      `${stuck.length === 1 ? `Item ${stuck[0]} cannot` : `Items ${stuck.join(', ')} cannot`} be removed by the bot: ` +
+      `${stuck.length === 1 ? 'Item' : 'Items'} ${joinList(stuck.map(formatCount))} cannot be removed by the bot: ` +
         'the service does not let apps remove local files or tracks it no longer has. Remove them in the app.',
     );
   }
@@ -709,7 +725,7 @@ export async function replacePlaylistItems(
       return { kind: 'replace', count: now.total, position: 1, ...(await afterEdit(deps, userId, full, 0)) };
     const total = now.total;
     throw new StaleConfirmationError(
-      `“${quoteText(full.name)}” changed since you asked (it now holds ${total} ${total === 1 ? 'item' : 'items'}): nothing was replaced. Run /music playlist replace again to see what would go.`,
+      `“${quoteText(full.name)}” changed since you asked (it now holds ${plural(total, 'item')}): nothing was replaced. Run /music playlist replace again to see what would go.`,
     );
   }
   await editing(full, () => deps.client.playlists.replaceItems(userId, full.id, pending.uris)).catch(

@@ -1,5 +1,6 @@
 /** Reading lists of albums, artists and playlist items as members paste them. */
 import { parseMusicRef, type MusicClient, type MusicRefType } from '../../services/music/index.js';
+import { joinList, withArticle } from '../text.js';
 import { MusicInputError, shorten } from './errors.js';
 
 /** Links, `service:<type>:<id>` URIs and ids, separated by spaces, commas or new lines. */
@@ -96,20 +97,21 @@ export function parseItemRefs(text: string, uri: MusicClient['uri']): ParsedItem
 /** Refuses a list with unreadable parts, naming a few of them. */
 export function requireAllValid(invalid: readonly string[], what: string): void {
   if (invalid.length === 0) return;
-  const shown = invalid
-    .slice(0, 3)
-    .map((part) => `\`${shorten(part)}\``)
-    .join(', ');
-  const more = invalid.length > 3 ? ` and ${invalid.length - 3} more` : '';
+  const shown = joinList(
+    invalid.map((part) => `\`${shorten(part)}\``),
+    { max: 3 },
+  );
   // A local file's URI is well formed, but the file lives only on the device that has it.
   const local = invalid.some((part) => LOCAL_FILE.test(part.trim()))
     ? ' Local files cannot be added: they exist only on the device that plays them.'
     : '';
-  throw new MusicInputError(
-    `These are not ${what} links, URIs or ids: ${shown}${more}.${shortLinkHint(invalid)}${local}`,
-  );
+  const these =
+    invalid.length === 1
+      ? `This is not ${withArticle(what)} link, URI or id`
+      : `These are not ${what} links, URIs or ids`;
+  throw new MusicInputError(`${these}: ${shown}.${shortLinkHint(invalid)}${local}`);
 }
 
 export function articleFor(type: MusicRefType): string {
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+  return withArticle(type);
 }

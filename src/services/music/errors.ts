@@ -5,6 +5,7 @@
  */
 import { formatWait, HttpError, RateLimitError, UpstreamError } from '../http/errors.js';
 import { parseRetryAfter } from '../http/transport.js';
+import { formatCount, withArticle } from '../../domain/text.js';
 import { apiErrorBodySchema, looseErrorBodySchema, oauthErrorBodySchema } from './schemas.js';
 
 /** The parts of an error body the service uses: `{error:{status,message,reason}}` or the OAuth `{error,error_description}`. */
@@ -74,7 +75,7 @@ export class MusicHttpError extends HttpError {
 export class MusicAuthError extends MusicHttpError {
   override readonly name: string = 'MusicAuthError';
   constructor(source: HttpError) {
-    super(source, 'Your music account link needs renewing: link it again.');
+    super(source, 'Your music account link needs renewing: run `/music link` to link it again.');
   }
 }
 
@@ -136,7 +137,10 @@ export class ForbiddenError extends MusicHttpError {
 export class InsufficientScopeError extends ForbiddenError {
   override readonly name: string = 'InsufficientScopeError';
   constructor(source: HttpError) {
-    super(source, 'This needs a permission your music account link does not include: link it again.');
+    super(
+      source,
+      'This needs a permission your music account link does not include: run `/music link` to link it again.',
+    );
   }
 }
 
@@ -144,7 +148,7 @@ export class InsufficientScopeError extends ForbiddenError {
 export class UserNotRegisteredError extends ForbiddenError {
   override readonly name: string = 'UserNotRegisteredError';
   constructor(source: HttpError) {
-    super(source, 'Your music account is not on this app’s user list; ask the bot owner to add you.');
+    super(source, 'Your music account is not on this app’s user list; ask the bot’s owner to add you.');
   }
 }
 
@@ -235,7 +239,7 @@ export class NotFoundError extends MusicHttpError {
     super(
       source,
       kind !== undefined
-        ? `No ${kind} with this id: check that it is ${kind === 'album' || kind === 'artist' ? 'an' : 'a'} ${kind}’s link, URI or id.`
+        ? `No ${kind} with this id: check that it is ${withArticle(kind)}’s link, URI or id.`
         : PLAYER_PATH.test(source.url)
           ? 'That device is no longer available: choose another one.'
           : 'Not found: check the link or id.',
@@ -273,10 +277,28 @@ export class IncompleteChangeError extends UpstreamError {
       'music',
       { cause },
     );
+    const left = total - applied;
     this.userMessage =
-      `Only the first ${applied} of the ${total} ${things} were ${done}: the music service then failed, ` +
-      `so the other ${total - applied} were not. ${again} those again later.`;
+      `${onlyTheFirst(applied, total, things, done)}: the music service then failed, so ` +
+      `${left === 1 ? 'the last one was' : `the other ${formatCount(left)} were`} not. ` +
+      `${again} ${left === 1 ? 'it' : 'those'} again later.`;
   }
+}
+
+/**
+ * `Only the first 20 of the 25 albums were saved`, `Only the first of your 2 items was added`: what
+ * went through of a change sent in several requests. `things` is plural (there are always several).
+ */
+export function onlyTheFirst(
+  applied: number,
+  total: number,
+  things: string,
+  done: string,
+  whose: 'the' | 'your' = 'the',
+): string {
+  return applied === 1
+    ? `Only the first of ${whose} ${formatCount(total)} ${things} was ${done}`
+    : `Only the first ${formatCount(applied)} of ${whose} ${formatCount(total)} ${things} were ${done}`;
 }
 
 /**
@@ -301,9 +323,8 @@ export class EndpointRemovedError extends ForbiddenError {
       `${this.message}: the music service removed this endpoint (${feature}) for development-mode ` +
       `apps in 2026; ${fix} to use what replaced it (features with no replacement are then reported ` +
       `as unavailable)`;
-    this.userMessage =
-      `That is not available with this bot’s music app right now. Bot owner: ${fix} ` +
-      `(the music service removed ${feature} for development-mode apps in 2026).`;
+    // The setting is the owner's to change: it is in the message, which the log shows them.
+    this.userMessage = 'That isn’t available on this bot right now; please tell the bot’s owner.';
   }
 }
 
@@ -338,10 +359,15 @@ export class InvalidMusicRefError extends Error {
     input: string,
   ) {
     const shown = input.length > 60 ? `${input.slice(0, 57)}…` : input;
-    super(`not a ${type} id, URI or link: ${JSON.stringify(shown)}`);
-    this.userMessage = `That is not a ${type} link or id.`;
+    super(`not ${withArticle(type)} id, URI or link: ${JSON.stringify(shown)}`);
+    this.userMessage = `That is not ${withArticle(type)} link or id.`;
   }
 }
+
+/** What a member reads for a refusal of the player the bot has no words of its own for. */
+const PLAYER_REFUSED =
+  'The player refused that command right now. Check that something is playing on a device you can ' +
+  'control, then try again.';
 
 /**
  * A pause while paused is refused as `Restriction violated` with reason `UNKNOWN` (upstream-facts;
@@ -355,16 +381,14 @@ function playerRestrictionMessage(reason: string | undefined, url: string): stri
       return 'Playback is already paused.';
     case 'UNKNOWN':
     case undefined:
-      return pause
-        ? 'The player refused to pause: playback is most likely paused already.'
-        : 'The player refused that command right now.';
+      return pause ? 'The player refused to pause: playback is most likely paused already.' : PLAYER_REFUSED;
     case 'NO_NEXT_TRACK':
       return 'There is no next track.';
     case 'DEVICE_NOT_CONTROLLABLE':
     case 'REMOTE_CONTROL_DISALLOW':
       return 'That device cannot be controlled remotely.';
     default:
-      return 'The player refused that command right now.';
+      return PLAYER_REFUSED;
   }
 }
 

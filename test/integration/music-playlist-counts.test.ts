@@ -1,0 +1,93 @@
+/**
+ * What a member reads when a playlist edit is refused for its numbers: counts with separators, one
+ * item in the singular.
+ */
+import Keyv from 'keyv';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MusicDeps } from '../../src/domain/music/deps.js';
+import { MusicInputError } from '../../src/domain/music/errors.js';
+import { addToPlaylist, movePlaylistItems, prepareReplacement } from '../../src/domain/music/playlists.js';
+import { HttpError } from '../../src/services/http/errors.js';
+import { IncompleteChangeError } from '../../src/services/music/index.js';
+import { createMusicWorld, trackUris, type MusicWorld } from '../fixtures/music.js';
+
+describe('playlist edits refused for their numbers', () => {
+  let world: MusicWorld;
+  let deps: MusicDeps;
+  let big: string;
+
+  beforeAll(async () => {
+    world = await createMusicWorld();
+    world.signIn('alice');
+    deps = { client: world.music, cache: new Keyv(), recent: new Keyv() };
+    big = world.emulator.fixtures?.playlists.big ?? '';
+  });
+  afterAll(() => world.close());
+
+  const refusal = (run: Promise<unknown>) =>
+    run.then(
+      () => expect.fail('expected a refusal'),
+      (error: unknown) => {
+        expect(error).toBeInstanceOf(MusicInputError);
+        return (error as Error).message;
+      },
+    );
+
+  it('writes positions and lengths past a thousand with separators', async () => {
+    // The fixture's long playlist holds 10,000 items.
+    const track = trackUris(world.emulator, 1)[0]!;
+    expect(await refusal(addToPlaylist(deps, 'alice', big, track, 20_000))).toBe(
+      'The position must be between 1 and 10,001.',
+    );
+    expect(await refusal(movePlaylistItems(deps, 'alice', big, 10_001, 1))).toBe(
+      'Position 10,001 is not in the playlist: it has 10,000 items.',
+    );
+    expect(await refusal(movePlaylistItems(deps, 'alice', big, 9_999, 1, 5))).toBe(
+      'Items 9,999–10,003 are not all in the playlist: it has 10,000 items.',
+    );
+    expect(await refusal(movePlaylistItems(deps, 'alice', big, 1, 10_000, 5))).toBe(
+      'The new position must be between 1 and 9,996.',
+    );
+    const ids = Array.from({ length: 1_001 }, (_, i) => `service:track:${String(i).padStart(22, 'A')}`);
+    expect(await refusal(prepareReplacement(deps, 'alice', big, ids.join(' ')))).toMatch(
+      /^A replacement takes at most 100 items, so that it happens all at once; you gave 1,001\. /,
+    );
+  });
+
+  it('says one item is already there in the singular', async () => {
+    const id = world.emulator.createPlaylist('alice', { name: 'Short', uris: trackUris(world.emulator, 3) });
+    expect(await refusal(movePlaylistItems(deps, 'alice', id, 2, 2))).toBe('That item is already there.');
+    expect(await refusal(movePlaylistItems(deps, 'alice', id, 1, 1, 2))).toBe(
+      'Those items are already there.',
+    );
+  });
+
+  it('says which one item went in, and which one was refused, when an addition fails part-way', async () => {
+    const start = trackUris(world.emulator, 5);
+    const id = world.emulator.createPlaylist('alice', { name: 'Five', uris: start });
+    // As if each request took one item: the first went in, the service refused the second.
+    const unknown = new HttpError(
+      'music',
+      'POST',
+      `https://api.music.example/v1/playlists/${id}/tracks`,
+      400,
+      'Bad Request',
+      { error: { status: 400, message: 'Payload contains a non-existing ID' } },
+      'Payload contains a non-existing ID',
+      {},
+    );
+    const client = {
+      ...world.music,
+      playlists: {
+        ...world.music.playlists,
+        addItems: () => Promise.reject(new IncompleteChangeError(1, 2, unknown)),
+      },
+    };
+    const message = await refusal(
+      addToPlaylist({ ...deps, client }, 'alice', id, trackUris(world.emulator, 2, 10).join(' ')),
+    );
+    expect(message).toMatch(
+      /^Only the first of your 2 items was added, at position 6\. The music service refused item 2, as it is not a track or episode it knows\. .* Then add item 2 again\.$/,
+    );
+  });
+});
