@@ -13,13 +13,26 @@ const requiredString = (what: string) =>
   z.preprocess(blankToUndefined, z.string({ error: `is required (${what})` }));
 
 /** An http(s) base URL, stored without a trailing slash so paths can be appended. */
-const baseUrl = (fallback: string) =>
+/** The weather hosts' product paths (`/data/2.5`, `/geo/1.0`), which the bot adds itself. */
+const WEATHER_VERSIONED = {
+  path: /\/(data|geo)\/\d+(\.\d+)?$/,
+  example: 'https://api.openweathermap.org, not https://api.openweathermap.org/data/2.5',
+};
+
+/**
+ * A service's base URL. `versioned` matches the path the bot adds itself (an API version): a URL
+ * that ends with it would have it twice (`/api/v10/v10/…`), which fails later as a bare 404.
+ */
+const baseUrl = (fallback: string, versioned?: { path: RegExp; example: string }) =>
   z.preprocess(
     blankToUndefined,
     z
       .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
       .default(fallback)
-      .transform((url) => url.replace(/\/+$/, '')),
+      .transform((url) => url.replace(/\/+$/, ''))
+      .refine((url) => versioned === undefined || !versioned.path.test(new URL(url).pathname), {
+        error: `must leave out the API version, which the bot adds (for example ${versioned?.example ?? fallback})`,
+      }),
   );
 
 const optionalUrl = (protocol: RegExp, what: string) =>
@@ -63,12 +76,18 @@ const envSchema = z.object({
     z.string({ error: 'is required (the application id from the Discord developer portal)' }).pipe(snowflake),
   ),
   DISCORD_GUILD_ID: z.preprocess(blankToUndefined, snowflake.optional()),
-  DISCORD_API_URL: baseUrl('https://discord.com/api'),
+  DISCORD_API_URL: baseUrl('https://discord.com/api', {
+    path: /\/v\d+$/,
+    example: 'https://discord.com/api, not https://discord.com/api/v10',
+  }),
 
   // Music service. Defaults are the real service's hosts; point them at the emulator to run offline.
   MUSIC_CLIENT_ID: optionalString,
   MUSIC_CLIENT_SECRET: optionalString,
-  MUSIC_API_URL: baseUrl('https://api.spotify.com'),
+  MUSIC_API_URL: baseUrl('https://api.spotify.com', {
+    path: /\/v1$/,
+    example: 'https://api.spotify.com, not https://api.spotify.com/v1',
+  }),
   MUSIC_AUTH_URL: baseUrl('https://accounts.spotify.com'),
   /**
    * `classic` uses the spec's paths; `2026` the newer ones (`/items`, `/me/library`) of
@@ -89,9 +108,9 @@ const envSchema = z.object({
 
   // Weather service
   WEATHER_API_KEY: optionalString,
-  WEATHER_API_URL: baseUrl('https://api.openweathermap.org'),
-  WEATHER_PRO_URL: baseUrl('https://pro.openweathermap.org'),
-  WEATHER_HISTORY_URL: baseUrl('https://history.openweathermap.org'),
+  WEATHER_API_URL: baseUrl('https://api.openweathermap.org', WEATHER_VERSIONED),
+  WEATHER_PRO_URL: baseUrl('https://pro.openweathermap.org', WEATHER_VERSIONED),
+  WEATHER_HISTORY_URL: baseUrl('https://history.openweathermap.org', WEATHER_VERSIONED),
   WEATHER_BULK_URL: baseUrl('https://bulk.openweathermap.org'),
   WEATHER_SITE_URL: baseUrl('https://openweathermap.org'),
 

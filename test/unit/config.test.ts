@@ -32,6 +32,24 @@ describe('configuration', () => {
     expect(loadConfig({ ...minimal, DISCORD_TOKEN: ` ${secret} ` }).discord.token).toBe(secret);
   });
 
+  it('refuses base URLs that end with the API version the bot adds itself, saying to leave it out', () => {
+    const problems = problemsOf({
+      ...minimal,
+      DISCORD_API_URL: 'https://discord.com/api/v10',
+      MUSIC_API_URL: 'https://api.spotify.com/v1/',
+      WEATHER_API_URL: 'https://api.openweathermap.org/data/2.5',
+    });
+    expect(problems).toEqual([
+      'DISCORD_API_URL must leave out the API version, which the bot adds (for example https://discord.com/api, not https://discord.com/api/v10)',
+      'MUSIC_API_URL must leave out the API version, which the bot adds (for example https://api.spotify.com, not https://api.spotify.com/v1)',
+      'WEATHER_API_URL must leave out the API version, which the bot adds (for example https://api.openweathermap.org, not https://api.openweathermap.org/data/2.5)',
+    ]);
+    // A path of its own (a proxy, the emulators) is kept.
+    expect(
+      loadConfig({ ...minimal, DISCORD_API_URL: 'http://127.0.0.1:8790/discord/api' }).discord.apiUrl,
+    ).toBe('http://127.0.0.1:8790/discord/api');
+  });
+
   it('treats an empty string as missing', () => {
     const problems = problemsOf({ DISCORD_TOKEN: '  ', DISCORD_APPLICATION_ID: '' });
     expect(problems.join('\n')).toMatch(/DISCORD_TOKEN is required/);
