@@ -17,9 +17,11 @@ if (unknown.length > 0) {
 const remove = args.includes('--remove');
 
 let guildId: string | undefined;
+let apiUrl: string | undefined;
 try {
   const config = loadConfig();
   guildId = config.discord.guildId;
+  apiUrl = config.discord.apiUrl;
   const registered = await registerCommands({
     token: config.discord.token,
     applicationId: config.discord.applicationId,
@@ -41,7 +43,7 @@ try {
   console.error(
     error instanceof ConfigError
       ? `${error.message}\n\nSee .env.example for every setting.`
-      : `${remove ? 'Removing the commands' : 'Registration'} failed: ${describeRegisterFailure(error, { guildId })}`,
+      : `${remove ? 'Removing the commands' : 'Registration'} failed: ${describeRegisterFailure(error, { guildId, apiUrl })}`,
   );
   process.exit(1);
 }

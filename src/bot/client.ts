@@ -267,3 +267,28 @@ class AcksFirst {
 export function createDiscordRest(options: { apiUrl: string; token: string }): REST {
   return new REST({ api: options.apiUrl, makeRequest, rejectOnRateLimit }).setToken(options.token);
 }
+
+/** Network errors that mean Discord was never reached. */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/**
+ * `cannot reach Discord at …` when `error` says Discord was never reached (a network error), with
+ * what to check; undefined for any other error.
+ */
+export function unreachableDiscord(error: unknown, api: string): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !UNREACHABLE.has(code)) return undefined;
+  const origin = URL.canParse(api) ? new URL(api).origin : api;
+  return (
+    `cannot reach Discord at ${origin} (${(error as Error).message}): check the network, and ` +
+    'DISCORD_API_URL if it is set'
+  );
+}

@@ -1,5 +1,6 @@
 import { DiscordAPIError, DiscordjsErrorCodes, Events, type Client, type Interaction } from 'discord.js';
 import type { Logger } from '../logger.js';
+import { unreachableDiscord } from './client.js';
 
 export interface StartBotOptions {
   client: Client;
@@ -70,17 +71,6 @@ const GATEWAY_CLOSE_FIXES: Readonly<Record<number, string>> = {
   4014: 'an intent is not enabled for this application in the Developer Portal: enable it there, then restart',
 };
 
-/** Network errors that mean Discord was never reached. */
-const UNREACHABLE = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-
 /**
  * A failed login said in the owner's terms: a token Discord refuses names `DISCORD_TOKEN` and where
  * a new one comes from (discord.js says only "An invalid token was provided."). The token itself is
@@ -89,14 +79,8 @@ const UNREACHABLE = new Set([
  */
 function loginFailure(error: unknown, api: string): unknown {
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && UNREACHABLE.has(code)) {
-    const origin = URL.canParse(api) ? new URL(api).origin : api;
-    return new Error(
-      `cannot reach Discord at ${origin} (${(error as Error).message}): check the network, and ` +
-        'DISCORD_API_URL if it is set',
-      { cause: error },
-    );
-  }
+  const unreachable = unreachableDiscord(error, api);
+  if (unreachable !== undefined) return new Error(unreachable, { cause: error });
   const refused =
     code === DiscordjsErrorCodes.TokenInvalid || (error instanceof DiscordAPIError && error.status === 401);
   if (!refused) return error;

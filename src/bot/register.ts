@@ -7,7 +7,7 @@ import {
   Routes,
   type RESTPutAPIApplicationCommandsResult,
 } from 'discord.js';
-import { rejectOnRateLimit } from './client.js';
+import { rejectOnRateLimit, unreachableDiscord } from './client.js';
 import type { Command } from './types.js';
 
 export interface RegisterOptions {
@@ -50,7 +50,12 @@ export async function registerCommands(
  * Why registering failed, in the owner's terms: which setting to check, and how to mend it.
  * Anything Discord says that is not one of these is given as it said it.
  */
-export function describeRegisterFailure(error: unknown, where: { guildId: string | undefined }): string {
+export function describeRegisterFailure(
+  error: unknown,
+  where: { guildId: string | undefined; apiUrl?: string | undefined },
+): string {
+  const unreachable = unreachableDiscord(error, where.apiUrl ?? 'https://discord.com/api');
+  if (unreachable !== undefined) return unreachable;
   if (error instanceof DiscordAPIError) {
     if (error.status === 401)
       return 'Discord refused DISCORD_TOKEN: copy the bot’s token again from the Developer Portal (your application → Bot → Reset Token).';

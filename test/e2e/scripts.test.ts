@@ -3,6 +3,7 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { startDiscordEmulator, type DiscordEmulator } from '../../emulators/discord/index.js';
 import { DEFAULT_PORTS } from '../../scripts/lib/offline.js';
+import { freePort } from '../../emulators/net.js';
 
 function run(args: string[], env?: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
@@ -88,6 +89,14 @@ describe('the quick-start scripts', () => {
       const otherBot = discord.createUser({ username: 'other-bot', bot: true });
       expect(await failing({ DISCORD_APPLICATION_ID: otherBot.id })).toMatch(
         /^Registration failed: DISCORD_APPLICATION_ID is not this bot’s application/,
+      );
+      // Nothing listens there: as the bot says at start, Discord was never reached.
+      const closed = await freePort();
+      expect(await failing({ DISCORD_API_URL: `http://127.0.0.1:${closed}/api` })).toMatch(
+        new RegExp(
+          `^Registration failed: cannot reach Discord at http://127\\.0\\.0\\.1:${closed} \\(.*ECONNREFUSED.*\\): ` +
+            'check the network, and DISCORD_API_URL if it is set$',
+        ),
       );
       expect(await failing({ DISCORD_GUILD_ID: '100000000000000002' })).toBe(
         'Registration failed: The bot cannot register commands in the server DISCORD_GUILD_ID names ' +
