@@ -162,6 +162,10 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
   const stop = () =>
     (stopped ??= (async () => {
       accepting = false;
+      // The callback server takes no new connections from now on, and a callback in progress
+      // (trading its code, storing the link) has the drain's time to finish, as interactions do:
+      // cut short, it would have used up the member's link state for nothing.
+      const httpClosed = http?.close();
       const drainMs = options.drainMs ?? DRAIN_MS;
       // True once everything in flight has settled; false when the drain time ran out first.
       const drained = await Promise.race([
@@ -178,7 +182,7 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
       // storage open, nor have a second failure hide the first.
       const parts: [string, () => Promise<unknown> | undefined][] = [
         ['the Discord client', () => client.destroy()],
-        ['the callback server', () => http?.close()],
+        ['the callback server', () => httpClosed],
         ['storage and the service clients', () => core.close()],
       ];
       for (const [part, close] of parts) {

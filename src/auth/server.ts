@@ -65,10 +65,11 @@ export interface CallbackServer {
 }
 
 /**
- * How long a stop waits for requests in progress: with the bot's 10 s drain before it and a second
- * to close storage after, within the 15 s stop deadline (`STOP_DEADLINE_MS`).
+ * How long a stop waits for requests in progress (a callback whose code exchange the music service
+ * is slow to answer, up to its 10 s time limit): as long as the bot's drain, which it runs beside,
+ * and with a second to close storage after, within the 15 s stop deadline (`STOP_DEADLINE_MS`).
  */
-export const CLOSE_GRACE_MS = 3_000;
+export const CLOSE_GRACE_MS = 10_000;
 
 const MAX_URL_LENGTH = 2_048;
 const STATE_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
