@@ -9,10 +9,25 @@ const blankToUndefined = (value: unknown): unknown =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 const optionalString = z.preprocess(blankToUndefined, z.string().optional());
+
+/**
+ * A secret or id as pasted: Docker's `--env-file` and some service managers keep the quotes around
+ * a value (Node's `--env-file` takes them off), and a quoted key or id is refused by the service
+ * only later, in a member's command. Said here, never with the value.
+ */
+const optionalSecret = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .trim()
+    .refine((value) => !/^(["']).*\1$/s.test(value), {
+      error: 'is in quotes: remove the quotes around the value (Docker’s --env-file keeps them)',
+    })
+    .optional(),
+);
 const requiredString = (what: string) =>
   z.preprocess(blankToUndefined, z.string({ error: `is required (${what})` }));
 
-/** An http(s) base URL, stored without a trailing slash so paths can be appended. */
 /** The weather hosts' product paths (`/data/2.5`, `/geo/1.0`), which the bot adds itself. */
 const WEATHER_VERSIONED = {
   path: /\/(data|geo)\/\d+(\.\d+)?$/,
@@ -20,7 +35,7 @@ const WEATHER_VERSIONED = {
 };
 
 /**
- * A service's base URL. `versioned` matches the path the bot adds itself (an API version): a URL
+ * A service's http(s) base URL, stored without a trailing slash so paths can be appended. `versioned` matches the path the bot adds itself (an API version): a URL
  * that ends with it would have it twice (`/api/v10/v10/…`), which fails later as a bare 404.
  */
 const baseUrl = (fallback: string, versioned?: { path: RegExp; example: string }) =>
@@ -82,8 +97,8 @@ const envSchema = z.object({
   }),
 
   // Music service. Defaults are the real service's hosts; point them at the emulator to run offline.
-  MUSIC_CLIENT_ID: optionalString,
-  MUSIC_CLIENT_SECRET: optionalString,
+  MUSIC_CLIENT_ID: optionalSecret,
+  MUSIC_CLIENT_SECRET: optionalSecret,
   MUSIC_API_URL: baseUrl('https://api.spotify.com', {
     path: /\/v1$/,
     example: 'https://api.spotify.com, not https://api.spotify.com/v1',
@@ -107,7 +122,7 @@ const envSchema = z.object({
   ),
 
   // Weather service
-  WEATHER_API_KEY: optionalString,
+  WEATHER_API_KEY: optionalSecret,
   WEATHER_API_URL: baseUrl('https://api.openweathermap.org', WEATHER_VERSIONED),
   WEATHER_PRO_URL: baseUrl('https://pro.openweathermap.org', WEATHER_VERSIONED),
   WEATHER_HISTORY_URL: baseUrl('https://history.openweathermap.org', WEATHER_VERSIONED),
@@ -132,7 +147,7 @@ const envSchema = z.object({
       .default('bot'),
   ),
   /** 32 bytes, base64 or hex: encrypts music tokens at rest. Without it, account linking is off. */
-  TOKEN_ENCRYPTION_KEY: optionalString,
+  TOKEN_ENCRYPTION_KEY: optionalSecret,
   /** Previous keys, comma-separated, still accepted for reading while links are re-encrypted. */
   TOKEN_ENCRYPTION_KEYS_OLD: optionalString,
 
@@ -288,7 +303,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   let encryptionKey: Buffer | undefined;
   const rawKey = blankToUndefined(env['TOKEN_ENCRYPTION_KEY']);
-  if (typeof rawKey === 'string') {
+  // A quoted key is named as such by its schema (`optionalSecret`).
+  if (typeof rawKey === 'string' && !/^(["']).*\1$/s.test(rawKey.trim())) {
     encryptionKey = decodeKey(rawKey.trim());
     if (!encryptionKey) {
       problems.push(

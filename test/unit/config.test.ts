@@ -50,6 +50,25 @@ describe('configuration', () => {
     ).toBe('http://127.0.0.1:8790/discord/api');
   });
 
+  it('names secrets and ids left in quotes (as Docker’s --env-file keeps them), never showing them', () => {
+    const problems = problemsOf({
+      ...minimal,
+      WEATHER_API_KEY: '"weather-key-canary"',
+      MUSIC_CLIENT_ID: "'music-id-canary'",
+      MUSIC_CLIENT_SECRET: '"music-secret-canary"',
+      TOKEN_ENCRYPTION_KEY: `"${Buffer.alloc(32, 7).toString('base64')}"`,
+    });
+    const quoted = 'is in quotes: remove the quotes around the value (Docker’s --env-file keeps them)';
+    expect([...problems].sort()).toEqual(
+      ['MUSIC_CLIENT_ID', 'MUSIC_CLIENT_SECRET', 'TOKEN_ENCRYPTION_KEY', 'WEATHER_API_KEY'].map(
+        (name) => `${name} ${quoted}`,
+      ),
+    );
+    expect(problems.join('\n')).not.toMatch(/canary|AAAA|BwcH/);
+    // A quote inside a value is the value's own.
+    expect(loadConfig({ ...minimal, WEATHER_API_KEY: ' ab"cd ' }).weather?.apiKey).toBe('ab"cd');
+  });
+
   it('treats an empty string as missing', () => {
     const problems = problemsOf({ DISCORD_TOKEN: '  ', DISCORD_APPLICATION_ID: '' });
     expect(problems.join('\n')).toMatch(/DISCORD_TOKEN is required/);
