@@ -4,8 +4,12 @@
  * green CI run never hides a skipped suite.
  */
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createClient } from '@keyv/redis';
+import type { StorageOptions } from '../../src/storage/index.js';
 
 export const REDIS_URL = process.env['REDIS_TEST_URL'] ?? 'redis://127.0.0.1:6379';
 export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -57,4 +61,67 @@ export async function cleanRedisPrefix(prefix: string): Promise<void> {
     if (keys.length > 0) await client.del(keys);
   }
   await client.close();
+}
+
+/**
+ * The two storage backends a test runs on: a SQLite file in a directory of its own and, when Redis
+ * answers, Redis under a prefix of its own. `cleanups` gets what removes them afterwards.
+ */
+export function storageBackends(
+  label: string,
+  redisReady: boolean,
+  cleanups: (() => Promise<unknown>)[],
+): { name: string; available: boolean; options: () => Promise<StorageOptions> }[] {
+  return [
+    {
+      name: 'SQLite',
+      available: true,
+      options: async () => {
+        const dataDir = await mkdtemp(path.join(tmpdir(), `bot-${label}-`));
+        cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+        return { dataDir };
+      },
+    },
+    {
+      name: 'Redis',
+      available: redisReady,
+      options: () => {
+        const redisPrefix = uniquePrefix(label);
+        cleanups.push(() => cleanRedisPrefix(redisPrefix));
+        return Promise.resolve({ dataDir: 'unused', redisUrl: REDIS_URL, redisPrefix });
+      },
+    },
+  ];
+}
+
+/** A TCP pass-through to the test Redis that can be cut (connections dropped and refused) and restored. */
+export async function redisLink() {
+  const { hostname, port } = new URL(REDIS_URL);
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(port || 6379), hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => socket.destroy());
+      socket.on('close', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  const listen = (at: number) => new Promise<void>((resolve) => server.listen(at, '127.0.0.1', resolve));
+  await listen(0);
+  const at = (server.address() as net.AddressInfo).port;
+  return {
+    url: `redis://127.0.0.1:${at}`,
+    cut: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      });
+    },
+    restore: () => listen(at),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

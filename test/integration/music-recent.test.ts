@@ -2,14 +2,17 @@
  * A member's recent albums and artists last 90 days from their last change, on either backend,
  * and go when the member asks the bot to forget them.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { createClient } from '@keyv/redis';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { forgetRecent, getRecent, RECENT_TTL_MS, rememberRecent } from '../../src/domain/music/recent.js';
-import { createStorage, type Storage, type StorageOptions } from '../../src/storage/index.js';
-import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
+import { createStorage, type Storage } from '../../src/storage/index.js';
+import {
+  cleanRedisPrefix,
+  haveRedis,
+  REDIS_URL,
+  storageBackends,
+  uniquePrefix,
+} from '../helpers/services.js';
 
 const redisReady = await haveRedis();
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -20,26 +23,7 @@ afterEach(async () => {
 });
 afterAll(() => Promise.all(cleanups.map((clean) => clean())));
 
-const backends = [
-  {
-    name: 'SQLite',
-    available: true,
-    options: async (): Promise<StorageOptions> => {
-      const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-music-recent-'));
-      cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-      return { dataDir };
-    },
-  },
-  {
-    name: 'Redis',
-    available: redisReady,
-    options: (): Promise<StorageOptions> => {
-      const redisPrefix = uniquePrefix('music-recent');
-      cleanups.push(() => cleanRedisPrefix(redisPrefix));
-      return Promise.resolve({ dataDir: 'unused', redisUrl: REDIS_URL, redisPrefix });
-    },
-  },
-];
+const backends = storageBackends('music-recent', redisReady, cleanups);
 
 const DAY = 24 * 3600_000;
 const album = (id: string) => ({ id, name: `Album ${id}`, detail: 'Someone' });

@@ -3,15 +3,12 @@
  * removed, its row and its index entry go, so a full read of every schedule reads no list for it.
  * Removing a server's last schedule while another process adds one there loses neither.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ScheduleStore } from '../../src/services/schedules/store.js';
 import type { Schedule } from '../../src/services/schedules/types.js';
 import { createStorage, type Storage, type StorageOptions } from '../../src/storage/index.js';
 import { berlinSchedule } from '../fixtures/schedules.js';
-import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
+import { haveRedis, storageBackends } from '../helpers/services.js';
 
 const redisReady = await haveRedis();
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -22,26 +19,7 @@ afterEach(async () => {
 });
 afterAll(() => Promise.all(cleanups.map((clean) => clean())));
 
-const backends = [
-  {
-    name: 'SQLite',
-    available: true,
-    options: async (): Promise<StorageOptions> => {
-      const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-sched-index-'));
-      cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-      return { dataDir };
-    },
-  },
-  {
-    name: 'Redis',
-    available: redisReady,
-    options: (): Promise<StorageOptions> => {
-      const redisPrefix = uniquePrefix('schedule-index');
-      cleanups.push(() => cleanRedisPrefix(redisPrefix));
-      return Promise.resolve({ dataDir: 'unused', redisUrl: REDIS_URL, redisPrefix });
-    },
-  },
-];
+const backends = storageBackends('schedule-index', redisReady, cleanups);
 
 /** `count` storages on the same data, as `count` processes of the bot have. */
 async function processes(options: () => Promise<StorageOptions>, count: number): Promise<Storage[]> {

@@ -2,47 +2,18 @@
  * `SCHEDULER=queue` while Redis is out of reach: the owner's log says so once a minute per part of
  * the queue (the repeats at debug), not several lines a second, and the bot still stops promptly.
  */
-import net from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createQueueScheduler } from '../../src/services/schedules/queue.js';
 import { ScheduleStore } from '../../src/services/schedules/store.js';
 import { createStorage } from '../../src/storage/index.js';
-import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
+import { cleanRedisPrefix, haveRedis, redisLink, uniquePrefix } from '../helpers/services.js';
 
 const redisReady = await haveRedis();
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** A TCP pass-through to the test Redis that can be cut: connections dropped and refused. */
-async function redisLink() {
-  const { hostname, port } = new URL(REDIS_URL);
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(port || 6379), hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => socket.destroy());
-      socket.on('close', () => {
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const at = (server.address() as net.AddressInfo).port;
-  return {
-    url: `redis://127.0.0.1:${at}`,
-    cut: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      }),
-  };
-}
 
 describe.runIf(redisReady)('scheduled posts on BullMQ while Redis is out of reach', () => {
   it('logs the outage once per part of the queue, and stops within a few seconds', async () => {

@@ -13,7 +13,7 @@ import KeyvSqlite from '@keyv/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../emulators/net.js';
 import { createStorage, StorageError } from '../../src/storage/index.js';
-import { cleanRedisPrefix, haveRedis, REDIS_URL, uniquePrefix } from '../helpers/services.js';
+import { cleanRedisPrefix, haveRedis, redisLink, uniquePrefix } from '../helpers/services.js';
 
 const redisReady = await haveRedis();
 const dirs: string[] = [];
@@ -29,38 +29,6 @@ afterAll(async () => {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
   await Promise.all(prefixes.map((prefix) => cleanRedisPrefix(prefix)));
 });
-
-/** A TCP pass-through to the test Redis that can be cut (connections refused) and restored. */
-async function redisLink() {
-  const { hostname, port } = new URL(REDIS_URL);
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(port || 6379), hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => socket.destroy());
-      socket.on('close', () => {
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  const listen = (at: number) => new Promise<void>((resolve) => server.listen(at, '127.0.0.1', resolve));
-  await listen(0);
-  const at = (server.address() as net.AddressInfo).port;
-  return {
-    url: `redis://127.0.0.1:${at}`,
-    cut: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      });
-    },
-    restore: () => listen(at),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** Settles `promise` or says it is still pending after `ms`. */
 function within<T>(promise: Promise<T>, ms: number): Promise<{ value: T } | { error: unknown } | 'pending'> {
