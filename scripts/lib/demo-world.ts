@@ -8,12 +8,76 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { APIUser } from 'discord-api-types/v10';
 import { startPlayground, type Playground } from '../../emulators/discord/playground/server.js';
+import { seedCatalog } from '../../emulators/music/catalog.js';
+import type { MusicEmulator } from '../../emulators/music/index.js';
+import type { Place } from '../../emulators/weather/places.js';
 import { loadConfig } from '../../src/config.js';
 import { registerCommands } from '../../src/bot/register.js';
 import { commands } from '../../src/commands/index.js';
+import { rememberRecent, type RecentItem } from '../../src/domain/music/recent.js';
 import { startApp, type App } from '../../src/index.js';
 import { createLogger } from '../../src/logger.js';
 import { DEFAULT_PORTS, startOffline, type OfflineWorld } from './offline.js';
+
+/**
+ * How late the demo's bot still makes a scheduled post: a day, the most `SCHEDULE_GRACE_MINUTES`
+ * allows, so the playground's "+1 day" posts a slot it jumps past (once: only a schedule's latest
+ * slot is ever made) instead of skipping it as too late.
+ */
+export const DEMO_SCHEDULE_GRACE_MINUTES = 24 * 60;
+
+/** The seeded catalog's albums and artists the demo puts in each member's recent lists. */
+export interface MusicSuggestions {
+  albums: RecentItem[];
+  artists: RecentItem[];
+  /** The first of each, for the terminal to name. */
+  album: RecentItem;
+  artist: RecentItem;
+}
+
+/**
+ * A few albums and artists of the music emulator's seeded catalog, as the bot itself remembers
+ * viewed ones (name; for an album its artists, for an artist its genres). The emulator gives ids
+ * only; the catalog is generated the same way on every run, so its records are rebuilt here and
+ * matched by id. The JP-only album is left out: it fails for the demo's US accounts.
+ */
+function catalogSuggestions(music: MusicEmulator): { albums: RecentItem[]; artists: RecentItem[] } {
+  const fixtures = music.fixtures;
+  if (fixtures === undefined) return { albums: [], artists: [] };
+  const catalog = seedCatalog('default');
+  const { longAlbumId, epAlbumId, liveAlbumId, compilationAlbumId } = fixtures.catalog;
+  const artistName = (id: string) => catalog.artists.get(id)?.name ?? id;
+  const albums = [longAlbumId, epAlbumId, liveAlbumId, compilationAlbumId].flatMap((id) => {
+    const album = catalog.albums.get(id);
+    return album === undefined
+      ? []
+      : [{ id, name: album.name, detail: album.artistIds.map(artistName).join(', ') }];
+  });
+  const artists = fixtures.artistIds.slice(0, 5).flatMap((id) => {
+    const artist = catalog.artists.get(id);
+    return artist === undefined
+      ? []
+      : [{ id, name: artist.name, detail: artist.genres.slice(0, 2).join(', ') }];
+  });
+  return { albums, artists };
+}
+
+/**
+ * One sentence for the playground: the offline weather service knows only its own places, so a
+ * newcomer's home town is "not found". Names a few, each once (there are eight Springfields).
+ */
+function placesHint(places: readonly Place[]): string {
+  const names = new Set(places.map((place) => place.name));
+  const some = ['Springfield', 'Paris', 'London', 'Berlin', 'Tokyo', 'Sydney'].filter((name) =>
+    names.has(name),
+  );
+  const zip = places.find((place) => place.name === 'Berlin')?.zip;
+  return (
+    `Offline, the weather service knows only ${names.size} place names, such as ` +
+    `${some.slice(0, -1).join(', ')} and ${some.at(-1) ?? ''}` +
+    `${zip === undefined ? '' : ` (or a postal code: ${zip}, DE)`}; any other place is not found.`
+  );
+}
 
 export interface DemoWorld {
   offline: OfflineWorld;
@@ -22,6 +86,13 @@ export interface DemoWorld {
   alice: APIUser;
   bob: APIUser;
   playground: Playground | undefined;
+  /**
+   * Puts a few albums and artists of the music emulator's catalog in Alice's and Bob's recent
+   * lists (the bot's own `rememberRecent`), so the album and artist options suggest them: the
+   * music service has no search, and a newcomer knows no ids. Run after the tour, whose
+   * `/music unlink` empties Alice's lists.
+   */
+  suggestMusic(): Promise<MusicSuggestions>;
   close(): Promise<void>;
 }
 
@@ -46,6 +117,7 @@ export async function startDemoWorld(options: {
       DISCORD_GUILD_ID: guild.id,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      SCHEDULE_GRACE_MINUTES: String(DEMO_SCHEDULE_GRACE_MINUTES),
     });
     const logger = createLogger({
       level: options.logLevel ?? 'warn',
@@ -87,6 +159,7 @@ export async function startDemoWorld(options: {
               note: `free on the music service: link as ${fixtures?.free ?? 'bob'}`,
             },
           ],
+          hints: [placesHint(offline.weather.places)],
           clock: {
             now: () => offline.clock.now(),
             advance(ms: number) {
@@ -109,6 +182,18 @@ export async function startDemoWorld(options: {
       alice,
       bob,
       playground,
+      async suggestMusic() {
+        const { albums, artists } = catalogSuggestions(offline.music);
+        const [album, artist] = [albums[0], artists[0]];
+        if (album === undefined || artist === undefined)
+          throw new Error('the music emulator has no seeded catalog to suggest from');
+        const recent = bot.storage.ns('music-recent');
+        for (const member of [alice, bob]) {
+          await rememberRecent(recent, member.id, 'albums', albums);
+          await rememberRecent(recent, member.id, 'artists', artists);
+        }
+        return { albums, artists, album, artist };
+      },
       async close() {
         await playground?.close();
         await bot.stop();

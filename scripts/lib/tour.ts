@@ -512,5 +512,9 @@ export async function runTour(
       print(`  !! failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+  // The tour paused the premium account's music (the panel's Pause, then /music pause): it plays
+  // again, as if Alice pressed play in the music app, so the first Pause a newcomer presses pauses.
+  const premium = world.music.fixtures?.users.premium;
+  if (premium !== undefined) world.music.setPlayer(premium, { isPlaying: true });
   return failed;
 }

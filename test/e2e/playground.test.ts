@@ -192,6 +192,58 @@ describe.runIf(chromiumReady)('the playground page, a Discord client for the off
     await expect.poll(() => world.offline.clock.now() - Date.now()).toBeLessThan(1_000);
   }, 30_000);
 
+  it('says that a jump posts what falls due within it, and which places the offline weather service knows', async () => {
+    const clockHint = (await page.textContent('#time .hint'))?.replace(/\s+/g, ' ');
+    expect(clockHint).toMatch(/post due within the jump is made when the clock moves/);
+    const hints = page.locator('#hints');
+    expect(await hints.isVisible()).toBe(true);
+    const text = (await hints.textContent()) ?? '';
+    expect(text).toMatch(/not found/);
+    for (const name of ['Springfield', 'Paris', 'London', 'Tokyo']) expect(text).toContain(name);
+  });
+
+  it('posts a schedule due some 20 hours ahead once, when +1 day jumps past it', async () => {
+    await openChannel(page, 'general');
+    // 20 hours ahead: the jump of a day leaves the post some 4 hours late, as the demo's bot allows.
+    const due = new Date(world.offline.clock.now() + 20 * 3_600_000);
+    const time = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Europe/Paris',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(due);
+    await runCommand(page, {
+      command: 'weather schedule add',
+      options: {
+        place: { type: 'Paris', pick: 'France' },
+        time,
+        timezone: { type: 'Paris', pick: 'Europe/Paris' },
+        channel: '#lounge',
+        kind: 'Current conditions',
+      },
+    });
+    // The earlier schedule's answer is there too: wait for this one's.
+    await page
+      .locator('#messages li.message', { hasText: 'Scheduled weather post saved' })
+      .filter({ hasText: time })
+      .locator('.only-you')
+      .waitFor();
+
+    await openChannel(page, 'lounge');
+    const posts = page.locator('#messages li.message:not(:has(.used))', { hasText: 'Paris' });
+    expect(await posts.count()).toBe(0);
+    await page.click('#time button[data-advance="86400000"]');
+    await posts.first().locator('.embed-title').waitFor({ timeout: 15_000 });
+    expect(await posts.first().locator('.embed-field-name').allTextContents()).toContain('Temperature');
+    // One slot passed, one post: the scheduler's next look, an hour on, makes no other.
+    await page.click('#time button[data-advance="3600000"]');
+    await expect.poll(() => page.textContent('#clock')).toContain('+25 h');
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await posts.count()).toBe(1);
+    await page.click('#time button[data-reset]');
+    await expect.poll(() => world.offline.clock.now() - Date.now()).toBeLessThan(1_000);
+  }, 30_000);
+
   it('fetched nothing from beyond 127.0.0.1', () => {
     expect(requested.length).toBeGreaterThan(5);
     expect(requested.filter((url) => new URL(url).hostname !== '127.0.0.1')).toEqual([]);

@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { startDiscordEmulator, type DiscordEmulator } from '../../emulators/discord/index.js';
@@ -29,6 +32,21 @@ function registerEnv(discord: DiscordEmulator, guildId: string): NodeJS.ProcessE
   };
 }
 
+/** The demo's data directories (`bot-demo-*`) in `dir`. */
+async function demoDirs(dir: string): Promise<string[]> {
+  return (await readdir(dir)).filter((name) => name.startsWith('bot-demo-'));
+}
+
+/** A fresh directory to use as the demo's TMPDIR, so its data directory can be looked for there. */
+async function demoTmp(): Promise<{ dir: string; env: NodeJS.ProcessEnv; remove(): Promise<void> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'demo-tmp-test-'));
+  return {
+    dir,
+    env: { ...process.env, TMPDIR: dir },
+    remove: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
 describe('the quick-start scripts', () => {
   it('npm run demo -- --tour-only plays the tour, prints the /help answer and exits 0', async () => {
     const demo = run(['scripts/demo.ts', '--tour-only']);
@@ -39,6 +57,65 @@ describe('the quick-start scripts', () => {
     expect(stdout).toContain('What I can do');
     expect(stdout).toContain('Tour finished: every step answered.');
   }, 60_000);
+
+  it('npm run demo -- --help prints the usage and exits 0 without starting anything', async () => {
+    const demo = run(['scripts/demo.ts', '--help']);
+    expect(await demo.exited).toBe(0);
+    const { stdout, stderr } = demo.output();
+    expect(stdout).toMatch(/^Usage: npm run demo/);
+    expect(stdout).toContain('--tour-only');
+    expect(stdout).toContain('LOG_LEVEL');
+    for (const port of Object.values(DEFAULT_PORTS)) expect(stdout).toContain(String(port));
+    expect(stdout).not.toContain('Offline demo');
+    expect(stderr).toBe('');
+  }, 30_000);
+
+  it('npm run demo with an unknown option prints the usage to stderr and exits 1', async () => {
+    const demo = run(['scripts/demo.ts', '--tuor-only']);
+    expect(await demo.exited).toBe(1);
+    const { stdout, stderr } = demo.output();
+    expect(stderr).toContain('Unknown option --tuor-only');
+    expect(stderr).toContain('Usage: npm run demo');
+    expect(stdout).not.toContain('Offline demo');
+  }, 30_000);
+
+  it('npm run demo stopped with Ctrl-C while it starts leaves no data directory behind', async () => {
+    const tmp = await demoTmp();
+    try {
+      const demo = run(['scripts/demo.ts', '--tour-only'], tmp.env);
+      // Ctrl-C once the data directory exists, before the demo says it is up.
+      await expect.poll(() => demoDirs(tmp.dir), { timeout: 30_000, interval: 5 }).toHaveLength(1);
+      const shownBefore = demo.output().stdout;
+      demo.child.kill('SIGINT');
+      const code = await demo.exited;
+      expect(shownBefore).not.toContain('Offline demo:');
+      expect(code, demo.output().stderr).toBe(0);
+      expect(demo.output().stdout).not.toContain('> /help');
+      expect(await demoDirs(tmp.dir)).toEqual([]);
+    } finally {
+      await tmp.remove();
+    }
+  }, 60_000);
+
+  it('npm run demo keeps running, names an album and an artist to try, and Ctrl-C removes its data', async () => {
+    const tmp = await demoTmp();
+    try {
+      const demo = run(['scripts/demo.ts'], tmp.env);
+      await expect
+        .poll(() => demo.output().stdout, { timeout: 60_000, interval: 100 })
+        .toContain('Press Ctrl-C to stop.');
+      const { stdout } = demo.output();
+      expect(stdout).toContain('Tour finished: every step answered.');
+      expect(stdout).toMatch(/\/music album album:[0-9A-Za-z]{22}\b/);
+      expect(stdout).toMatch(/\/music artist artist:[0-9A-Za-z]{22}\b/);
+      expect(await demoDirs(tmp.dir)).toHaveLength(1);
+      demo.child.kill('SIGINT');
+      expect(await demo.exited).toBe(0);
+      expect(await demoDirs(tmp.dir)).toEqual([]);
+    } finally {
+      await tmp.remove();
+    }
+  }, 90_000);
 
   it('npm run register puts the commands in the server named, and --remove takes them away again', async () => {
     const discord = await startDiscordEmulator({ botToken: 'register-test-token' });

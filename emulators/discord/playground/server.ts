@@ -39,6 +39,8 @@ export interface PlaygroundOptions {
   guilds: PlaygroundGuild[];
   users: PlaygroundUser[];
   clock?: PlaygroundClock;
+  /** Sentences shown beside the member picker: what the world behind the page knows, say. */
+  hints?: string[];
   port?: number;
   host?: string;
 }
@@ -161,6 +163,7 @@ export async function startPlayground(options: PlaygroundOptions): Promise<Playg
     'GET /api/state': () => ({
       guilds: options.guilds,
       users: options.users,
+      hints: options.hints ?? [],
       botUser: discord.botUser,
       now: options.clock?.now() ?? Date.now(),
       realNow: Date.now(),

@@ -680,9 +680,14 @@ function showClock(now) {
 }
 
 async function start() {
-  const data = /** @type {{ guilds: Guild[], users: User[], now: number }} */ (await api('/api/state'));
+  const data = /** @type {{ guilds: Guild[], users: User[], hints?: string[], now: number }} */ (
+    await api('/api/state')
+  );
   state.guilds = data.guilds;
   state.users = data.users;
+  const hints = data.hints ?? [];
+  $('hints').replaceChildren(...hints.map((hint) => h('p', { class: 'hint' }, [hint])));
+  $('hints').hidden = hints.length === 0;
   state.userId = new URLSearchParams(location.search).get('user') ?? state.users[0]?.id ?? '';
   showClock(data.now);
   setInterval(() => showClock(Date.now() + state.clockOffset), 1_000);
