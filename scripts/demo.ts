@@ -73,6 +73,8 @@ const onSignal = () => {
 };
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
+// The terminal closed: its output is gone (see above), the cleanup is not.
+process.on('SIGHUP', onSignal);
 
 function portTaken(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -79,23 +79,28 @@ describe('the quick-start scripts', () => {
     expect(stdout).not.toContain('Offline demo');
   }, 30_000);
 
-  it('npm run demo stopped with Ctrl-C while it starts leaves no data directory behind', async () => {
-    const tmp = await demoTmp();
-    try {
-      const demo = run(['scripts/demo.ts', '--tour-only'], tmp.env);
-      // Ctrl-C once the data directory exists, before the demo says it is up.
-      await expect.poll(() => demoDirs(tmp.dir), { timeout: 30_000, interval: 5 }).toHaveLength(1);
-      const shownBefore = demo.output().stdout;
-      demo.child.kill('SIGINT');
-      const code = await demo.exited;
-      expect(shownBefore).not.toContain('Offline demo:');
-      expect(code, demo.output().stderr).toBe(0);
-      expect(demo.output().stdout).not.toContain('> /help');
-      expect(await demoDirs(tmp.dir)).toEqual([]);
-    } finally {
-      await tmp.remove();
-    }
-  }, 60_000);
+  // Ctrl-C, a service manager's stop, and the terminal closed.
+  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)(
+    'npm run demo stopped with %s while it starts leaves no data directory behind',
+    async (signal) => {
+      const tmp = await demoTmp();
+      try {
+        const demo = run(['scripts/demo.ts', '--tour-only'], tmp.env);
+        // The signal once the data directory exists, before the demo says it is up.
+        await expect.poll(() => demoDirs(tmp.dir), { timeout: 30_000, interval: 5 }).toHaveLength(1);
+        const shownBefore = demo.output().stdout;
+        demo.child.kill(signal);
+        const code = await demo.exited;
+        expect(shownBefore).not.toContain('Offline demo:');
+        expect(code, demo.output().stderr).toBe(0);
+        expect(demo.output().stdout).not.toContain('> /help');
+        expect(await demoDirs(tmp.dir)).toEqual([]);
+      } finally {
+        await tmp.remove();
+      }
+    },
+    60_000,
+  );
 
   it('npm run demo keeps running, names an album and an artist to try, and Ctrl-C removes its data', async () => {
     const tmp = await demoTmp();
