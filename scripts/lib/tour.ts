@@ -8,7 +8,7 @@ import type { DiscordEmulator } from '../../emulators/discord/index.js';
 import type { MusicEmulator } from '../../emulators/music/index.js';
 import type { WeatherEmulator } from '../../emulators/weather/index.js';
 import { completeLink } from '../../emulators/music/walk.js';
-import { messageText } from './print.js';
+import { messageText, type Names } from './print.js';
 
 export interface TourWorld {
   discord: DiscordEmulator;
@@ -20,6 +20,11 @@ export interface TourWorld {
   userId: string;
   /** A second member, to see the owner-only panels refuse someone else. */
   otherUserId: string;
+}
+
+/** Who and where the tour's mentions name. */
+function namesOf(world: TourWorld): Names {
+  return { [world.userId]: '@Alice', [world.otherUserId]: '@Bob', [world.channelId]: '#general' };
 }
 
 type Answer = Pick<APIMessage, 'id' | 'content' | 'embeds' | 'components' | 'attachments' | 'flags'>;
@@ -108,7 +113,7 @@ async function click(
   print: (line: string) => void,
   userId = world.userId,
 ): Promise<Answer> {
-  print(messageText(message));
+  print(messageText(message, namesOf(world)));
   const button = buttonLabelled(message, label);
   print(`  (${userId === world.userId ? 'Alice' : 'Bob'} presses ${button.label})`);
   const handle = world.discord.clickButton({ userId, message, customId: button.customId });
@@ -324,7 +329,7 @@ export const steps: Step[] = [
     async run(world, print) {
       const handle = slash(world, 'music', music('link'));
       const prompt = await handle.reply();
-      print(messageText(prompt));
+      print(messageText(prompt, namesOf(world)));
       const page = await completeLink(world.music, linkUrl(prompt), world.music.fixtures!.users.premium);
       print(`  (browser) ${/<h1>(.*?)<\/h1>/.exec(page.body)?.[1] ?? page.status}`);
       print('  (the ephemeral message is then edited to:)');
@@ -502,7 +507,7 @@ export async function runTour(
     print(`\n> ${step.say}`);
     try {
       const answer = await step.run(world, print);
-      print(messageText(answer));
+      print(messageText(answer, namesOf(world)));
       if (!step.expect(answer)) {
         failed++;
         print('  !! the answer was not what the tour expected');
