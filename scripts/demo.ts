@@ -5,7 +5,7 @@
  * the tour: 0 when every step passed. `--help` says so.
  */
 import { createServer } from 'node:net';
-import { startDemoWorld, type DemoWorld, type MusicSuggestions } from './lib/demo-world.js';
+import { startDemoWorld, tourWorldOf, type DemoWorld, type MusicSuggestions } from './lib/demo-world.js';
 import { DEFAULT_PORTS } from './lib/offline.js';
 import { runTour } from './lib/tour.js';
 
@@ -123,20 +123,9 @@ console.log('Offline demo: the bot is connected to local emulators.');
 for (const line of world.offline.describe()) console.log(`  ${line}`);
 if (world.playground) console.log(`\nPlayground (a Discord client in your browser): ${world.playground.url}`);
 // Once stopping, the steps still under way fail as the emulators close: nothing more to show.
-const failed = await runTour(
-  {
-    discord: world.offline.discord,
-    music: world.offline.music,
-    weather: world.offline.weather,
-    guildId: world.guildId,
-    channelId: world.channelId,
-    userId: world.alice.id,
-    otherUserId: world.bob.id,
-  },
-  (line) => {
-    if (!stopping) console.log(line);
-  },
-);
+const failed = await runTour(tourWorldOf(world), (line) => {
+  if (!stopping) console.log(line);
+});
 // The music service has no search: the album and artist options suggest what a member viewed.
 // The tour's unlink emptied Alice's lists, so both members get a few of the catalog's to start.
 let suggested: MusicSuggestions | undefined;

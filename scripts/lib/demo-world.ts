@@ -18,6 +18,7 @@ import { rememberRecent, type RecentItem } from '../../src/domain/music/recent.j
 import { startApp, type App } from '../../src/index.js';
 import { createLogger } from '../../src/logger.js';
 import { DEFAULT_PORTS, startOffline, type OfflineWorld } from './offline.js';
+import type { TourWorld } from './tour.js';
 
 /**
  * How late the demo's bot still makes a scheduled post: a day, the most `SCHEDULE_GRACE_MINUTES`
@@ -94,6 +95,19 @@ export interface DemoWorld {
    */
   suggestMusic(): Promise<MusicSuggestions>;
   close(): Promise<void>;
+}
+
+/** What the tour plays against: the demo's emulators, its server and channel, Alice and Bob. */
+export function tourWorldOf(world: DemoWorld): TourWorld {
+  return {
+    discord: world.offline.discord,
+    music: world.offline.music,
+    weather: world.offline.weather,
+    guildId: world.guildId,
+    channelId: world.channelId,
+    userId: world.alice.id,
+    otherUserId: world.bob.id,
+  };
 }
 
 export async function startDemoWorld(options: {

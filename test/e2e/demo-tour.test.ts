@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoWorld, type DemoWorld } from '../../scripts/lib/demo-world.js';
+import { startDemoWorld, tourWorldOf, type DemoWorld } from '../../scripts/lib/demo-world.js';
 import { runTour } from '../../scripts/lib/tour.js';
 import { completeLink } from '../../emulators/music/walk.js';
 
@@ -22,18 +22,7 @@ describe('the demo world after the tour, as a newcomer finds it', () => {
 
   beforeAll(async () => {
     world = await startDemoWorld({ fixedPorts: false, playground: false });
-    failed = await runTour(
-      {
-        discord: world.offline.discord,
-        music: world.offline.music,
-        weather: world.offline.weather,
-        guildId: world.guildId,
-        channelId: world.channelId,
-        userId: world.alice.id,
-        otherUserId: world.bob.id,
-      },
-      () => undefined,
-    );
+    failed = await runTour(tourWorldOf(world), () => undefined);
   }, 90_000);
 
   afterAll(async () => {

@@ -8,6 +8,16 @@ import { launchChromium } from '../helpers/browser.js';
 import { actAs, messageWith, openChannel, runCommand } from '../helpers/playground.js';
 import { haveChromium } from '../helpers/services.js';
 
+/** `HH:MM` on a 24-hour clock in `zone` at `at`: a schedule's time of day. */
+function clockTimeIn(zone: string, at: number): string {
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone: zone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(at);
+}
+
 const chromiumReady = haveChromium();
 
 describe.runIf(chromiumReady)('the playground page, a Discord client for the offline demo', () => {
@@ -142,13 +152,7 @@ describe.runIf(chromiumReady)('the playground page, a Discord client for the off
 
   it('posts a schedule for a time ahead of the emulated clock once the time control passes it', async () => {
     // A time of day some 50 minutes ahead in Chicago: +1 h passes it, well inside the 30-minute grace.
-    const due = new Date(world.offline.clock.now() + 50 * 60_000);
-    const time = new Intl.DateTimeFormat('en-GB', {
-      timeZone: 'America/Chicago',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    }).format(due);
+    const time = clockTimeIn('America/Chicago', world.offline.clock.now() + 50 * 60_000);
     await runCommand(page, {
       command: 'weather schedule add',
       options: {
@@ -205,13 +209,7 @@ describe.runIf(chromiumReady)('the playground page, a Discord client for the off
   it('posts a schedule due some 20 hours ahead once, when +1 day jumps past it', async () => {
     await openChannel(page, 'general');
     // 20 hours ahead: the jump of a day leaves the post some 4 hours late, as the demo's bot allows.
-    const due = new Date(world.offline.clock.now() + 20 * 3_600_000);
-    const time = new Intl.DateTimeFormat('en-GB', {
-      timeZone: 'Europe/Paris',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    }).format(due);
+    const time = clockTimeIn('Europe/Paris', world.offline.clock.now() + 20 * 3_600_000);
     await runCommand(page, {
       command: 'weather schedule add',
       options: {
