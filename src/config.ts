@@ -10,6 +10,9 @@ const blankToUndefined = (value: unknown): unknown =>
 
 const optionalString = z.preprocess(blankToUndefined, z.string().optional());
 
+/** A value wrapped whole in one kind of quotes. */
+const QUOTED = /^(["']).*\1$/s;
+
 /**
  * A secret or id as pasted: Docker's `--env-file` and some service managers keep the quotes around
  * a value (Node's `--env-file` takes them off), and a quoted key or id is refused by the service
@@ -20,7 +23,7 @@ const optionalSecret = z.preprocess(
   z
     .string()
     .trim()
-    .refine((value) => !/^(["']).*\1$/s.test(value), {
+    .refine((value) => !QUOTED.test(value), {
       error: 'is in quotes: remove the quotes around the value (Docker’s --env-file keeps them)',
     })
     .optional(),
@@ -304,7 +307,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   let encryptionKey: Buffer | undefined;
   const rawKey = blankToUndefined(env['TOKEN_ENCRYPTION_KEY']);
   // A quoted key is named as such by its schema (`optionalSecret`).
-  if (typeof rawKey === 'string' && !/^(["']).*\1$/s.test(rawKey.trim())) {
+  if (typeof rawKey === 'string' && !QUOTED.test(rawKey.trim())) {
     encryptionKey = decodeKey(rawKey.trim());
     if (!encryptionKey) {
       problems.push(
