@@ -33,14 +33,22 @@ async function processes(options: () => Promise<StorageOptions>, count: number):
   return storages;
 }
 
-/** Counts the reads of servers' lists the backend of `storage` answers. */
+/** Counts the reads of servers' lists the backend of `storage` answers, one by one or many at once. */
 function countListReads(storage: Storage): { reads: string[] } {
-  const adapter = storage.ns('schedules').store as { get(key: string): Promise<unknown> };
+  const adapter = storage.ns('schedules').store as {
+    get(key: string): Promise<unknown>;
+    getMany(keys: string[]): Promise<unknown[]>;
+  };
   const read = adapter.get.bind(adapter);
+  const readMany = adapter.getMany.bind(adapter);
   const counted = { reads: [] as string[] };
   adapter.get = (key: string) => {
     if (key.includes('guild:')) counted.reads.push(key);
     return read(key);
+  };
+  adapter.getMany = (keys: string[]) => {
+    counted.reads.push(...keys.filter((key) => key.includes('guild:')));
+    return readMany(keys);
   };
   return counted;
 }
@@ -117,6 +125,46 @@ describe.each(backends)('the index of servers with schedules on $name', ({ avail
       const reads = countListReads(theirs!);
       expect(ids(await new ScheduleStore(theirs!, 25).all())).toEqual([kept.id]);
       expect(reads.reads).toHaveLength(1);
+    },
+  );
+
+  it.runIf(available)(
+    'reads 600 servers’ lists in a few reads of the backend, and each alone when a read of many fails',
+    async () => {
+      const [mine, theirs] = await processes(options, 2);
+      const store = new ScheduleStore(mine!, 25);
+      const added: Schedule[] = [];
+      for (let guild = 0; guild < 600; guild++) {
+        added.push(await store.add(berlinSchedule({ guildId: String(7000 + guild) })));
+      }
+      const adapter = theirs!.ns('schedules').store as {
+        get(key: string): Promise<unknown>;
+        getMany(keys: string[]): Promise<unknown[]>;
+      };
+      const read = adapter.get.bind(adapter);
+      const readMany = adapter.getMany.bind(adapter);
+      let backendReads = 0;
+      let failMany = false;
+      adapter.get = (key: string) => {
+        if (key.includes('guild:')) backendReads++;
+        return read(key);
+      };
+      adapter.getMany = (keys: string[]) => {
+        backendReads++;
+        if (failMany) return Promise.reject(new Error('SQLITE_BUSY: database is locked'));
+        return readMany(keys);
+      };
+      // Before: one read per server, 600 at once.
+      expect(ids(await new ScheduleStore(theirs!, 25).all())).toEqual(ids(added));
+      expect(backendReads).toBeLessThanOrEqual(3);
+
+      failMany = true;
+      backendReads = 0;
+      const unreadable: string[] = [];
+      const reader = new ScheduleStore(theirs!, 25, Date.now, (guildId) => unreadable.push(guildId));
+      expect(ids(await reader.all())).toEqual(ids(added));
+      expect(unreadable).toEqual([]);
+      expect(backendReads).toBeGreaterThanOrEqual(600);
     },
   );
 

@@ -32,6 +32,11 @@ export const ALL_MAX_AGE_MS = 5 * 60_000;
  * index) one `all()` drops, so a large backlog does not hold the index's lock for long at once.
  */
 const PRUNE_BATCH = 100;
+/**
+ * Lists read at once by a full read (`all()`): with 1,000 servers, 4 reads of the backend (SQLite
+ * queries, Redis MGETs) one after the other, instead of 1,000 at once.
+ */
+const LIST_BATCH = 250;
 
 /**
  * A stored value is not in a form this version reads (a later version's layout, or damaged): it is
@@ -98,6 +103,29 @@ export function samePost(a: Omit<Schedule, 'id'>, b: Omit<Schedule, 'id'>): bool
   );
 }
 
+/** A guild's list as stored: the records that read as schedules, and those that do not. */
+interface StoredList {
+  schedules: Schedule[];
+  unread: unknown[];
+}
+
+/**
+ * A guild's list as stored (see `ScheduleStore.records`): the records that read as schedules and
+ * those that do not. Throws for a list that cannot be read at all.
+ */
+function recordsIn(raw: unknown, guildId: string): StoredList {
+  const out: StoredList = { schedules: [], unread: [] };
+  if (raw === undefined || raw === null) return out;
+  if (!Array.isArray(raw)) throw new UnreadableStoreError(`the schedules of server ${guildId}`);
+  for (const item of raw) {
+    const parsed = storedScheduleSchema.safeParse(item);
+    // The fields of a later version ride along (see `storedScheduleSchema`); this one reads its own.
+    if (parsed.success) out.schedules.push(parsed.data);
+    else out.unread.push(item);
+  }
+  return out;
+}
+
 export class ScheduleStore {
   private readonly keyv;
   /** What `all()` read last, under which version, and when. */
@@ -127,16 +155,33 @@ export class ScheduleStore {
    * list: a later version's layout) throws: it must not be taken for an empty list and written
    * back as one.
    */
-  private async records(guildId: string): Promise<{ schedules: Schedule[]; unread: unknown[] }> {
-    const raw = await this.keyv.get(guildKey(guildId));
-    const out = { schedules: [] as Schedule[], unread: [] as unknown[] };
-    if (raw === undefined || raw === null) return out;
-    if (!Array.isArray(raw)) throw new UnreadableStoreError(`the schedules of server ${guildId}`);
-    for (const item of raw) {
-      const parsed = storedScheduleSchema.safeParse(item);
-      // The fields of a later version ride along (see `storedScheduleSchema`); this one reads its own.
-      if (parsed.success) out.schedules.push(parsed.data);
-      else out.unread.push(item);
+  private async records(guildId: string): Promise<StoredList> {
+    return recordsIn(await this.keyv.get(guildKey(guildId)), guildId);
+  }
+
+  /**
+   * The stored lists of `guildIds` as {@link records} reads them, one result per guild: a list, or
+   * the error that kept it from being read. {@link LIST_BATCH} lists per read of the backend (one
+   * SQLite query, one Redis MGET) instead of a read each; a batch that fails as a whole (the backend,
+   * or one row that is not JSON) is read again one list at a time, so only the guild at fault is
+   * left out.
+   */
+  private async recordsOf(guildIds: readonly string[]): Promise<(StoredList | Error)[]> {
+    const out: (StoredList | Error)[] = [];
+    /** The list of `guildId` from what reading it gave, or why it cannot be read. */
+    const settle = async (guildId: string, raw: Promise<unknown>) => {
+      try {
+        out.push(recordsIn(await raw, guildId));
+      } catch (error) {
+        out.push(error instanceof Error ? error : new Error(String(error)));
+      }
+    };
+    for (let start = 0; start < guildIds.length; start += LIST_BATCH) {
+      const batch = guildIds.slice(start, start + LIST_BATCH);
+      const raws = await this.keyv.getMany(batch.map(guildKey)).catch(() => undefined);
+      for (const [i, guildId] of batch.entries()) {
+        await settle(guildId, raws ? Promise.resolve(raws[i]) : this.keyv.get(guildKey(guildId)));
+      }
     }
     return out;
   }
@@ -156,28 +201,26 @@ export class ScheduleStore {
     let complete = true;
     /** Guilds in the index with nothing stored for them: left by an older version, or a crash. */
     const empty: string[] = [];
-    const lists = await Promise.all(
-      guilds.map(async (guildId) => {
-        try {
-          const { schedules, unread } = await this.records(guildId);
-          if (schedules.length === 0 && unread.length === 0) empty.push(guildId);
-          // Kept as they are (see `records`), but not posted by this version: said, not hidden.
-          if (unread.length > 0) {
-            this.onUnreadable(
-              guildId,
-              new UnreadableStoreError(
-                `${unread.length === 1 ? '1 scheduled post' : `${unread.length} scheduled posts`} of server ${guildId}`,
-              ),
-            );
-          }
-          return schedules;
-        } catch (error) {
-          complete = false;
-          this.onUnreadable(guildId, error);
-          return [];
-        }
-      }),
-    );
+    const lists = (await this.recordsOf(guilds)).map((read, i) => {
+      const guildId = guilds[i]!;
+      if (read instanceof Error) {
+        complete = false;
+        this.onUnreadable(guildId, read);
+        return [];
+      }
+      const { schedules, unread } = read;
+      if (schedules.length === 0 && unread.length === 0) empty.push(guildId);
+      // Kept as they are (see `records`), but not posted by this version: said, not hidden.
+      if (unread.length > 0) {
+        this.onUnreadable(
+          guildId,
+          new UnreadableStoreError(
+            `${unread.length === 1 ? '1 scheduled post' : `${unread.length} scheduled posts`} of server ${guildId}`,
+          ),
+        );
+      }
+      return schedules;
+    });
     const schedules = lists.flat();
     // A read with a guild missing is not kept: the next call tries that guild again.
     this.lastRead = complete ? { version, at, schedules } : undefined;
