@@ -23,7 +23,10 @@
  * on 24 November) the interaction benchmark came out about the same (deferred completion at 100 in
  * flight 2.48x its floor, against 2.53x with them), and the figures at rest still met their targets
  * (122 MB after ready, 139 MB after the load: 17 MB more, against 6 MB with them), while RSS reached
- * 230 to 240 MB under this load, against about 160 MB with them.
+ * 230 to 240 MB under this load, against about 160 MB with them. `--v8-pool-size=1` (from 30
+ * November) gives V8 one helper thread instead of Node's four: each helper that allocates gets a
+ * malloc arena of its own from glibc, which keeps what it freed, and under this load the four kept
+ * 47 MB above the figure after the first 300 interactions in the run before the change.
  *
  *   npx tsx bench/memory.ts
  */
