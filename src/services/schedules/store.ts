@@ -168,19 +168,15 @@ export class ScheduleStore {
    */
   private async recordsOf(guildIds: readonly string[]): Promise<(StoredList | Error)[]> {
     const out: (StoredList | Error)[] = [];
-    /** The list of `guildId` from what reading it gave, or why it cannot be read. */
-    const settle = async (guildId: string, raw: Promise<unknown>) => {
-      try {
-        out.push(recordsIn(await raw, guildId));
-      } catch (error) {
-        out.push(error instanceof Error ? error : new Error(String(error)));
-      }
-    };
     for (let start = 0; start < guildIds.length; start += LIST_BATCH) {
       const batch = guildIds.slice(start, start + LIST_BATCH);
       const raws = await this.keyv.getMany(batch.map(guildKey)).catch(() => undefined);
       for (const [i, guildId] of batch.entries()) {
-        await settle(guildId, raws ? Promise.resolve(raws[i]) : this.keyv.get(guildKey(guildId)));
+        try {
+          out.push(raws ? recordsIn(raws[i], guildId) : await this.records(guildId));
+        } catch (error) {
+          out.push(error instanceof Error ? error : new Error(String(error)));
+        }
       }
     }
     return out;
