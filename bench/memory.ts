@@ -14,8 +14,8 @@
  * run it), each bot from a copy of the same stored state. On 30 November, with glibc, RSS after the
  * load stayed about 30 MB above its figure after ready while the heap was back to within 2 MB of
  * it, and a `malloc_trim(0)` called into the bot from gdb then took RSS from 152 to 111 MB: what
- * stays is memory the bot freed and glibc's allocator keeps. jemalloc hands it back: 117 MB after
- * the load, below its figure after ready.
+ * stays is memory the bot freed and glibc's allocator keeps. jemalloc hands it back: 117-118 MB
+ * in two readings of three after a load, below its figure after ready (bench/README.md).
  *
  * Each figure is the bot at rest: the median of one reading a second from 20 to 50 s after ready, or
  * after the load. V8 leaves the garbage of a burst (the start: 1,000 guilds arriving; the load) in
@@ -166,10 +166,14 @@ const JEMALLOC = 'libjemalloc.so.2';
 /** glibc's allocator (as `npm start` runs), and jemalloc when the system has it (see the top). */
 function allocators(): Allocator[] {
   let found = false;
-  try {
-    found = execFileSync('ldconfig', ['-p'], { encoding: 'utf8' }).includes(JEMALLOC);
-  } catch {
-    // No ldconfig (not Linux, or not glibc): no jemalloc rows.
+  // ldconfig is in /sbin, which a user's PATH may lack; none at all: not Linux, or not glibc.
+  for (const ldconfig of ['ldconfig', '/sbin/ldconfig']) {
+    try {
+      found = execFileSync(ldconfig, ['-p'], { encoding: 'utf8' }).includes(JEMALLOC);
+      break;
+    } catch {
+      continue;
+    }
   }
   if (!found)
     console.log(
