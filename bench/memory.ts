@@ -27,14 +27,19 @@
  *
  * The start script's `--heap-growing-percent=20` lets V8 grow the heap by a fifth of what survives a
  * full collection before the next one, rather than by up to four times, and
- * `--max-semi-space-size=8` keeps the young generation at half its default size. Without them (tried
- * on 24 November) the interaction benchmark came out about the same (deferred completion at 100 in
- * flight 2.48x its floor, against 2.53x with them), and the figures at rest still met their targets
- * (122 MB after ready, 139 MB after the load: 17 MB more, against 6 MB with them), while RSS reached
- * 230 to 240 MB under this load, against about 160 MB with them. `--v8-pool-size=1` (from 30
- * November) gives V8 one helper thread instead of Node's four: each helper that allocates gets a
- * malloc arena of its own from glibc, which keeps what it freed, and under this load the four kept
- * 47 MB above the figure after the first 300 interactions in the run before the change.
+ * `--max-semi-space-size=2` keeps the young generation at an eighth of its default size. Without
+ * these two (tried on 24 November) the interaction benchmark came out about the same (deferred
+ * completion at 100 in flight 2.48x its floor, against 2.53x with them), and the figures at rest
+ * still met their targets (122 MB after ready, 139 MB after the load: 17 MB more, against 6 MB with
+ * them), while RSS reached 230 to 240 MB under this load, against about 160 MB with them. The young
+ * generation was 8 MB a semi-space until 30 November; at 2 MB V8 collects it four times as often,
+ * and with it the buffers whose native memory it holds, so fewer are alive at once and glibc's
+ * allocator is left with less freed memory to keep: after 10,000 interactions RSS stayed 17 MB above
+ * the figure after ready in two runs, against 29 to 36 MB with 8 (bench/README.md has the runs).
+ * `--v8-pool-size=1` (from 30 November) gives V8 one helper thread instead of Node's four: each
+ * helper that allocates gets a malloc arena of its own from glibc, which keeps what it freed, and
+ * under this load the four kept 47 MB above the figure after the first 300 interactions in the run
+ * before the change.
  *
  *   npx tsx bench/memory.ts
  */

@@ -90,7 +90,7 @@ export async function main(records = DEFAULT_RECORDS): Promise<Result[]> {
     historyUrl: emulator.historyUrl,
     bulkUrl: emulator.bulkUrl,
   };
-  // With `npm start`'s Node flags, as in the bot's process (a young generation of 8 MB a semi-space).
+  // With `npm start`'s Node flags, as in the bot's process (the young generation's size among them).
   const {
     child,
     message: { baseline, results },
