@@ -53,6 +53,26 @@ describe('weather command localisation', () => {
     }
   });
 
+  it('says in both languages which subcommands need Manage Server, as Discord’s picker shows no more', () => {
+    const needing = [...walk(json as Named, json.name)].filter(({ path }) =>
+      /^weather (schedule \S+|home server(-clear)?)$/.test(path),
+    );
+    expect(needing.map(({ path }) => path).sort()).toEqual([
+      'weather home server',
+      'weather home server-clear',
+      'weather schedule add',
+      'weather schedule list',
+      'weather schedule pause',
+      'weather schedule remove',
+      'weather schedule resume',
+      'weather schedule test',
+    ]);
+    for (const { node, path } of needing) {
+      expect(node.description, path).toMatch(/\(needs Manage Server\)$/);
+      expect(node.description_localizations?.de, path).toMatch(/\(braucht „Server verwalten“\)$/);
+    }
+  });
+
   it('keeps German names distinct among siblings, as Discord requires', () => {
     for (const { node, path } of walk(json as Named, json.name)) {
       const names = (node.options ?? []).map((option) => (option as Named).name_localizations?.de);

@@ -13,28 +13,31 @@ export const SCHEDULE_TEXT = {
   ),
   subcommands: {
     add: text(
-      ['add', 'Post the weather to a channel every day (or on chosen days) at a set time'],
-      ['hinzufügen', 'Das Wetter täglich (oder an gewählten Tagen) zu einer festen Zeit posten'],
+      ['add', 'Post the weather to a channel daily or on chosen days at a set time (needs Manage Server)'],
+      [
+        'hinzufügen',
+        'Wetter täglich oder an gewählten Tagen zu fester Zeit posten (braucht „Server verwalten“)',
+      ],
     ),
     list: text(
-      ['list', 'List the scheduled weather posts of this server, with their next run'],
-      ['liste', 'Die geplanten Wetterposts dieses Servers mit nächstem Termin anzeigen'],
+      ['list', 'List this server’s scheduled weather posts and their next run (needs Manage Server)'],
+      ['liste', 'Geplante Wetterposts des Servers mit nächstem Termin anzeigen (braucht „Server verwalten“)'],
     ),
     remove: text(
-      ['remove', 'Delete a scheduled weather post'],
-      ['entfernen', 'Einen geplanten Wetterpost löschen'],
+      ['remove', 'Delete a scheduled weather post (needs Manage Server)'],
+      ['entfernen', 'Einen geplanten Wetterpost löschen (braucht „Server verwalten“)'],
     ),
     pause: text(
-      ['pause', 'Stop a scheduled weather post for now'],
-      ['pausieren', 'Einen geplanten Wetterpost pausieren'],
+      ['pause', 'Stop a scheduled weather post for now (needs Manage Server)'],
+      ['pausieren', 'Einen geplanten Wetterpost pausieren (braucht „Server verwalten“)'],
     ),
     resume: text(
-      ['resume', 'Start a paused scheduled weather post again'],
-      ['fortsetzen', 'Einen pausierten Wetterpost fortsetzen'],
+      ['resume', 'Start a paused scheduled weather post again (needs Manage Server)'],
+      ['fortsetzen', 'Einen pausierten Wetterpost fortsetzen (braucht „Server verwalten“)'],
     ),
     test: text(
-      ['test', 'Post a scheduled weather post once, now, to check how it looks'],
-      ['testen', 'Einen geplanten Wetterpost jetzt einmal posten, zur Ansicht'],
+      ['test', 'Post a scheduled weather post once, now, to see how it looks (needs Manage Server)'],
+      ['testen', 'Einen geplanten Wetterpost jetzt einmal posten (braucht „Server verwalten“)'],
     ),
   },
   options: {
