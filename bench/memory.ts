@@ -34,8 +34,9 @@
  * them), while RSS reached 230 to 240 MB under this load, against about 160 MB with them. The young
  * generation was 8 MB a semi-space until 30 November; at 2 MB V8 collects it four times as often,
  * and with it the buffers whose native memory it holds, so fewer are alive at once and glibc's
- * allocator is left with less freed memory to keep: after 10,000 interactions RSS stayed 17 MB above
- * the figure after ready in two runs, against 29 to 36 MB with 8 (bench/README.md has the runs).
+ * allocator is left with less freed memory to keep: after 10,000 interactions RSS stayed 16 to 17 MB
+ * above the figure after ready in three runs, against 29 to 36 MB with 8, at about a quarter more CPU
+ * on a burst of deferred commands (bench/README.md has the runs, and those with 4).
  * `--v8-pool-size=1` (from 30 November) gives V8 one helper thread instead of Node's four: each
  * helper that allocates gets a malloc arena of its own from glibc, which keeps what it freed, and
  * under this load the four kept 47 MB above the figure after the first 300 interactions in the run
