@@ -34,6 +34,17 @@ export interface CommandText {
   description: Localized;
 }
 
+/**
+ * The description of a command only members with Manage Server may use, saying so in each language
+ * (Discord's command picker shows nothing else about it; the command checks the permission itself).
+ */
+export function managersOnly(description: Localized): Localized {
+  return {
+    en: `${description.en} (needs Manage Server)`,
+    de: `${description.de} (braucht „Server verwalten“)`,
+  };
+}
+
 /** Anything with a localisable name and description: commands, groups, subcommands, options. */
 interface Describable {
   setName(name: string): unknown;

@@ -1,10 +1,16 @@
 /** Names and descriptions of `/weather schedule …` in every language of the bot. */
-import type { CommandText, Localized } from './index.js';
+import { managersOnly, type CommandText, type Localized } from './index.js';
 
 const text = (en: [string, string], de: [string, string]): CommandText => ({
   name: { en: en[0], de: de[0] },
   description: { en: en[1], de: de[1] },
 });
+
+/** A subcommand's text: every one of `/weather schedule` needs Manage Server (`requireManager`). */
+const managerText = (en: [string, string], de: [string, string]): CommandText => {
+  const plain = text(en, de);
+  return { ...plain, description: managersOnly(plain.description) };
+};
 
 export const SCHEDULE_TEXT = {
   group: text(
@@ -12,32 +18,29 @@ export const SCHEDULE_TEXT = {
     ['zeitplan', 'Wetter zu festen Zeiten in einem Kanal posten'],
   ),
   subcommands: {
-    add: text(
-      ['add', 'Post the weather to a channel daily or on chosen days at a set time (needs Manage Server)'],
-      [
-        'hinzufügen',
-        'Wetter täglich oder an gewählten Tagen zu fester Zeit posten (braucht „Server verwalten“)',
-      ],
+    add: managerText(
+      ['add', 'Post the weather to a channel daily or on chosen days at a set time'],
+      ['hinzufügen', 'Wetter täglich oder an gewählten Tagen zu fester Zeit posten'],
     ),
-    list: text(
-      ['list', 'List this server’s scheduled weather posts and their next run (needs Manage Server)'],
-      ['liste', 'Geplante Wetterposts des Servers mit nächstem Termin anzeigen (braucht „Server verwalten“)'],
+    list: managerText(
+      ['list', 'List this server’s scheduled weather posts and their next run'],
+      ['liste', 'Geplante Wetterposts des Servers mit nächstem Termin anzeigen'],
     ),
-    remove: text(
-      ['remove', 'Delete a scheduled weather post (needs Manage Server)'],
-      ['entfernen', 'Einen geplanten Wetterpost löschen (braucht „Server verwalten“)'],
+    remove: managerText(
+      ['remove', 'Delete a scheduled weather post'],
+      ['entfernen', 'Einen geplanten Wetterpost löschen'],
     ),
-    pause: text(
-      ['pause', 'Stop a scheduled weather post for now (needs Manage Server)'],
-      ['pausieren', 'Einen geplanten Wetterpost pausieren (braucht „Server verwalten“)'],
+    pause: managerText(
+      ['pause', 'Stop a scheduled weather post for now'],
+      ['pausieren', 'Einen geplanten Wetterpost pausieren'],
     ),
-    resume: text(
-      ['resume', 'Start a paused scheduled weather post again (needs Manage Server)'],
-      ['fortsetzen', 'Einen pausierten Wetterpost fortsetzen (braucht „Server verwalten“)'],
+    resume: managerText(
+      ['resume', 'Start a paused scheduled weather post again'],
+      ['fortsetzen', 'Einen pausierten Wetterpost fortsetzen'],
     ),
-    test: text(
-      ['test', 'Post a scheduled weather post once, now, to see how it looks (needs Manage Server)'],
-      ['testen', 'Einen geplanten Wetterpost jetzt einmal posten (braucht „Server verwalten“)'],
+    test: managerText(
+      ['test', 'Post a scheduled weather post once, now, to see how it looks'],
+      ['testen', 'Einen geplanten Wetterpost jetzt einmal posten'],
     ),
   },
   options: {

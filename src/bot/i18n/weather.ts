@@ -3,7 +3,7 @@
  * descriptions for registration, and the words of the replies. German must have every English key
  * (the type says so), so a new English text cannot ship without its translation.
  */
-import type { CommandText, Lang, Localized } from './index.js';
+import { managersOnly, type CommandText, type Lang, type Localized } from './index.js';
 
 const text = (en: string, de: string): Localized => ({ en, de });
 const command = (name: Localized, description: Localized): CommandText => ({ name, description });
@@ -87,17 +87,11 @@ export const WEATHER_COMMAND_TEXT = {
     ),
     homeServer: command(
       text('server', 'server'),
-      text(
-        'Set this server’s default place (needs Manage Server)',
-        'Lege den Standardort dieses Servers fest (braucht „Server verwalten“)',
-      ),
+      managersOnly(text('Set this server’s default place', 'Lege den Standardort dieses Servers fest')),
     ),
     homeServerClear: command(
       text('server-clear', 'server-entfernen'),
-      text(
-        'Remove this server’s default place (needs Manage Server)',
-        'Entferne den Standardort dieses Servers (braucht „Server verwalten“)',
-      ),
+      managersOnly(text('Remove this server’s default place', 'Entferne den Standardort dieses Servers')),
     ),
   },
   options: {
