@@ -153,8 +153,12 @@ const GONE: Partial<Record<number, BotPauseCode>> = {
   [RESTJSONErrorCodes.MissingPermissions]: 'missing-permission',
 };
 
-/** Statuses of a post Discord refuses as it is: malformed (400), unknown (404), too large (413). */
-const REFUSED_STATUSES = new Set([400, 404, 413]);
+/**
+ * Statuses of a post Discord refuses as it is: malformed (400), forbidden for a reason other than
+ * the channel's (403, such as 50083 for an archived thread the bot may not reopen), unknown (404),
+ * too large (413). Only with a JSON error code of Discord's: see the poster.
+ */
+const REFUSED_STATUSES = new Set([400, 403, 404, 413]);
 
 /** Discord's own word that it will not tell about the bot's member (the server or member unknown, no access). */
 const LOOKUP_REFUSALS = new Set<number>([
@@ -252,11 +256,17 @@ export function createScheduledPoster(
       if (code === 'missing-permission')
         throw missingPermission(schedule, await postPermissions(client, schedule), error);
       if (code) throw new PostRejectedError(REASONS[code], code, { cause: error });
-      // Discord's own refusal of this message (a JSON error code with 400, 404 or 413) will not mend
-      // on a retry. Other 4xx may: a 401 (the token, for every post alike), a 403 such as 40333
-      // (Cloudflare's block of the host) or one without a JSON body, 408, 409. Those are retried
-      // within the grace window, as 5xx are.
-      if (REFUSED_STATUSES.has(error.status) && typeof error.code === 'number')
+      // Discord's own refusal of this message (a JSON error code with 400, 403, 404 or 413) will not
+      // mend on a retry, and each retry would count toward Discord's limit on invalid requests
+      // (STYLE: never retry a 403). Other 4xx may mend: a 401 (the token, for every post alike),
+      // Cloudflare's 403 40333 (its block of the host, lifted after a while) or a 403 without
+      // Discord's JSON body (a proxy's), 408, 409. Those are retried within the grace window, as
+      // 5xx are.
+      if (
+        REFUSED_STATUSES.has(error.status) &&
+        typeof error.code === 'number' &&
+        error.code !== CLOUDFLARE_BLOCK
+      )
         // The status is for the log (the message); the list and the test command show Discord's words.
         throw new PostRefusedError(`Discord refused the post: ${error.status} ${error.message}`, {
           cause: error,

@@ -117,7 +117,7 @@ describe("the bot's Discord client", () => {
     expect(secondEdit).toBeGreaterThan(firstAck);
   });
 
-  it('posts a scheduled message, and reports a post Discord refuses as one not to try again', async () => {
+  it('posts a scheduled message, and reports a post Discord refuses (400, or its own 403) as one not to try again', async () => {
     const post = createScheduledPoster(client, 'https://weather.example');
     const fetched = { kind: 'current' as const, report: currentReportFixture() };
     const schedule = { ...berlinSchedule({ guildId: guild.id, channelId: channel.id }), id: 'sched' };
@@ -143,6 +143,16 @@ describe("the bot's Discord client", () => {
     const blocked = await post(schedule, fetched, 'nonce-3').catch((error: unknown) => error);
     expect(blocked).toBeInstanceOf(DiscordAPIError);
     expect(blocked).not.toBeInstanceOf(PostRefusedError);
+    // Discord's own 403 for this post, other than the channel's 50001 and 50013 (an archived thread
+    // the bot may not reopen): refused, not tried again every few seconds for the grace window.
+    proxy.fail({
+      match: new RegExp(`^POST /api/v10/channels/${channel.id}/messages`),
+      status: 403,
+      body: JSON.stringify({ message: 'Thread is archived', code: 50083 }),
+    });
+    const archived = await post(schedule, fetched, 'nonce-4').catch((error: unknown) => error);
+    expect(archived).toBeInstanceOf(PostRefusedError);
+    expect((archived as PostRefusedError).detail).toBe('Thread is archived');
   });
 
   it('skips a post refused while the bot is timed out, asking Discord when the server is not in the cache, and tries again when it cannot ask', async () => {
