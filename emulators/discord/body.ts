@@ -19,11 +19,16 @@ export interface ParsedBody {
 const FILE_FIELD = /^files\[(.+)\]$/;
 
 /**
- * Reads a request body the way Discord accepts it: JSON, or multipart/form-data with a
- * `payload_json` part and `files[n]` parts. Malformed JSON answers 400 / 50109.
+ * Reads a request body the way Discord accepts it: by its `Content-Type`, JSON
+ * (`application/json`), multipart/form-data with a `payload_json` part and `files[n]` parts, or a
+ * URL-encoded form (its fields as strings, as a webhook takes `content=...`). Malformed JSON
+ * answers 400 / 50109. A body of any other type, or with none, is not read at all: Discord then
+ * handles the request as if it had no body (a message comes back 400 / 50006 "Cannot send an empty
+ * message", as HTTP clients that sent JSON without the header reported in 2019).
  */
 export async function parseBody(contentType: string | undefined, raw: Buffer): Promise<ParsedBody> {
-  if (contentType?.toLowerCase().startsWith('multipart/form-data')) {
+  const type = contentType?.split(';', 1)[0]?.trim().toLowerCase();
+  if (type === 'multipart/form-data') {
     const form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
     const files: UploadedFile[] = [];
     const fields: Record<string, unknown> = {};
@@ -47,7 +52,10 @@ export async function parseBody(contentType: string | undefined, raw: Buffer): P
     return { json: payload ?? fields, files };
   }
   if (raw.length === 0) return { json: undefined, files: [] };
-  return { json: parseJson(raw.toString('utf8')), files: [] };
+  if (type === 'application/json') return { json: parseJson(raw.toString('utf8')), files: [] };
+  if (type === 'application/x-www-form-urlencoded')
+    return { json: Object.fromEntries(new URLSearchParams(raw.toString('utf8'))), files: [] };
+  return { json: undefined, files: [] };
 }
 
 function parseJson(text: string): unknown {

@@ -362,6 +362,30 @@ describe('Discord emulator protocol details, against a real discord.js client', 
       expect(mine).toBeDefined();
       expect(mine).not.toHaveProperty('nonce');
     });
+
+    it('reads a body by its Content-Type: JSON sent without the header is no message at all', async () => {
+      const send = (contentType: string | undefined, body: string) =>
+        fetch(`${emu.restUrl}/v10/channels/${channel.id}/messages`, {
+          method: 'POST',
+          headers: { Authorization: `Bot ${TOKEN}`, ...(contentType ? { 'Content-Type': contentType } : {}) },
+          body,
+        });
+      const json = JSON.stringify({ content: 'Morning forecast' });
+      for (const contentType of ['text/plain;charset=UTF-8', undefined]) {
+        const refused = await send(contentType, json);
+        expect(refused.status).toBe(400);
+        expect(await refused.json()).toEqual({ code: 50006, message: 'Cannot send an empty message' });
+      }
+      // The header's parameters and case do not matter; a URL-encoded form is read as its fields.
+      const typed = await send('Application/JSON; charset=utf-8', json);
+      expect(typed.status).toBe(200);
+      const form = await send('application/x-www-form-urlencoded', 'content=Evening+forecast');
+      expect(form.status).toBe(200);
+      expect(((await form.json()) as { content: string }).content).toBe('Evening forecast');
+      expect(emu.messages(channel.id).map((message) => message.content)).toEqual(
+        expect.arrayContaining(['Morning forecast', 'Evening forecast']),
+      );
+    });
   });
 
   describe('command localizations', () => {
