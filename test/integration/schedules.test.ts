@@ -38,6 +38,9 @@ async function world(
     postsPerSecond?: number;
     /** The weather as the bot fetches it (default: a stand-in that the test can take down). */
     fetch?: (request: WeatherRequest) => Promise<unknown>;
+    /** Runs once each post has gone out (to change the schedules while a slot's posts go out). */
+    afterPost?: (schedule: Schedule) => Promise<unknown>;
+    recheckMs?: number;
   } = {},
 ) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-sched-'));
@@ -73,6 +76,7 @@ async function world(
     now: () => clock.now,
     pollMs: 24 * 3600_000,
     postsPerSecond: options.postsPerSecond ?? 10_000,
+    ...(options.recheckMs === undefined ? {} : { recheckMs: options.recheckMs }),
     fetch: (request) => {
       fetches.push(request);
       if (options.fetch) return options.fetch(request);
@@ -97,7 +101,7 @@ async function world(
         channelId: schedule.channelId,
         sentAt: performance.now(),
       });
-      return Promise.resolve();
+      return options.afterPost ? options.afterPost(schedule).then(() => undefined) : Promise.resolve();
     },
   });
   const add = (partial: Partial<Omit<Schedule, 'id'>> = {}) =>
@@ -525,6 +529,44 @@ describe('schedules this process cannot time, or must no longer post', () => {
     w.clock.now = Date.parse('2026-11-23T06:00:00Z');
     expect(await w.runner.tick()).toMatchObject({ posted: 1, withdrawn: 2, weatherCalls: 1 });
     expect(w.posts.map((p) => p.scheduleId)).toEqual([kept.id]);
+  });
+
+  it('skip the posts of schedules paused or removed while the slot’s earlier posts went out', async () => {
+    // Five posts a second, and the schedules read again before every post's turn (by default, once
+    // the last read is a second old: a big slot's posts go out over many seconds).
+    const meanwhile: (() => Promise<unknown>)[] = [];
+    const w = await world('2026-11-23T05:00:00Z', {
+      postsPerSecond: 5,
+      recheckMs: 0,
+      afterPost: async () => {
+        for (const change of meanwhile.splice(0)) await change();
+      },
+    });
+    const schedules: Schedule[] = [];
+    for (let index = 0; index < 4; index++) schedules.push(await w.add({ channelId: `${3001 + index}` }));
+    // After the first post, whichever it is, two of the others change: one paused by another
+    // process on the same storage, one removed by this one.
+    meanwhile.push(async () => {
+      const [paused, removed] = schedules.filter((s) => s.id !== w.posts[0]?.scheduleId);
+      await other.pause(paused!.guildId, paused!.id, BY_ALICE, true, w.clock.now);
+      await w.store.remove(removed!.guildId, removed!.id);
+      changed.push(paused!.id, removed!.id);
+    });
+    const other = new ScheduleStore(w.storage, 25);
+    const changed: string[] = [];
+    w.clock.now = Date.parse('2026-11-23T06:00:00Z');
+    expect(await w.runner.tick()).toMatchObject({ posted: 2, withdrawn: 2, weatherCalls: 1 });
+    expect(changed).toHaveLength(2);
+    expect(w.posts.map((p) => p.scheduleId).sort()).toEqual(
+      schedules
+        .map((s) => s.id)
+        .filter((id) => !changed.includes(id))
+        .sort(),
+    );
+    // Nor on a later look within the grace window.
+    w.clock.now += 60_000;
+    expect(await w.runner.tick()).toMatchObject({ posted: 0 });
+    expect(w.posts).toHaveLength(2);
   });
 });
 

@@ -351,11 +351,12 @@ export function createQueueScheduler(options: QueueSchedulerOptions): QueueSched
       throw new RetryLater('weather unavailable', { cause: error });
     }
     if (!fetched) return 'alreadyDone';
-    // Paused or removed while the weather was fetched (the member was told it is): not posted, as
-    // the local runner does not post it either.
-    const current = (await store.list(guildId)).find((s) => s.id === scheduleId);
-    if (!current || current.paused) return 'withdrawn';
-    const outcome = await slots.postOne(schedule, slot, fetched.weather);
+    // Paused or removed while the weather was fetched or the post waited for its turn (the member
+    // was told it is): not posted, as the local runner does not post it either.
+    const outcome = await slots.postOne(schedule, slot, fetched.weather, undefined, async () => {
+      const current = (await store.list(guildId)).find((s) => s.id === scheduleId);
+      return current !== undefined && !current.paused;
+    });
     if (outcome === 'failed' || outcome === 'busy') throw new RetryLater(`post ${outcome}`);
     // One line a post, thousands a slot on a large bot: at debug, as the local runner's are.
     if (outcome === 'posted')

@@ -200,6 +200,11 @@ export interface ScheduleRunnerOptions {
   /** The longest the runner sleeps between looks at the schedules (picks up other processes' changes). */
   pollMs?: number;
   /**
+   * How old the runner's read of the schedules may be when a post's turn comes before it reads them
+   * again, for one paused or removed while the slot's posts go out (default 1 s; see `freshSchedules`).
+   */
+  recheckMs?: number;
+  /**
    * How soon to look again after a failed post or one held by another process; the wait doubles
    * while the looks after it fail too, up to `maxRetryMs`.
    */
@@ -274,7 +279,7 @@ export function interleaveByChannel<T extends { schedule: Schedule }>(posts: rea
 }
 
 /** What became of one (schedule, slot) post. */
-export type PostOutcome = 'posted' | 'alreadyDone' | 'busy' | 'failed' | 'refused' | 'stopped';
+export type PostOutcome = 'posted' | 'alreadyDone' | 'busy' | 'failed' | 'refused' | 'stopped' | 'withdrawn';
 
 export type SlotPosterOptions = Pick<
   ScheduleRunnerOptions,
@@ -391,13 +396,16 @@ export function createSlotPoster(options: SlotPosterOptions) {
 
     /**
      * Makes one post unless `signal` is aborted before it starts (`stopped`: neither posted nor
-     * marked, so a later try makes it); a post already handed to `post` is finished.
+     * marked, so a later try makes it); a post already handed to `post` is finished. `stillWanted`,
+     * asked once the post's turn has come (the pace's wait can be long in a big slot), says whether
+     * the schedule is still there and not paused: `withdrawn` otherwise, neither posted nor marked.
      */
     async postOne(
       schedule: Schedule,
       slot: string,
       weather: unknown,
       signal?: AbortSignal,
+      stillWanted?: () => Promise<boolean>,
     ): Promise<PostOutcome> {
       if (signal?.aborted) return 'stopped';
       const id = `${schedule.id}:${slot}`;
@@ -420,6 +428,7 @@ export function createSlotPoster(options: SlotPosterOptions) {
         // posted it, longer ago than Discord remembers the nonce. The lease still held is what says
         // no one has (a lease taken by another is no longer this process's to extend).
         if (!(await options.storage.extend('schedule-markers', `lease:${id}`, leaseMs, owner))) return 'busy';
+        if (stillWanted && !(await stillWanted())) return 'withdrawn';
         let outcome: PostOutcome = 'posted';
         /** What to note of a refusal on the schedule, once the slot is marked done (null: clear it). */
         let refusal: Schedule['lastRefused'] | null | undefined;
@@ -484,6 +493,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
   // As the queue's jobs back off (`MAX_RETRY_DELAY_MS` there): a weather service or Discord that is
   // down is asked every minute at most, not every 5 s for the whole grace window.
   const maxRetryMs = options.maxRetryMs ?? 60_000;
+  const recheckMs = options.recheckMs ?? 1_000;
   /** Looks in a row that left posts to try again (0 after one that left none). */
   let retries = 0;
   const slots = createSlotPoster(options);
@@ -585,18 +595,18 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     // Read again once the weather is in (one read, cheap when nothing changed: see
     // `ScheduleStore.all`): a schedule paused or removed while it was fetched is not posted, as its
     // member was told. Read per post instead, it cost bench/schedule-slot.ts a sixth of its pace.
-    const current = new Map(ready.length === 0 ? [] : (await options.store.all()).map((s) => [s.id, s]));
-    const posting = ready.filter(({ schedule }) => {
-      const now = current.get(schedule.id);
-      if (now && !now.paused) return true;
-      report.withdrawn++;
-      return false;
-    });
+    // The posts then go out at Discord's pace (40 s for 2,000): read again when a post's turn comes
+    // `recheckMs` or more after the last read, so one paused or removed meanwhile is not posted either.
+    const current = ready.length === 0 ? undefined : freshSchedules(await options.store.all());
+    const posting = ready.filter(({ schedule }) => current?.wanted(schedule.id) ?? false);
+    report.withdrawn += ready.length - posting.length;
     await forEachLimited(
       interleaveByChannel(posting),
       POSTS_IN_FLIGHT,
       async ({ schedule, slot, weather }) => {
-        const outcome = await slots.postOne(schedule, slot, weather, signal);
+        const outcome = await slots.postOne(schedule, slot, weather, signal, () =>
+          current!.stillWanted(schedule.id),
+        );
         report[outcome]++;
         if (outcome === 'posted' || outcome === 'alreadyDone') known.set(schedule.id, slot);
       },
@@ -610,6 +620,43 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
       known.set(schedule.id, `${slot}@${run.getTime()}`);
     });
     return report;
+  }
+
+  /**
+   * The schedules as read once a slot's weather is in, read again (`ScheduleStore.all`: the version
+   * key alone when nothing changed) when asked about a post `recheckMs` or more after the last
+   * read, one read at a time. A read that fails keeps the last one (logged at debug): the post goes
+   * out as it would have before.
+   */
+  function freshSchedules(first: readonly Schedule[]) {
+    const byId = (list: readonly Schedule[]) => new Map(list.map((s) => [s.id, s]));
+    let known = byId(first);
+    let readAt = performance.now();
+    let reading: Promise<void> | undefined;
+    const wanted = (id: string) => {
+      const schedule = known.get(id);
+      return schedule !== undefined && !schedule.paused;
+    };
+    return {
+      wanted,
+      async stillWanted(id: string): Promise<boolean> {
+        if (performance.now() - readAt >= recheckMs) {
+          reading ??= options.store
+            .all()
+            .then(
+              (list) => void (known = byId(list)),
+              (error: unknown) =>
+                logger.debug({ err: error }, 'the schedules could not be read again before a post'),
+            )
+            .finally(() => {
+              readAt = performance.now();
+              reading = undefined;
+            });
+          await reading;
+        }
+        return wanted(id);
+      },
+    };
   }
 
   /**
