@@ -117,6 +117,8 @@ export interface CoreOptions {
   interactionTokenTtlMs: number;
   nonceWindowMs: number;
   now: () => number;
+  /** Session starts (IDENTIFYs) left of Discord's daily 1,000 (see `sessionStarts`). */
+  sessionStartsRemaining: number;
 }
 
 /**
@@ -133,6 +135,13 @@ export class EmulatorCore {
   readonly requests: RequestRecord[] = [];
   readonly interactions = new Map<Snowflake, InteractionState>();
   readonly interactionsByToken = new Map<string, InteractionState>();
+  /**
+   * Discord's daily limit on session starts: `remaining` goes down by one per IDENTIFY.
+   * `tokenReset`: an IDENTIFY came with none left, and Discord reset the bot's token ("Upon hitting
+   * this limit, all active sessions for the app will be terminated, the bot token will be reset",
+   * Discord's gateway docs): the token the bot has is refused from then on.
+   */
+  readonly sessionStarts: { total: number; remaining: number; tokenReset: boolean };
   readonly botUser: APIUser;
   baseUrl = 'http://127.0.0.1';
   gateway: GatewayLink = {
@@ -144,6 +153,7 @@ export class EmulatorCore {
 
   constructor(readonly options: CoreOptions) {
     this.ids = new SnowflakeGenerator(options.now);
+    this.sessionStarts = { total: 1_000, remaining: options.sessionStartsRemaining, tokenReset: false };
     this.botUser = {
       id: options.applicationId,
       username: 'emulated-bot',

@@ -67,6 +67,12 @@ export interface DiscordEmulatorOptions {
    * default is the shard count (no waiting); set 1, as most real bots get, to see the spacing.
    */
   maxConcurrency?: number;
+  /**
+   * `session_start_limit.remaining` at start (of a `total` of 1,000 a day). Each IDENTIFY takes one
+   * (a RESUME none); an IDENTIFY with none left resets the bot's token, as Discord does on reaching
+   * the limit: every session closes with 4004, and the old token is refused from then on.
+   */
+  sessionStartsRemaining?: number;
   heartbeatIntervalMs?: number;
   /** How long an `enforce_nonce` nonce is remembered ("a few minutes" in Discord's words). */
   nonceWindowMs?: number;
@@ -84,6 +90,7 @@ const DEFAULT_OPTIONS = {
   interactionTokenTtlMs: 15 * 60_000,
   now: Date.now,
   shardCount: 1,
+  sessionStartsRemaining: 1_000,
   heartbeatIntervalMs: 41_250,
   nonceWindowMs: 5 * 60_000,
 } as const satisfies Required<Omit<DiscordEmulatorOptions, 'botToken' | 'maxConcurrency'>>;
@@ -449,6 +456,7 @@ export async function startDiscordEmulator(options: DiscordEmulatorOptions = {})
     interactionTokenTtlMs: settings.interactionTokenTtlMs,
     nonceWindowMs: settings.nonceWindowMs,
     now: settings.now,
+    sessionStartsRemaining: settings.sessionStartsRemaining,
   });
   let gatewayUrl = '';
   const rest = new RestApi(core, {

@@ -252,6 +252,7 @@ export class Gateway implements GatewayLink {
   #tokenMatches(token: string): boolean {
     const expected = this.core.options.botToken;
     const given = token.replace(/^Bot /, '');
+    if (this.core.sessionStarts.tokenReset) return false;
     return given.length > 0 && (expected === undefined || given === expected);
   }
 
@@ -285,6 +286,16 @@ export class Gateway implements GatewayLink {
       socket.close(GatewayCloseCodes.InvalidShard, 'Invalid shard.');
       return;
     }
+    const starts = this.core.sessionStarts;
+    if (starts.remaining <= 0) {
+      // The daily limit reached: the token is reset, every session of the app ends.
+      starts.tokenReset = true;
+      for (const open of this.#socketSessions.keys())
+        open.close(GatewayCloseCodes.AuthenticationFailed, 'Authentication failed.');
+      this.#sessions.clear();
+      return;
+    }
+    starts.remaining -= 1;
     const session: Session = {
       id: randomBytes(16).toString('hex'),
       shard: [shardId, shardCount],

@@ -192,7 +192,8 @@ export class RestApi {
   #authorize(header: string | undefined): void {
     const match = /^Bot (.+)$/.exec(header ?? '');
     const expected = this.core.options.botToken;
-    if (!match || (expected !== undefined && match[1] !== expected)) throw DiscordErrors.unauthorized();
+    if (!match || (expected !== undefined && match[1] !== expected) || this.core.sessionStarts.tokenReset)
+      throw DiscordErrors.unauthorized();
   }
 
   #params(route: Route, path: string): Record<string, string> {
@@ -238,8 +239,8 @@ export class RestApi {
           url: this.settings.gatewayUrl(),
           shards: this.settings.shardCount,
           session_start_limit: {
-            total: 1000,
-            remaining: 1000,
+            total: core.sessionStarts.total,
+            remaining: core.sessionStarts.remaining,
             reset_after: 14_400_000,
             max_concurrency: this.settings.maxConcurrency,
           },

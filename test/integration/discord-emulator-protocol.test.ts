@@ -1422,6 +1422,45 @@ describe('Discord emulator gateway: intents', () => {
   });
 });
 
+describe('Discord emulator gateway: the daily limit on session starts', () => {
+  it('counts each IDENTIFY, and resets the token on one with none left: every session closes with 4004', async () => {
+    const emu = await startDiscordEmulator({ botToken: TOKEN, sessionStartsRemaining: 2 });
+    const gatewayBot = async () => {
+      const response = await fetch(`${emu.restUrl}/v10/gateway/bot`, {
+        headers: { Authorization: `Bot ${TOKEN}` },
+      });
+      return {
+        status: response.status,
+        body: (await response.json()) as { session_start_limit?: { total: number; remaining: number } },
+      };
+    };
+    try {
+      expect((await gatewayBot()).body.session_start_limit).toMatchObject({ total: 1000, remaining: 2 });
+      const first = await connect(emu);
+      first.identify(GatewayIntentBits.Guilds);
+      expect(await first.next()).toMatchObject({ op: GatewayOpcodes.Dispatch, t: 'READY' });
+      expect((await gatewayBot()).body.session_start_limit).toMatchObject({ remaining: 1 });
+      await first.close();
+      const second = await connect(emu);
+      second.identify(GatewayIntentBits.Guilds);
+      expect(await second.next()).toMatchObject({ op: GatewayOpcodes.Dispatch, t: 'READY' });
+      expect((await gatewayBot()).body.session_start_limit).toMatchObject({ remaining: 0 });
+
+      const third = await connect(emu);
+      third.identify(GatewayIntentBits.Guilds);
+      expect((await third.closedWithin()).code).toBe(4004);
+      expect((await second.closedWithin()).code).toBe(4004);
+      // The old token is refused from then on, on REST and on the gateway.
+      expect(await gatewayBot()).toEqual({ status: 401, body: { message: '401: Unauthorized', code: 0 } });
+      const again = await connect(emu);
+      again.identify(GatewayIntentBits.Guilds);
+      expect((await again.closedWithin()).code).toBe(4004);
+    } finally {
+      await emu.close();
+    }
+  });
+});
+
 describe('Discord emulator gateway: heartbeats and versions', () => {
   let emu: DiscordEmulator;
   beforeAll(async () => {
