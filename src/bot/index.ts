@@ -1,4 +1,12 @@
-import { DiscordAPIError, DiscordjsErrorCodes, Events, type Client, type Interaction } from 'discord.js';
+import {
+  DiscordAPIError,
+  DiscordjsErrorCodes,
+  Events,
+  Routes,
+  type Client,
+  type Interaction,
+  type RESTGetAPIGatewayBotResult,
+} from 'discord.js';
 import type { Logger } from '../logger.js';
 import { unreachableDiscord } from './client.js';
 
@@ -17,6 +25,9 @@ export interface StartBotOptions {
 
 /** Logs in, routes interactions, resolves once the client is ready (every shard of this process). */
 export async function startBot({ client, token, route, logger, readyTimeoutMs = 30_000 }: StartBotOptions) {
+  await ensureSessionStarts(client, token).catch((error: unknown) => {
+    throw loginFailure(error, client.rest.options.api);
+  });
   client.on(Events.InteractionCreate, (interaction) => {
     void route(interaction);
   });
@@ -59,6 +70,38 @@ export async function startBot({ client, token, route, logger, readyTimeoutMs = 
     client.off(Events.ShardReady, onShardReady);
   }
   logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'connected to Discord');
+}
+
+/**
+ * Session starts (IDENTIFYs) kept in hand: the bot does not log in when starting its shards would
+ * leave fewer than this many of Discord's daily allowance.
+ */
+const SESSION_STARTS_KEPT = 5;
+
+/**
+ * Refuses to log in when Discord's daily allowance of session starts (1,000 for most bots; one per
+ * shard at each start, none for a resume) is nearly used up. Discord's gateway docs: "Upon hitting
+ * this limit, all active sessions for the app will be terminated, the bot token will be reset, and
+ * the owner will receive an email notification". A bot that crashes soon after each start, under a
+ * supervisor that restarts it every few seconds, gets there in a few hours, and then runs on no
+ * token at all; refusing first keeps the token. discord.js itself refuses only once too few are left
+ * for its shards, which is already past that point. The same request as discord.js makes at login
+ * (`GET /gateway/bot`), made once more.
+ */
+async function ensureSessionStarts(client: Client, token: string): Promise<void> {
+  client.rest.setToken(token);
+  const gateway = (await client.rest.get(Routes.gatewayBot())) as RESTGetAPIGatewayBotResult;
+  const { total, remaining, reset_after: resetAfter } = gateway.session_start_limit;
+  const ids = client.options.shards;
+  const needed = Array.isArray(ids) ? ids.length : typeof ids === 'number' ? 1 : gateway.shards;
+  if (remaining - needed >= SESSION_STARTS_KEPT) return;
+  const resetAt = new Date(Date.now() + resetAfter).toISOString();
+  throw new Error(
+    `Discord allows this bot ${total} logins (session starts) a day and only ${remaining} are left ` +
+      `until ${resetAt}: the bot does not log in with so few, because Discord resets the bot's token ` +
+      `once they are used up. Something started the bot very often (a restart loop?): find why in the ` +
+      `log, then start it again after ${resetAt}`,
+  );
 }
 
 /** What to do about each close code discord.js does not reconnect after (Discord's gateway docs). */

@@ -76,8 +76,13 @@ function run(entry: string, env: Record<string, string>, options: { detached?: b
 
 async function discordFor(
   shardCount = 1,
+  sessionStartsRemaining?: number,
 ): Promise<{ discord: DiscordEmulator; env: Record<string, string> }> {
-  const discord = await startDiscordEmulator({ botToken: TOKEN, shardCount });
+  const discord = await startDiscordEmulator({
+    botToken: TOKEN,
+    shardCount,
+    ...(sessionStartsRemaining === undefined ? {} : { sessionStartsRemaining }),
+  });
   cleanups.push(() => discord.close());
   return {
     discord,
@@ -140,6 +145,31 @@ describe('a start Discord refuses', () => {
     ]);
     expect(bot.output()).not.toContain(wrong);
   }, 40_000);
+
+  it('does not log in with Discord’s daily session starts nearly used up, so a restart loop cannot get the token reset', async () => {
+    const { discord, env } = await discordFor(1, 5);
+    let identified = 0;
+    discord.events.on('identify', () => identified++);
+    const bot = run('src/index.ts', env);
+    expect(await bot.exited).toEqual({ code: 1, signal: null });
+    const lines = bot.lines();
+    expect(lines.filter((line) => 'notJson' in line)).toEqual([]);
+    expect(errorLines(lines).map((line) => line['msg'])).toEqual([
+      expect.stringMatching(
+        /^could not start: Discord allows this bot 1000 logins \(session starts\) a day and only 5 are left until \d{4}-\d\d-\d\dT[\d:.]+Z: .*restart loop/,
+      ),
+    ]);
+    expect(identified).toBe(0);
+    expect(bot.output()).not.toContain(TOKEN);
+
+    // With enough left, the same start logs in (one session start).
+    const { discord: roomy, env: roomyEnv } = await discordFor(1, 6);
+    const started = run('src/index.ts', roomyEnv);
+    await started.waitFor('"bot started"');
+    expect(roomy.connectedShards()).toHaveLength(1);
+    started.child.kill('SIGTERM');
+    expect(await started.exited).toEqual({ code: 0, signal: null });
+  }, 60_000);
 
   it('says why it could not start on stderr even with LOG_LEVEL=silent, the token still hidden', async () => {
     const { env } = await discordFor();
