@@ -29,6 +29,17 @@ describe('the bot against the Discord emulator', () => {
     expect(reply.flags! & 64).toBe(64);
   });
 
+  it('answers a German member’s /help in German, with the command names their picker shows', async () => {
+    const reply = await world.slash('help', { userId: world.bob.id }).reply();
+    const embed = reply.embeds[0];
+    expect(embed?.title).toBe('Was ich kann');
+    const listed = [...new Set((embed?.fields ?? []).map((field) => field.name.split(' ')[0]))];
+    expect(listed).toEqual(
+      world.discord.commands(world.guildId).map((c) => `/${c.name_localizations?.de ?? c.name}`),
+    );
+    expect(listed).toContain('/wetter');
+  });
+
   it('never writes the bot token to its logs', () => {
     expect(world.logs.length).toBeGreaterThan(0);
     expect(world.logs.join('\n')).not.toContain(TEST_BOT_TOKEN);

@@ -29,6 +29,41 @@ describe('the /help embed', () => {
     expect(total).toBeLessThanOrEqual(6000);
   });
 
+  it('speaks a German member’s language: the commands as their command picker names them', () => {
+    const entries = commands.map((command) => ({ command: command.data.toJSON() }));
+    const embed = renderHelp(entries, 'de').toJSON();
+    expect(embed.title).toBe('Was ich kann');
+    const byName: Record<string, string> = {};
+    for (const field of embed.fields ?? []) {
+      const command = field.name.split(' ')[0]!;
+      byName[command] = `${byName[command] ?? ''}\n${field.value}`;
+    }
+    // The weather command has German names and descriptions: those, as `/wetter jetzt`.
+    expect(byName['/wetter']).toContain('`/wetter jetzt` Aktuelles Wetter an einem Ort');
+    expect(byName['/wetter']).toContain('`/wetter zuhause festlegen`');
+    expect(Object.keys(byName)).not.toContain('/weather');
+    // A command without German names is listed as the picker shows it: in English.
+    expect(byName['/music']).toContain('`/music playlist view`');
+    expect(byName['/help']).toContain('`/help` Alle Befehle dieses Bots auflisten');
+    // Any other locale sees the default names, English words.
+    const french = renderHelp(entries, 'fr').toJSON();
+    expect(french.title).toBe('What I can do');
+    expect(french.fields?.map((field) => field.name)).toContain('/weather');
+  });
+
+  it('marks a switched-off command and a continued field in the member’s language', () => {
+    const big = new SlashCommandBuilder().setName('big').setDescription('many subcommands');
+    for (let i = 0; i < 25; i++) {
+      big.addSubcommand((sub) => sub.setName(`sub${i}`).setDescription('x'.repeat(90)));
+    }
+    const embed = renderHelp([{ command: big.toJSON(), switchedOff: true }], 'de').toJSON();
+    expect(embed.fields?.map((f) => f.name)).toEqual([
+      '/big (auf diesem Bot ausgeschaltet)',
+      '/big (Fortsetzung) (auf diesem Bot ausgeschaltet)',
+      '/big (Fortsetzung) (auf diesem Bot ausgeschaltet)',
+    ]);
+  });
+
   it('continues a command with many long subcommands over several fields', () => {
     const big = new SlashCommandBuilder().setName('big').setDescription('many subcommands');
     for (let i = 0; i < 25; i++) {

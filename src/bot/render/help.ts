@@ -4,6 +4,8 @@ import {
   type APIApplicationCommandOption,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord-api-types/v10';
+import { HELP_WORDS } from '../i18n/help.js';
+import { langOf } from '../i18n/index.js';
 import { EMBED_LIMITS, truncate } from './text.js';
 
 export interface HelpEntry {
@@ -12,10 +14,34 @@ export interface HelpEntry {
   switchedOff?: boolean;
 }
 
-/** Every invocable path of a command: `/music playlist view` for nested subcommands. */
+/**
+ * A name or description as Discord's command picker shows it to a member with `locale`: its
+ * localisation for that exact locale, or the default.
+ */
+function inLocale(text: string, localizations: Localizations, locale: string | undefined): string {
+  return (locale === undefined ? undefined : localizations?.[locale]) ?? text;
+}
+
+/** A localisation map as the registered data has it (discord-api-types' `LocalizationMap`, loosely). */
+type Localizations = Readonly<Partial<Record<string, string | null | undefined>>> | null | undefined;
+
+/**
+ * Every invocable path of a command: `/music playlist view` for nested subcommands, in the names
+ * and descriptions a member with `locale` sees in Discord's command picker (`/wetter jetzt` for
+ * German), so they can type what they read.
+ */
 export function commandLines(
   command: RESTPostAPIChatInputApplicationCommandsJSONBody,
+  locale?: string,
 ): { usage: string; description: string }[] {
+  interface Named {
+    name: string;
+    name_localizations?: Localizations;
+    description: string;
+    description_localizations?: Localizations;
+  }
+  const name = (item: Named) => inLocale(item.name, item.name_localizations, locale);
+  const description = (item: Named) => inLocale(item.description, item.description_localizations, locale);
   const walk = (
     prefix: string,
     options: readonly APIApplicationCommandOption[] | undefined,
@@ -29,11 +55,11 @@ export function commandLines(
     if (subs.length === 0) return [{ usage: prefix, description: fallback }];
     return subs.flatMap((sub): { usage: string; description: string }[] =>
       sub.type === ApplicationCommandOptionType.SubcommandGroup
-        ? walk(`${prefix} ${sub.name}`, sub.options, sub.description)
-        : [{ usage: `${prefix} ${sub.name}`, description: sub.description }],
+        ? walk(`${prefix} ${name(sub)}`, sub.options, description(sub))
+        : [{ usage: `${prefix} ${name(sub)}`, description: description(sub) }],
     );
   };
-  return walk(`/${command.name}`, command.options, command.description);
+  return walk(`/${name(command)}`, command.options, description(command));
 }
 
 /** Splits lines into chunks of at most `max` characters (one line longer than that is cut). */
@@ -54,16 +80,22 @@ function chunkLines(lines: readonly string[], max: number): string[] {
 
 /**
  * The /help embed: one field per command (continued in further fields when its subcommands do
- * not fit in one), one line per subcommand. Pure; fits Discord's limits by construction.
+ * not fit in one), one line per subcommand, in the member's language: the commands as Discord's
+ * command picker shows them to `locale`, and the embed's own words in German or English (see
+ * `langOf`). Pure; fits Discord's limits by construction.
  */
-export function renderHelp(entries: readonly HelpEntry[]): EmbedBuilder {
+export function renderHelp(entries: readonly HelpEntry[], locale?: string): EmbedBuilder {
+  const words = HELP_WORDS[langOf(locale)];
   const fields: { name: string; value: string }[] = [];
   let total = 0;
   for (const { command, switchedOff } of entries) {
-    const lines = commandLines(command).map(({ usage, description }) => `\`${usage}\` ${description}`);
+    const lines = commandLines(command, locale).map(
+      ({ usage, description }) => `\`${usage}\` ${description}`,
+    );
+    const commandName = inLocale(command.name, command.name_localizations, locale);
     for (const [index, value] of chunkLines(lines, EMBED_LIMITS.fieldValue).entries()) {
       const name = truncate(
-        `/${command.name}${index > 0 ? ' (continued)' : ''}${switchedOff ? ' (switched off on this bot)' : ''}`,
+        `/${commandName}${index > 0 ? words.continued : ''}${switchedOff ? words.switchedOff : ''}`,
         EMBED_LIMITS.fieldName,
       );
       // Leave room for the title and description within the 6,000-character total.
@@ -73,8 +105,8 @@ export function renderHelp(entries: readonly HelpEntry[]): EmbedBuilder {
     }
   }
   return new EmbedBuilder()
-    .setTitle('What I can do')
-    .setDescription('Type `/` in any channel to use a command. Replies only you can see are marked as such.')
+    .setTitle(words.title)
+    .setDescription(words.description)
     .setColor(0x5865f2)
     .addFields(fields);
 }
