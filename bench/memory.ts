@@ -17,6 +17,12 @@
  * stays is memory the bot freed and glibc's allocator keeps. jemalloc hands it back: 117-118 MB
  * in two readings of three after a load, below its figure after ready (bench/README.md).
  *
+ * Once more with Redis as the storage (`REDIS_URL`, under a key prefix of its own, removed after)
+ * when a Redis answers at `REDIS_TEST_URL` (127.0.0.1:6379 by default), as a bot scaled out runs,
+ * with glibc's allocator and the local scheduler: the Redis client is loaded only then, and the
+ * schedules are read over the network rather than from a file. Left out, with a line saying so,
+ * when no Redis answers.
+ *
  * Each figure is the bot at rest: the median of one reading a second from 20 to 50 s after ready, or
  * after the load. V8 leaves the garbage of a burst (the start: 1,000 guilds arriving; the load) in
  * the heap until its memory reducer runs, some 8 to 15 s after the burst's last full collection,
@@ -45,7 +51,9 @@
  *   npx tsx bench/memory.ts
  */
 import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startDiscordEmulator } from '../emulators/discord/index.js';
@@ -54,8 +62,9 @@ import { freePort } from '../emulators/net.js';
 import { registerCommands } from '../src/bot/register.js';
 import { commands } from '../src/commands/index.js';
 import { ScheduleStore } from '../src/services/schedules/store.js';
-import { createStorage } from '../src/storage/index.js';
+import { createStorage, type Storage } from '../src/storage/index.js';
 import { startBotProcess } from '../test/helpers/bot-process.js';
+import { cleanRedisPrefix, REDIS_URL } from '../test/helpers/services.js';
 import { invokedDirectly, percentile, printTable, saveResults, type BenchRow } from './lib.js';
 
 const TOKEN = 'bench-memory-token';
@@ -116,26 +125,29 @@ export async function main(): Promise<BenchRow[]> {
     const guild = discord.createGuild({ name: `g${g}`, ownerId: user.id });
     guilds.push({ id: guild.id, channel: discord.createChannel(guild.id, { name: 'general' }).id });
   }
-  const storage = await createStorage({ dataDir });
-  const store = new ScheduleStore(storage, 1_000);
-  for (let i = 0; i < SCHEDULES; i++) {
-    const where = guilds[i % GUILDS]!;
-    await store.add({
-      guildId: where.id,
-      channelId: where.channel,
-      place: { lat: -60 + (i % 100) * 1.2, lon: (i % 50) * 3, label: `Place ${i % 100}, XX` },
-      // Never due during the run: an hour and a half from now.
-      time: new Date(Date.now() + 90 * 60_000).toISOString().slice(11, 16),
-      timezone: 'UTC',
-      days: [],
-      kind: 'current',
-      units: 'metric',
-      lang: 'en',
-      createdBy: user.id,
-      createdAt: Date.now(),
-    });
-  }
-  await storage.close();
+  // Never due during the run: an hour and a half from now.
+  const time = new Date(Date.now() + 90 * 60_000).toISOString().slice(11, 16);
+  const seed = async (storage: Storage) => {
+    const store = new ScheduleStore(storage, 1_000);
+    for (let i = 0; i < SCHEDULES; i++) {
+      const where = guilds[i % GUILDS]!;
+      await store.add({
+        guildId: where.id,
+        channelId: where.channel,
+        place: { lat: -60 + (i % 100) * 1.2, lon: (i % 50) * 3, label: `Place ${i % 100}, XX` },
+        time,
+        timezone: 'UTC',
+        days: [],
+        kind: 'current',
+        units: 'metric',
+        lang: 'en',
+        createdBy: user.id,
+        createdAt: Date.now(),
+      });
+    }
+    await storage.close();
+  };
+  await seed(await createStorage({ dataDir }));
   await registerCommands({
     token: TOKEN,
     applicationId: discord.applicationId,
@@ -143,18 +155,36 @@ export async function main(): Promise<BenchRow[]> {
     commands,
   });
   const rows: BenchRow[] = [];
+  const setting = { discord, weather, user: user.id, guilds };
   try {
     for (const allocator of allocators()) {
       // Each bot starts from the same stored state: no weather answer cached by the one before.
       const copy = await mkdtemp(path.join(tmpdir(), 'bench-memory-'));
       await cp(dataDir, copy, { recursive: true });
       try {
-        rows.push(
-          ...(await measureBot({ discord, weather, user: user.id, guilds, dataDir: copy, allocator })),
-        );
+        rows.push(...(await measureBot({ ...setting, storage: { dataDir: copy }, allocator })));
       } finally {
         await rm(copy, { recursive: true, force: true });
       }
+    }
+    if (await redisAnswers()) {
+      const redisPrefix = `bench-memory:${process.pid}:${Date.now().toString(36)}`;
+      try {
+        await seed(await createStorage({ dataDir, redisUrl: REDIS_URL, redisPrefix }));
+        rows.push(
+          ...(await measureBot({
+            ...setting,
+            storage: { dataDir, redisUrl: REDIS_URL, redisPrefix },
+            allocator: 'glibc',
+          })),
+        );
+      } finally {
+        await cleanRedisPrefix(redisPrefix);
+      }
+    } else {
+      console.log(
+        `memory bench: nothing answers at ${REDIS_URL} (REDIS_TEST_URL), the Redis rows are left out`,
+      );
     }
   } finally {
     await discord.close();
@@ -164,6 +194,21 @@ export async function main(): Promise<BenchRow[]> {
   printTable('memory', rows);
   await saveResults('memory', rows);
   return rows;
+}
+
+/** Whether a Redis answers at `REDIS_URL`, within a second. */
+async function redisAnswers(): Promise<boolean> {
+  const { hostname, port } = new URL(REDIS_URL);
+  const socket = connect({ host: hostname, port: Number(port || 6379) });
+  socket.setTimeout(1_000, () => socket.destroy(new Error('timed out')));
+  try {
+    await once(socket, 'connect');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    socket.destroy();
+  }
 }
 
 type Allocator = 'glibc' | 'jemalloc';
@@ -193,7 +238,8 @@ interface Setting {
   weather: Awaited<ReturnType<typeof startWeatherEmulator>>;
   user: string;
   guilds: readonly { id: string; channel: string }[];
-  dataDir: string;
+  /** SQLite in `dataDir`; Redis when `redisUrl` is set (the weather cache's files still in `dataDir`). */
+  storage: { dataDir: string; redisUrl?: string; redisPrefix?: string };
   allocator: Allocator;
 }
 
@@ -203,7 +249,7 @@ async function measureBot({
   weather,
   user,
   guilds,
-  dataDir,
+  storage,
   allocator,
 }: Setting): Promise<BenchRow[]> {
   const port = await freePort();
@@ -219,7 +265,10 @@ async function measureBot({
       WEATHER_BULK_URL: weather.bulkUrl,
       HTTP_PORT: String(port),
       SCHEDULES_PER_GUILD: '1000',
-      DATA_DIR: dataDir,
+      DATA_DIR: storage.dataDir,
+      ...(storage.redisUrl === undefined
+        ? {}
+        : { REDIS_URL: storage.redisUrl, REDIS_PREFIX: storage.redisPrefix ?? 'bot' }),
       LOG_LEVEL: 'info',
       // The name alone: the dynamic loader looks for it where it looks for every library.
       ...(allocator === 'jemalloc' ? { LD_PRELOAD: JEMALLOC } : {}),
@@ -227,7 +276,8 @@ async function measureBot({
     { compiled: true },
   );
   const rows: BenchRow[] = [];
-  const prefix = allocator === 'jemalloc' ? 'with jemalloc: ' : '';
+  const prefix =
+    storage.redisUrl !== undefined ? 'with Redis: ' : allocator === 'jemalloc' ? 'with jemalloc: ' : '';
   const mb = (name: string, value: number, more: Partial<BenchRow> = {}) =>
     void rows.push({ name: prefix + name, value, unit: 'MB', ...more });
   try {
