@@ -5,8 +5,8 @@ import {
   Routes,
   type Client,
   type Interaction,
-  type RESTGetAPIGatewayBotResult,
 } from 'discord.js';
+import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import { unreachableDiscord } from './client.js';
 
@@ -72,6 +72,16 @@ export async function startBot({ client, token, route, logger, readyTimeoutMs = 
   logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'connected to Discord');
 }
 
+/** What the check below reads of `GET /gateway/bot` (Discord's "Get Gateway Bot"). */
+const gatewayBotSchema = z.object({
+  shards: z.number().int().nonnegative(),
+  session_start_limit: z.object({
+    total: z.number().int().nonnegative(),
+    remaining: z.number().int().nonnegative(),
+    reset_after: z.number().nonnegative(),
+  }),
+});
+
 /**
  * Session starts (IDENTIFYs) kept in hand: the bot does not log in when starting its shards would
  * leave fewer than this many of Discord's daily allowance.
@@ -86,14 +96,15 @@ const SESSION_STARTS_KEPT = 5;
  * supervisor that restarts it every few seconds, gets there in a few hours, and then runs on no
  * token at all; refusing first keeps the token. discord.js itself refuses only once too few are left
  * for its shards, which is already past that point. The same request as discord.js makes at login
- * (`GET /gateway/bot`), made once more.
+ * (`GET /gateway/bot`), made once more; an answer without the figures is left to discord.js.
  */
 async function ensureSessionStarts(client: Client, token: string): Promise<void> {
   client.rest.setToken(token);
-  const gateway = (await client.rest.get(Routes.gatewayBot())) as RESTGetAPIGatewayBotResult;
-  const { total, remaining, reset_after: resetAfter } = gateway.session_start_limit;
+  const gateway = gatewayBotSchema.safeParse(await client.rest.get(Routes.gatewayBot()));
+  if (!gateway.success) return;
+  const { total, remaining, reset_after: resetAfter } = gateway.data.session_start_limit;
   const ids = client.options.shards;
-  const needed = Array.isArray(ids) ? ids.length : typeof ids === 'number' ? 1 : gateway.shards;
+  const needed = Array.isArray(ids) ? ids.length : typeof ids === 'number' ? 1 : gateway.data.shards;
   if (remaining - needed >= SESSION_STARTS_KEPT) return;
   const resetAt = new Date(Date.now() + resetAfter).toISOString();
   throw new Error(
