@@ -134,22 +134,21 @@ describe("the bot's Discord client", () => {
     );
     // What the schedule list and the test command show: Discord's words, without the status.
     expect((refused as PostRefusedError).detail).toBe('Cannot send messages in a non-text channel');
+    /** The next post to the channel answered 403 with `error` as its JSON body. */
+    const forbidNextPost = (error: { message: string; code: number }) =>
+      proxy.fail({
+        match: new RegExp(`^POST /api/v10/channels/${channel.id}/messages`),
+        status: 403,
+        body: JSON.stringify(error),
+      });
     // Cloudflare's block of the host (403, 40333) lifts on its own: tried again, not refused.
-    proxy.fail({
-      match: new RegExp(`^POST /api/v10/channels/${channel.id}/messages`),
-      status: 403,
-      body: JSON.stringify({ message: 'internal network error', code: 40333 }),
-    });
+    forbidNextPost({ message: 'internal network error', code: 40333 });
     const blocked = await post(schedule, fetched, 'nonce-3').catch((error: unknown) => error);
     expect(blocked).toBeInstanceOf(DiscordAPIError);
     expect(blocked).not.toBeInstanceOf(PostRefusedError);
     // Discord's own 403 for this post, other than the channel's 50001 and 50013 (an archived thread
     // the bot may not reopen): refused, not tried again every few seconds for the grace window.
-    proxy.fail({
-      match: new RegExp(`^POST /api/v10/channels/${channel.id}/messages`),
-      status: 403,
-      body: JSON.stringify({ message: 'Thread is archived', code: 50083 }),
-    });
+    forbidNextPost({ message: 'Thread is archived', code: 50083 });
     const archived = await post(schedule, fetched, 'nonce-4').catch((error: unknown) => error);
     expect(archived).toBeInstanceOf(PostRefusedError);
     expect((archived as PostRefusedError).detail).toBe('Thread is archived');

@@ -99,6 +99,14 @@ async function discordFor(
 const errorLines = (lines: Record<string, unknown>[]) =>
   lines.filter((line) => typeof line['level'] === 'number' && line['level'] >= 50);
 
+/** Once `bot` has exited 1 with nothing but JSON lines on its output: the messages logged as errors. */
+async function failedStartErrors(bot: Run): Promise<unknown[]> {
+  expect(await bot.exited).toEqual({ code: 1, signal: null });
+  const lines = bot.lines();
+  expect(lines.filter((line) => 'notJson' in line)).toEqual([]);
+  return errorLines(lines).map((line) => line['msg']);
+}
+
 describe('a start that cannot succeed', () => {
   it('ends with exit 1 and one log line when Redis is unreachable, never printing its password', async () => {
     const port = await freePort();
@@ -108,10 +116,7 @@ describe('a start that cannot succeed', () => {
       DISCORD_API_URL: 'http://127.0.0.1:9/api',
       REDIS_URL: `redis://:redis-password-canary-42@127.0.0.1:${port}`,
     });
-    expect(await bot.exited).toEqual({ code: 1, signal: null });
-    const lines = bot.lines();
-    expect(lines.filter((line) => 'notJson' in line)).toEqual([]);
-    expect(errorLines(lines).map((line) => line['msg'])).toEqual([
+    expect(await failedStartErrors(bot)).toEqual([
       `could not start: cannot connect to Redis at 127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`,
     ]);
     expect(bot.output()).not.toContain('redis-password-canary-42');
@@ -121,10 +126,7 @@ describe('a start that cannot succeed', () => {
     const { env } = await discordFor();
     await mkdir(path.join(env['DATA_DIR']!, 'bot.sqlite'));
     const bot = run('src/index.ts', env);
-    expect(await bot.exited).toEqual({ code: 1, signal: null });
-    const lines = bot.lines();
-    expect(lines.filter((line) => 'notJson' in line)).toEqual([]);
-    expect(errorLines(lines).map((line) => line['msg'])).toEqual([
+    expect(await failedStartErrors(bot)).toEqual([
       expect.stringMatching(
         `^could not start: cannot write the SQLite file ${path.join(env['DATA_DIR']!, 'bot.sqlite')}: SQLITE_CANTOPEN`,
       ),
@@ -137,10 +139,7 @@ describe('a start Discord refuses', () => {
     const { env } = await discordFor();
     const wrong = 'wrong-bot-token-canary-0123456789';
     const bot = run('src/index.ts', { ...env, DISCORD_TOKEN: wrong });
-    expect(await bot.exited).toEqual({ code: 1, signal: null });
-    const lines = bot.lines();
-    expect(lines.filter((line) => 'notJson' in line)).toEqual([]);
-    expect(errorLines(lines).map((line) => line['msg'])).toEqual([
+    expect(await failedStartErrors(bot)).toEqual([
       expect.stringMatching(/^could not start: Discord refused DISCORD_TOKEN\b.*Reset Token/),
     ]);
     expect(bot.output()).not.toContain(wrong);
@@ -151,10 +150,7 @@ describe('a start Discord refuses', () => {
     let identified = 0;
     discord.events.on('identify', () => identified++);
     const bot = run('src/index.ts', env);
-    expect(await bot.exited).toEqual({ code: 1, signal: null });
-    const lines = bot.lines();
-    expect(lines.filter((line) => 'notJson' in line)).toEqual([]);
-    expect(errorLines(lines).map((line) => line['msg'])).toEqual([
+    expect(await failedStartErrors(bot)).toEqual([
       expect.stringMatching(
         /^could not start: Discord allows this bot 1000 logins \(session starts\) a day and only 5 are left until \d{4}-\d\d-\d\dT[\d:.]+Z: .*restart loop/,
       ),
