@@ -51,9 +51,7 @@
  *   npx tsx bench/memory.ts
  */
 import { execFileSync } from 'node:child_process';
-import { once } from 'node:events';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startDiscordEmulator } from '../emulators/discord/index.js';
@@ -64,7 +62,7 @@ import { commands } from '../src/commands/index.js';
 import { ScheduleStore } from '../src/services/schedules/store.js';
 import { createStorage, type Storage } from '../src/storage/index.js';
 import { startBotProcess } from '../test/helpers/bot-process.js';
-import { cleanRedisPrefix, REDIS_URL } from '../test/helpers/services.js';
+import { canConnect, cleanRedisPrefix, REDIS_URL } from '../test/helpers/services.js';
 import { invokedDirectly, percentile, printTable, saveResults, type BenchRow } from './lib.js';
 
 const TOKEN = 'bench-memory-token';
@@ -167,7 +165,7 @@ export async function main(): Promise<BenchRow[]> {
         await rm(copy, { recursive: true, force: true });
       }
     }
-    if (await redisAnswers()) {
+    if (await canConnect(REDIS_URL)) {
       const redisPrefix = `bench-memory:${process.pid}:${Date.now().toString(36)}`;
       try {
         await seed(await createStorage({ dataDir, redisUrl: REDIS_URL, redisPrefix }));
@@ -194,21 +192,6 @@ export async function main(): Promise<BenchRow[]> {
   printTable('memory', rows);
   await saveResults('memory', rows);
   return rows;
-}
-
-/** Whether a Redis answers at `REDIS_URL`, within a second. */
-async function redisAnswers(): Promise<boolean> {
-  const { hostname, port } = new URL(REDIS_URL);
-  const socket = connect({ host: hostname, port: Number(port || 6379) });
-  socket.setTimeout(1_000, () => socket.destroy(new Error('timed out')));
-  try {
-    await once(socket, 'connect');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    socket.destroy();
-  }
 }
 
 type Allocator = 'glibc' | 'jemalloc';

@@ -15,7 +15,8 @@ export const REDIS_URL = process.env['REDIS_TEST_URL'] ?? 'redis://127.0.0.1:637
 export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const inCi = process.env['CI'] === 'true' || process.env['CI'] === '1';
 
-function canConnect(url: string): Promise<boolean> {
+/** Whether something accepts a TCP connection at `url`'s host and port (Redis's by default) within a second. */
+export function canConnect(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = net.connect({ host: hostname, port: Number(port || 6379) });

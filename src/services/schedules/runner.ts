@@ -597,15 +597,15 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     // member was told. Read per post instead, it cost bench/schedule-slot.ts a sixth of its pace.
     // The posts then go out at Discord's pace (40 s for 2,000): read again when a post's turn comes
     // `recheckMs` or more after the last read, so one paused or removed meanwhile is not posted either.
-    const current = ready.length === 0 ? undefined : freshSchedules(await options.store.all());
-    const posting = ready.filter(({ schedule }) => current?.wanted(schedule.id) ?? false);
+    const current = freshSchedules(ready.length === 0 ? [] : await options.store.all());
+    const posting = ready.filter(({ schedule }) => current.wanted(schedule.id));
     report.withdrawn += ready.length - posting.length;
     await forEachLimited(
       interleaveByChannel(posting),
       POSTS_IN_FLIGHT,
       async ({ schedule, slot, weather }) => {
         const outcome = await slots.postOne(schedule, slot, weather, signal, () =>
-          current!.stillWanted(schedule.id),
+          current.stillWanted(schedule.id),
         );
         report[outcome]++;
         if (outcome === 'posted' || outcome === 'alreadyDone') known.set(schedule.id, slot);
