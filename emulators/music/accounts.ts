@@ -228,6 +228,7 @@ export function createAccounts(options: AccountsOptions): Accounts {
       200,
       'Authorize access',
       `<h1>Allow this app to access your account?</h1>
+<p id="emulated">This is the music service's emulator: its accounts are made up, and nothing leaves this machine.</p>
 <p>It will be able to:</p>
 <ul id="scopes">${scopeList}</ul>
 <form method="post" action="${prefix}/authorize">

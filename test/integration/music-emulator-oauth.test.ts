@@ -49,10 +49,12 @@ describe('music emulator: accounts', () => {
     return { status: response.status, body: response.status === 204 ? undefined : await response.json() };
   }
 
-  it('shows a consent page listing the scopes, with a user chooser', async () => {
+  it('shows a consent page listing the scopes, with a user chooser, that says it is the emulator', async () => {
     const response = await fetch(authorizeUrl({ scope: 'user-read-private playlist-read-private' }));
     const html = await response.text();
     expect(response.status).toBe(200);
+    // Someone trying the offline demo is not left wondering whether a real account is asked for.
+    expect(html).toMatch(/<p id="emulated">[^<]*emulator[^<]*nothing leaves this machine/);
     expect(html).toContain('data-scope="user-read-private"');
     expect(html).toContain('data-scope="playlist-read-private"');
     expect(html).toContain('<option value="alice">');
