@@ -189,8 +189,23 @@ describe('playlists: pages, autocomplete and edits', () => {
     expect(world.music!.requestCount()).toBe(0);
   });
 
+  const suggestFor = async (subcommand: string, typed: string, userId = world.alice.id) =>
+    (
+      await world.discord.autocomplete({
+        guildId: world.guildId,
+        channelId: world.channelId,
+        userId,
+        name: 'music',
+        subcommandGroup: 'playlist',
+        subcommand,
+        options: { playlist: typed },
+        focused: 'playlist',
+      })
+    ).map((choice) => choice.name);
+
   it('adds items at a position and shows the page where they landed', async () => {
     const uris = [`service:track:${trackIds[0]}`, `https://open.service.example/episode/${episodeIds[2]}`];
+    expect(await suggestFor('add', 'road')).toEqual(['Road trip — 30 items · Alice']);
     const result = await playlist('add', {
       playlist: roadTrip,
       items: uris.join(', '),
@@ -204,6 +219,34 @@ describe('playlists: pages, autocomplete and edits', () => {
       `service:track:${trackIds[0]}`,
       `service:episode:${episodeIds[2]}`,
     ]);
+    // The suggestions, answered from a copy of the member's playlists under a minute old, show the
+    // count after the member's own change, not the one from before.
+    expect(await suggestFor('move', 'road')).toEqual(['Road trip — 32 items · Alice']);
+  });
+
+  it('shows in the suggestions the count a view has just read, after a change made in the music app', async () => {
+    const music = world.music!;
+    music.createUser({ id: 'dana-music', displayName: 'Dana', product: 'premium' });
+    const dana = world.discord.createUser({ username: 'dana', locale: 'en-US' });
+    await world.linkMusic(dana.id, 'dana-music');
+    const radio = music.createPlaylist('dana-music', {
+      name: 'Kitchen radio',
+      uris: [`service:track:${trackIds[0]}`],
+    });
+    expect(await suggestFor('view', 'kitchen', dana.id)).toEqual(['Kitchen radio — 1 item · Dana']);
+    // Dana adds a track in the music app, not through the bot.
+    const token = music.issueUserToken('dana-music', ['playlist-modify-private', 'playlist-modify-public']);
+    const added = await fetch(`${music.apiUrl}/v1/playlists/${radio}/tracks`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token.access_token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ uris: [`service:track:${trackIds[1]}`] }),
+    });
+    expect(added.status).toBe(201);
+    // The suggestions come from a copy of Dana's playlists for a minute; a view reads the playlist.
+    expect(await suggestFor('view', 'kitchen', dana.id)).toEqual(['Kitchen radio — 1 item · Dana']);
+    const page = await playlist('view', { playlist: radio }, dana.id).reply();
+    expect(page.embeds[0]?.footer?.text).toBe('Page 1 of 1 · items 1–2 of 2');
+    expect(await suggestFor('view', 'kitchen', dana.id)).toEqual(['Kitchen radio — 2 items · Dana']);
   });
 
   it('moves items and shows the result', async () => {

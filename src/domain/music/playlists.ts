@@ -142,6 +142,7 @@ export async function openPlaylist(
   const full = await getPlaylist(deps, id, userId);
   const head = await keepHead(deps, userId, full);
   const total = itemsOf(full).total;
+  await noteTotal(deps, userId, full.id, total);
   const at = Math.min(Math.max(0, page), pageCount(total, PLAYLIST_PAGE_SIZE) - 1);
   const entries = await entriesAt(deps, userId, full, at * PLAYLIST_PAGE_SIZE, PLAYLIST_PAGE_SIZE);
   return pageView(head, at, total, entries);
@@ -239,6 +240,24 @@ export async function playlistChoices(
   const copy = await readCached(deps.cache, mineKey(userId), mineSchema);
   if (copy !== undefined && Date.now() - copy.at < MINE_FRESH_MS) return copy.playlists;
   return (await within(fetchMine(deps, userId), timeoutMs)) ?? copy?.playlists ?? [];
+}
+
+/**
+ * Puts a playlist's item count as the service has just given it into the member's copy of their
+ * playlists, after a view or an edit: otherwise, for up to a minute, the suggestions would show the
+ * count from before the member's own change ("30 items" right after adding 2). Best effort: a copy
+ * left as it was shows an older count, nothing worse.
+ */
+async function noteTotal(deps: MusicDeps, userId: string, playlistId: string, total: number): Promise<void> {
+  try {
+    const copy = await readCached(deps.cache, mineKey(userId), mineSchema);
+    const entry = copy?.playlists.find((playlist) => playlist.id === playlistId);
+    if (copy === undefined || entry === undefined || entry.total === total) return;
+    entry.total = total;
+    await deps.cache.set(mineKey(userId), copy, MINE_KEEP_MS);
+  } catch {
+    // The storage did not answer: the copy is refreshed within a minute anyway.
+  }
 }
 
 /**
@@ -362,11 +381,14 @@ async function afterEdit(
   pageIndex: number,
 ): Promise<Pick<PlaylistEdit, 'page' | 'head' | 'pageIndex' | 'pageError'>> {
   const head = headOf(full);
+  let page: PlaylistPage;
   try {
-    return { page: await getPlaylistPage(deps, userId, full.id, pageIndex), head, pageIndex };
+    page = await getPlaylistPage(deps, userId, full.id, pageIndex);
   } catch (error) {
     return { page: undefined, head, pageIndex, pageError: error };
   }
+  await noteTotal(deps, userId, full.id, page.total);
+  return { page, head, pageIndex };
 }
 
 /** The track and episode URIs of an `items` option, or a `MusicInputError` saying what is wrong. */
