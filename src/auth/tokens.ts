@@ -113,7 +113,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
           const link = await options.vault.get(userId);
           if (!link) throw await noLink(userId);
           if (fresh(link, rejected)) return link.accessToken;
-          return await refresh(userId, link);
+          return await refresh(userId, link, owner);
         } finally {
           stopKeeping();
           await options.storage.release('locks', lock, owner);
@@ -137,7 +137,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     return current?.refreshToken === sent.refreshToken ? current : undefined;
   }
 
-  async function refresh(userId: string, link: MusicLink): Promise<string> {
+  async function refresh(userId: string, link: MusicLink, owner: string): Promise<string> {
     let tokens;
     try {
       tokens = await options.oauth.refresh(link.refreshToken);
@@ -146,7 +146,8 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
         // A link made anew while the service answered works: it is kept, and used.
         if (!(await stillCurrent(userId, link))) return dropped(userId);
         // Expired (six months after consent) or revoked: drop the dead link, ask to link again.
-        await options.vault.lapse(userId, now());
+        // Which refresh token was refused is noted (as a digest), for `restoreLapsed`.
+        await options.vault.lapse(userId, now(), link.refreshToken);
         options.onRefresh?.('relink');
         throw new RelinkRequiredError({ cause: error });
       }
@@ -160,19 +161,60 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     // From here the service has spent the refresh token it replaced: a storage hiccup while the
     // link is read or written must not lose the new one (the member would have to link again).
     const current = await persistently(() => stillCurrent(userId, link));
-    if (!current) return dropped(userId);
-    const at = now();
-    await keepRotated(userId, {
-      ...current,
-      accessToken: tokens.accessToken,
-      // With PKCE the service rotates refresh tokens; keep the old one only when it sent none.
-      refreshToken: tokens.refreshToken ?? current.refreshToken,
-      expiresAt: at + tokens.expiresInSeconds * 1000,
-      scopes: tokens.scopes.length > 0 ? tokens.scopes : current.scopes,
-      refreshedAt: at,
-    });
+    const refreshed = (from: MusicLink): MusicLink => {
+      const at = now();
+      return {
+        ...from,
+        accessToken: tokens.accessToken,
+        // With PKCE the service rotates refresh tokens; keep the old one only when it sent none.
+        refreshToken: tokens.refreshToken ?? from.refreshToken,
+        expiresAt: at + tokens.expiresInSeconds * 1000,
+        scopes: tokens.scopes.length > 0 ? tokens.scopes : from.scopes,
+        refreshedAt: at,
+      };
+    };
+    if (!current) {
+      if (await restoreLapsed(userId, link, owner, () => refreshed(link))) {
+        options.onRefresh?.('ok');
+        return tokens.accessToken;
+      }
+      return dropped(userId);
+    }
+    await keepRotated(userId, refreshed(current));
     options.onRefresh?.('ok');
     return tokens.accessToken;
+  }
+
+  /**
+   * The link is gone while the service answered, lapsed by another process that the service
+   * refused the very refresh token sent here: this process was held up (paused, swapped out, its
+   * lock's keep-alive stalled with it) until the lock ran out, the other took it and sent the token
+   * the service had just spent here, and its refusal read as a revoked link. The member did
+   * nothing, and the service's answer here is good: the link is put back with it, under the link
+   * lock (still this process's own if it has not run out, else taken again). Nothing is put back
+   * once the member has linked anew or unlinked since. True when put back. (A service that, on
+   * seeing a spent refresh token again, revoked every token of that consent would refuse the link
+   * put back at its next use; it then lapses as any revoked link does. The contract and the
+   * upstream notes say only that a rotated refresh token works once.)
+   */
+  async function restoreLapsed(
+    userId: string,
+    sent: MusicLink,
+    owner: string,
+    refreshed: () => MusicLink,
+  ): Promise<boolean> {
+    const put = async () => {
+      if (!(await options.vault.lapsedOn(userId, sent.refreshToken))) return false;
+      await persistently(() => options.vault.restore(userId, refreshed()));
+      return true;
+    };
+    try {
+      if (!(await options.vault.lapsedOn(userId, sent.refreshToken))) return false;
+      if (await options.storage.extend('locks', linkLockKey(userId), lockTtlMs, owner)) return await put();
+      return await options.vault.locked(userId, put);
+    } catch {
+      return false;
+    }
   }
 
   /**

@@ -1,7 +1,7 @@
 /**
  * The token vault: each Discord user's music link, encrypted at rest in the `links` namespace.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
 import { UpstreamError } from '../services/http/errors.js';
@@ -65,6 +65,17 @@ export interface TokenVaultOptions {
 
 /** How long the note of a lapsed link is kept: a member may come back to the bot after months. */
 const LAPSE_NOTE_MS = 365 * 24 * 3600_000;
+/**
+ * How long the note of which refresh token a lapse was for is kept (see {@link TokenVault.lapsedOn}):
+ * long enough for a process held up in the middle of a refresh to come back to it.
+ */
+const LAPSE_CAUSE_MS = 60 * 60_000;
+
+/** Names a refresh token without holding it: the first 128 bits of its SHA-256, in base64url. */
+function tokenDigest(token: string): string {
+  return createHash('sha256').update(token).digest('base64url').slice(0, 22);
+}
+const causeKey = (userId: string) => `cause:${userId}`;
 
 export class TokenVault {
   private readonly store;
@@ -78,7 +89,7 @@ export class TokenVault {
     options: TokenVaultOptions = {},
   ) {
     this.store = storage.ns<string>('links');
-    this.lapses = storage.ns<number>('link-lapses');
+    this.lapses = storage.ns<number | string>('link-lapses');
     this.lockTtlMs = options.lockTtlMs ?? 15_000;
     this.waitMs = options.waitMs ?? 20_000;
   }
@@ -118,6 +129,8 @@ export class TokenVault {
     const deleted = await this.store.delete(userId);
     // Best effort: a note left behind would only word a later "not linked" as "expired".
     await this.lapses.delete(userId).catch(() => false);
+    // A refresh held up since must not put back a link the member has since removed.
+    await this.lapses.delete(causeKey(userId));
     return deleted;
   }
 
@@ -126,9 +139,34 @@ export class TokenVault {
    * notes when, so that every later use, in any process, says the link expired rather than that
    * there never was one. The note holds no token. Callers hold the link lock.
    */
-  async lapse(userId: string, at: number): Promise<void> {
+  async lapse(userId: string, at: number, refusedRefreshToken?: string): Promise<void> {
     await this.store.delete(userId);
     await this.lapses.set(userId, at, LAPSE_NOTE_MS).catch(() => false);
+    if (refusedRefreshToken !== undefined) {
+      await this.lapses
+        .set(causeKey(userId), tokenDigest(refusedRefreshToken), LAPSE_CAUSE_MS)
+        .catch(() => false);
+    }
+  }
+
+  /**
+   * Whether the member's link lapsed because the service refused `refreshToken` (see {@link lapse})
+   * and nothing was linked or unlinked since.
+   */
+  async lapsedOn(userId: string, refreshToken: string): Promise<boolean> {
+    const cause = await this.lapses.get(causeKey(userId)).catch(() => undefined);
+    return cause === tokenDigest(refreshToken) && (await this.store.get(userId)) === undefined;
+  }
+
+  /**
+   * Puts back a link that lapsed only because another process sent a refresh token this one had
+   * just spent (see `createTokenSource`), with the tokens the service gave for it. Callers hold the
+   * link lock and have checked {@link lapsedOn} under it.
+   */
+  async restore(userId: string, link: MusicLink): Promise<void> {
+    await this.put(userId, link);
+    await this.lapses.delete(causeKey(userId)).catch(() => false);
+    await this.lapses.delete(userId).catch(() => false);
   }
 
   /** Whether the member's last link lapsed (see {@link lapse}) and they have not unlinked since. */

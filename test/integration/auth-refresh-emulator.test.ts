@@ -4,11 +4,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMusicEmulator, type MusicEmulator } from '../../emulators/music/index.js';
 import { MusicOAuth } from '../../src/auth/oauth.js';
 import { MUSIC_SCOPES } from '../../src/auth/oauth.js';
-import { createTokenSource, RelinkRequiredError, type TokenSource } from '../../src/auth/tokens.js';
+import {
+  createTokenSource,
+  NotLinkedError,
+  RelinkRequiredError,
+  type TokenSource,
+} from '../../src/auth/tokens.js';
 import { TokenVault, type MusicLink } from '../../src/auth/vault.js';
 import { describeForUser } from '../../src/bot/errors.js';
 import { AppCredentialsError, createMusicClient } from '../../src/services/music/index.js';
@@ -41,6 +47,16 @@ function expiredLink(userId: string): MusicLink {
     expiresAt: Date.now() - 1_000,
     linkedAt: Date.now(),
   };
+}
+
+/** The storage as a process that is held up sees it: the keep-alive of its claims never runs. */
+function withoutKeepAlive(storage: Storage): Storage {
+  return new Proxy(storage, {
+    get: (target, key: keyof Storage) =>
+      key === 'extend'
+        ? () => Promise.resolve(false)
+        : (target[key] as (...args: unknown[]) => unknown).bind(target),
+  });
 }
 
 /** A music client on the emulator whose member tokens come from `source`. */
@@ -137,6 +153,55 @@ describe('token refresh against the music emulator', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('puts a link back when a process held up mid-refresh lost its lock and another sent the token it had just spent', async () => {
+    const vault = new TokenVault(storage, new Keyring(randomBytes(32)), { lockTtlMs: 200 });
+    const user = music.fixtures!.users.premium;
+    const link = expiredLink(user);
+    await vault.put('discord-6', link);
+    // Process A is held up (paused, swapped out): its lock's keep-alive does not run either.
+    const heldUp = withoutKeepAlive(storage);
+    const a = createTokenSource({ vault, oauth, storage: heldUp, lockTtlMs: 200 });
+    const b = createTokenSource({ vault, oauth, storage, lockTtlMs: 200 });
+    // The service spends A's refresh token at once; its answer reaches A 1.5 s later.
+    music.stallNext('/accounts/api/token', 1_500, { phase: 'body' });
+    const fromA = a.getAccessToken('discord-6');
+    while (music.tokenRequests('refresh_token') === 0) await delay(10);
+    await delay(400);
+    // B takes the lock that ran out, sends the same (spent) token and is refused.
+    await expect(b.getAccessToken('discord-6')).rejects.toThrow(RelinkRequiredError);
+    expect(music.tokenRequests('refresh_token')).toBe(2);
+    expect(await vault.get('discord-6')).toBeUndefined();
+    // A's answer arrives: the link is back, with the tokens the service gave A.
+    const token = await fromA;
+    const kept = await vault.get('discord-6');
+    expect(kept?.accessToken).toBe(token);
+    expect(kept?.refreshToken).not.toBe(link.refreshToken);
+    expect(await vault.lapsed('discord-6')).toBe(false);
+    const client = musicClientFor(b);
+    try {
+      expect((await client.users.me('discord-6')).id).toBe(user);
+    } finally {
+      await client.close();
+    }
+    expect(music.tokenRequests('refresh_token')).toBe(2);
+  });
+
+  it('puts nothing back when the member unlinked after such a refusal', async () => {
+    const vault = new TokenVault(storage, new Keyring(randomBytes(32)), { lockTtlMs: 200 });
+    await vault.put('discord-7', expiredLink(music.fixtures!.users.premium));
+    const heldUp = withoutKeepAlive(storage);
+    const a = createTokenSource({ vault, oauth, storage: heldUp, lockTtlMs: 200 });
+    const b = createTokenSource({ vault, oauth, storage, lockTtlMs: 200 });
+    music.stallNext('/accounts/api/token', 1_500, { phase: 'body' });
+    const fromA = a.getAccessToken('discord-7').catch((e: unknown) => e);
+    while (music.tokenRequests('refresh_token') === 0) await delay(10);
+    await delay(400);
+    await expect(b.getAccessToken('discord-7')).rejects.toThrow(RelinkRequiredError);
+    await vault.locked('discord-7', () => vault.delete('discord-7'));
+    expect(await fromA).toBeInstanceOf(NotLinkedError);
+    expect(await vault.get('discord-7')).toBeUndefined();
   });
 
   it('still works after 50 refreshes with rotation, and a spent refresh token is never stored again', async () => {
