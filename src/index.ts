@@ -16,7 +16,7 @@ import type { Config } from './config.js';
 import { createCore, runMain, startWebServer } from './compose.js';
 import { oncePer, type Logger } from './logger.js';
 import type { CallbackServer } from './auth/server.js';
-import { createScheduleRunner, type Scheduler } from './services/schedules/runner.js';
+import { createScheduleRunner, unpostedRuns, type Scheduler } from './services/schedules/runner.js';
 import { ScheduleStore } from './services/schedules/store.js';
 import { nonceFor } from './services/schedules/timing.js';
 import { createScheduledPoster, fetchScheduledWeather } from './bot/scheduled-post.js';
@@ -140,6 +140,7 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
           const fetched = await fetchScheduledWeather(weatherClient, request, ctx.now);
           await poster(schedule, fetched, nonceFor(schedule.id, `test-${ctx.now()}`));
         },
+        unposted: (schedules) => unpostedRuns(storage, schedules, ctx.now(), parts.graceMs),
       },
     };
   }

@@ -1,7 +1,7 @@
 import type { Linking } from '../auth/linking.js';
 import type { Logger } from '../logger.js';
 import type { MusicClient } from '../services/music/index.js';
-import type { Scheduler } from '../services/schedules/runner.js';
+import type { Scheduler, UnpostedRun } from '../services/schedules/runner.js';
 import type { ScheduleStore } from '../services/schedules/store.js';
 import type { Schedule } from '../services/schedules/types.js';
 import type { WeatherClient } from '../services/weather/index.js';
@@ -42,6 +42,8 @@ export interface ScheduleServices {
   scheduler: Pick<Scheduler, 'changed'>;
   /** Posts one schedule now, outside its slots (`/weather schedule test`). */
   postNow(schedule: Schedule): Promise<void>;
+  /** Of these schedules, those whose latest run has not gone out, for the list (see `unpostedRuns`). */
+  unposted(schedules: readonly Schedule[]): Promise<ReadonlyMap<string, UnpostedRun>>;
 }
 
 export interface MusicServices {

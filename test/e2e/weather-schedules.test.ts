@@ -567,6 +567,45 @@ describe('scheduled weather posts, managed from Discord', () => {
     );
   });
 
+  it('says in the list that the latest post was not made when the bot was down through its grace window', async () => {
+    const channel = world.discord.createChannel(world.guildId, { name: 'missed-posts' });
+    world.discord.setBotPermissions(channel.id, { allow: VIEW_SEND });
+    // Due two hours ago, made three hours ago: its grace window (30 minutes) ended while the bot
+    // was down.
+    const due = new Date(Date.now() - 2 * 3_600_000);
+    due.setUTCSeconds(0, 0);
+    const hhmm = `${String(due.getUTCHours()).padStart(2, '0')}:${String(due.getUTCMinutes()).padStart(2, '0')}`;
+    const saved = await schedule('add', {
+      place: BERLIN,
+      time: hhmm,
+      timezone: 'UTC',
+      channel: channel.id,
+    }).reply();
+    const id = /`([0-9a-f]{8})`/.exec(saved.embeds[0]?.description ?? '')?.[1];
+    expect(id).toBeDefined();
+    // Nothing to say while the schedule is newer than its latest run.
+    expect((await schedule('list').reply()).embeds[0]?.description).not.toContain('was not made');
+    const store = world.app.storage.ns<{ id: string; createdAt: number }[]>('schedules');
+    await store.set(
+      `guild:${world.guildId}`,
+      (await store.get(`guild:${world.guildId}`))!.map((s) =>
+        s.id === id ? { ...s, createdAt: s.createdAt - 3 * 3_600_000 } : s,
+      ),
+    );
+    await world.restart();
+    const run = due.getTime() / 1000;
+    expect((await schedule('list').reply()).embeds[0]?.description).toMatch(
+      new RegExp(
+        `\`${id}\`[^\n]*\n[^\n]*\n⚠ The post of <t:${run}:f> was not made: the bot was not running, or the weather service or Discord did not answer in time\\. The bot’s log says which\\.`,
+      ),
+    );
+    expect(world.discord.messages(channel.id)).toHaveLength(0);
+    // Paused, the schedule shows why it is paused instead.
+    await schedule('pause', { id: id! }).reply();
+    expect((await schedule('list').reply()).embeds[0]?.description).not.toContain('was not made');
+    await schedule('remove', { id: id! }).reply();
+  });
+
   it('pauses the schedules of a channel as soon as Discord says it was deleted, keeping them', async () => {
     const gone = world.discord.createChannel(world.guildId, { name: 'soon-gone' });
     world.discord.setBotPermissions(gone.id, { allow: VIEW_SEND });

@@ -12,6 +12,7 @@ import {
   PostRefusedError,
   PostRejectedError,
   UNKNOWN_ZONE_LOG,
+  unpostedRuns,
   type WeatherRequest,
 } from '../../src/services/schedules/runner.js';
 import { ALL_MAX_AGE_MS, ScheduleStore, UnreadableStoreError } from '../../src/services/schedules/store.js';
@@ -212,6 +213,36 @@ describe('scheduled posts, on a controllable clock', () => {
     expect(report.posted).toBe(0);
     expect(report.missed).toBe(1);
     expect(w.posts).toHaveLength(1);
+  });
+
+  it('tell the list which latest runs have not gone out: still tried within the grace window, then missed', async () => {
+    const w = await world('2026-11-23T05:00:00Z');
+    const failing = await w.add({ time: '07:00' }); // 06:00Z
+    const fine = await w.add({ time: '06:30', channelId: '2001' }); // 05:30Z
+    const paused = await w.add({ time: '06:45', channelId: '2002' });
+    await w.store.pause(paused.guildId, paused.id, BY_ALICE, true, w.clock.now);
+    const unposted = async () =>
+      unpostedRuns(w.storage, await w.store.list('1000'), w.clock.now, 30 * 60_000);
+    await w.runUntil('2026-11-23T05:59:00Z');
+    // Posted at 05:30Z; the other two not yet due today, and made after yesterday's runs.
+    expect(w.posts.map((p) => p.scheduleId)).toEqual([fine.id]);
+    expect(await unposted()).toEqual(new Map());
+    // 06:00Z: the weather service is down, so the post is tried again until 06:30Z.
+    w.setWeatherDown(true);
+    await w.runUntil('2026-11-23T06:10:00Z');
+    const run = Date.parse('2026-11-23T06:00:00Z');
+    expect(await unposted()).toEqual(
+      new Map([[failing.id, { run, until: Date.parse('2026-11-23T06:30:00Z'), missed: false }]]),
+    );
+    await w.runUntil('2026-11-23T06:40:00Z');
+    expect(await unposted()).toEqual(
+      new Map([[failing.id, { run, until: Date.parse('2026-11-23T06:30:00Z'), missed: true }]]),
+    );
+    // The next day's post goes out: nothing left to tell.
+    w.setWeatherDown(false);
+    await w.runUntil('2026-11-24T06:05:00Z');
+    expect(w.posts.filter((p) => p.scheduleId === failing.id)).toHaveLength(1);
+    expect(await unposted()).toEqual(new Map());
   });
 
   it('make the posts still due before recording the runs missed during a long downtime', async () => {

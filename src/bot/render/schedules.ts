@@ -1,5 +1,6 @@
 import { EmbedBuilder } from '@discordjs/builders';
 import type { APIActionRowComponent, APIButtonComponent, APIEmbed } from 'discord-api-types/v10';
+import type { UnpostedRun } from '../../services/schedules/runner.js';
 import { nextRun } from '../../services/schedules/timing.js';
 import { hasKnownZone, type BotPauseCode, type Schedule } from '../../services/schedules/types.js';
 import type { ScheduleMessages } from '../i18n/schedule-messages.js';
@@ -61,7 +62,13 @@ function pausedState(paused: NonNullable<Schedule['paused']>, t: ScheduleMessage
  * One line about a schedule: what, where, when, and its state (its next run, or why it is paused),
  * left out for a schedule that was just deleted.
  */
-export function scheduleLine(schedule: Schedule, now: Date, t: ScheduleMessages, withState = true): string {
+export function scheduleLine(
+  schedule: Schedule,
+  now: Date,
+  t: ScheduleMessages,
+  withState = true,
+  unposted?: UnpostedRun,
+): string {
   const zoneKnown = hasKnownZone(schedule);
   // A zone this bot does not know may be a damaged value: escaped, as a label is.
   const zone = zoneKnown ? schedule.timezone : md(schedule.timezone, 60, t.noTimeZone);
@@ -82,7 +89,16 @@ export function scheduleLine(schedule: Schedule, now: Date, t: ScheduleMessages,
     schedule.paused || !schedule.lastRefused
       ? ''
       : `\n${t.lastRefused(Math.floor(schedule.lastRefused.at / 1000), md(refusalWords(schedule.lastRefused.reason), 120))}`;
-  return `\`${schedule.id}\` ${what}\n${settings} · ${state}${refused}`;
+  // Its latest run, when that has not gone out (a refused one is marked done, and told above).
+  const late =
+    schedule.paused || !unposted
+      ? ''
+      : `\n${
+          unposted.missed
+            ? t.missedPost(Math.floor(unposted.run / 1000))
+            : t.pendingPost(Math.floor(unposted.run / 1000), Math.floor(unposted.until / 1000))
+        }`;
+  return `\`${schedule.id}\` ${what}\n${settings} · ${state}${refused}${late}`;
 }
 
 /** What one page of the list may hold: an embed's description is at most 4,096 characters. */
@@ -93,14 +109,23 @@ const PAGE_CHARACTERS = 4_000;
  * ones, about 18 of the longest), then the next page. Pages are cut the same way from the same
  * list, so a page number in a button finds the same schedules while the list is unchanged.
  */
-function schedulePages(schedules: readonly Schedule[], now: Date, t: ScheduleMessages): string[][] {
+function schedulePages(
+  schedules: readonly Schedule[],
+  now: Date,
+  t: ScheduleMessages,
+  unposted: ReadonlyMap<string, UnpostedRun>,
+): string[][] {
   const pages: string[][] = [];
   let lines: string[] = [];
   let length = 0;
   for (const schedule of schedules) {
-    // 400 for the schedule, and room for a refusal's note under it (its reason clipped to 120, and
-    // what to do about it).
-    const line = truncate(scheduleLine(schedule, now, t), schedule.lastRefused ? 720 : 400);
+    // 400 for the schedule, and room for a note under it: a refusal's (its reason clipped to 120,
+    // and what to do about it), and one about its latest run if that has not gone out.
+    const late = unposted.get(schedule.id);
+    const line = truncate(
+      scheduleLine(schedule, now, t, true, late),
+      400 + (schedule.lastRefused ? 320 : 0) + (late ? 240 : 0),
+    );
     if (lines.length > 0 && length + line.length + 2 > PAGE_CHARACTERS) {
       pages.push(lines);
       lines = [];
@@ -120,9 +145,10 @@ function scheduleListPage(
   now: Date,
   t: ScheduleMessages,
   page: number,
+  unposted: ReadonlyMap<string, UnpostedRun>,
 ): { embed: EmbedBuilder; page: number; pageCount: number } {
   const embed = new EmbedBuilder().setColor(0x4ea8ff).setTitle(t.titles.list);
-  const pages = schedulePages(schedules, now, t);
+  const pages = schedulePages(schedules, now, t, unposted);
   const shown = Math.max(0, Math.min(page, pages.length - 1));
   const footer = t.listFooter(schedules.length, limit);
   embed.setFooter({ text: pages.length > 1 ? `${footer} · ${t.page(shown + 1, pages.length)}` : footer });
@@ -136,15 +162,19 @@ export const scheduleListButton = customIdCodec('wslist', {
   nav: field.oneOf('prev', 'next'),
 });
 
-/** `/weather schedule list`: a page of the list, with Previous and Next when it has more than one. */
+/**
+ * `/weather schedule list`: a page of the list, with Previous and Next when it has more than one.
+ * `unposted`: the schedules whose latest run has not gone out (see `unpostedRuns`).
+ */
 export function renderScheduleListMessage(
   schedules: readonly Schedule[],
   limit: number,
   now: Date,
   t: ScheduleMessages,
   page = 0,
+  unposted: ReadonlyMap<string, UnpostedRun> = new Map(),
 ): { embeds: APIEmbed[]; components: APIActionRowComponent<APIButtonComponent>[] } {
-  const shown = scheduleListPage(schedules, limit, now, t, page);
+  const shown = scheduleListPage(schedules, limit, now, t, page, unposted);
   const last = shown.pageCount - 1;
   const components =
     shown.pageCount < 2

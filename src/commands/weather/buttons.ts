@@ -18,7 +18,10 @@ const scheduleListPage: ButtonHandler = {
     await interaction.deferUpdate();
     const schedules = await weather.schedules.store.list(guildId);
     const limit = ctx.scheduleLimit ?? schedules.length;
-    await interaction.editReply(renderScheduleListMessage(schedules, limit, new Date(ctx.now()), t, page));
+    const unposted = await weather.schedules.unposted(schedules);
+    await interaction.editReply(
+      renderScheduleListMessage(schedules, limit, new Date(ctx.now()), t, page, unposted),
+    );
   },
 };
 

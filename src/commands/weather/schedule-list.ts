@@ -15,7 +15,8 @@ export default {
     await answerPrivatelySoon(interaction, async () => {
       const schedules = await weather.schedules.store.list(guildId);
       const limit = ctx.scheduleLimit ?? schedules.length;
-      return renderScheduleListMessage(schedules, limit, new Date(ctx.now()), t);
+      const unposted = await weather.schedules.unposted(schedules);
+      return renderScheduleListMessage(schedules, limit, new Date(ctx.now()), t, 0, unposted);
     });
   },
 } satisfies Subcommand<WeatherServices>;

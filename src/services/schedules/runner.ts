@@ -485,6 +485,53 @@ export function createSlotPoster(options: SlotPosterOptions) {
 
 export type SlotPoster = ReturnType<typeof createSlotPoster>;
 
+/** A schedule's latest run that has not gone out (see {@link unpostedRuns}). */
+export interface UnpostedRun {
+  /** When it fell due (epoch ms). */
+  run: number;
+  /** When its grace window ends: tried until then, missed after. */
+  until: number;
+  missed: boolean;
+}
+
+/**
+ * For the list: the schedules whose latest run has not gone out, read from the markers the posting
+ * writes (a run posted, or settled by a refusal, is marked done by whichever process made it), in
+ * one storage round trip. Still due (being made, or tried again after a failure) within the grace
+ * window, missed after it: nothing else tells a server why its channel got nothing. Not told: a
+ * paused schedule's run, one before the schedule was made or last resumed, one in a time zone this
+ * runtime does not know or that cannot be timed, and one older than the markers live.
+ */
+export async function unpostedRuns(
+  storage: Pick<Storage, 'ns'>,
+  schedules: readonly Schedule[],
+  at: number,
+  graceMs: number,
+): Promise<Map<string, UnpostedRun>> {
+  const runs = runsAt(new Date(at));
+  const due: { id: string; run: number; key: string }[] = [];
+  for (const schedule of schedules) {
+    if (schedule.paused || !hasKnownZone(schedule)) continue;
+    let latest: { run: Date; slot: string } | undefined;
+    try {
+      latest = runs.latest(schedule);
+    } catch {
+      continue;
+    }
+    const run = latest?.run.getTime();
+    if (run === undefined || run < postsFrom(schedule) || at - run >= DONE_TTL_MS) continue;
+    due.push({ id: schedule.id, run, key: `done:${schedule.id}:${latest!.slot}` });
+  }
+  const found = new Map<string, UnpostedRun>();
+  if (due.length === 0) return found;
+  const done = await storage.ns<true>('schedule-markers').getMany(due.map((entry) => entry.key));
+  for (const [index, { id, run }] of due.entries()) {
+    if (done[index] === true) continue;
+    found.set(id, { run, until: run + graceMs, missed: at - run > graceMs });
+  }
+  return found;
+}
+
 /** Posts every schedule due, by looking at all of them at each slot (one process, or several sharing storage). */
 export function createScheduleRunner(options: ScheduleRunnerOptions) {
   const now = options.now ?? Date.now;
