@@ -596,7 +596,7 @@ describe('scheduled weather posts, managed from Discord', () => {
     const run = due.getTime() / 1000;
     expect((await schedule('list').reply()).embeds[0]?.description).toMatch(
       new RegExp(
-        `\`${id}\`[^\n]*\n[^\n]*\n⚠ The post of <t:${run}:f> was not made: the bot was not running, or the weather service or Discord did not answer in time\\. The bot’s log says which\\.`,
+        `\`${id}\`[^\n]*\n[^\n]*\n⚠ The post of <t:${run}:f> was not made: the bot was not running then, or the weather service or Discord failed\\. The bot’s log says why\\.`,
       ),
     );
     expect(world.discord.messages(channel.id)).toHaveLength(0);

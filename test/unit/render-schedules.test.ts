@@ -157,18 +157,18 @@ describe('schedule renderers', () => {
     const pending = new Map([[schedule.id, { run, until, missed: false }]]);
     const missed = new Map([[schedule.id, { run, until, missed: true }]]);
     expect(listEmbed([schedule], 25, NOW, en, 0, pending).description).toContain(
-      `\n⏳ The post of <t:${run / 1000}:f> has not gone out yet: the bot keeps trying until <t:${until / 1000}:t>.`,
+      `\n⏳ The post of <t:${run / 1000}:f> has not gone out yet (it still can until <t:${until / 1000}:t>).`,
     );
     expect(listEmbed([schedule], 25, NOW, de, 0, pending).description).toContain(
-      `\n⏳ Der Post von <t:${run / 1000}:f> ist noch nicht erschienen: Der Bot versucht es weiter bis <t:${until / 1000}:t>.`,
+      `\n⏳ Der Post von <t:${run / 1000}:f> ist noch nicht erschienen (das kann er noch bis <t:${until / 1000}:t>).`,
     );
     expect(listEmbed([schedule], 25, NOW, en, 0, missed).description).toContain(
-      `\n⚠ The post of <t:${run / 1000}:f> was not made: the bot was not running, or the weather service or ` +
-        'Discord did not answer in time. The bot’s log says which.',
+      `\n⚠ The post of <t:${run / 1000}:f> was not made: the bot was not running then, or the weather service ` +
+        'or Discord failed. The bot’s log says why.',
     );
     expect(listEmbed([schedule], 25, NOW, de, 0, missed).description).toContain(
-      `\n⚠ Der Post von <t:${run / 1000}:f> wurde nicht gesendet: Der Bot lief nicht, oder der Wetterdienst ` +
-        'oder Discord hat nicht rechtzeitig geantwortet. Das Log des Bots sagt, woran es lag.',
+      `\n⚠ Der Post von <t:${run / 1000}:f> wurde nicht gesendet: Der Bot lief da nicht, oder beim ` +
+        'Wetterdienst oder bei Discord ging etwas schief. Das Log des Bots sagt, was.',
     );
     // Only for the schedule it is about, and not under a paused one (its pause is what counts).
     const other = scheduleFactory({ id: 'e5f6a7b8' });
@@ -177,7 +177,7 @@ describe('schedule renderers', () => {
     expect(listEmbed([paused], 25, NOW, en, 0, missed).description).not.toMatch(/⚠|⏳/);
     // A long place: the note is still there, whole.
     const long = scheduleFactory({ place: { lat: 1, lon: 2, label: `${'Llanfair*'.repeat(11)}` } });
-    expect(listEmbed([long], 25, NOW, en, 0, missed).description).toMatch(/The bot’s log says which\.$/);
+    expect(listEmbed([long], 25, NOW, en, 0, missed).description).toMatch(/The bot’s log says why\.$/);
   });
 
   it('says what Discord refused of a test post, without a status, and what to do about AutoMod', () => {

@@ -113,12 +113,12 @@ const en = {
   nextRun: (unixSeconds: number) => `next <t:${unixSeconds}:F> (<t:${unixSeconds}:R>)`,
   lastRefused: (unixSeconds: number, said: string) =>
     `⚠ Discord refused the last post (<t:${unixSeconds}:R>): ${sentence(said)} ${AUTOMOD_EN}`,
-  /** The schedule's latest run has not gone out yet; the bot tries until `until`. */
+  /** The schedule's latest run has not gone out yet; it may until `until` (its grace window's end). */
   pendingPost: (run: number, until: number) =>
-    `⏳ The post of <t:${run}:f> has not gone out yet: the bot keeps trying until <t:${until}:t>.`,
+    `⏳ The post of <t:${run}:f> has not gone out yet (it still can until <t:${until}:t>).`,
   /** The schedule's latest run was given up at the end of its grace window. */
   missedPost: (run: number) =>
-    `⚠ The post of <t:${run}:f> was not made: the bot was not running, or the weather service or Discord did not answer in time. The bot’s log says which.`,
+    `⚠ The post of <t:${run}:f> was not made: the bot was not running then, or the weather service or Discord failed. The bot’s log says why.`,
   noNextRun: 'no next run',
   /** In autocomplete choices, after a paused schedule. */
   pausedMark: 'paused',
@@ -220,9 +220,9 @@ const de: ScheduleMessages = {
   lastRefused: (unixSeconds, said) =>
     `⚠ Discord hat den letzten Post abgelehnt (<t:${unixSeconds}:R>): ${sentence(said)} ${AUTOMOD_DE}`,
   pendingPost: (run, until) =>
-    `⏳ Der Post von <t:${run}:f> ist noch nicht erschienen: Der Bot versucht es weiter bis <t:${until}:t>.`,
+    `⏳ Der Post von <t:${run}:f> ist noch nicht erschienen (das kann er noch bis <t:${until}:t>).`,
   missedPost: (run) =>
-    `⚠ Der Post von <t:${run}:f> wurde nicht gesendet: Der Bot lief nicht, oder der Wetterdienst oder Discord hat nicht rechtzeitig geantwortet. Das Log des Bots sagt, woran es lag.`,
+    `⚠ Der Post von <t:${run}:f> wurde nicht gesendet: Der Bot lief da nicht, oder beim Wetterdienst oder bei Discord ging etwas schief. Das Log des Bots sagt, was.`,
   noNextRun: 'kein nächster Termin',
   pausedMark: 'pausiert',
   postRefused: (said) => `Discord hat den Post abgelehnt: ${sentence(said)} ${AUTOMOD_DE}`,
