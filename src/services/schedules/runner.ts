@@ -489,7 +489,7 @@ export type SlotPoster = ReturnType<typeof createSlotPoster>;
 export interface UnpostedRun {
   /** When it fell due (epoch ms). */
   run: number;
-  /** When its grace window ends: tried until then, missed after. */
+  /** When its grace window ends: it may still go out until then, and is missed after. */
   until: number;
   missed: boolean;
 }
