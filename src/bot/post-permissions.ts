@@ -51,8 +51,8 @@ export function cachedPermissionsIn(
 
 /**
  * The bot's permissions in a channel as Discord has them, asked over REST (the channel, the server
- * and the bot's own member: three requests), for a process that does not hold the server's shard
- * and so has nothing in its cache. Computed as Discord's permissions documentation gives it, and as
+ * and the bot's own member: three requests, two when the member is given), for a process that
+ * does not hold the server's shard and so has nothing in its cache. Computed as Discord's permissions documentation gives it, and as
  * discord.js's `permissionsFor` computes them from the cache, so both name the same missing grants:
  * the server's owner and Administrator have all; otherwise @everyone's and the member's roles', then
  * the channel's @everyone, role and member overwrites in that order. Neither applies the implicit
@@ -65,6 +65,8 @@ export async function permissionsOverRest(
   client: Client,
   guildId: string,
   channelId: string,
+  /** The bot's own member, when the caller has just fetched it (one request less). */
+  knownMember?: APIGuildMember,
 ): Promise<Readonly<PermissionsBitField> | undefined> {
   const botId = client.user?.id;
   if (botId === undefined) return undefined;
@@ -72,7 +74,7 @@ export async function permissionsOverRest(
     const [channel, guild, member] = (await Promise.all([
       client.rest.get(Routes.channel(channelId)),
       client.rest.get(Routes.guild(guildId)),
-      client.rest.get(Routes.guildMember(guildId, botId)),
+      knownMember ?? client.rest.get(Routes.guildMember(guildId, botId)),
     ])) as [APIGuildChannel<GuildChannelType>, APIGuild, APIGuildMember];
     const all = PermissionsBitField.All;
     if (guild.owner_id === botId) return new PermissionsBitField(all).freeze();

@@ -189,29 +189,31 @@ async function botTimedOutUntil(
   guildId: string,
   now: number,
   logger: PostLogger | undefined,
-): Promise<number | undefined> {
+): Promise<{ until: number | undefined; member?: APIGuildMember }> {
   let until = client.guilds.cache.get(guildId)?.members.me?.communicationDisabledUntilTimestamp;
+  let member: APIGuildMember | undefined;
   if (until === undefined && client.user) {
-    const member = (await client.rest
-      .get(Routes.guildMember(guildId, client.user.id))
-      .catch((error: unknown) => {
-        const final =
-          error instanceof DiscordAPIError &&
-          error.status >= 400 &&
-          error.status < 500 &&
-          error.code !== CLOUDFLARE_BLOCK;
-        if (!final) throw error;
-        const refused = LOOKUP_REFUSALS.has(Number(error.code));
-        logger?.[refused ? 'debug' : 'warn'](
-          { err: error, guildId },
-          "the bot's own member could not be looked up after a post refused for a missing permission: taken as the permission missing",
-        );
-        return undefined;
-      })) as APIGuildMember | undefined;
+    member = (await client.rest.get(Routes.guildMember(guildId, client.user.id)).catch((error: unknown) => {
+      const final =
+        error instanceof DiscordAPIError &&
+        error.status >= 400 &&
+        error.status < 500 &&
+        error.code !== CLOUDFLARE_BLOCK;
+      if (!final) throw error;
+      const refused = LOOKUP_REFUSALS.has(Number(error.code));
+      logger?.[refused ? 'debug' : 'warn'](
+        { err: error, guildId },
+        "the bot's own member could not be looked up after a post refused for a missing permission: taken as the permission missing",
+      );
+      return undefined;
+    })) as APIGuildMember | undefined;
     const iso = member?.communication_disabled_until;
     until = iso ? Date.parse(iso) : null;
   }
-  return until && until > now ? until : undefined;
+  return {
+    until: until && until > now ? until : undefined,
+    ...(member === undefined ? {} : { member }),
+  };
 }
 
 /**
@@ -250,11 +252,11 @@ export function createScheduledPoster(
       if (!(error instanceof DiscordAPIError)) throw error;
       const code = typeof error.code === 'number' ? GONE[error.code] : undefined;
       if (code === 'missing-permission') {
-        const until = await botTimedOutUntil(client, schedule.guildId, now(), logger);
+        const { until, member } = await botTimedOutUntil(client, schedule.guildId, now(), logger);
         if (until !== undefined) throw new BotTimedOutError(until, { cause: error });
+        // The bot's own member, when just fetched for its timeout, serves the permissions too.
+        throw missingPermission(schedule, await postPermissions(client, schedule, member), error);
       }
-      if (code === 'missing-permission')
-        throw missingPermission(schedule, await postPermissions(client, schedule), error);
       if (code) throw new PostRejectedError(REASONS[code], code, { cause: error });
       // Discord's own refusal of this message (a JSON error code with 400, 403, 404 or 413) will not
       // mend on a retry, and each retry would count toward Discord's limit on invalid requests
@@ -315,10 +317,11 @@ export function createScheduledPoster(
 async function postPermissions(
   client: Client,
   schedule: Schedule,
+  member?: APIGuildMember,
 ): Promise<Readonly<PermissionsBitField> | undefined> {
   return (
     cachedPermissionsIn(client, schedule.channelId) ??
-    (await permissionsOverRest(client, schedule.guildId, schedule.channelId))
+    (await permissionsOverRest(client, schedule.guildId, schedule.channelId, member))
   );
 }
 

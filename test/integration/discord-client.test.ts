@@ -347,6 +347,23 @@ describe("the bot's Discord client", () => {
     expect(emu.messages(room.id)[0]?.embeds).toHaveLength(1);
   });
 
+  it('names the permission a refused post lacks from one lookup of its own member, when it holds nothing of the server', async () => {
+    const post = createScheduledPoster(client, 'https://weather.example');
+    const fetched = { kind: 'current' as const, report: currentReportFixture() };
+    const { guild: elsewhere, room } = await uncachedChannel('Elsewhere, no sending');
+    emu.setBotPermissions(room.id, { deny: PermissionFlagsBits.SendMessages });
+    const schedule = { ...berlinSchedule({ guildId: elsewhere.id, channelId: room.id }), id: 'far-mute' };
+    const lookups = () =>
+      emu.requestCount({ method: 'GET', route: `/guilds/${elsewhere.id}/members/${emu.botUser.id}` });
+    const rejected = await post(schedule, fetched, 'nonce-far-mute').catch((error: unknown) => error);
+    expect(rejected).toBeInstanceOf(PostRejectedError);
+    expect((rejected as PostRejectedError).code).toBe('missing-permission');
+    expect((rejected as PostRejectedError).message).toBe('the bot lacks Send Messages in the channel');
+    // Asked once, for the timeout and for the permissions alike.
+    expect(lookups()).toBe(1);
+    expect(emu.messages(room.id)).toEqual([]);
+  });
+
   it('takes back a post stripped of its embeds, pausing the schedule, when the bot’s cached permissions lack Embed Links', async () => {
     const { post } = loggedPoster();
     const fetched = { kind: 'today' as const, report: hourlyReportFixture() };
