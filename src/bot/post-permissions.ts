@@ -52,8 +52,9 @@ export function cachedPermissionsIn(
 /**
  * The bot's permissions in a channel as Discord has them, asked over REST (the channel, the server
  * and the bot's own member: three requests, two when the member is given), for a process that
- * does not hold the server's shard and so has nothing in its cache. Computed as Discord's permissions documentation gives it, and as
- * discord.js's `permissionsFor` computes them from the cache, so both name the same missing grants:
+ * does not hold the server's shard and so has nothing in its cache. Computed as Discord's
+ * permissions documentation gives it, and as discord.js's `permissionsFor` computes them from the
+ * cache, so both name the same missing grants:
  * the server's owner and Administrator have all; otherwise @everyone's and the member's roles', then
  * the channel's @everyone, role and member overwrites in that order. Neither applies the implicit
  * denials (no View Channel, nothing; no Send Messages, no Embed Links or Attach Files): a post is

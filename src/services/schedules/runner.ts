@@ -295,6 +295,20 @@ export function weatherGroupKey(request: WeatherRequest): string {
   return [request.lat.toFixed(2), request.lon.toFixed(2), request.lang, request.kind].join('|');
 }
 
+/** Whether each post's slot was marked done (by any process): one storage round trip per few hundred. */
+async function postsDone(
+  storage: Pick<Storage, 'ns'>,
+  posts: readonly { scheduleId: string; slot: string }[],
+): Promise<boolean[]> {
+  const markers = storage.ns<true>('schedule-markers');
+  const done: boolean[] = [];
+  for (let from = 0; from < posts.length; from += DONE_BATCH) {
+    const keys = posts.slice(from, from + DONE_BATCH).map((p) => `done:${p.scheduleId}:${p.slot}`);
+    for (const value of await markers.getMany(keys)) done.push(value === true);
+  }
+  return done;
+}
+
 /**
  * The exactly-once part shared by the local runner and the queue worker: a lease per
  * (schedule, slot) before posting, a "done" marker after, and the slot's nonce on every try.
@@ -373,14 +387,8 @@ export function createSlotPoster(options: SlotPosterOptions) {
     },
 
     /** `isDone` for many posts at once: one storage round trip per few hundred. */
-    async doneOf(posts: readonly { scheduleId: string; slot: string }[]): Promise<boolean[]> {
-      const done: boolean[] = [];
-      for (let from = 0; from < posts.length; from += DONE_BATCH) {
-        const keys = posts.slice(from, from + DONE_BATCH).map((p) => `done:${p.scheduleId}:${p.slot}`);
-        const values = await markers.getMany(keys);
-        for (const value of values) done.push(value === true);
-      }
-      return done;
+    doneOf(posts: readonly { scheduleId: string; slot: string }[]): Promise<boolean[]> {
+      return postsDone(options.storage, posts);
     },
 
     /** Logs a slot skipped for being too late, once across processes; true when this call logged it. */
@@ -509,25 +517,21 @@ export async function unpostedRuns(
   graceMs: number,
 ): Promise<Map<string, UnpostedRun>> {
   const runs = runsAt(new Date(at));
-  const due: { id: string; run: number; key: string }[] = [];
+  // The runner's guard, silent: the runner itself reports a schedule it cannot time.
+  const guard = createTimingGuard({ error() {} });
+  const due: { scheduleId: string; slot: string; run: number }[] = [];
   for (const schedule of schedules) {
-    if (schedule.paused || !hasKnownZone(schedule)) continue;
-    let latest: { run: Date; slot: string } | undefined;
-    try {
-      latest = runs.latest(schedule);
-    } catch {
-      continue;
-    }
+    if (schedule.paused) continue;
+    const latest = guard.timed(schedule, runs.latest);
     const run = latest?.run.getTime();
     if (run === undefined || run < postsFrom(schedule) || at - run >= DONE_TTL_MS) continue;
-    due.push({ id: schedule.id, run, key: `done:${schedule.id}:${latest!.slot}` });
+    due.push({ scheduleId: schedule.id, slot: latest!.slot, run });
   }
   const found = new Map<string, UnpostedRun>();
   if (due.length === 0) return found;
-  const done = await storage.ns<true>('schedule-markers').getMany(due.map((entry) => entry.key));
-  for (const [index, { id, run }] of due.entries()) {
-    if (done[index] === true) continue;
-    found.set(id, { run, until: run + graceMs, missed: at - run > graceMs });
+  const done = await postsDone(storage, due);
+  for (const [index, { scheduleId, run }] of due.entries()) {
+    if (!done[index]) found.set(scheduleId, { run, until: run + graceMs, missed: at - run > graceMs });
   }
   return found;
 }
