@@ -104,8 +104,12 @@ describe('albums, artists and the library', () => {
     expect(world.music!.library(alice)).not.toContain(uri);
 
     const removed = await click(album, 'Remove from library', world.bob.id).reply();
-    expect(removed.embeds[0]?.title).toBe('Removed 1 album from your library');
+    expect(removed.embeds[0]?.title).toBe('1 album is out of your library');
     expect(world.music!.library(bob)).not.toContain(uri);
+    // Pressed again, with the album no longer saved: the service accepts it all the same, and the
+    // reply claims no removal, only where the album is.
+    const again = await click(album, 'Remove from library', world.bob.id).reply();
+    expect(again.embeds[0]?.title).toBe('1 album is out of your library');
   });
 
   it('offers the link button to a member without a link who presses Save', async () => {
@@ -239,7 +243,7 @@ describe('albums, artists and the library', () => {
         options: { albums: ids.join(',') },
       })
       .reply();
-    expect(removed.embeds[0]?.title).toBe('Removed 60 albums from your library');
+    expect(removed.embeds[0]?.title).toBe('60 albums are out of your library');
     expect(world.music!.library(alice)).toHaveLength(0);
 
     const none = await world

@@ -241,7 +241,7 @@ describe('library renderer', () => {
     expect(
       renderLibraryChange({ action: 'remove', albums: [{ id: ALBUM_ID, name: 'X' }], invalid: [] }).embeds[0]!
         .title,
-    ).toBe('Removed 1 album from your library');
+    ).toBe('1 album is out of your library');
   });
 });
 

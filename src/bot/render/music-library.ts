@@ -6,10 +6,12 @@ import { EMBED_LIMITS, fitEmbed, fitLines, formatCount, md, plural } from './mus
 
 export function renderLibraryChange(change: LibraryChange): MusicMessage {
   const n = change.albums.length;
+  // The service answers a removal of an album that was not saved as it answers any other, and the
+  // contract has no way to ask first: the title says where the albums are now, which holds either way.
   const title =
     change.action === 'save'
       ? `Saved ${plural(n, 'album')} to your library`
-      : `Removed ${plural(n, 'album')} from your library`;
+      : `${plural(n, 'album')} ${n === 1 ? 'is' : 'are'} out of your library`;
   const lines = change.albums.map((album) =>
     album.name === undefined ? `• \`${album.id}\`` : `• **${md(album.name, 100)}** (\`${album.id}\`)`,
   );
