@@ -246,6 +246,23 @@ describe('weather answers are cached and coalesced', () => {
     await client.close();
   });
 
+  it('keys history asked by count as the hours the service answers, from start rounded up', async () => {
+    const client = weatherClientFor(emulator, { cache: new Keyv(), now: () => START });
+    const HISTORY = { path: '/data/2.5/history/city' };
+    // 10:30 on a past day: two records by count are 11:00 and 12:00; up to 11:30, only 11:00.
+    const halfPast = START / 1000 - 26 * 3600 + 1800;
+    const byCount = await client.history.hourly({ ...BERLIN, start: halfPast, cnt: 2 });
+    const byEnd = await client.history.hourly({ ...BERLIN, start: halfPast, end: halfPast + 3600 });
+    expect(emulator.requestCount(HISTORY)).toBe(2);
+    expect(byCount.list.map((record) => record.dt)).toEqual([halfPast + 1800, halfPast + 5400]);
+    expect(byEnd.list.map((record) => record.dt)).toEqual([halfPast + 1800]);
+    // The same hours asked by their end come from the cache.
+    const same = await client.history.hourly({ ...BERLIN, start: halfPast, end: halfPast + 5400 });
+    expect(same.list).toEqual(byCount.list);
+    expect(emulator.requestCount(HISTORY)).toBe(2);
+    await client.close();
+  });
+
   it('keeps history for hours and geocoding for a day', async () => {
     let now = START;
     const client = weatherClientFor(emulator, { cache: new Keyv(), now: () => now });

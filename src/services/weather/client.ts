@@ -477,7 +477,9 @@ export function createWeatherClient(options: WeatherClientOptions): WeatherClien
         const cnt =
           query.cnt === undefined ? undefined : params.count('cnt', query.cnt, Number.MAX_SAFE_INTEGER);
         const sent = { ...params.coordinates(query.lat, query.lon), type: 'hour', start, end, cnt };
-        const last = end ?? (cnt === undefined ? undefined : start + (cnt - 1) * HOUR);
+        // `cnt` counts hourly records from the first whole hour at or after `start`.
+        const last =
+          end ?? (cnt === undefined ? undefined : Math.ceil(start / HOUR) * HOUR + (cnt - 1) * HOUR);
         if (last === undefined)
           return call(ENDPOINTS.history, sent, hourlyHistorySchema, { ttlMs: ttl.current });
         // The records are hourly (`dt` on the hour), so the answer is the whole hours from `start` to
