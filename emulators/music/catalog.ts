@@ -263,6 +263,8 @@ export function seedCatalog(seed: 'default' | 'empty'): Catalog {
         i % 11 === 5
           ? []
           : [pick(rng, GENRES), pick(rng, GENRES)].filter((g, k, all) => all.indexOf(g) === k),
+      // Drawn so every later draw of the seed stays where it was; replaced by `artistPopularity`
+      // once the artist's tracks exist.
       popularity: intBetween(rng, 5, 95),
       followers: intBetween(rng, 100, 4_000_000),
     };
@@ -397,6 +399,8 @@ export function seedCatalog(seed: 'default' | 'empty'): Catalog {
     catalog.episodeIds.push(episode.id);
   }
 
+  for (const artist of catalog.artists.values()) artist.popularity = artistPopularity(catalog, artist.id);
+
   catalog.fixtures = {
     longAlbumId: longAlbum.id,
     liveAlbumId: liveAlbum.id,
@@ -406,6 +410,19 @@ export function seedCatalog(seed: 'default' | 'empty'): Catalog {
     artistId: first,
   };
   return catalog;
+}
+
+/**
+ * An artist's popularity as the spec derives it, from the popularity of the artist's tracks: here
+ * the mean of their ten most popular (the service's own weighting is not shown), 0 with no track.
+ */
+function artistPopularity(catalog: Catalog, artistId: string): number {
+  const top = [...catalog.tracks.values()]
+    .filter((track) => track.artistIds.includes(artistId))
+    .map((track) => track.popularity)
+    .sort((a, b) => b - a)
+    .slice(0, 10);
+  return top.length === 0 ? 0 : Math.round(top.reduce((sum, p) => sum + p, 0) / top.length);
 }
 
 /** Deterministic picks from the catalog for seeding playlists. */

@@ -35,6 +35,19 @@ describe('music emulator: seeded world', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('derives an artist’s popularity from the popularity of the artist’s tracks', async () => {
+    const f = world.emulator.fixtures ?? expect.fail('seeded');
+    const ids = f.artistIds.slice(0, 12);
+    const artists = await world.music.artists.several(ids);
+    for (const [index, id] of ids.entries()) {
+      // In Japan every seeded album is on sale, so the top tracks there are the artist's top ten.
+      const top = await world.music.artists.topTracks(id, { market: 'JP' });
+      const popularity = top.map((track) => track.popularity ?? 0);
+      const mean = popularity.reduce((sum, p) => sum + p, 0) / Math.max(1, popularity.length);
+      expect(artists[index]?.popularity).toBe(Math.round(mean));
+    }
+  });
+
   it('orders images widest first', async () => {
     const f = world.emulator.fixtures ?? expect.fail('seeded');
     const album = await world.music.albums.get(f.albumIds[7] ?? '');
