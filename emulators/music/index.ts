@@ -601,6 +601,7 @@ export async function startMusicEmulator(options: MusicEmulatorOptions = {}): Pr
     },
     setRateLimit({ retryAfterSeconds, count, path, emptyBody = false }) {
       checkMatcher('setRateLimit', path);
+      checkRetryAfter('setRateLimit', retryAfterSeconds);
       rateLimits.push({ retryAfterSeconds, remaining: count, path, emptyBody });
     },
     exceedQuota({ count, path, retryAfterSeconds }) {

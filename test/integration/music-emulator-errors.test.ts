@@ -40,6 +40,14 @@ describe('music emulator: error answers a client sees', () => {
     expect(() => emulator.failNext('/v1/me', 503, { retryAfterSeconds: 5 })).toThrow(/429/);
   });
 
+  it('refuses a Retry-After the service never sends (a fraction, a negative number) for every injected 429', () => {
+    for (const seconds of [1.5, -1]) {
+      expect(() => emulator.failNext('/v1/me', 429, { retryAfterSeconds: seconds })).toThrow(/whole seconds/);
+      expect(() => emulator.setRateLimit({ retryAfterSeconds: seconds, count: 1 })).toThrow(/whole seconds/);
+      expect(() => emulator.exceedQuota({ retryAfterSeconds: seconds, count: 1 })).toThrow(/whole seconds/);
+    }
+  });
+
   describe('on the token endpoint', () => {
     async function clientCredentials() {
       const response = await requestAppToken(emulator);
