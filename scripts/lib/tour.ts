@@ -395,7 +395,7 @@ export const steps: Step[] = [
         'music',
         music('remove', { albums: world.music.fixtures!.catalog.epAlbumId }, 'library'),
       ).reply(15_000),
-    expect: shows(/remov/i),
+    expect: shows(/out of your library/),
   },
   {
     say: '/music devices',
