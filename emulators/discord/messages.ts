@@ -380,10 +380,13 @@ export class MessageFactory {
   }
 }
 
-/** True when a message shows nothing: Discord refuses such a message with 50006. */
+/**
+ * True when a message shows nothing: Discord refuses such a message with 50006. Content of nothing
+ * but whitespace counts as none: Discord trims it, and a message of spaces or new lines is refused.
+ */
 export function isEmptyMessage(message: EmulatedMessage): boolean {
   return (
-    message.content === '' &&
+    message.content.trim() === '' &&
     message.embeds.length === 0 &&
     (message.components?.length ?? 0) === 0 &&
     message.attachments.length === 0 &&

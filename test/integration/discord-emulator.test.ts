@@ -494,6 +494,7 @@ describe('the Discord emulator, driven through the real discord.js client', () =
       400,
       50006,
     );
+    await expectDiscordError(textChannel(channel.id).send({ content: ' \n\t ' }), 400, 50006);
   });
 
   it('answers 403 / 50013 to a message in a channel without Send Messages', async () => {
