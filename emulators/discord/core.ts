@@ -200,6 +200,9 @@ export class EmulatorCore {
   guildOrThrow(guildId: Snowflake): APIGuild {
     const guild = this.world.guilds.get(guildId);
     if (!guild) throw DiscordErrors.unknownGuild();
+    // A server the bot is not in (the app added without its bot, or the bot removed): 403 / 50001
+    // to every route of it, as to any channel there.
+    if (!guild.botMember) throw DiscordErrors.missingAccess();
     return this.world.apiGuild(guild);
   }
 

@@ -138,6 +138,10 @@ export class DiscordEmulator {
   /**
    * A guild; connected sessions whose shard holds it get GUILD_CREATE. `shard: [id, count]` picks
    * an id that lands on that shard (guild ids otherwise fall on shards as their timestamps do).
+   * `botMember: false` is a server the app was added to without its bot (the invite's
+   * `applications.commands` scope alone): its commands can be run there and are answered through
+   * the interaction, but the bot gets no GUILD_CREATE nor other events of it, and REST answers 403 /
+   * 50001 Missing Access to its routes and channels. `addBot` adds the bot later.
    */
   createGuild(
     options: {
@@ -146,6 +150,7 @@ export class DiscordEmulator {
       ownerId?: Snowflake;
       preferredLocale?: LocaleInput;
       shard?: [shardId: number, shardCount: number];
+      botMember?: boolean;
     } = {},
   ): APIGuild {
     const { world } = this.#core;
@@ -156,18 +161,55 @@ export class DiscordEmulator {
       ...(options.name === undefined ? {} : { name: options.name }),
       preferredLocale: toLocale(options.preferredLocale, Locale.EnglishUS),
       ownerId,
+      ...(options.botMember === undefined ? {} : { botMember: options.botMember }),
     });
+    this.#guildCreate(guild.id);
+    this.#core.changed();
+    return world.apiGuild(guild);
+  }
+
+  /**
+   * Adds the bot to a server it is not in (one made with `botMember: false`, or it was removed
+   * from): it joins now, and the sessions whose shard holds the server get GUILD_CREATE.
+   */
+  addBot(guildId: Snowflake): void {
+    const guild = this.#core.world.guilds.get(guildId);
+    if (!guild) throw new Error(`No guild ${guildId} in the emulator`);
+    if (guild.botMember) throw new Error(`The bot is already a member of guild ${guildId}`);
+    guild.botMember = true;
+    guild.joinedAt = new Date().toISOString();
+    this.#guildCreate(guildId);
+    this.#core.changed();
+  }
+
+  /**
+   * Removes the bot from a server (kicked, or the app removed): the sessions whose shard holds it get
+   * GUILD_DELETE without `unavailable`, which Discord sends when the bot is no longer a member, and
+   * REST answers Missing Access from then on. The app's commands stay, as after a kick.
+   */
+  removeBot(guildId: Snowflake): void {
+    const guild = this.#core.world.guilds.get(guildId);
+    if (!guild) throw new Error(`No guild ${guildId} in the emulator`);
+    if (!guild.botMember) throw new Error(`The bot is not a member of guild ${guildId}`);
     this.#gateway.dispatchToGuild(
-      guild.id,
+      guildId,
+      { op: GatewayOpcodes.Dispatch, t: GatewayDispatchEvents.GuildDelete, d: { id: guildId } },
+      GatewayIntentBits.Guilds,
+    );
+    guild.botMember = false;
+    this.#core.changed();
+  }
+
+  #guildCreate(guildId: Snowflake): void {
+    this.#gateway.dispatchToGuild(
+      guildId,
       {
         op: GatewayOpcodes.Dispatch,
         t: GatewayDispatchEvents.GuildCreate,
-        d: this.#gateway.guildCreateData(guild.id),
+        d: this.#gateway.guildCreateData(guildId),
       },
       GatewayIntentBits.Guilds,
     );
-    this.#core.changed();
-    return world.apiGuild(guild);
   }
 
   #guildId(shard: [number, number] | undefined): Snowflake {

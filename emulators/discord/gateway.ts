@@ -122,7 +122,16 @@ export class Gateway implements GatewayLink {
     return sent;
   }
 
+  /**
+   * Sends a guild's event to the sessions whose shard holds the guild. Of a guild the bot is not a
+   * member of, only interactions: the app's commands run there, but the bot receives nothing else.
+   */
   dispatchToGuild(guildId: Snowflake, payload: UnsequencedDispatch, requiredIntents = 0): number {
+    if (
+      payload.t !== GatewayDispatchEvents.InteractionCreate &&
+      this.core.world.guilds.get(guildId)?.botMember === false
+    )
+      return 0;
     const sessions = this.#sessionsFor(guildId).filter(
       (session) => (session.intents & requiredIntents) === requiredIntents,
     );
@@ -308,9 +317,9 @@ export class Gateway implements GatewayLink {
     this.#socketSessions.set(socket, session);
     this.core.events.emit('identify', { sessionId: session.id, shard: [shardId, shardCount] });
 
-    const guildIds = [...this.core.world.guilds.keys()].filter(
-      (guildId) => shardIdForGuild(guildId, shardCount) === shardId,
-    );
+    const guildIds = [...this.core.world.guilds.values()]
+      .filter((guild) => guild.botMember && shardIdForGuild(guild.id, shardCount) === shardId)
+      .map((guild) => guild.id);
     this.#dispatch(session, {
       op: GatewayOpcodes.Dispatch,
       t: GatewayDispatchEvents.Ready,

@@ -573,7 +573,7 @@ export class InteractionDriver {
       channel_id: channelId,
       channel: partialChannel(channel, permissions),
       member: { ...member, user: userRecord.user, permissions: permissions.toString() },
-      app_permissions: this.core.botPermissions(channelId).toString(),
+      app_permissions: world.appPermissionsIn(channelId).toString(),
       locale: toLocale(locale, userRecord.locale),
       guild_locale: guild.preferredLocale,
       entitlements: [],

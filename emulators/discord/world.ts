@@ -50,8 +50,14 @@ export interface GuildRecord {
   ownerId: Snowflake;
   preferredLocale: Locale;
   roles: APIRole[];
-  /** When the bot joined: the guild's creation in the emulator. */
+  /** When the bot joined: the guild's creation in the emulator, or when it was added again. */
   joinedAt: string;
+  /**
+   * Whether the bot user is a member. False where the app was added with the
+   * `applications.commands` scope alone (its commands run there, answered through the interaction),
+   * or its bot was removed: no gateway events of the guild, and REST answers Missing Access.
+   */
+  botMember: boolean;
 }
 
 export interface UserRecord {
@@ -169,6 +175,7 @@ export class World {
     name?: string;
     ownerId: Snowflake;
     preferredLocale?: Locale;
+    botMember?: boolean;
   }): GuildRecord {
     const id = input.id ?? this.ids.next();
     const everyone: APIRole = this.role(id, '@everyone', DEFAULT_PERMISSIONS, 0);
@@ -184,6 +191,7 @@ export class World {
       preferredLocale: input.preferredLocale ?? Locale.EnglishUS,
       roles: [everyone, botRole],
       joinedAt: new Date(snowflakeTimestamp(id)).toISOString(),
+      botMember: input.botMember ?? true,
     };
     this.guilds.set(id, guild);
     this.botRoleIds.set(id, botRole.id);
@@ -251,12 +259,16 @@ export class World {
     };
   }
 
-  /** Every user is a member of every guild: the emulator has no joining. */
+  /**
+   * Every user is a member of every guild (the emulator has no joining), and the bot of every guild
+   * it was added to (see `GuildRecord.botMember`).
+   */
   member(guildId: Snowflake, userId: Snowflake): APIGuildMember | undefined {
     const guild = this.guilds.get(guildId);
     const user = this.user(userId);
     if (!guild || !user) return undefined;
     const isBot = userId === this.botUser.id;
+    if (isBot && !guild.botMember) return undefined;
     const botRoleId = this.botRoleIds.get(guildId);
     return {
       user,
@@ -387,7 +399,30 @@ export class World {
     const member = guildId === undefined ? undefined : this.member(guildId, userId);
     if (!guild || !member) return 0n;
     if (guild.ownerId === userId) return ALL_PERMISSIONS;
-    const roleIds = new Set(member.roles);
+    return this.#computedIn(channel, guild, new Set(member.roles), userId);
+  }
+
+  /**
+   * The app's permissions in a channel, as an interaction's `app_permissions` carries them: its bot's
+   * where the bot is a member; otherwise those of @everyone there, with Embed Links and Attach Files,
+   * which an app's answers to interactions always have (Discord's change log, "Calculated
+   * Permissions in Interaction Payloads", and discord/discord-api-docs#5316).
+   */
+  appPermissionsIn(channelId: Snowflake): bigint {
+    const channel = this.channels.get(channelId);
+    const guild = channel?.guild_id === undefined ? undefined : this.guilds.get(channel.guild_id);
+    if (!channel || !guild || guild.botMember) return this.permissionsIn(channelId, this.botUser.id);
+    const everyone = this.#computedIn(channel, guild, new Set(), undefined);
+    return everyone | PermissionFlagsBits.EmbedLinks | PermissionFlagsBits.AttachFiles;
+  }
+
+  /** `permissionsIn` for a member with these roles (none: @everyone alone), owner or not aside. */
+  #computedIn(
+    channel: EmulatorChannel,
+    guild: GuildRecord,
+    roleIds: ReadonlySet<Snowflake>,
+    userId: Snowflake | undefined,
+  ): bigint {
     let permissions = 0n;
     for (const role of guild.roles) {
       if (role.id === guild.id || roleIds.has(role.id)) permissions |= BigInt(role.permissions);
@@ -413,7 +448,7 @@ export class World {
     );
     if (own) apply(BigInt(own.allow), BigInt(own.deny));
     if ((permissions & PermissionFlagsBits.ViewChannel) === 0n) return 0n;
-    if (this.isTimedOut(guild.id, userId)) permissions &= TIMED_OUT_KEEPS;
+    if (userId !== undefined && this.isTimedOut(guild.id, userId)) permissions &= TIMED_OUT_KEEPS;
     // Implicit permissions: without Send Messages, a member cannot mention everyone, send TTS,
     // attach files or embed links in the channel either, whatever else allows them.
     if ((permissions & PermissionFlagsBits.SendMessages) === 0n) permissions &= ~WITH_SEND_MESSAGES;

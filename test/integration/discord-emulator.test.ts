@@ -712,4 +712,76 @@ describe('the Discord emulator in the bot’s DMs and under a timeout', () => {
       await emu.close();
     }
   });
+
+  it('runs the app’s commands in a server it was added to without its bot, where the bot gets nothing else and may not post; adding and removing the bot tell it', async () => {
+    const emu = await startDiscordEmulator();
+    const bot = await loginToEmulator(emu);
+    try {
+      const member = emu.createUser({ username: 'member' });
+      const guild = emu.createGuild({ name: 'Commands only', botMember: false });
+      const channel = emu.createChannel(guild.id, { name: 'general' });
+      await bot.client.application.commands.set([WEATHER_COMMAND], guild.id);
+      const post = () =>
+        bot.client.rest
+          .post(Routes.channelMessages(channel.id), { body: { content: 'hello' } })
+          .catch((error: unknown) => error);
+      const ask = () =>
+        emu.slash({
+          guildId: guild.id,
+          channelId: channel.id,
+          userId: member.id,
+          name: 'weather',
+          options: { city: 'Oslo' },
+        });
+
+      const handle = ask();
+      const interaction = await bot.nextInteraction();
+      if (!interaction.isChatInputCommand()) throw new Error('expected a slash command');
+      expect(interaction.guildId).toBe(guild.id);
+      expect(interaction.inCachedGuild()).toBe(false);
+      expect(bot.client.guilds.cache.has(guild.id)).toBe(false);
+      expect(bot.client.channels.cache.has(channel.id)).toBe(false);
+      // @everyone's permissions there, with Embed Links and Attach Files, which answers always have.
+      expect(interaction.appPermissions.has(PermissionFlagsBits.ViewChannel)).toBe(true);
+      expect(interaction.appPermissions.has(PermissionFlagsBits.EmbedLinks)).toBe(true);
+      expect(interaction.appPermissions.has(PermissionFlagsBits.AttachFiles)).toBe(true);
+      await interaction.reply({ content: 'Oslo: sunny' });
+      expect((await handle.reply()).content).toBe('Oslo: sunny');
+      for (const refused of [
+        await post(),
+        await bot.client.rest.get(Routes.guild(guild.id)).catch((error: unknown) => error),
+      ]) {
+        expect(refused).toBeInstanceOf(DiscordAPIError);
+        expect([(refused as DiscordAPIError).status, (refused as DiscordAPIError).code]).toEqual([
+          403, 50001,
+        ]);
+      }
+
+      const joined = once(bot.client, 'guildCreate');
+      emu.addBot(guild.id);
+      await joined;
+      expect(bot.client.channels.cache.has(channel.id)).toBe(true);
+      await post();
+      expect(emu.messages(channel.id).map((message) => message.content)).toContain('hello');
+      expect(() => emu.addBot(guild.id)).toThrow(/already/);
+
+      const left = once(bot.client, 'guildDelete');
+      emu.removeBot(guild.id);
+      const [gone] = (await left) as [{ id: string; available: boolean }];
+      expect(gone.id).toBe(guild.id);
+      expect(bot.client.guilds.cache.has(guild.id)).toBe(false);
+      const after = await post();
+      expect((after as DiscordAPIError).code).toBe(50001);
+      // Its commands stay: a member can still run them there.
+      const again = ask();
+      const next = await bot.nextInteraction();
+      if (!next.isChatInputCommand()) throw new Error('expected a slash command');
+      expect(next.inCachedGuild()).toBe(false);
+      await next.reply({ content: 'Oslo: rain' });
+      expect((await again.reply()).content).toBe('Oslo: rain');
+    } finally {
+      await bot.client.destroy();
+      await emu.close();
+    }
+  });
 });
