@@ -22,6 +22,22 @@ export const POST_PERMISSIONS = [
 export type PostPermission = (typeof POST_PERMISSIONS)[number][0];
 
 /**
+ * The link that adds the bot to one server, as the README's invite link does (the `bot` and
+ * `applications.commands` scopes, the post permissions above), with that server chosen.
+ */
+export function botInviteUrl(applicationId: string, guildId: string): string {
+  const permissions = POST_PERMISSIONS.reduce((bits, [, flag]) => bits | flag, 0n);
+  const query = new URLSearchParams({
+    client_id: applicationId,
+    scope: 'bot applications.commands',
+    permissions: permissions.toString(),
+    guild_id: guildId,
+    disable_guild_select: 'true',
+  });
+  return `https://discord.com/oauth2/authorize?${query.toString()}`;
+}
+
+/**
  * The post permissions `granted` lacks, in the order above, for a post of `kind`: Attach Files only
  * for the kinds that carry a chart (`today`, `week`); the current weather is an embed alone.
  */

@@ -51,6 +51,10 @@ const en = {
     '`/weather schedule remove` and add it again for another channel with `/weather schedule add`.',
   permissionsUnchecked: (channelId: string) =>
     `I could not check my permissions in <#${channelId}>: run \`/weather schedule test\` to see that a post arrives there.`,
+  botNotInServer: (inviteUrl: string) =>
+    'I cannot post on this server: I am not a member of it. The app was added without its bot (or the bot ' +
+    'was removed), so I can answer commands here but not post in channels. Someone with Manage Server ' +
+    `can add me with [this link](<${inviteUrl}>), then run this command again.`,
   timedOut: (untilSeconds: number) =>
     `I am timed out on this server until <t:${untilSeconds}:f>: posts due before then are skipped, and they start again by themselves after it.`,
   permissionNames: {
@@ -163,6 +167,11 @@ const de: ScheduleMessages = {
     '`/wetter zeitplan entfernen` und lege ihn mit `/wetter zeitplan hinzufügen` für einen anderen Kanal neu an.',
   permissionsUnchecked: (channelId) =>
     `Ich konnte meine Berechtigungen in <#${channelId}> nicht prüfen: Mit \`/wetter zeitplan testen\` siehst du, ob ein Post dort ankommt.`,
+  botNotInServer: (inviteUrl) =>
+    'Ich kann auf diesem Server nicht posten: Ich bin kein Mitglied. Die App wurde ohne ihren Bot ' +
+    'hinzugefügt (oder der Bot wurde entfernt), daher beantworte ich hier Befehle, kann aber nicht in ' +
+    'Kanälen posten. Jemand mit „Server verwalten“ kann mich über ' +
+    `[diesen Link](<${inviteUrl}>) hinzufügen; führe den Befehl danach noch einmal aus.`,
   timedOut: (untilSeconds) =>
     `Ich bin auf diesem Server bis <t:${untilSeconds}:f> im Timeout: Posts, die vorher fällig sind, fallen aus, danach geht es von selbst weiter.`,
   permissionNames: {

@@ -16,7 +16,12 @@ import {
 import { parseDays, parseTimeOfDay } from '../../services/schedules/input.js';
 import { DuplicateScheduleError, ScheduleLimitError } from '../../services/schedules/store.js';
 import { SCHEDULE_KINDS, type Schedule, type ScheduleKind } from '../../services/schedules/types.js';
-import { botStanding, missingPermissions, UNKNOWN_STANDING } from './schedule-standing.js';
+import {
+  botStanding,
+  missingPermissions,
+  requireBotInServer,
+  UNKNOWN_STANDING,
+} from './schedule-standing.js';
 import { deferWithPlace, PLACE_OPTION, placeAutocomplete, placeOption, weatherRequest } from './shared.js';
 import { requireManager, SCHEDULE_GROUP } from './schedule-shared.js';
 
@@ -65,6 +70,7 @@ export default {
   },
   async execute(interaction, weather, ctx) {
     const { guildId, t } = requireManager(interaction);
+    requireBotInServer(interaction, t);
     const time = parseTimeOfDay(interaction.options.getString('time', true));
     if (!time) throw new UserError(t.badTime);
     const typedZone = interaction.options.getString('timezone')?.trim() ?? '';
@@ -89,8 +95,8 @@ export default {
     const channelId = picked?.id ?? interaction.channelId;
     if (!channelId || !interaction.inGuild()) throw new UserError(t.pickTextChannel);
     // The type of the channel the command came from is in the interaction (its partial channel),
-    // which discord.js keeps only when it has the guild: without it, nothing is checked, and the
-    // reply says so.
+    // which discord.js gives only for a channel in its cache: without it, nothing is checked, and
+    // the reply says so. (The guild is cached: see `requireBotInServer`.)
     const type = picked?.type ?? interaction.channel?.type;
     if (type !== undefined && !POSTABLE.includes(type)) throw new UserError(t.notTextChannel);
     const { granted, timedOutUntil } =

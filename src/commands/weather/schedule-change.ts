@@ -15,7 +15,7 @@ import {
   SCHEDULE_GROUP,
   scheduleIdAutocomplete,
 } from './schedule-shared.js';
-import { requirePostable } from './schedule-standing.js';
+import { requireBotInServer, requirePostable } from './schedule-standing.js';
 
 type Verb = 'remove' | 'pause' | 'resume';
 
@@ -51,6 +51,7 @@ function scheduleVerb(verb: Verb): Subcommand<WeatherServices> {
     autocomplete: (interaction, weather) => scheduleIdAutocomplete(interaction, weather),
     async execute(interaction, weather, ctx) {
       const { guildId, t } = requireManager(interaction);
+      if (verb === 'resume') requireBotInServer(interaction, t);
       // Storage locks and (with SCHEDULER=queue) Redis come next: acknowledge first, privately.
       await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       const schedule = await findSchedule(weather, guildId, interaction.options.getString('id', true), t);

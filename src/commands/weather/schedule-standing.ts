@@ -1,5 +1,5 @@
 import type { ChatInputCommandInteraction, PermissionsBitField } from 'discord.js';
-import { lackingPostPermissions } from '../../bot/post-permissions.js';
+import { botInviteUrl, lackingPostPermissions } from '../../bot/post-permissions.js';
 import { UserError } from '../../bot/errors.js';
 import type { ScheduleMessages } from '../../bot/i18n/schedule-messages.js';
 import type { ScheduleKind } from '../../services/schedules/types.js';
@@ -85,4 +85,18 @@ export async function requirePostable(
   const { granted } = await botStanding(interaction, channelId, now);
   const missing = granted ? missingPermissions(granted, kind, t) : [];
   if (missing.length > 0) throw new UserError(t.missingPermissions(channelId, missing));
+}
+
+/**
+ * Refuses, with the link that adds the bot, a command that would have the bot post on a server it
+ * is not a member of: one the app was added to with the `applications.commands` scope alone, or
+ * whose bot was removed. Its commands still run there (they are answered through the interaction),
+ * but every post to a channel would be refused with Missing Access, and a schedule added would
+ * only be paused at its first post. A server the bot is in is always in discord.js's cache by the
+ * time an interaction is handled (READY lists it, available or not), so a server id with nothing
+ * cached is one the bot is not in.
+ */
+export function requireBotInServer(interaction: ChatInputCommandInteraction, t: ScheduleMessages): void {
+  if (interaction.inGuild() && !interaction.inCachedGuild())
+    throw new UserError(t.botNotInServer(botInviteUrl(interaction.applicationId, interaction.guildId)));
 }

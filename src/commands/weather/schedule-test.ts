@@ -17,6 +17,7 @@ import {
   SCHEDULE_GROUP,
   scheduleIdAutocomplete,
 } from './schedule-shared.js';
+import { requireBotInServer } from './schedule-standing.js';
 import { describeWeatherProblem, MAX_CONTENT_LENGTH } from './shared.js';
 import { fit } from '../../bot/render/weather.js';
 
@@ -27,6 +28,7 @@ export default {
   autocomplete: (interaction, weather) => scheduleIdAutocomplete(interaction, weather),
   async execute(interaction, weather) {
     const { guildId, t } = requireManager(interaction);
+    requireBotInServer(interaction, t);
     // Acknowledged before the storage read, which may wait on locks or Redis.
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     const schedule = await findSchedule(weather, guildId, interaction.options.getString('id', true), t);
