@@ -93,7 +93,8 @@ export class MusicOAuth {
     const timeoutMs = options.timeoutMs ?? 10_000;
     this.requestOptions = {
       // The local emulators speak plain http; the real service is https only.
-      [oauth.allowInsecureRequests]: options.authUrl.startsWith('http://'),
+      // (From the parsed address: the environment may write the scheme in capitals.)
+      [oauth.allowInsecureRequests]: new URL(options.authUrl).protocol === 'http:',
       // undici's own fetch, so the dispatcher (pooling, tests' MockAgent) is the installed undici's.
       [oauth.customFetch]: (url, init) =>
         undiciFetch(url, {

@@ -180,7 +180,8 @@ function fromOwnPage(req: IncomingMessage, publicOrigin: string): boolean {
 export async function startCallbackServer(options: CallbackServerOptions): Promise<CallbackServer> {
   const { logger, linking } = options;
   const now = options.now ?? Date.now;
-  const secure = options.publicUrl.startsWith('https://');
+  // From the parsed address: `HTTPS://…` is https too, and must not lose the cookies' protections.
+  const secure = new URL(options.publicUrl).protocol === 'https:';
   const publicOrigin = new URL(options.publicUrl).origin;
   const cookiePrefix = (kind: CookieKind) => (secure && kind === BOUND_COOKIE ? '__Host-' : '');
   const cookieName = (kind: CookieKind, stateHash: string) =>
@@ -457,6 +458,13 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
       // A target Node's parser lets through but that is no address (`//host:99999/`): the sender's
       // mistake, not ours, so a 400 and no error in the log.
       return send(res, 'other', pages.badRequest('The address is not valid.'));
+    }
+    // Only a path as written is served: the parser resolves `%2e%2e` and `..` segments, reads `\`
+    // as `/` and `//host/…` as an address, so `/link/%2e%2e/metrics` would reach /metrics past a
+    // proxy that forwards only /link/ (the README's set-up).
+    const written = (req.url ?? '/').split('?', 1)[0];
+    if (written !== url.pathname) {
+      return send(res, 'other', pages.notFound());
     }
     // The link routes act (use up a state, set a cookie, trade a code) on one method alone: a HEAD
     // from a link preview or a prefetch must not do any of that.

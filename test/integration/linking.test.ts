@@ -490,6 +490,44 @@ describe('the callback server under abuse and odd answers', () => {
     expect(logs.join('')).not.toContain('callback server error');
   });
 
+  it('serves a route only at its path as written: dot segments, encoded dots, backslashes and other hosts get a 404 page', async () => {
+    const { port } = new URL(server.url);
+    const raw = async (target: string) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      socket.end(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      return (await socket.toArray()).join('');
+    };
+    // Each resolves to /metrics or /healthz, which a proxy forwarding only /link/ and /callback
+    // must not expose.
+    for (const target of [
+      '/link/%2e%2e/metrics',
+      '/link/%2E%2E/metrics',
+      '/link/../metrics',
+      '/link\\..\\metrics',
+      '/callback/%2e%2e/healthz',
+      '//evil.example/metrics',
+      'http://other.example/metrics',
+    ]) {
+      const answer = await raw(target);
+      expect(answer, target).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
+      expect(answer, target).not.toContain('bot_music_links_total');
+      expect(answer, target).not.toContain('"status":"ok"');
+    }
+    expect(await raw('/metrics')).toContain('bot_music_links_total');
+  });
+
+  it('renews tokens at a token endpoint whose local address is written in capitals', async () => {
+    // PKCE tokens, as linking gets them: a public client refreshes them without its secret.
+    const issued = music.issueUserToken(music.fixtures!.users.premium, ['user-read-private'], { pkce: true });
+    const shouted = new MusicOAuth({
+      authUrl: music.authUrl.replace(/^http:/, 'HTTP:'),
+      clientId: music.clientId,
+      redirectUri: `${server.url}/callback`,
+    });
+    const renewed = await shouted.refresh(issued.refresh_token!);
+    expect(renewed.accessToken).not.toBe(issued.access_token);
+  });
+
   it('answers HEAD on the link routes with 405 and uses up nothing', async () => {
     const url = await linking.startLink('discord-head');
     const headStart = await request(url, { method: 'HEAD' });
@@ -648,6 +686,8 @@ describe('linking behind HTTPS', () => {
   const httpsUrl = 'https://bot.example';
   let httpsMusic: MusicEmulator;
   let httpsServer: CallbackServer;
+  /** The same, its public address written `HTTPS://BOT.EXAMPLE`. */
+  let shoutedServer: CallbackServer;
   let httpsLinking: Linking;
   let httpsVault: TokenVault;
   let httpsClient: MusicClient;
@@ -670,28 +710,32 @@ describe('linking behind HTTPS', () => {
       clientId: httpsMusic.clientId,
       redirectUri: `${httpsUrl}/callback`,
     });
-    httpsServer = await startCallbackServer({
-      host: '127.0.0.1',
-      port: 0,
-      publicUrl: httpsUrl,
-      linking: {
-        states: httpsStates,
-        vault: httpsVault,
-        cookieKey: key,
-        oauth,
-        fetchProfile: async (token) => {
-          const me = await httpsClient.users.meWithToken(token);
-          return { accountId: me.account_id ?? me.id, displayName: me.display_name };
+    const serve = (publicUrl: string) =>
+      startCallbackServer({
+        host: '127.0.0.1',
+        port: 0,
+        publicUrl,
+        linking: {
+          states: httpsStates,
+          vault: httpsVault,
+          cookieKey: key,
+          oauth,
+          fetchProfile: async (token) => {
+            const me = await httpsClient.users.meWithToken(token);
+            return { accountId: me.account_id ?? me.id, displayName: me.display_name };
+          },
         },
-      },
-      registry: new Registry(),
-      logger: createLogger({ level: 'silent' }),
-    });
+        registry: new Registry(),
+        logger: createLogger({ level: 'silent' }),
+      });
+    httpsServer = await serve(httpsUrl);
+    shoutedServer = await serve('HTTPS://BOT.EXAMPLE');
     httpsLinking = createLinking({ states: httpsStates, vault: httpsVault, publicUrl: httpsUrl });
   });
 
   afterAll(async () => {
     await httpsServer?.close();
+    await shoutedServer?.close();
     await httpsClient?.close();
     await httpsMusic?.close();
   });
@@ -718,6 +762,14 @@ describe('linking behind HTTPS', () => {
       consent: String(next.headers.location),
     };
   }
+
+  it('keeps its cookies Secure when the public address is written in capitals', async () => {
+    const startUrl = new URL(await httpsLinking.startLink('discord-shouted'));
+    const start = await request(`${shoutedServer.url}${startUrl.pathname}${startUrl.search}`);
+    await start.body.dump();
+    expect(start.statusCode).toBe(200);
+    expect(String(start.headers['set-cookie'])).toMatch(/; Secure/);
+  });
 
   it('takes the binding cookie only under its __Host- name, which no sibling subdomain can set', async () => {
     const { bound, consent } = await pressContinue('discord-https');
