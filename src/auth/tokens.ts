@@ -116,7 +116,8 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
           return await refresh(userId, link, owner);
         } finally {
           stopKeeping();
-          await options.storage.release('locks', lock, owner);
+          // As in `vault.locked`: a lock that cannot be given up runs out; the refresh stands.
+          await options.storage.release('locks', lock, owner).catch(() => {});
         }
       }
       await delay(pause);

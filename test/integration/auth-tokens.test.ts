@@ -130,6 +130,25 @@ describe('access tokens on demand', () => {
     expect(issuer.calls).toBe(50);
   });
 
+  it('keeps what was done under the link lock when the lock cannot be given up afterwards', async () => {
+    const storage = await sqliteStorage();
+    // Storage that stores but cannot release a lock (out of reach for a moment): it runs out.
+    const stuck: Storage = { ...storage, release: () => Promise.reject(new Error('storage out of reach')) };
+    const vault = new TokenVault(stuck, new Keyring(randomBytes(32)));
+    const link = linkFactory();
+    await expect(vault.locked('u1', () => vault.put('u1', link))).resolves.toBeUndefined();
+    expect((await vault.get('u1'))?.accessToken).toBe(link.accessToken);
+
+    const issuer = rotatingIssuer();
+    const expired = linkFactory({ expiresAt: Date.now() - 1 });
+    issuer.issue(expired.refreshToken);
+    await vault.put('u2', expired);
+    const source = createTokenSource({ vault, oauth: issuer, storage: stuck });
+    const token = await source.getAccessToken('u2');
+    expect(token).not.toBe(expired.accessToken);
+    expect((await vault.get('u2'))?.accessToken).toBe(token);
+  });
+
   it('keeps a rotated link through a failed write of the refreshed tokens', async () => {
     const { storage, vault, issuer, clock } = await expiredRotatingLink();
     // Storage refuses the first write after the refresh (a hiccup), as the service has already
