@@ -59,18 +59,22 @@ const TRANSIENT_CODES: ReadonlySet<string> = new Set([
 /** Why a token request failed, for the callback page and the logs (never the secret values). */
 export class OAuthError extends UpstreamError {
   override readonly name = 'OAuthError';
-  /** True when the service is down or failing for now (no answer, a 5xx): trying later may work. */
+  /** True when the service is down or failing for now (no answer, a 5xx, a 429): trying later may work. */
   readonly transient: boolean;
   /** For the member when the service is down for now; otherwise the error is the bot's to log. */
   readonly userMessage: string | undefined;
   constructor(
-    /** The RFC 6749 §5.2 error code (`invalid_grant`, ...), or `unreachable`, or `invalid_callback`. */
+    /**
+     * The RFC 6749 §5.2 error code (`invalid_grant`, ...), or one of ours: `unreachable` (no answer),
+     * `no_oauth_error` (an error status without an OAuth error: a proxy's or gateway's page),
+     * `invalid_response` (a success the bot cannot use), `invalid_callback`.
+     */
     readonly oauthError: string,
     message: string,
     { status, ...options }: ErrorOptions & { status?: number | undefined } = {},
   ) {
     super(message, 'music', options);
-    this.transient = TRANSIENT_CODES.has(oauthError) || (status ?? 0) >= 500;
+    this.transient = TRANSIENT_CODES.has(oauthError) || (status ?? 0) >= 500 || status === 429;
     // The same sentence as for any other music call the service does not answer.
     this.userMessage = this.transient
       ? 'The music service is not answering right now. Please try again in a minute.'
@@ -213,17 +217,28 @@ class Refusal extends Error {
  * service being down: a dead link was never dropped, and the member heard "try again later".
  */
 async function refusalIn(response: Response): Promise<void> {
-  if (response.status < 400 || response.status >= 500) return;
+  if (response.status < 400) return;
   let body: unknown;
   try {
     body = JSON.parse(await response.clone().text());
   } catch {
-    return;
+    body = undefined;
   }
-  if (typeof body !== 'object' || body === null) return;
-  const { error, error_description: description } = body as Record<string, unknown>;
-  if (typeof error !== 'string') return;
-  throw new Refusal(response.status, error, typeof description === 'string' ? description : undefined);
+  const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const { error, error_description: description } = fields;
+  if (typeof error === 'string')
+    throw new Refusal(response.status, error, typeof description === 'string' ? description : undefined);
+  // No OAuth error in it (a proxy's or a firewall's page, a gateway's 502): its status says whether
+  // it passes (a 5xx, a 429) or not, rather than every such answer reading as the service being down.
+  throw new Unanswered(response.status);
+}
+
+/** An error status from the token endpoint with no OAuth error in its body (see {@link refusalIn}). */
+class Unanswered extends Error {
+  override readonly name = 'Unanswered';
+  constructor(readonly status: number) {
+    super(`the token endpoint answered ${status} without an OAuth error`);
+  }
 }
 
 /** `known`: secrets the service's text may echo back (what the request sent, the client secret). */
@@ -237,6 +252,23 @@ function toOAuthError(error: unknown, known: readonly string[]): OAuthError {
       { status: error.status },
     );
   }
+  if (error instanceof Unanswered) {
+    return new OAuthError(
+      'no_oauth_error',
+      `The music service's token endpoint answered ${error.status} without an OAuth error`,
+      {
+        status: error.status,
+      },
+    );
+  }
   const message = error instanceof Error ? redactText(error.message, known) : 'unknown error';
+  // A success the bot cannot use (not JSON, no access token, a token type other than Bearer):
+  // trying again gets the same answer.
+  if (error instanceof oauth.OperationProcessingError || error instanceof oauth.UnsupportedOperationError) {
+    return new OAuthError(
+      'invalid_response',
+      `The music service's token endpoint sent an answer the bot cannot use: ${message}`,
+    );
+  }
   return new OAuthError('unreachable', `The music service's token endpoint failed: ${message}`);
 }

@@ -362,7 +362,18 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
         return outcome(res, 'app_misconfigured', pages.appMisconfigured(), clear);
       }
       const down = failure instanceof OAuthError && failure.transient;
-      logger.warn({ err: failure, userId: taken.link.userId }, 'music code exchange failed');
+      // An answer that is no OAuth answer at all, and not one that passes: for the owner to look
+      // into (a proxy or firewall between the bot and the service), as every link will fail so.
+      const unreadable =
+        failure instanceof OAuthError &&
+        !down &&
+        (failure.oauthError === 'no_oauth_error' || failure.oauthError === 'invalid_response');
+      if (unreadable)
+        logger.error(
+          { err: failure, userId: taken.link.userId },
+          'music code exchange failed: the token endpoint’s answer is no OAuth answer (is a proxy or firewall in between?)',
+        );
+      else logger.warn({ err: failure, userId: taken.link.userId }, 'music code exchange failed');
       return outcome(
         res,
         down ? 'service_down' : 'exchange_failed',

@@ -52,6 +52,7 @@ describe('a token endpoint that fails', () => {
     ['503 temporarily_unavailable', 503, { error: 'temporarily_unavailable' }],
     ['500 server_error', 500, { error: 'server_error' }],
     ['a 502 with an HTML page', 502, '<html>Bad gateway</html>'],
+    ['a 429 with an HTML page', 429, '<html>Slow down</html>'],
     ['400 temporarily_unavailable', 400, { error: 'temporarily_unavailable' }],
   ])('tells the member the service is not answering (%s)', async (_name, status, body) => {
     tokenEndpoint().reply(status, body, typeof body === 'string' ? {} : json);
@@ -97,6 +98,34 @@ describe('a token endpoint that fails', () => {
     expect((error as OAuthError).transient).toBe(false);
     expect(describeForUser(error)).not.toBe(NOT_ANSWERING);
   });
+
+  it.each([
+    ['a 403 page of a proxy or firewall', 403, '<html>Blocked</html>', {}, 'no_oauth_error'],
+    ['a 400 with no OAuth error', 400, { message: 'bad' }, json, 'no_oauth_error'],
+    [
+      'a success with a token type other than Bearer',
+      200,
+      { access_token: 'at', token_type: 'MAC' },
+      json,
+      'invalid_response',
+    ],
+    [
+      'a success that is not JSON',
+      200,
+      'hello',
+      { headers: { 'content-type': 'text/plain' } },
+      'invalid_response',
+    ],
+  ])(
+    'keeps an answer that is no OAuth answer, and will not pass, for the log rather than telling the member to wait (%s)',
+    async (_name, status, body, options, code) => {
+      tokenEndpoint().reply(status, body, options);
+      const error = await oauth.refresh('rt').catch((e: unknown) => e);
+      expect((error as OAuthError).oauthError).toBe(code);
+      expect((error as OAuthError).transient).toBe(false);
+      expect(describeForUser(error)).toBeUndefined();
+    },
+  );
 
   it('keeps a refusal that is the bot’s own fault for the log, not the member', async () => {
     tokenEndpoint().reply(400, { error: 'unsupported_grant_type' }, json);
