@@ -20,7 +20,7 @@ import { createScheduleRunner, unpostedRuns, type Scheduler } from './services/s
 import { ScheduleStore } from './services/schedules/store.js';
 import { nonceFor } from './services/schedules/timing.js';
 import { createScheduledPoster, fetchScheduledWeather } from './bot/scheduled-post.js';
-import { pauseSchedulesOfDeletedChannels } from './bot/schedule-channels.js';
+import { pauseUnpostableSchedules } from './bot/schedule-channels.js';
 import type { Storage } from './storage/index.js';
 import { createDiscordClient } from './bot/client.js';
 import type { BotContext } from './bot/context.js';
@@ -115,7 +115,7 @@ export async function startApp(config: Config, options: StartAppOptions = {}): P
     } else {
       scheduler = createScheduleRunner(parts);
     }
-    pauseSchedulesOfDeletedChannels(
+    pauseUnpostableSchedules(
       client,
       { store, scheduler },
       {

@@ -81,7 +81,7 @@ describe('a server the app was added to without its bot', () => {
     expect(german.content).toMatch(/^Ich kann auf diesem Server nicht posten: Ich bin kein Mitglied\./);
   });
 
-  it('schedules posts once the bot is added, and the first goes out; removed again, its schedule is not resumed', async () => {
+  it('schedules posts once the bot is added, and the first goes out; removed, its schedules are paused and not resumed', async () => {
     world.discord.addBot(guildId);
     await expect.poll(() => world.app.client.guilds.cache.has(guildId)).toBe(true);
     const add = await schedule('add', { place: BERLIN, time: '07:00', timezone: 'Europe/Berlin' });
@@ -94,14 +94,23 @@ describe('a server the app was added to without its bot', () => {
     expect(posted?.interaction_metadata).toBeUndefined();
     expect(posted?.embeds[0]?.footer?.text).toContain(`Scheduled post ${id}`);
 
-    // Removed from the server again: its schedule cannot be resumed there, and says why.
-    const paused = await schedule('pause', { id: id! });
-    expect(paused.embeds[0]?.title).toBeDefined();
+    // A second one, paused by a member: a pause of their own is kept as it is.
+    const second = await schedule('add', { place: BERLIN, time: '09:00', timezone: 'Europe/Berlin' });
+    const secondId = /`([^`]+)`/.exec(second.embeds[0]?.description ?? '')?.[1];
+    await schedule('pause', { id: secondId! });
+
+    // Removed from the server: its running schedule is paused at once, saying why, and cannot be
+    // resumed there until the bot is back.
     world.discord.removeBot(guildId);
     await expect.poll(() => world.app.client.guilds.cache.has(guildId)).toBe(false);
+    const listed = async () => JSON.stringify((await schedule('list', {})).embeds);
+    await expect.poll(listed).toContain('paused: the bot was removed from this server');
+    const list = await listed();
+    expect(list.match(/the bot was removed from this server/g)).toHaveLength(1);
+    expect(list).toContain(secondId!);
     const resume = await schedule('resume', { id: id! });
     expect(resume.content).toMatch(/^I cannot post on this server: I am not a member of it\./);
-    const list = await schedule('list', {});
-    expect(JSON.stringify(list.embeds)).toContain(id!);
+    const german = JSON.stringify((await schedule('list', {}, 'de')).embeds);
+    expect(german).toContain('der Bot wurde von diesem Server entfernt');
   });
 });

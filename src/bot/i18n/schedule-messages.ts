@@ -107,6 +107,7 @@ const en = {
   pauseReasons: {
     'channel-deleted': 'the channel was deleted',
     'channel-hidden': 'the bot can no longer see the channel',
+    'bot-removed': 'the bot was removed from this server',
     'missing-permission': 'the bot lost a permission it needs in the channel',
     'plan-current': 'the bot’s weather plan does not include current weather',
     'plan-hourly': 'the bot’s weather plan does not include the hourly forecast',
@@ -218,6 +219,7 @@ const de: ScheduleMessages = {
   pauseReasons: {
     'channel-deleted': 'der Kanal wurde gelöscht',
     'channel-hidden': 'der Bot kann den Kanal nicht mehr sehen',
+    'bot-removed': 'der Bot wurde von diesem Server entfernt',
     'missing-permission': 'dem Bot fehlt eine Berechtigung, die er im Kanal braucht',
     'plan-current': 'der Wettertarif des Bots enthält kein aktuelles Wetter',
     'plan-hourly': 'der Wettertarif des Bots enthält keine stündliche Vorhersage',

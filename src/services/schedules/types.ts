@@ -99,6 +99,7 @@ export const PAUSE_CODES = [
   'member',
   'channel-deleted',
   'channel-hidden',
+  'bot-removed',
   'missing-permission',
   'plan-current',
   'plan-hourly',
