@@ -217,6 +217,27 @@ async function botTimedOutUntil(
 }
 
 /**
+ * Whether a post refused with Missing Access was refused because the bot is no longer in the
+ * server (removed while this process was not running, so no GUILD_DELETE paused its schedules),
+ * rather than because it cannot see the channel: its own member there is looked up once, which
+ * Discord refuses with the same 50001 (or 10004 for a server that is gone) to a bot that is not a
+ * member. A server in the cache is one the bot is in (READY lists them all). Any other answer, or
+ * none, leaves the refusal as the channel's.
+ */
+async function notAMember(client: Client, guildId: string): Promise<boolean> {
+  if (!client.user || client.guilds.cache.has(guildId)) return false;
+  try {
+    await client.rest.get(Routes.guildMember(guildId, client.user.id));
+    return false;
+  } catch (error) {
+    return (
+      error instanceof DiscordAPIError &&
+      (error.code === RESTJSONErrorCodes.MissingAccess || error.code === RESTJSONErrorCodes.UnknownGuild)
+    );
+  }
+}
+
+/**
  * Posts a scheduled message; a channel that is gone or closed to the bot pauses the schedule. A
  * post refused for a missing permission while the bot is timed out on the server is skipped
  * instead: the permissions come back when the timeout ends.
@@ -256,6 +277,9 @@ export function createScheduledPoster(
         if (until !== undefined) throw new BotTimedOutError(until, { cause: error });
         // The bot's own member, when just fetched for its timeout, serves the permissions too.
         throw missingPermission(schedule, await postPermissions(client, schedule, member), error);
+      }
+      if (code === 'channel-hidden' && (await notAMember(client, schedule.guildId))) {
+        throw new PostRejectedError(REASONS['bot-removed'], 'bot-removed', { cause: error });
       }
       if (code) throw new PostRejectedError(REASONS[code], code, { cause: error });
       // Discord's own refusal of this message (a JSON error code with 400, 403, 404 or 413) will not

@@ -154,6 +154,26 @@ describe("the bot's Discord client", () => {
     expect((archived as PostRefusedError).detail).toBe('Thread is archived');
   });
 
+  it('pauses a post refused with Missing Access as the bot removed from the server when it is no member there, and as a hidden channel when it is', async () => {
+    const post = createScheduledPoster(client, 'https://weather.example');
+    const fetched = { kind: 'current' as const, report: currentReportFixture() };
+    // Removed while this process was not watching: no GUILD_DELETE paused anything.
+    const { guild: left, room: leftRoom } = await uncachedChannel('Left');
+    emu.removeBot(left.id);
+    const gone = { ...berlinSchedule({ guildId: left.id, channelId: leftRoom.id }), id: 'left' };
+    const removed = await post(gone, fetched, 'nonce-left').catch((error: unknown) => error);
+    expect(removed).toBeInstanceOf(PostRejectedError);
+    expect((removed as PostRejectedError).code).toBe('bot-removed');
+    expect((removed as PostRejectedError).message).toBe('the bot was removed from this server');
+    // In a server it is in, where this process holds nothing of it, a channel it may not view.
+    const { guild: kept, room: hidden } = await uncachedChannel('Kept');
+    emu.setBotPermissions(hidden.id, { deny: PermissionFlagsBits.ViewChannel });
+    const unseen = { ...berlinSchedule({ guildId: kept.id, channelId: hidden.id }), id: 'hidden' };
+    const refused = await post(unseen, fetched, 'nonce-hidden').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(PostRejectedError);
+    expect((refused as PostRejectedError).code).toBe('channel-hidden');
+  });
+
   it('skips a post refused while the bot is timed out, asking Discord when the server is not in the cache, and tries again when it cannot ask', async () => {
     const post = createScheduledPoster(client, 'https://weather.example');
     const fetched = { kind: 'current' as const, report: currentReportFixture() };
