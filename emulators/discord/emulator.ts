@@ -177,7 +177,7 @@ export class DiscordEmulator {
     if (!guild) throw new Error(`No guild ${guildId} in the emulator`);
     if (guild.botMember) throw new Error(`The bot is already a member of guild ${guildId}`);
     guild.botMember = true;
-    guild.joinedAt = new Date().toISOString();
+    guild.joinedAt = new Date(this.#core.now()).toISOString();
     this.#guildCreate(guildId);
     this.#core.changed();
   }

@@ -714,7 +714,9 @@ describe('the Discord emulator in the bot’s DMs and under a timeout', () => {
   });
 
   it('runs the app’s commands in a server it was added to without its bot, where the bot gets nothing else and may not post; adding and removing the bot tell it', async () => {
-    const emu = await startDiscordEmulator();
+    // The emulator's clock a day ahead: the bot's joining is dated by it.
+    const clock = () => Date.now() + 86_400_000;
+    const emu = await startDiscordEmulator({ now: clock });
     const bot = await loginToEmulator(emu);
     try {
       const member = emu.createUser({ username: 'member' });
@@ -761,6 +763,8 @@ describe('the Discord emulator in the bot’s DMs and under a timeout', () => {
       emu.addBot(guild.id);
       await joined;
       expect(bot.client.channels.cache.has(channel.id)).toBe(true);
+      const joinedAt = bot.client.guilds.cache.get(guild.id)?.members.me?.joinedTimestamp ?? 0;
+      expect(joinedAt).toBeGreaterThan(Date.now() + 86_000_000);
       await post();
       expect(emu.messages(channel.id).map((message) => message.content)).toContain('hello');
       expect(() => emu.addBot(guild.id)).toThrow(/already/);
