@@ -180,9 +180,10 @@ function fromOwnPage(req: IncomingMessage, publicOrigin: string): boolean {
 export async function startCallbackServer(options: CallbackServerOptions): Promise<CallbackServer> {
   const { logger, linking } = options;
   const now = options.now ?? Date.now;
+  const publicAddress = new URL(options.publicUrl);
   // From the parsed address: `HTTPS://…` is https too, and must not lose the cookies' protections.
-  const secure = new URL(options.publicUrl).protocol === 'https:';
-  const publicOrigin = new URL(options.publicUrl).origin;
+  const secure = publicAddress.protocol === 'https:';
+  const publicOrigin = publicAddress.origin;
   const cookiePrefix = (kind: CookieKind) => (secure && kind === BOUND_COOKIE ? '__Host-' : '');
   const cookieName = (kind: CookieKind, stateHash: string) =>
     `${cookiePrefix(kind)}${kind.name}_${stateHash.slice(0, 8)}`;
