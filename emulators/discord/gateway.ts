@@ -352,7 +352,8 @@ export class Gateway implements GatewayLink {
     const resume = resumeSchema.safeParse(data);
     const session = resume.success ? this.#sessions.get(resume.data.session_id) : undefined;
     if (current || !resume.success || !session || !this.#tokenMatches(resume.data.token)) {
-      // Not resumable: the client identifies again.
+      // Not resumable: the client identifies again. A bad token in a RESUME included: Discord once
+      // closed with 4006 there and changed it to op 9 (discord-api-docs#1209, from Discord's staff).
       this.#send(socket, { op: GatewayOpcodes.InvalidSession, d: false, s: null, t: null });
       return;
     }

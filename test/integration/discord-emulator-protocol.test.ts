@@ -1641,6 +1641,26 @@ describe('Discord emulator gateway: resuming', () => {
     await again.close();
   });
 
+  it('answers INVALID_SESSION, not a close, to a resume with another token, and keeps the session', async () => {
+    const own = await startDiscordEmulator({ botToken: TOKEN });
+    try {
+      own.createGuild({ name: 'Token HQ' });
+      const { gateway, sessionId, seq } = await identified(own, 1);
+      await gateway.close(4000);
+      const wrong = await connect(own);
+      wrong.send(GatewayOpcodes.Resume, { token: 'someone-else', session_id: sessionId, seq });
+      expect(await wrong.next()).toEqual({ op: GatewayOpcodes.InvalidSession, d: false, s: null, t: null });
+      await wrong.close();
+      // The session was not the wrong token's to end: its own token still resumes it.
+      const right = await connect(own);
+      right.send(GatewayOpcodes.Resume, { token: TOKEN, session_id: sessionId, seq });
+      expect(await right.next()).toMatchObject({ op: GatewayOpcodes.Dispatch, t: 'RESUMED' });
+      await right.close();
+    } finally {
+      await own.close();
+    }
+  });
+
   it('makes discord.js identify again, with every channel in its cache', async () => {
     const bot = await loginToEmulator(emu, { token: TOKEN });
     try {
