@@ -18,10 +18,12 @@ const remove = args.includes('--remove');
 
 let guildId: string | undefined;
 let apiUrl: string | undefined;
+let applicationId: string | undefined;
 try {
   const config = loadConfig();
   guildId = config.discord.guildId;
   apiUrl = config.discord.apiUrl;
+  applicationId = config.discord.applicationId;
   const registered = await registerCommands({
     token: config.discord.token,
     applicationId: config.discord.applicationId,
@@ -43,7 +45,7 @@ try {
   console.error(
     error instanceof ConfigError
       ? `${error.message}\n\nSee .env.example for every setting.`
-      : `${remove ? 'Removing the commands' : 'Registration'} failed: ${describeRegisterFailure(error, { guildId, apiUrl })}`,
+      : `${remove ? 'Removing the commands' : 'Registration'} failed: ${describeRegisterFailure(error, { guildId, apiUrl, applicationId })}`,
   );
   process.exit(1);
 }

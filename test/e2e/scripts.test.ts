@@ -180,11 +180,21 @@ describe('the quick-start scripts', () => {
             'check the network, and DISCORD_API_URL if it is set$',
         ),
       );
-      expect(await failing({ DISCORD_GUILD_ID: '100000000000000002' })).toBe(
-        'Registration failed: The bot cannot register commands in the server DISCORD_GUILD_ID names ' +
-          '(100000000000000002): invite it there with the link in the README (scopes bot and ' +
-          'applications.commands), or correct the id.',
-      );
+      // A server the app is not in: the link that adds the bot there, that server chosen.
+      const notIn = await failing({ DISCORD_GUILD_ID: '100000000000000002' });
+      const link =
+        /^Registration failed: The bot cannot register commands in the server DISCORD_GUILD_ID names \(100000000000000002\): add it there with (\S+) or correct the id\.$/.exec(
+          notIn,
+        );
+      expect(link, notIn).not.toBeNull();
+      const invite = new URL(link![1]!);
+      expect(invite.origin + invite.pathname).toBe('https://discord.com/oauth2/authorize');
+      expect(Object.fromEntries(invite.searchParams)).toMatchObject({
+        client_id: env.DISCORD_APPLICATION_ID,
+        scope: 'bot applications.commands',
+        guild_id: '100000000000000002',
+        disable_guild_select: 'true',
+      });
     } finally {
       await discord.close();
     }
