@@ -589,11 +589,11 @@ describe('renderAccumulated', () => {
     expect(german['Wärmesumme über 10\u00a0°C']).toBe(
       '5\u00a0°C·d an 1 Tag über der Schwelle (Tagesmittel 15\u00a0°C)',
     );
-    // The sum over the period's days ("an 1 Tag" would read as the days it rained), and not
-    // "0,08 in in 1 Tag" in inches.
-    expect(german['Niederschlag']).toBe('2\u00a0mm über 1 Tag');
+    // The sum over the period's days: not "an 1 Tag" (the days it rained), "über 1 Tag" (more
+    // than a day) nor "0,08 in in 1 Tag" in inches.
+    expect(german['Niederschlag']).toBe('2\u00a0mm innerhalb von 1 Tag');
     expect(fields(renderAccumulated(one, { ...DE, units: 'imperial' }))['Niederschlag']).toBe(
-      '0,08\u00a0in über 1 Tag',
+      '0,08\u00a0in innerhalb von 1 Tag',
     );
   });
 

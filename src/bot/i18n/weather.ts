@@ -492,7 +492,9 @@ const de: WeatherMessages = {
       ? `${sum} an 1 Tag über der Schwelle (Tagesmittel ${mean})`
       : `${sum} an ${days} Tagen über der Schwelle (im Mittel ${mean})`,
   warmthNone: 'Kein Tag war wärmer als die Schwelle.',
-  precipitationValue: (sum, days) => `${sum} über ${days} ${days === 1 ? 'Tag' : 'Tage'}`,
+  // Not 'über N Tage' (read as 'more than'), 'an N Tagen' (the days it fell on) nor 'in N Tagen'
+  // ('0,08 in in 1 Tag' in inches).
+  precipitationValue: (sum, days) => `${sum} innerhalb von ${days} ${days === 1 ? 'Tag' : 'Tagen'}`,
   accumulatedEmpty: 'Der Wetterdienst hat für diesen Zeitraum keine Summen.',
 
   unitsSaved: (units) => `Deine Wetterantworten verwenden jetzt diese Einheiten: ${units}.`,
