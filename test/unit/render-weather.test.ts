@@ -195,6 +195,22 @@ describe('renderCurrentWeather', () => {
     expect(values['Stand (Ortszeit)']).toMatch(/01:20 \(UTC\+1\)$/);
   });
 
+  it('reads the time at the place from its coordinates when an answer gives no timezone', () => {
+    // The contract's field list for current weather has no `timezone` (the real service sends it):
+    // Berlin in July is UTC+2, not UTC.
+    const report = currentReportFixture({ place: { lat: 52.52, lon: 13.39 } });
+    report.weather.dt = Date.UTC(2026, 6, 1, 10, 17) / 1000;
+    delete report.weather.timezone;
+    report.weather.sys = {
+      country: 'DE',
+      sunrise: Date.UTC(2026, 6, 1, 2, 46) / 1000,
+      sunset: Date.UTC(2026, 6, 1, 19, 33) / 1000,
+    };
+    const values = fields(renderCurrentWeather(report, DE));
+    expect(values['Stand (Ortszeit)']).toMatch(/12:17 \(UTC\+2\)$/);
+    expect(values['Sonnenaufgang / -untergang']).toBe('04:46 / 21:33');
+  });
+
   it('fits Discord’s limits with a huge place name and description', () => {
     const embed = renderCurrentWeather(
       currentReportFixture({

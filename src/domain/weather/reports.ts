@@ -21,7 +21,14 @@ import { ProductNotInPlanError, WeatherKeyRejectedError, type WeatherProduct } f
 import type { Place } from './places.js';
 import type { UnixRange } from './dates.js';
 import { dailyFromThreeHourly } from './five-day.js';
-import { countryOfLabel, HOUR, localDayNumber, placeClock, type PlaceClock } from './zones.js';
+import {
+  answeredOffset,
+  countryOfLabel,
+  HOUR,
+  localDayNumber,
+  placeClock,
+  type PlaceClock,
+} from './zones.js';
 
 export interface CurrentReport {
   place: Place;
@@ -273,7 +280,7 @@ export async function getPlaceClock(client: WeatherClient, place: Place): Promis
   const { weather } = await getCurrentWeather(client, place, { lang: 'en' });
   // An empty `sys.country` (seen in real answers) names no country.
   const country = weather.sys?.country || countryOfLabel(place.label);
-  return placeClock(weather.timezone ?? 0, weather.dt, country, place);
+  return placeClock(answeredOffset(weather.timezone, weather.dt, place), weather.dt, country, place);
 }
 
 /**

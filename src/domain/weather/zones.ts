@@ -312,10 +312,27 @@ export function localCalendarDay(
   coords: { lat: number; lon: number },
   unix: number,
 ): { month: number; day: number } {
-  const zone = zoneAt(coords);
-  const offset = zone === undefined ? Math.round(coords.lon / 15) * HOUR : zoneOffset(zone, unix);
-  const local = new Date((unix + offset) * 1000);
+  const local = new Date((unix + offsetAtCoords(coords, unix)) * 1000);
   return { month: local.getUTCMonth() + 1, day: local.getUTCDate() };
+}
+
+/** The shift from UTC at `coords` at `unix`: the zone there, or nautical time at sea. */
+function offsetAtCoords(coords: { lat: number; lon: number }, unix: number): number {
+  const zone = zoneAt(coords);
+  return zone === undefined ? Math.round(coords.lon / 15) * HOUR : zoneOffset(zone, unix);
+}
+
+/**
+ * The place's shift from UTC when the service answered about `at`: the answer's `timezone`, which
+ * the real service always sends; without it (the contract's field list for current weather has
+ * none), the zone at the place's coordinates rather than UTC.
+ */
+export function answeredOffset(
+  timezone: number | undefined,
+  at: number,
+  coords: { lat: number; lon: number },
+): number {
+  return timezone ?? offsetAtCoords(coords, at);
 }
 
 /**
