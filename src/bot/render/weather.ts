@@ -19,6 +19,7 @@ import type {
 import type { WeatherUnits } from '../../domain/weather/units.js';
 import { amountsByLocalDay, typicalCondition } from '../../domain/weather/five-day.js';
 import {
+  answeredOffset,
   byLocalDay,
   localDayNumber,
   localHour,
@@ -166,7 +167,7 @@ export function renderCurrentWeather(report: CurrentReport, options: WeatherRend
   const { t } = f;
   const { weather } = report;
   const condition = weather.weather[0];
-  const tz = weather.timezone ?? 0;
+  const tz = answeredOffset(weather.timezone, weather.dt, report.place);
   const fields: APIEmbedField[] = [
     field(t.temperature, f.temperature(weather.main.temp)),
     // The air temperature is not what it feels like: without the service's figure, say nothing.
