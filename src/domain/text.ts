@@ -27,17 +27,18 @@ export function truncate(text: string, max: number): string {
 
 /**
  * `text` escaped for Discord markdown: bold, italics, underline, strike-through, spoilers, code,
- * masked links (`[text](url)`) and mention or emoji tags (`<@id>`, `<#id>`, `<:name:id>`) show as
- * typed.
+ * masked links (`[text](url)`), mention or emoji tags (`<@id>`, `<#id>`, `<:name:id>`) and bare
+ * links (`https://…`, which Discord makes clickable: `\:` shows a colon and breaks the link, as
+ * `\:name:` shows an emoji's code) show as typed.
  */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\*_~`|<>[\]]/g, '\\$&');
+  return text.replace(/[\\*_~`|<>[\]]/g, '\\$&').replace(/:(?=\/\/)/g, '\\:');
 }
 
 /**
  * A name or a member's input quoted inside a sentence: one line, at most `max` units before
  * escaping, and escaped, so a playlist called `[Re-link your account](https://…)` reads as typed
- * rather than as a link in the bot's own message.
+ * rather than as a link in the bot's own message (nor is its address one).
  */
 export function quoteText(text: string, max = 60): string {
   return escapeMarkdown(truncate(text.replace(/\s+/g, ' ').trim(), max));

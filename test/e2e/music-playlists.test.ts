@@ -484,7 +484,7 @@ describe('playlists: pages, autocomplete and edits', () => {
     const error = await playlist('add', { playlist: bait, items: trackIds[1]! }).waitForFollowUp();
     expect(error.flags! & EPHEMERAL).toBe(EPHEMERAL);
     expect(error.content).toBe(
-      '“\\[Re-link your account\\](https://evil.example) \\*\\*now\\*\\*” is not yours: ' +
+      '“\\[Re-link your account\\](https\\://evil.example) \\*\\*now\\*\\*” is not yours: ' +
         'you can only change playlists you own or collaborate on.',
     );
   });

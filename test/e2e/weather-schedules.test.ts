@@ -340,14 +340,14 @@ describe('scheduled weather posts, managed from Discord', () => {
       timezone: '[x](http://evil.example)',
     }).reply();
     expect(zone.content).toBe(
-      '“\\[x\\](http://evil.example)” is not a time zone. Pick one from the list, e.g. Europe/Berlin.',
+      '“\\[x\\](http\\://evil.example)” is not a time zone. Pick one from the list, e.g. Europe/Berlin.',
     );
     const testing = schedule('test', { id: '`[x](http://e.x)' });
     // Acknowledged privately before the storage read, which may wait on locks or Redis.
     expect(await testing.waitForCallback()).toMatchObject({ type: 5, data: { flags: 64 } });
     const id = await testing.reply();
     expect(id.content).toBe(
-      'There is no scheduled post “\\`\\[x\\](http://e.x)” on this server. See /weather schedule list.',
+      'There is no scheduled post “\\`\\[x\\](http\\://e.x)” on this server. See /weather schedule list.',
     );
   });
 

@@ -48,7 +48,7 @@ describe('shortening text for Discord', () => {
 describe('quoting names and input inside a sentence', () => {
   it('shows markdown, masked links and mentions as typed', () => {
     expect(escapeMarkdown('[Log in](https://evil.example) **now** <@&123> ||x|| `c` _i_ ~s~ \\')).toBe(
-      '\\[Log in\\](https://evil.example) \\*\\*now\\*\\* \\<@&123\\> \\|\\|x\\|\\| \\`c\\` \\_i\\_ \\~s\\~ \\\\',
+      '\\[Log in\\](https\\://evil.example) \\*\\*now\\*\\* \\<@&123\\> \\|\\|x\\|\\| \\`c\\` \\_i\\_ \\~s\\~ \\\\',
     );
   });
 

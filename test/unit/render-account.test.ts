@@ -3,7 +3,7 @@ import { renderLinked, renderLinkStatus } from '../../src/bot/render/account.js'
 import { linkFactory } from '../fixtures/links.js';
 
 const HOSTILE = 'Evil [x](http://evil.example) `code` **bold**';
-const ESCAPED = 'Evil \\[x\\](http://evil.example) \\`code\\` \\*\\*bold\\*\\*';
+const ESCAPED = 'Evil \\[x\\](http\\://evil.example) \\`code\\` \\*\\*bold\\*\\*';
 /** A masked link Discord would make clickable: brackets and parenthesis not escaped. */
 const MASKED_LINK = /(?<!\\)\[[^\]]*(?<!\\)\]\(/;
 
@@ -27,6 +27,6 @@ describe('account renderers', () => {
       .toJSON()
       .fields?.find((f) => f.name === 'Linked as');
     expect(field?.value).not.toMatch(MASKED_LINK);
-    expect(field?.value).toBe(`${ESCAPED} (id\\_\\[y\\](http://evil.example))`);
+    expect(field?.value).toBe(`${ESCAPED} (id\\_\\[y\\](http\\://evil.example))`);
   });
 });

@@ -52,7 +52,7 @@ describe('schedule renderers', () => {
     ]) {
       expect(description).not.toMatch(MASKED_LINK);
       expect(description).toContain(
-        '**Evil \\[x\\](http://evil.example) \\`code\\` \\*\\*bold\\*\\* \\<@123\\>**',
+        '**Evil \\[x\\](http\\://evil.example) \\`code\\` \\*\\*bold\\*\\* \\<@123\\>**',
       );
     }
   });
@@ -66,7 +66,7 @@ describe('schedule renderers', () => {
     ]) {
       const description = listEmbed([scheduleFactory({ paused })], 25, NOW, en).description!;
       expect(description).not.toMatch(MASKED_LINK);
-      expect(description).toMatch(/⏸ paused(: paused)? by \\\[x\\\]\(http:\/\/evil\.example\)/);
+      expect(description).toMatch(/⏸ paused(: paused)? by \\\[x\\\]\(http\\:\/\/evil\.example\)/);
     }
   });
 
