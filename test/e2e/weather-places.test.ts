@@ -191,7 +191,9 @@ describe('/weather places: autocomplete, typed names, homes', () => {
       label: '[Free nitro](https://evil.example) **x**',
     });
     const shown = await world.slash('weather', { subcommandGroup: 'home', subcommand: 'show' }).reply();
-    expect(shown.embeds[0]?.fields?.[0]?.value).toBe('\\[Free nitro\\](https\\://evil.example) \\*\\*x\\*\\*');
+    expect(shown.embeds[0]?.fields?.[0]?.value).toBe(
+      '\\[Free nitro\\](https\\://evil.example) \\*\\*x\\*\\*',
+    );
     expect(shown.embeds[0]?.fields?.find((field) => field.name === 'Your units')?.value).toBe(
       'Imperial (°F, mph, in, inHg) (from your Discord language)',
     );
