@@ -56,7 +56,7 @@ describe.runIf(chromiumReady)('linking a music account in a real browser', () =>
     await page.waitForURL(/\/callback\?/);
     expect(await page.textContent('h1')).toBe('Linking cancelled');
     const status = await world.slash('music', { subcommand: 'status', userId: world.bob.id }).reply();
-    expect(status.content).toContain('/music link');
+    expect(`${status.content ?? ''}\n${status.embeds[0]?.description ?? ''}`).toContain('/music link');
   }, 30_000);
 
   it("shows an attacker's link, opened in a victim's browser, with the attacker's name before anything happens", async () => {

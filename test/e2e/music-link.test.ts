@@ -15,8 +15,10 @@ describe('linking a music account from Discord', () => {
 
   it('answers /music status before linking with a pointer to /music link', async () => {
     const reply = await world.slash('music', { subcommand: 'status', userId: world.bob.id }).reply();
-    expect(reply.content).toContain('/music link');
+    expect(`${reply.content ?? ''}\n${reply.embeds[0]?.description ?? ''}`).toContain('/music link');
     expect(reply.flags! & 64).toBe(64);
+    // With the button that links, as every music command answers a member not linked yet.
+    expect(linkButtonUrl(reply)).toMatch(/^https?:\/\//);
   });
 
   it('links through the button, then edits the ephemeral /music link message to say so', async () => {
@@ -114,7 +116,22 @@ describe('linking a music account from Discord', () => {
     const reply = await unlinking.reply();
     expect(reply.content).toContain('unlinked');
     const status = await world.slash('music', { subcommand: 'status' }).reply();
-    expect(status.content).toContain('/music link');
+    expect(`${status.content ?? ''}\n${status.embeds[0]?.description ?? ''}`).toContain('/music link');
+  });
+
+  // Last: the bot then waits out the service's hour for /v1/me, as it should, and linking needs it.
+  it('shows what the link holds when the service cannot say more for now', async () => {
+    const carol = world.discord.createUser({ username: 'carol' });
+    await world.linkMusic(carol.id, world.music!.fixtures!.users.premium);
+    // Asked to wait an hour for the profile: the link itself is still read and shown.
+    world.music!.failNext('/v1/me', 429, { retryAfterSeconds: 3600 });
+    const reply = await world.slash('music', { subcommand: 'status', userId: carol.id }).reply();
+    expect(reply.flags! & 64).toBe(64);
+    expect(reply.embeds[0]?.title).toBe('Your music account');
+    const fields = Object.fromEntries((reply.embeds[0]?.fields ?? []).map((f) => [f.name, f.value]));
+    expect(fields['Premium']).toBe('Yes');
+    // The name the link was made with, not the one the service would give now.
+    expect(fields['Linked as']).toMatch(/^Alice \(/);
   });
 });
 

@@ -12,6 +12,7 @@ import {
 } from 'discord.js';
 import type { DiscordAccount } from '../../auth/states.js';
 import { NotLinkedError, RelinkRequiredError } from '../../auth/tokens.js';
+import { VaultError } from '../../auth/vault.js';
 import type { BotContext, MusicServices } from '../../bot/context.js';
 import type { CustomIdCodec } from '../../bot/custom-id.js';
 import { describeForUser, featureOffError } from '../../bot/errors.js';
@@ -157,6 +158,9 @@ export async function answerProblem(
       { err: error, ...context },
       'music service trouble (repeats within a minute are logged at debug)',
     );
+  } else if (error instanceof VaultError) {
+    // The member is asked to link again; the owner should know why, as the router tells them.
+    ctx.logger.warn({ err: error, ...context }, 'a stored music link could not be read');
   } else ctx.logger.debug(context, 'music user error');
   await sendPrivately(interaction, message);
   return true;
