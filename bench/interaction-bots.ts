@@ -22,8 +22,8 @@ import type { Storage } from '../src/storage/index.js';
  * request. Stock discord.js queues `editReply` behind the global limit of 50 requests per second,
  * so the bare bot's deferred commands measure that queue; the uncapped one measures what stock
  * discord.js costs on a deferred command when nothing holds it back. (Our bot sends interaction
- * responses through a transport of its own, with no global limit and no per-token queue, and sends
- * an edit once the acknowledgements before it are answered: `src/bot/client.ts`,
+ * responses through a transport of its own, with no global limit and no per-token queue, and holds
+ * an edit behind the acknowledgements before it only when they back up: `src/bot/client.ts`,
  * `src/bot/interaction-transport.ts`. Here only `editReply` is globally limited, so as far as the
  * limit goes the two come to the same.)
  * Like the bare bot, it runs without our bot's Node flags.

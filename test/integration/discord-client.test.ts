@@ -94,27 +94,47 @@ describe("the bot's Discord client", () => {
     return { guild: elsewhere, room };
   }
 
-  /** Two deferred commands; the first one's acknowledgement is held at the proxy for `holdMs`. */
-  async function twoDeferred(holdMs: number) {
+  /**
+   * Two deferred commands, the second `gapMs` after the first; the first one's acknowledgement is
+   * held at the proxy for `holdMs`.
+   */
+  async function twoDeferred(holdMs: number, gapMs: number) {
     const where = { guildId: guild.id, channelId: channel.id, userId: user.id, name: 'slow' };
     const first = emu.slash(where);
     proxy.fail({ match: new RegExp(`^POST /api/v10/interactions/${first.id}/`), stallMs: holdMs });
+    await new Promise((wake) => setTimeout(wake, gapMs));
     const second = emu.slash(where);
     await Promise.all([first.waitForEdit(1, 5_000), second.waitForEdit(1, 5_000)]);
-    const order = emu.requests.map((request) => request.path);
+    const { requests } = emu;
     const at = (interactionId: string, what: 'callback' | 'edit') =>
-      order.findIndex((path) =>
+      requests.findIndex(({ path }) =>
         what === 'callback'
           ? path.startsWith(`/interactions/${interactionId}/`)
           : path.startsWith('/webhooks/') && path.includes(second.token),
       );
-    return { firstAck: at(first.id, 'callback'), secondEdit: at(second.id, 'edit') };
+    const secondAck = requests[at(second.id, 'callback')]!;
+    const secondEdit = requests[at(second.id, 'edit')]!;
+    return {
+      firstAck: at(first.id, 'callback'),
+      secondEdit: at(second.id, 'edit'),
+      /** Milliseconds from the second's acknowledgement to its edit, as Discord received them. */
+      editAfterAckMs: secondEdit.at - secondAck.at,
+    };
   }
 
-  it("holds a deferred command's edit until the acknowledgements sent before it are answered", async () => {
-    const { firstAck, secondEdit } = await twoDeferred(400);
+  it("holds a deferred command's edit until the acknowledgements sent before it are answered, once they back up", async () => {
+    // The first acknowledgement has gone unanswered for 400 ms when the second command's edit is due.
+    const { firstAck, secondEdit } = await twoDeferred(1_000, 400);
     expect(firstAck).toBeGreaterThanOrEqual(0);
     expect(secondEdit).toBeGreaterThan(firstAck);
+  });
+
+  it('sends an edit at once while the acknowledgements in flight are no backlog', async () => {
+    // Both commands at once: the first acknowledgement is only just sent when the second's edit is
+    // due, so that edit does not wait for it (held, it would go a second later, at the most).
+    const { firstAck, secondEdit, editAfterAckMs } = await twoDeferred(2_500, 0);
+    expect(secondEdit).toBeLessThan(firstAck);
+    expect(editAfterAckMs).toBeLessThan(500);
   });
 
   it('posts a scheduled message, and reports a post Discord refuses (400, or its own 403) as one not to try again', async () => {
@@ -407,7 +427,7 @@ describe("the bot's Discord client", () => {
   });
 
   it('sends the edit anyway when an earlier acknowledgement takes longer than a second', async () => {
-    const { firstAck, secondEdit } = await twoDeferred(2_000);
+    const { firstAck, secondEdit } = await twoDeferred(2_000, 400);
     expect(secondEdit).toBeGreaterThanOrEqual(0);
     expect(secondEdit).toBeLessThan(firstAck);
   });
