@@ -121,34 +121,42 @@ describe('the schedule runner while the weather service is down', () => {
   }, 15_000);
 });
 
+/** Storage that refuses to write "done" markers while `refuse()` says so. */
+function refusingMarkers(refuse: () => boolean) {
+  return (real: Storage) =>
+    new Proxy(real, {
+      get(target, prop, receiver) {
+        if (prop !== 'ns') return Reflect.get(target, prop, receiver) as unknown;
+        return (namespace: string) => {
+          const keyv = target.ns(namespace);
+          if (namespace !== 'schedule-markers') return keyv;
+          return new Proxy(keyv, {
+            get(inner, name) {
+              if (name === 'set')
+                return (key: string, ...rest: unknown[]) =>
+                  key.startsWith('done:') && refuse()
+                    ? Promise.reject(new Error('storage unavailable'))
+                    : (inner.set as (...args: unknown[]) => Promise<boolean>)(key, ...rest);
+              const value = Reflect.get(inner, name, inner) as unknown;
+              return typeof value === 'function' ? (value as () => unknown).bind(inner) : value;
+            },
+          });
+        };
+      },
+    });
+}
+
 describe('a post made while storage cannot record it', () => {
   it('is not made again when storage comes back, long after Discord forgot its nonce', async () => {
     // Storage refuses to write "done" markers while `down`: the post goes out, its record does not.
     let down = true;
-    const refusingMarkers = (real: Storage) =>
-      new Proxy(real, {
-        get(target, prop, receiver) {
-          if (prop !== 'ns') return Reflect.get(target, prop, receiver) as unknown;
-          return (namespace: string) => {
-            const keyv = target.ns(namespace);
-            if (namespace !== 'schedule-markers') return keyv;
-            return new Proxy(keyv, {
-              get(inner, name) {
-                if (name === 'set')
-                  return (key: string, ...rest: unknown[]) =>
-                    down && key.startsWith('done:')
-                      ? Promise.reject(new Error('storage unavailable'))
-                      : (inner.set as (...args: unknown[]) => Promise<boolean>)(key, ...rest);
-                const value = Reflect.get(inner, name, inner) as unknown;
-                return typeof value === 'function' ? (value as () => unknown).bind(inner) : value;
-              },
-            });
-          };
-        },
-      });
-    const w = await world('2026-11-23T05:00:00Z', refusingMarkers);
+    const w = await world(
+      '2026-11-23T05:00:00Z',
+      refusingMarkers(() => down),
+    );
     const { id } = await w.add(); // 07:00 Berlin, 06:00Z
-    const runner = w.runner();
+    // Gives up on the marker after 300 ms (5 s by default), storage still down.
+    const runner = w.runner({ markRetryMs: 300 });
     const posted = () => w.posts.map((post) => post.scheduleId);
     w.clock.now = Date.parse('2026-11-23T06:00:10Z');
     expect(await runner.tick()).toMatchObject({ posted: 0, failed: 1 });
@@ -162,5 +170,24 @@ describe('a post made while storage cannot record it', () => {
     w.clock.now = Date.parse('2026-11-23T06:25:00Z');
     expect(await runner.tick()).toMatchObject({ posted: 0, failed: 0 });
     expect(posted()).toEqual([id]);
+  });
+
+  it('is marked once storage takes the marker again, before another process can post it', async () => {
+    // A blip: the first marker write is refused, the next taken. Without a second try this process
+    // alone would know the post went out, and another, finding no marker once the lease was gone,
+    // would post it again twenty minutes on.
+    let refusals = 1;
+    const w = await world(
+      '2026-11-23T05:00:00Z',
+      refusingMarkers(() => refusals-- > 0),
+    );
+    const { id } = await w.add(); // 07:00 Berlin, 06:00Z
+    const first = w.runner();
+    const second = w.runner();
+    w.clock.now = Date.parse('2026-11-23T06:00:10Z');
+    expect(await first.tick()).toMatchObject({ posted: 1, failed: 0 });
+    w.clock.now = Date.parse('2026-11-23T06:20:00Z');
+    expect(await second.tick()).toMatchObject({ posted: 0, failed: 0 });
+    expect(w.posts.map((post) => post.scheduleId)).toEqual([id]);
   });
 });

@@ -25,7 +25,16 @@ import { hasKnownZone, postsFrom, type Schedule } from './types.js';
 
 export interface QueueSchedulerOptions extends Pick<
   ScheduleRunnerOptions,
-  'store' | 'storage' | 'logger' | 'fetch' | 'post' | 'graceMs' | 'now' | 'leaseMs' | 'postsPerSecond'
+  | 'store'
+  | 'storage'
+  | 'logger'
+  | 'fetch'
+  | 'post'
+  | 'graceMs'
+  | 'now'
+  | 'leaseMs'
+  | 'markRetryMs'
+  | 'postsPerSecond'
 > {
   redisUrl: string;
   /** BullMQ's key prefix: `REDIS_PREFIX`, so several bots share one Redis. */

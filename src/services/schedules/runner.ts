@@ -196,6 +196,11 @@ export interface ScheduleRunnerOptions {
   now?: () => number;
   /** How long a process may hold a post before another may take it over (after a crash). */
   leaseMs?: number;
+  /**
+   * How long a post that went out keeps trying to write its "done" marker (its lease kept
+   * meanwhile) when storage refuses it, before the slot is left to a later try (default 5 s).
+   */
+  markRetryMs?: number;
   postsPerSecond?: number;
   /** The longest the runner sleeps between looks at the schedules (picks up other processes' changes). */
   pollMs?: number;
@@ -283,7 +288,7 @@ export type PostOutcome = 'posted' | 'alreadyDone' | 'busy' | 'failed' | 'refuse
 
 export type SlotPosterOptions = Pick<
   ScheduleRunnerOptions,
-  'store' | 'storage' | 'logger' | 'post' | 'now' | 'leaseMs' | 'postsPerSecond'
+  'store' | 'storage' | 'logger' | 'post' | 'now' | 'leaseMs' | 'markRetryMs' | 'postsPerSecond'
 >;
 
 /** Which weather call a schedule's posts share. */
@@ -316,6 +321,7 @@ async function postsDone(
 export function createSlotPoster(options: SlotPosterOptions) {
   const now = options.now ?? Date.now;
   const leaseMs = options.leaseMs ?? 30_000;
+  const markRetryMs = options.markRetryMs ?? 5_000;
   const gapMs = 1000 / (options.postsPerSecond ?? DEFAULT_POSTS_PER_SECOND);
   const markers = options.storage.ns<true>('schedule-markers');
   const { logger } = options;
@@ -349,6 +355,26 @@ export function createSlotPoster(options: SlotPosterOptions) {
       await delay(wait, undefined, { signal });
     } catch {
       // Aborted: the caller looks at the signal.
+    }
+  }
+
+  /**
+   * Writes a post's "done" marker; refused (a storage blip), tries again every so often for
+   * `markRetryMs` while the caller keeps the post's lease, unless `signal` is aborted (the process
+   * is stopping). Another process finds no marker once the lease is gone, and may post the slot
+   * again after Discord has forgotten its nonce: this process's own note of it ({@link unmarked})
+   * is known to it alone.
+   */
+  async function markDone(id: string, signal: AbortSignal | undefined): Promise<void> {
+    const giveUpAt = performance.now() + markRetryMs;
+    for (let wait = 100; ; wait = Math.min(wait * 2, 1_000)) {
+      try {
+        await markers.set(`done:${id}`, true, DONE_TTL_MS);
+        return;
+      } catch (error) {
+        if (signal?.aborted || performance.now() + wait > giveUpAt) throw error;
+        await delay(wait);
+      }
     }
   }
 
@@ -468,7 +494,7 @@ export function createSlotPoster(options: SlotPosterOptions) {
         }
         if (outcome === 'posted' && schedule.lastRefused) refusal = null;
         try {
-          await markers.set(`done:${id}`, true, DONE_TTL_MS);
+          await markDone(id, signal);
         } catch (error) {
           forgetOldUnmarked();
           unmarked.set(id, now());
