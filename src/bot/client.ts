@@ -141,9 +141,10 @@ const INTERACTION_QUEUE_SWEEP_MS = 60_000;
 /** The longest an edit or follow-up waits for the acknowledgements sent before it. */
 const ACKS_FIRST_MAX_WAIT_MS = 1_000;
 /**
- * How long the oldest acknowledgement in flight may have gone unanswered before edits and
- * follow-ups wait for the acknowledgements (a backlog); until then they go at once.
+ * Edits and follow-ups wait for the acknowledgements in flight only in a burst: more of them in
+ * flight than this, or the oldest unanswered for {@link ACKS_FIRST_BACKLOG_MS}.
  */
+const ACKS_FIRST_BURST = 30;
 const ACKS_FIRST_BACKLOG_MS = 250;
 
 /**
@@ -160,14 +161,14 @@ const ACKS_FIRST_BACKLOG_MS = 250;
  * `/interactions/{id}/{token}/callback` route) comes later than 3 s, while edits and follow-ups
  * have the token's 15 minutes. In a burst, a deferred command's edit would otherwise be sent while
  * other interactions still wait for their acknowledgement, and compete with them for the bot's
- * event loop and Discord's answer. So once acknowledgements back up (the oldest in flight has
- * gone unanswered for {@link ACKS_FIRST_BACKLOG_MS}), an edit or follow-up waits until the
- * acknowledgements already in flight when it is queued are answered (not those that come after it,
- * so it cannot starve), for at most {@link ACKS_FIRST_MAX_WAIT_MS}. While they are answered
- * promptly an edit goes at once: held back then, it only idled the bot while Discord answered the
- * acknowledgements and then sent every edit at once, which in side-by-side runs of 100 deferred
- * commands in flight raised their completion p99 by 5-25% and gained the acknowledgements nothing
- * (bench/README.md).
+ * event loop and Discord's answer. So in a burst (more than {@link ACKS_FIRST_BURST}
+ * acknowledgements in flight, or the oldest unanswered for {@link ACKS_FIRST_BACKLOG_MS}), an edit
+ * or follow-up waits until the acknowledgements already in flight when it is queued are answered
+ * (not those that come after it, so it cannot starve), or until the burst is over, for at most
+ * {@link ACKS_FIRST_MAX_WAIT_MS}. With a few in flight, answered promptly, it goes at once: held
+ * until every acknowledgement was answered, edits left the bot idle while Discord answered the
+ * acknowledgements and Discord idle while the bot then sent every edit at once, which raised the
+ * completion p99 of 100 deferred commands in flight in side-by-side runs (bench/README.md).
  *
  * @discordjs/rest keeps one queue per webhook token, so one per interaction it answers through
  * `editReply` or `followUp`, and drops idle queues only in an hourly sweep: under steady load that
@@ -193,7 +194,7 @@ function exemptInteractionWebhooks(client: Client, apiUrl: string): void {
     await lean.close();
   };
   const webhook = (request: InternalRequest) => lean.send(request, (r) => interactions.queueRequest(r));
-  const acks = new AcksFirst(ACKS_FIRST_MAX_WAIT_MS, ACKS_FIRST_BACKLOG_MS);
+  const acks = new AcksFirst(ACKS_FIRST_MAX_WAIT_MS, ACKS_FIRST_BURST, ACKS_FIRST_BACKLOG_MS);
   bot.queueRequest = (request) => {
     if (request.fullRoute.startsWith('/interactions/')) return acks.track(lean.send(request, queue));
     if (request.auth !== false || !request.fullRoute.startsWith('/webhooks/')) return queue(request);
@@ -203,10 +204,9 @@ function exemptInteractionWebhooks(client: Client, apiUrl: string): void {
 }
 
 /**
- * Orders interaction responses behind the acknowledgements sent before them, once those back up.
- * Each acknowledgement gets the next number; a response that waits notes the last number given
- * out, and goes once every acknowledgement up to it is answered, its wait is over, or the
- * acknowledgements still in flight are no backlog any more. Numbers are given out in order, so the
+ * Orders interaction responses behind the acknowledgements sent before them in a burst. Each
+ * acknowledgement gets the next number; a response that waits notes the last number given out, and
+ * goes once every acknowledgement up to it is answered, its wait is over, or the burst is over. Numbers are given out in order, so the
  * oldest unanswered one decides who goes, and the waiting responses form a queue in the order
  * they came: a burst of a hundred deferred commands costs one check per answer, not a hundred.
  */
@@ -223,6 +223,9 @@ class AcksFirst {
 
   constructor(
     private readonly maxWaitMs: number,
+    /** More acknowledgements in flight than this make a burst. */
+    private readonly burst: number,
+    /** So does the oldest in flight unanswered for this long. */
     private readonly backlogMs: number,
   ) {}
 
@@ -237,7 +240,7 @@ class AcksFirst {
     return acknowledgement;
   }
 
-  /** Undefined when the acknowledgements in flight are no backlog; else resolves when the response may go. */
+  /** Undefined when the acknowledgements in flight are no burst; else resolves when the response may go. */
   turn(): Promise<void> | undefined {
     const now = Date.now();
     if (this.#oldest(now) === undefined) return undefined;
@@ -247,10 +250,11 @@ class AcksFirst {
     });
   }
 
-  /** The number of the oldest acknowledgement in flight if it makes a backlog (see `backlogMs`). */
+  /** The number of the oldest acknowledgement in flight if those in flight make a burst. */
   #oldest(now: number): number | undefined {
     const oldest = this.#unanswered.entries().next().value;
-    return oldest !== undefined && now - oldest[1] >= this.backlogMs ? oldest[0] : undefined;
+    if (oldest === undefined) return undefined;
+    return this.#unanswered.size > this.burst || now - oldest[1] >= this.backlogMs ? oldest[0] : undefined;
   }
 
   #release(now: number): void {

@@ -129,7 +129,27 @@ describe("the bot's Discord client", () => {
     expect(secondEdit).toBeGreaterThan(firstAck);
   });
 
-  it('sends an edit at once while the acknowledgements in flight are no backlog', async () => {
+  it('holds an edit behind a burst of acknowledgements in flight, however young', async () => {
+    // 31 commands whose acknowledgements are held for 600 ms, then one answered at once: its edit
+    // is due while more than 30 acknowledgements are in flight, none of them 250 ms old yet.
+    const where = { guildId: guild.id, channelId: channel.id, userId: user.id, name: 'slow' };
+    const held = Array.from({ length: 31 }, () => {
+      const handle = emu.slash(where);
+      proxy.fail({ match: new RegExp(`^POST /api/v10/interactions/${handle.id}/`), stallMs: 600 });
+      return handle;
+    });
+    const last = emu.slash(where);
+    await Promise.all([...held, last].map((handle) => handle.waitForEdit(1, 5_000)));
+    const paths = emu.requests.map((request) => request.path);
+    const lastEdit = paths.findIndex((path) => path.startsWith('/webhooks/') && path.includes(last.token));
+    const heldAcks = held.map((handle) =>
+      paths.findIndex((path) => path.startsWith(`/interactions/${handle.id}/`)),
+    );
+    expect(Math.min(...heldAcks)).toBeGreaterThanOrEqual(0);
+    expect(lastEdit).toBeGreaterThan(Math.max(...heldAcks));
+  });
+
+  it('sends an edit at once while the acknowledgements in flight are no burst', async () => {
     // Both commands at once: the first acknowledgement is only just sent when the second's edit is
     // due, so that edit does not wait for it (held, it would go a second later, at the most).
     const { firstAck, secondEdit, editAfterAckMs } = await twoDeferred(2_500, 0);
