@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { DiscordAPIError, RESTJSONErrorCodes, type Interaction } from 'discord.js';
 import {
-  HttpError,
-  NetworkError,
   RateLimitError,
   ResponseValidationError,
-  TimeoutError,
+  unanswered,
   UpstreamError,
 } from '../services/http/errors.js';
 import { VaultError } from '../auth/vault.js';
@@ -75,13 +73,7 @@ export function describeForUser(error: unknown, lang: Lang = 'en'): string | und
   const t = commonMessages(lang);
   if (error instanceof RateLimitError) return t.tooManyRequests(error.service, error.retryAfterMs);
   // A fault on the service's side (5xx, also after the retries) reads as "not answering" too.
-  if (
-    error instanceof TimeoutError ||
-    error instanceof NetworkError ||
-    (error instanceof HttpError && error.status >= 500)
-  ) {
-    return t.notAnswering(error.service);
-  }
+  if (unanswered(error)) return t.notAnswering(error.service);
   if (error instanceof ResponseValidationError) return t.unreadable(error.service);
   return undefined;
 }

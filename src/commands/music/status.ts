@@ -2,7 +2,7 @@ import { MessageFlags } from 'discord.js';
 import { renderLinkStatus } from '../../bot/render/account.js';
 import type { MusicServices } from '../../bot/context.js';
 import type { Subcommand } from '../../bot/subcommands.js';
-import { HttpError, UpstreamError } from '../../services/http/errors.js';
+import { RateLimitError, ResponseValidationError, unanswered } from '../../services/http/errors.js';
 import { guarded } from './shared.js';
 
 /**
@@ -12,7 +12,7 @@ import { guarded } from './shared.js';
  * is the member's to mend and is answered as every music command answers it, with the link button.
  */
 function notAnsweringNow(error: unknown): boolean {
-  return error instanceof UpstreamError && !(error instanceof HttpError && error.status < 500);
+  return unanswered(error) || error instanceof RateLimitError || error instanceof ResponseValidationError;
 }
 
 export default {

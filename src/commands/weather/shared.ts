@@ -42,6 +42,7 @@ import {
   NetworkError,
   ResponseValidationError,
   TimeoutError,
+  unanswered,
 } from '../../services/http/errors.js';
 import {
   RateLimitError,
@@ -277,11 +278,7 @@ function logWeatherProblem(
       'rate-limited',
       'the weather service is limiting this bot’s requests (429): members are told to wait',
     );
-  else if (
-    error instanceof TimeoutError ||
-    error instanceof NetworkError ||
-    (error instanceof HttpError && error.status >= 500)
-  )
+  else if (unanswered(error))
     at('warn', 'unavailable', 'the weather service is not answering: members are told to try again later');
   else if (error instanceof ProductNotInPlanError)
     at(

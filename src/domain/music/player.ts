@@ -1,6 +1,6 @@
 /** The member's devices and the two player commands the service offers: pause and next. */
 import { z } from 'zod';
-import { HttpError, NetworkError, TimeoutError, type UpstreamError } from '../../services/http/errors.js';
+import { unanswered } from '../../services/http/errors.js';
 import {
   ChosenDeviceNotPlayingError,
   NoActiveDeviceError,
@@ -94,12 +94,6 @@ function notPlayingMessage(chosen: Device, devices: readonly Device[]): string {
     return `${head}. Music is playing on ${quoted(playing)}, which does not accept remote commands: ${start}.`;
   return `${head}. Music is playing on ${quoted(playing)}: pick it, or ${start}.`;
 }
-
-/** A failure after which the service may have acted all the same: no answer, or a fault on its side. */
-const unanswered = (error: unknown): error is UpstreamError =>
-  error instanceof TimeoutError ||
-  error instanceof NetworkError ||
-  (error instanceof HttpError && error.status >= 500);
 
 async function runPlayerCommand(
   deps: MusicDeps,

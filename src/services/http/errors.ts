@@ -95,6 +95,18 @@ export class NetworkError extends UpstreamError {
   }
 }
 
+/**
+ * No answer, or a fault on the service's side (a 5xx, also after the retries): the service may
+ * have acted all the same, and reads to a member as "not answering".
+ */
+export function unanswered(error: unknown): error is UpstreamError {
+  return (
+    error instanceof TimeoutError ||
+    error instanceof NetworkError ||
+    (error instanceof HttpError && error.status >= 500)
+  );
+}
+
 /** The service answered 2xx with a body that does not match our schema. */
 export class ResponseValidationError extends UpstreamError {
   override readonly name: string = 'ResponseValidationError';
