@@ -130,6 +130,8 @@ export async function answerProblem(
   music: MusicServices,
   ctx: BotContext,
 ): Promise<boolean> {
+  // A link the vault cannot read: the router answers it and tells the owner why.
+  if (error instanceof VaultError) return false;
   // The music service's own sentences are English for now; the router's words follow the member.
   const text = describeForUser(error, langOf(interaction.locale));
   if (text === undefined) return false;
@@ -158,9 +160,6 @@ export async function answerProblem(
       { err: error, ...context },
       'music service trouble (repeats within a minute are logged at debug)',
     );
-  } else if (error instanceof VaultError) {
-    // The member is asked to link again; the owner should know why, as the router tells them.
-    ctx.logger.warn({ err: error, ...context }, 'a stored music link could not be read');
   } else ctx.logger.debug(context, 'music user error');
   await sendPrivately(interaction, message);
   return true;
