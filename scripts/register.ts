@@ -16,23 +16,28 @@ if (unknown.length > 0) {
 }
 const remove = args.includes('--remove');
 
-let guildId: string | undefined;
-let apiUrl: string | undefined;
-let applicationId: string | undefined;
+let config: ReturnType<typeof loadConfig>;
 try {
-  const config = loadConfig();
-  guildId = config.discord.guildId;
-  apiUrl = config.discord.apiUrl;
-  applicationId = config.discord.applicationId;
+  config = loadConfig();
+} catch (error) {
+  console.error(
+    error instanceof ConfigError
+      ? `${error.message}\n\nSee .env.example for every setting.`
+      : `${remove ? 'Removing the commands' : 'Registration'} failed: ${error instanceof Error ? error.message : String(error)}`,
+  );
+  process.exit(1);
+}
+const { guildId, apiUrl, applicationId } = config.discord;
+try {
   const registered = await registerCommands({
     token: config.discord.token,
-    applicationId: config.discord.applicationId,
-    guildId: config.discord.guildId,
-    apiUrl: config.discord.apiUrl,
+    applicationId,
+    guildId,
+    apiUrl,
     commands: remove ? [] : commands,
   });
-  const where = config.discord.guildId
-    ? `in guild ${config.discord.guildId}`
+  const where = guildId
+    ? `in guild ${guildId}`
     : remove
       ? 'globally (they may take up to an hour to go)'
       : 'globally (may take up to an hour to show)';
@@ -43,9 +48,7 @@ try {
   );
 } catch (error) {
   console.error(
-    error instanceof ConfigError
-      ? `${error.message}\n\nSee .env.example for every setting.`
-      : `${remove ? 'Removing the commands' : 'Registration'} failed: ${describeRegisterFailure(error, { guildId, apiUrl, applicationId })}`,
+    `${remove ? 'Removing the commands' : 'Registration'} failed: ${describeRegisterFailure(error, { guildId, apiUrl, applicationId })}`,
   );
   process.exit(1);
 }

@@ -206,9 +206,10 @@ function exemptInteractionWebhooks(client: Client, apiUrl: string): void {
 /**
  * Orders interaction responses behind the acknowledgements sent before them in a burst. Each
  * acknowledgement gets the next number; a response that waits notes the last number given out, and
- * goes once every acknowledgement up to it is answered, its wait is over, or the burst is over. Numbers are given out in order, so the
- * oldest unanswered one decides who goes, and the waiting responses form a queue in the order
- * they came: a burst of a hundred deferred commands costs one check per answer, not a hundred.
+ * goes once every acknowledgement up to it is answered, its wait is over, or the burst is over.
+ * Numbers are given out in order, so the oldest unanswered one decides who goes, and the waiting
+ * responses form a queue in the order they came: a burst of a hundred deferred commands costs one
+ * check per answer, not a hundred.
  */
 class AcksFirst {
   #given = 0;

@@ -53,7 +53,7 @@ export async function registerCommands(
  */
 export function describeRegisterFailure(
   error: unknown,
-  where: { guildId: string | undefined; apiUrl?: string | undefined; applicationId?: string | undefined },
+  where: { guildId: string | undefined; apiUrl?: string | undefined; applicationId: string },
 ): string {
   const unreachable = unreachableDiscord(error, where.apiUrl ?? 'https://discord.com/api');
   if (unreachable !== undefined) return unreachable;
@@ -74,9 +74,7 @@ export function describeRegisterFailure(
       // The app is not installed there at all (commands need only its applications.commands scope):
       // the link that adds it, the server chosen, as /weather schedule add gives in a server without
       // the bot. Only once the id is known to be this bot's application's (20012 and 10002 above).
-      return where.applicationId === undefined
-        ? `The bot cannot register commands in the server DISCORD_GUILD_ID names (${where.guildId}): invite it there with the link in the README (scopes bot and applications.commands), or correct the id.`
-        : `The bot cannot register commands in the server DISCORD_GUILD_ID names (${where.guildId}): add it there with ${botInviteUrl(where.applicationId, where.guildId)} or correct the id.`;
+      return `The bot cannot register commands in the server DISCORD_GUILD_ID names (${where.guildId}): add it there with ${botInviteUrl(where.applicationId, where.guildId)} or correct the id.`;
     return `Discord refused the commands: ${error.status} ${error.message}`;
   }
   return error instanceof Error ? error.message : String(error);
