@@ -3,6 +3,7 @@
  * removed, its row and its index entry go, so a full read of every schedule reads no list for it.
  * Removing a server's last schedule while another process adds one there loses neither.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ScheduleStore } from '../../src/services/schedules/store.js';
 import type { Schedule } from '../../src/services/schedules/types.js';
@@ -169,20 +170,33 @@ describe.each(backends)('the index of servers with schedules on $name', ({ avail
   );
 
   it.runIf(available)(
-    'keeps a schedule added while another process removes the server’s last one and drops the server',
+    'keeps a schedule added while another process removes the server’s last one, though the index cannot be written after the list',
     async () => {
       const [mine, theirs, reader] = await processes(options, 3);
       const remover = new ScheduleStore(mine!, 25);
       const last = await remover.add(berlinSchedule({ guildId: '6001' }));
       let removing: Promise<unknown> | undefined;
-      // The other process has put the server in the index (it was there) and is about to write
-      // the list when the last schedule is removed and the server dropped from the index.
-      const adder = new ScheduleStore(
-        beforeLock(theirs!, 'schedules:guild:6001', () => (removing = remover.remove('6001', last.id))),
-        25,
+      let listLocked = false;
+      // The other process is about to write the server's list (the server is in the index) when
+      // the last schedule there is removed, and the remover gets the time to drop the server from
+      // the index; from then on this process cannot take the index's lock (its storage gone).
+      const theirsFailing: Storage = {
+        ...theirs!,
+        claim: async (namespace, key, ttlMs, owner) => {
+          if (namespace === 'locks' && key === 'schedules:guilds' && listLocked) {
+            throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
+          }
+          if (namespace === 'locks' && key === 'schedules:guild:6001' && !listLocked) {
+            listLocked = true;
+            removing = remover.remove('6001', last.id);
+            await Promise.race([removing, delay(300)]);
+          }
+          return theirs!.claim(namespace, key, ttlMs, owner);
+        },
+      };
+      const added = await new ScheduleStore(theirsFailing, 25).add(
+        berlinSchedule({ guildId: '6001', time: '09:00' }),
       );
-      const added = await adder.add(berlinSchedule({ guildId: '6001', time: '09:00' }));
-      expect(removing).toBeDefined();
       expect((await removing) as Schedule | undefined).toMatchObject({ id: last.id });
       expect(await stored(mine!, 'guilds')).toEqual(['6001']);
       expect(ids(await new ScheduleStore(reader!, 25).all())).toEqual([added.id]);

@@ -3,12 +3,14 @@
  * guild's list is made under a claim, so two processes editing one guild never lose a change.
  *
  * A guild whose list becomes empty has its row deleted and leaves the index, so `all()` reads no
- * list for a server that has none left. Only `add` makes a list non-empty, and a list that was
- * empty may have been dropped from the index meanwhile, so the order is: the guild joins the index
- * (under the index's lock), its list is written (under the guild's), and when that list was empty
- * the guild joins the index again. A guild leaves only under the index's lock and then the guild's,
- * and only when its list is empty as read there: a leave before the add's write saw the list empty
- * and is undone by the add's second join; a leave after it sees the schedule and keeps the guild.
+ * list for a server that has none left. Only `add` makes a list non-empty: it takes the index's
+ * lock and then the guild's, and under both puts the guild in the index (when it is not there) and
+ * then writes the list. A guild leaves only under the same two locks, in the same order, and only
+ * when its list is empty as read there, so no leave falls between an add's join and its write: a
+ * leave before the add has seen the list empty and gone, and the add joins again; one after it sees
+ * the schedule and keeps the guild. (Before, an add joined, released the index's lock, wrote the
+ * list, and joined again when the list had been empty: a leave in between, then a second join that
+ * could not be written, left a server's schedules out of every full read until its next add.)
  *
  * Every write of a list is followed by a new value in a version key (a guild joins the index before
  * its first list is written, so the version always comes last). `all()` reads the version first and
@@ -237,10 +239,10 @@ export class ScheduleStore {
     let id = randomUUID().slice(0, 8);
     while (taken.has(id)) id = randomUUID().slice(0, 8);
     const created: Schedule = { ...schedule, id };
-    // Before the list, so a process that dies between the two leaves no schedule outside the index;
-    // `update` joins again after the list when it was empty (see the module comment).
-    await this.join(schedule.guildId);
-    await this.update(schedule.guildId, (list) => {
+    // The guild joins the index before its list is written, under the index's lock as well as its
+    // own (see the module comment): a process that dies between the two leaves no schedule outside
+    // the index, only an entry with no schedules, which the next full read drops.
+    await this.update(schedule.guildId, { join: true }, (list) => {
       // Checked under the lock, so the same command sent twice at once makes one schedule.
       const existing = options.unique ? list.find((other) => samePost(other, schedule)) : undefined;
       if (existing) throw new DuplicateScheduleError(existing);
@@ -259,7 +261,7 @@ export class ScheduleStore {
     change: (schedule: Schedule) => Schedule | undefined,
   ): Promise<Schedule | undefined> {
     let result: Schedule | undefined;
-    await this.update(guildId, (list) =>
+    await this.update(guildId, { join: false }, (list) =>
       list.flatMap((schedule) => {
         if (schedule.id !== id) return [schedule];
         result = change(schedule);
@@ -316,12 +318,10 @@ export class ScheduleStore {
     return (await this.index()).filter((id): id is string => typeof id === 'string');
   }
 
-  /** Puts a guild in the index, under the index's lock. */
+  /** Puts a guild in the index; the caller holds the index's lock. */
   private async join(guildId: string): Promise<void> {
-    await this.withLock(INDEX, async () => {
-      const index = await this.index();
-      if (!index.includes(guildId)) await this.keyv.set(INDEX, [...index, guildId]);
-    });
+    const index = await this.index();
+    if (!index.includes(guildId)) await this.keyv.set(INDEX, [...index, guildId]);
   }
 
   /**
@@ -361,36 +361,42 @@ export class ScheduleStore {
 
   /**
    * The one way a list is written: under the guild's lock, then a new version for every `all()`.
-   * A list left empty is deleted and its guild leaves the index; a list that was empty and is not
-   * any more has its guild join the index again (see the module comment). Once the list is written
-   * the change is made, and is not reported as failed: a member told so would make it again (a
-   * second schedule). A version that cannot be written costs other processes at most
-   * {@link ALL_MAX_AGE_MS} before they see the change; this one reads anew. An index that cannot be
-   * written keeps a guild with no schedules (one read more for `all()`, dropped at its next full
-   * read), or, only if a last remove in the same guild raced this add, leaves the guild out of it
-   * until its next add.
+   * A list left empty is deleted and its guild leaves the index. With `join` (an add), the index's
+   * lock is taken first and the guild put in the index before its list is written (see the module
+   * comment). Once the list is written the change is made, and is not reported as failed: a member
+   * told so would make it again (a second schedule). A version that cannot be written costs other
+   * processes at most {@link ALL_MAX_AGE_MS} before they see the change; this one reads anew. An
+   * index that cannot be written after a last remove keeps a guild with no schedules (one read more
+   * for `all()`, dropped at its next full read).
    */
-  private async update(guildId: string, change: (list: Schedule[]) => Schedule[]): Promise<void> {
+  private async update(
+    guildId: string,
+    { join }: { join: boolean },
+    change: (list: Schedule[]) => Schedule[],
+  ): Promise<void> {
     let written: Schedule[] = [];
-    let before = 0;
     let after = 0;
+    const write = async () => {
+      const { schedules, unread } = await this.records(guildId);
+      written = change(schedules);
+      const kept = [...written, ...unread];
+      after = kept.length;
+      if (kept.length === 0) {
+        await this.keyv.delete(guildKey(guildId));
+        return;
+      }
+      if (join) await this.join(guildId);
+      await this.keyv.set(guildKey(guildId), kept);
+    };
     try {
-      await this.withLock(guildKey(guildId), async () => {
-        const { schedules, unread } = await this.records(guildId);
-        before = schedules.length + unread.length;
-        written = change(schedules);
-        const kept = [...written, ...unread];
-        after = kept.length;
-        if (kept.length > 0) await this.keyv.set(guildKey(guildId), kept);
-        else await this.keyv.delete(guildKey(guildId));
-      });
+      if (join) await this.withLock(INDEX, () => this.withLock(guildKey(guildId), write));
+      else await this.withLock(guildKey(guildId), write);
     } catch (error) {
       // The list may not be what the last read holds (unreadable now, or half written): read anew.
       this.lastRead = undefined;
       throw error;
     }
     if (after === 0) await this.leave([guildId]).catch(() => {});
-    else if (before === 0) await this.join(guildId).catch(() => {});
     const bump = () => this.bumpVersion(guildId, written);
     this.versioning = this.versioning.then(bump, bump);
     await this.versioning;
