@@ -19,14 +19,23 @@ export type PrivateAnswer = Pick<
  */
 export const NOT_PRIVATE_TEXT = 'I could not answer you privately here. Please run the command again.';
 
+/** What a public "thinking…" message says for the moment between its edit and its deletion. */
+export const ANSWERED_PRIVATELY_TEXT = 'Answered you privately.';
+
 /**
  * Shows `answer` to the member alone, whatever the interaction's state. A command deferred in public
- * shows "thinking…" to the channel: that message is deleted, then the answer follows ephemerally
- * (Discord makes the first follow-up after a defer take the defer's place and visibility, so the
- * deletion comes first; one already gone counts as deleted). When the deletion fails, a text answer
- * (an error message, which never carries a secret) takes the "thinking…" message's place instead,
- * as public as it was, rather than the member hearing nothing; an answer with embeds or buttons is
- * not shown there, and {@link NOT_PRIVATE_TEXT} is.
+ * shows "thinking…" to the channel. Discord makes the first follow-up after a deferral take the
+ * deferral's place and visibility (discord-api-docs#2866, #3466), and a follow-up sent after the
+ * deferred message was deleted was refused with 10008 Unknown Message (discord-api-docs#2739,
+ * #3087; what Discord does there now is not documented). So the "thinking…" message is first
+ * edited into a neutral line ({@link ANSWERED_PRIVATELY_TEXT}), after which a follow-up is a
+ * message of its own and keeps its ephemeral flag; then the answer follows ephemerally, and then
+ * the line is deleted (a line that cannot be deleted stays, saying nothing more). When the
+ * follow-up fails, a text answer (an error message, which never carries a secret) takes the line's
+ * place instead, as public as it was, rather than the member hearing nothing; an answer with embeds
+ * or buttons is not shown there, and {@link NOT_PRIVATE_TEXT} is. When the edit fails, nothing is
+ * followed up (the follow-up could take the public deferral's place), except when the message is
+ * gone already (10008).
  */
 export async function answerPrivately(
   interaction: RepliableInteraction,
@@ -38,23 +47,35 @@ export async function answerPrivately(
   } else if (pendingOriginal && interaction.ephemeral === true) {
     await interaction.editReply({ embeds: [], components: [], files: [], ...answer });
   } else if (pendingOriginal) {
-    const deleted = await interaction.deleteReply().then(
-      () => true,
-      (error: unknown) =>
-        error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.UnknownMessage,
-    );
-    if (deleted) await interaction.followUp({ ...answer, flags: MessageFlags.Ephemeral });
-    else
-      await interaction.editReply({
-        content: textOnly(answer) || NOT_PRIVATE_TEXT,
-        embeds: [],
-        components: [],
-        files: [],
-      });
+    await answerAfterPublicDefer(interaction, answer);
   } else {
     await interaction.followUp({ ...answer, flags: MessageFlags.Ephemeral });
   }
 }
+
+/** See {@link answerPrivately}: a command deferred in public, its "thinking…" message not yet edited. */
+async function answerAfterPublicDefer(interaction: RepliableInteraction, answer: PrivateAnswer) {
+  const inPlace = (content: string) =>
+    interaction.editReply({ content, embeds: [], components: [], files: [] });
+  const edited = await inPlace(ANSWERED_PRIVATELY_TEXT).then(
+    () => true,
+    (error: unknown) => {
+      if (unknownMessage(error)) return false;
+      throw error;
+    },
+  );
+  try {
+    await interaction.followUp({ ...answer, flags: MessageFlags.Ephemeral });
+  } catch (error) {
+    if (!edited) throw error;
+    await inPlace(textOnly(answer) || NOT_PRIVATE_TEXT);
+    return;
+  }
+  if (edited) await interaction.deleteReply().catch(() => undefined);
+}
+
+const unknownMessage = (error: unknown) =>
+  error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.UnknownMessage;
 
 /**
  * How long the work behind a private answer may take before the interaction is acknowledged first:

@@ -1,6 +1,9 @@
 /**
- * What takes a public "thinking…" message's place when Discord will not delete it: a text answer
- * (an error message), but never an answer with embeds or buttons, such as a link prompt carrying the
+ * A private answer to a command deferred in public: its "thinking…" message is edited into a neutral
+ * line before the answer follows ephemerally (Discord makes a follow-up sent straight after a
+ * deferral take its place and visibility, and refused one sent after the deferral was deleted), and
+ * the line is deleted after. What takes the line's place when the follow-up fails: a text answer (an
+ * error message), but never an answer with embeds or buttons, such as a link prompt carrying the
  * member's own sign-in address. The end-to-end paths are in test/e2e/private-answers.test.ts; no
  * command there answers a link prompt after a public defer without a dead link behind it.
  */
@@ -8,71 +11,97 @@ import { DiscordAPIError, MessageFlags, type RepliableInteraction } from 'discor
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ACKNOWLEDGE_AFTER_MS,
+  ANSWERED_PRIVATELY_TEXT,
   answerPrivately,
   answerPrivatelySoon,
   NOT_PRIVATE_TEXT,
 } from '../../src/bot/private-answer.js';
 
-/** A command deferred in public whose "thinking…" message Discord refuses to delete. */
-function deferredInPublic() {
+const discordError = (status: number, code: number, message: string) =>
+  new DiscordAPIError({ message, code }, code, status, 'PATCH', 'x', { body: undefined, files: undefined });
+const serverError = () => discordError(500, 0, '500: Internal Server Error');
+const unknownMessage = () => discordError(404, 10008, 'Unknown Message');
+
+/** A command deferred in public; `refuse` says which calls Discord refuses, and with what. */
+function deferredInPublic(
+  refuse: Partial<Record<'editReply' | 'followUp' | 'deleteReply', () => Error>> = {},
+) {
   const calls: { method: string; payload?: unknown }[] = [];
-  const refused = new DiscordAPIError(
-    { message: '500: Internal Server Error', code: 0 },
-    0,
-    500,
-    'DELETE',
-    'x',
-    {
-      body: undefined,
-      files: undefined,
-    },
-  );
+  const call = (method: 'editReply' | 'followUp' | 'deleteReply', payload?: unknown) => {
+    calls.push(payload === undefined ? { method } : { method, payload });
+    const refusal = refuse[method];
+    // Only the first edit is refused: the one that makes the "thinking…" message a neutral line.
+    if (method === 'editReply' && calls.filter((c) => c.method === 'editReply').length > 1)
+      return Promise.resolve();
+    return refusal ? Promise.reject(refusal()) : Promise.resolve();
+  };
   const interaction = {
     deferred: true,
     replied: false,
     ephemeral: false,
     isMessageComponent: () => false,
-    deleteReply: () => {
-      calls.push({ method: 'deleteReply' });
-      return Promise.reject(refused);
-    },
-    editReply: (payload: unknown) => {
-      calls.push({ method: 'editReply', payload });
-      return Promise.resolve();
-    },
-    followUp: (payload: unknown) => {
-      calls.push({ method: 'followUp', payload });
-      return Promise.resolve();
-    },
+    deleteReply: () => call('deleteReply'),
+    editReply: (payload: unknown) => call('editReply', payload),
+    followUp: (payload: unknown) => call('followUp', payload),
   } as unknown as RepliableInteraction;
   return { interaction, calls };
 }
 
-describe('a private answer whose public “thinking…” message cannot be deleted', () => {
-  it('shows a text answer in its place', async () => {
+const neutralLine = { content: ANSWERED_PRIVATELY_TEXT, embeds: [], components: [], files: [] };
+const prompt = {
+  content: 'This needs your music account.',
+  embeds: [{ title: 'Link your music account' }],
+  components: [
+    {
+      type: 1,
+      components: [{ type: 2, style: 5, label: 'Link', url: 'https://bot.example/link/start?ticket=t1ck3t' }],
+    },
+  ],
+};
+
+describe('a private answer to a command deferred in public', () => {
+  it('makes “thinking…” a neutral line, follows up ephemerally, then deletes the line', async () => {
     const { interaction, calls } = deferredInPublic();
+    await answerPrivately(interaction, prompt);
+    expect(calls).toEqual([
+      { method: 'editReply', payload: neutralLine },
+      { method: 'followUp', payload: { ...prompt, flags: MessageFlags.Ephemeral } },
+      { method: 'deleteReply' },
+    ]);
+  });
+
+  it('leaves the neutral line when Discord will not delete it, the answer already shown', async () => {
+    const { interaction, calls } = deferredInPublic({ deleteReply: serverError });
     await answerPrivately(interaction, { content: 'No place called “x” was found.' });
-    expect(calls.map((call) => call.method)).toEqual(['deleteReply', 'editReply']);
-    expect(calls[1]?.payload).toMatchObject({ content: 'No place called “x” was found.', components: [] });
+    expect(calls.map((call) => call.method)).toEqual(['editReply', 'followUp', 'deleteReply']);
+    expect(calls[0]?.payload).toEqual(neutralLine);
+  });
+
+  it('shows a text answer in the line’s place when the follow-up fails', async () => {
+    const { interaction, calls } = deferredInPublic({ followUp: serverError });
+    await answerPrivately(interaction, { content: 'No place called “x” was found.' });
+    expect(calls.map((call) => call.method)).toEqual(['editReply', 'followUp', 'editReply']);
+    expect(calls[2]?.payload).toMatchObject({ content: 'No place called “x” was found.', components: [] });
   });
 
   it('never shows a prompt with a button there, only a neutral line', async () => {
-    const { interaction, calls } = deferredInPublic();
-    const prompt = {
-      content: 'This needs your music account.',
-      embeds: [{ title: 'Link your music account' }],
-      components: [
-        {
-          type: 1,
-          components: [
-            { type: 2, style: 5, label: 'Link', url: 'https://bot.example/link/start?ticket=t1ck3t' },
-          ],
-        },
-      ],
-    };
+    const { interaction, calls } = deferredInPublic({ followUp: serverError });
     await answerPrivately(interaction, prompt);
-    expect(calls.map((call) => call.method)).toEqual(['deleteReply', 'editReply']);
-    expect(calls[1]?.payload).toEqual({ content: NOT_PRIVATE_TEXT, embeds: [], components: [], files: [] });
+    expect(calls.map((call) => call.method)).toEqual(['editReply', 'followUp', 'editReply']);
+    expect(calls[2]?.payload).toEqual({ content: NOT_PRIVATE_TEXT, embeds: [], components: [], files: [] });
+  });
+
+  it('follows up nothing when “thinking…” cannot be edited, which the follow-up would replace in public', async () => {
+    const { interaction, calls } = deferredInPublic({ editReply: serverError });
+    await expect(answerPrivately(interaction, prompt)).rejects.toThrow('Internal Server Error');
+    expect(calls.map((call) => call.method)).toEqual(['editReply']);
+  });
+
+  it('follows up privately when “thinking…” is gone already', async () => {
+    const { interaction, calls } = deferredInPublic({ editReply: unknownMessage });
+    await answerPrivately(interaction, { content: 'No place called “x” was found.' });
+    expect(calls.map((call) => call.method)).toEqual(['editReply', 'followUp']);
+    expect(calls[1]?.payload).toMatchObject({ flags: MessageFlags.Ephemeral });
   });
 });
 
