@@ -1,5 +1,5 @@
 import { PermissionFlagsBits } from 'discord.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getServerPrefs, saveMemberHome } from '../../src/domain/weather/prefs.js';
 import { startBotWorld, type BotWorld } from '../helpers/bot.js';
 
@@ -137,7 +137,7 @@ describe('/weather places: autocomplete, typed names, homes', () => {
     expect(message.content).toContain('No place called “Springfield, Narnia” was found.');
     expect(message.content).toContain('• Springfield, Missouri, US');
     expect(world.discord.messages(world.channelId).some((m) => m.id === message.id)).toBe(false);
-    expect(handle.original()).toBeUndefined();
+    await vi.waitFor(() => expect(handle.original()).toBeUndefined());
   });
 
   it('pings no one with what a member typed', async () => {
