@@ -9,7 +9,13 @@ import { pipeline } from 'node:stream';
 import { createGzip, constants as zlib } from 'node:zlib';
 import { bulkContent } from './bulk.js';
 import { LANGS } from './conditions.js';
-import { currentWeatherHtml, currentWeatherXml, dailyForecastXml, forecastXml } from './formats.js';
+import {
+  currentWeatherHtml,
+  currentWeatherXml,
+  dailyForecastXml,
+  escapeMarkup,
+  forecastXml,
+} from './formats.js';
 import type { Units } from './model.js';
 import { findPlaceById, findPlaceByZip, findPlaces, nearbyPlaces, PLACES, type Place } from './places.js';
 import {
@@ -164,6 +170,26 @@ class Reply {
 }
 
 const markup = (format: 'xml' | 'html', text: string) => new Reply(200, text, {}, format);
+
+/** The products that answer in XML with `mode=xml` (see `mode` below). */
+const XML_PRODUCTS: Partial<Record<WeatherHost, ReadonlySet<string>>> = {
+  api: new Set(['/data/2.5/weather', '/data/2.5/forecast', '/data/2.5/forecast/daily']),
+  pro: new Set(['/data/2.5/forecast/hourly']),
+};
+
+/**
+ * A product's own refusal (400, 404) asked for in XML, as XML: the real service answers current
+ * weather with `mode=xml` and no place with 400, `application/xml`, and a `ClientError` whose
+ * `message` is "Nothing to geocode" (recorded in sallemi/API-Project's Cypress tests, which also
+ * record the 401 of a wrong key staying JSON: refusals before the product, made by `gate`, stay
+ * so here). The `cod` beside the message is the JSON body's.
+ */
+function xmlError(reply: Reply): Reply {
+  if (reply.format !== 'json' || (reply.status !== 400 && reply.status !== 404)) return reply;
+  const { cod, message } = reply.body as { cod: unknown; message: unknown };
+  const text = `<ClientError><cod>${escapeMarkup(String(cod))}</cod><message>${escapeMarkup(String(message))}</message></ClientError>`;
+  return new Reply(reply.status, text, reply.headers, 'xml');
+}
 
 const bad = (message: string) => new Reply(400, { cod: '400', message });
 
@@ -526,7 +552,8 @@ export async function startWeatherEmulator(options: WeatherEmulatorOptions = {})
       if (status === 429) return tooMany(undefined);
       return new Reply(status, { cod: String(status), message: DEFAULT_MESSAGES[status] ?? 'Error' });
     }
-    const key = query.get('appid') ?? '';
+    // `APPID` as the service's own pages once spelt it (and many clients still send): both work.
+    const key = query.get('appid') ?? query.get('APPID') ?? '';
     const paid = keys.has(key);
     if (!paid && !freeKeys.has(key)) return invalidKey();
     // Upstream answers a product outside the key's plan with the same 401 as a wrong key.
@@ -565,15 +592,17 @@ export async function startWeatherEmulator(options: WeatherEmulatorOptions = {})
 
   function handle(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://emulator');
-    const [, first = '', ...rest] = url.pathname.split('/');
+    // A trailing slash names the same product (`/data/2.5/forecast/?q=…` answers as without it).
+    const pathname = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+    const [, first = '', ...rest] = pathname.split('/');
     const host = (['api', 'pro', 'history', 'bulk'] as const).find((h) => h === first);
-    const path = host ? `/${rest.join('/')}` : url.pathname;
+    const path = host ? `/${rest.join('/')}` : pathname;
     const query = url.searchParams;
     const entry: RecordedRequest = {
       method: req.method ?? 'GET',
       host,
       path,
-      query: Object.fromEntries([...query].map(([k, v]) => [k, k === 'appid' ? '[key]' : v])),
+      query: Object.fromEntries([...query].map(([k, v]) => [k, k.toLowerCase() === 'appid' ? '[key]' : v])),
       status: 0,
       at: now(),
     };
@@ -631,7 +660,8 @@ export async function startWeatherEmulator(options: WeatherEmulatorOptions = {})
     }
     const handler = host ? ROUTES[host][path] : undefined;
     if (!handler) return answer(new Reply(404, { cod: '404', message: 'Not found' }));
-    answer(handler({ query, nowSec: Math.floor(now() / 1000), seed, siteUrl, yearly }));
+    const reply = handler({ query, nowSec: Math.floor(now() / 1000), seed, siteUrl, yearly });
+    answer(host && XML_PRODUCTS[host]?.has(path) && query.get('mode') === 'xml' ? xmlError(reply) : reply);
   }
 
   function fail(res: ServerResponse, error: unknown): void {

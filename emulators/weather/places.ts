@@ -218,10 +218,12 @@ export function fold(text: string): string {
 const COUNTRY_ALIASES: Readonly<Record<string, string>> = { uk: 'gb' };
 
 /**
- * Finds places for `q` = "city", "city,country", "city,state" (US state code or name),
- * "city,state,country", any part of which may be left empty ("London,,GB"); best known (largest)
- * first. The name matches the place's name or any of
- * its local names.
+ * Finds places for `q` = "city", "city,country" or "city,state,country" (a US state code or name),
+ * any part of which may be left empty ("London,,GB"); best known (largest) first. The name matches
+ * the place's name or any of its local names. Of two parts, the second is a country, as upstream
+ * reads it: a state asked without its country finds nothing there ("Seattle,WA" answers `[]`:
+ * langchainrb#1006, pyowm#335, openweather-api-node#3), though the spec's "any subset allowed" could
+ * be read otherwise; "Springfield,IL" looks in Israel.
  */
 export function findPlaces(q: string, places: readonly Place[] = PLACES): Place[] {
   const parts = q.split(',').map(fold);
@@ -242,7 +244,7 @@ export function findPlaces(q: string, places: readonly Place[] = PLACES): Place[
       .filter((place) => {
         const state = parts.length >= 3 ? (second ?? '') : '';
         const country = parts.length >= 3 ? (third ?? '') : '';
-        if (parts.length === 2 && second) return countryMatches(place, second) || stateMatches(place, second);
+        if (parts.length === 2 && second) return countryMatches(place, second);
         return (!state || stateMatches(place, state)) && (!country || countryMatches(place, country));
       })
       .sort((a, b) => b.population - a.population)

@@ -287,10 +287,25 @@ describe('mode=xml and mode=html, as the service answers them', () => {
     }
   });
 
-  it('still answers a bad request with the JSON error body when XML was asked for', async () => {
-    const answer = await get(`${emulator.apiUrl}/data/2.5/weather?lat=91&lon=0&mode=xml&${KEY}`);
-    expect(answer).toMatchObject({ status: 400, type: JSON_TYPE });
-    expect(JSON.parse(answer.text)).toEqual({ cod: '400', message: 'wrong latitude' });
+  it('answers a product’s refusal in XML when XML was asked for, and a wrong key in JSON, as upstream', async () => {
+    const noPlace = await get(`${emulator.apiUrl}/data/2.5/weather?mode=xml&${KEY}`);
+    expect(noPlace).toMatchObject({ status: 400, type: XML });
+    const refusal = parseXml(noPlace.text);
+    expect(refusal.name).toBe('ClientError');
+    expect(at(refusal, 'message').text).toBe('Nothing to geocode');
+    expect(at(refusal, 'cod').text).toBe('400');
+    const badLatitude = await get(`${emulator.apiUrl}/data/2.5/weather?lat=91&lon=0&mode=xml&${KEY}`);
+    expect(badLatitude).toMatchObject({ status: 400, type: XML });
+    expect(at(parseXml(badLatitude.text), 'message').text).toBe('wrong latitude');
+    const unknown = await get(`${emulator.apiUrl}/data/2.5/forecast?q=Qwxzvbnmqq&mode=xml&${KEY}`);
+    expect(unknown).toMatchObject({ status: 404, type: XML });
+    expect(at(parseXml(unknown.text), 'message').text).toBe('city not found');
+    // The key is refused before the product is asked: JSON, as recorded.
+    const wrongKey = await get(`${emulator.apiUrl}/data/2.5/weather?lat=0&lon=0&mode=xml&appid=wrong`);
+    expect(wrongKey).toMatchObject({ status: 401, type: JSON_TYPE });
+    // A product with no XML answers its refusals in JSON whatever `mode` says.
+    const geocoding = await get(`${emulator.apiUrl}/geo/1.0/reverse?lat=91&lon=0&mode=xml&${KEY}`);
+    expect(geocoding).toMatchObject({ status: 400, type: JSON_TYPE });
   });
 
   it('escapes every value it writes into XML and HTML', () => {

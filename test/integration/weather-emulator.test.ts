@@ -171,6 +171,19 @@ describe('the weather emulator speaks like the service', () => {
     });
   });
 
+  it('takes the key as `APPID` too, as the service’s own pages once wrote it and many clients send it', async () => {
+    const key = KEY.replace(/^appid=/, '');
+    const answer = await get(`${emulator.apiUrl}/data/2.5/weather?lat=1&lon=1&APPID=${key}`);
+    expect(answer.status).toBe(200);
+    expect(emulator.requests({ path: '/data/2.5/weather' }).at(-1)?.query['APPID']).toBe('[key]');
+  });
+
+  it('answers a path with a trailing slash as without it', async () => {
+    const answer = await get(`${emulator.apiUrl}/data/2.5/forecast/?q=Edinburgh,GB&${KEY}`);
+    expect(answer.status).toBe(200);
+    expect((answer.body as { city: { name: string } }).city.name).toBe('Edinburgh');
+  });
+
   it('serves each endpoint on its own host only', async () => {
     expect((await get(`${emulator.apiUrl}/data/2.5/forecast/hourly?lat=1&lon=1&${KEY}`)).status).toBe(404);
     expect((await get(`${emulator.proUrl}/data/2.5/weather?lat=1&lon=1&${KEY}`)).status).toBe(404);
@@ -209,8 +222,10 @@ describe('the weather emulator speaks like the service', () => {
       ).map((place) => `${place.name} ${place.state ?? ''} ${place.country}`.replace(/\s+/g, ' '));
     expect(await names('London,,GB')).toEqual(await names('London,GB'));
     expect(await names('London,,GB')).not.toEqual([]);
-    // The contract's "any subset allowed": a state code without the country (see places.ts).
-    expect(await names('Springfield,IL')).toEqual(['Springfield Illinois US']);
+    // Of two parts the second is a country, as upstream reads it (see places.ts): a US state code
+    // asked without the country finds nothing, or a place of that country ("IL" is Israel).
+    expect(await names('Springfield,IL')).toEqual([]);
+    expect(await names('Springfield,IL,US')).toEqual(['Springfield Illinois US']);
     expect(await names('Springfield,IL,')).toEqual(['Springfield Illinois US']);
     expect(await names('Springfield,,')).toEqual(await names('Springfield'));
     expect(await names('Springfield,,US')).toHaveLength(5);
