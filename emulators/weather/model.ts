@@ -101,13 +101,49 @@ export function dayOfYear(t: number): number {
   return (((t / DAY) % YEAR_DAYS) + YEAR_DAYS) % YEAR_DAYS;
 }
 
-function declination(t: number): number {
-  return -23.44 * DEG * Math.cos((2 * Math.PI * (dayOfYear(t) + 10)) / YEAR_DAYS);
+/**
+ * The year's angle at `t` (radians), from noon UTC on 1 January, as NOAA's solar calculator takes
+ * it for the two series below (NOAA Global Monitoring Laboratory, "General Solar Position
+ * Calculations"): with them sunrise and sunset fall within a minute or two of the published times,
+ * where a mean sun and a cosine declination were up to 20 minutes off (London, November).
+ */
+function yearAngle(t: number): number {
+  const year = new Date(t * 1000).getUTCFullYear();
+  const start = Date.UTC(year, 0, 1) / 1000;
+  const days = (Date.UTC(year + 1, 0, 1) / 1000 - start) / DAY;
+  return ((2 * Math.PI) / days) * ((t - start) / DAY - 0.5);
 }
 
-/** Local mean solar time in hours, 0-24. */
+/** The sun's declination at `t`, in radians (NOAA's series). */
+function declination(t: number): number {
+  const g = yearAngle(t);
+  return (
+    0.006918 -
+    0.399912 * Math.cos(g) +
+    0.070257 * Math.sin(g) -
+    0.006758 * Math.cos(2 * g) +
+    0.000907 * Math.sin(2 * g) -
+    0.002697 * Math.cos(3 * g) +
+    0.00148 * Math.sin(3 * g)
+  );
+}
+
+/** The equation of time at `t`: apparent solar time less mean solar time, in hours (NOAA's series). */
+function equationOfTime(t: number): number {
+  const g = yearAngle(t);
+  const minutes =
+    229.18 *
+    (0.000075 +
+      0.001868 * Math.cos(g) -
+      0.032077 * Math.sin(g) -
+      0.014615 * Math.cos(2 * g) -
+      0.040849 * Math.sin(2 * g));
+  return minutes / 60;
+}
+
+/** Local apparent solar time in hours, 0-24: 12 when the sun is highest. */
 export function solarHour(t: number, lon: number): number {
-  return (((t / 3600 + lon / 15) % 24) + 24) % 24;
+  return (((t / 3600 + lon / 15 + equationOfTime(t)) % 24) + 24) % 24;
 }
 
 /** Sun elevation above the horizon, in degrees. */

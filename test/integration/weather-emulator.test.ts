@@ -318,6 +318,32 @@ describe('the weather emulator speaks like the service', () => {
     expect(berlin.sys.sunset).toBeGreaterThan(NOW / 1000);
   });
 
+  it('gives sunrise and sunset within a few minutes of the almanac’s times', async () => {
+    // Published times (UTC) for the day, from the almanacs (London in GMT and BST, Sydney in AEDT).
+    const days = [
+      { at: '2025-11-03T12:00:00Z', where: 'lat=51.5074&lon=-0.1278', sunrise: '06:55', sunset: '16:31' },
+      { at: '2025-07-15T12:00:00Z', where: 'lat=51.5074&lon=-0.1278', sunrise: '03:58', sunset: '20:14' },
+      { at: '2025-02-10T17:00:00Z', where: 'lat=40.7128&lon=-74.006', sunrise: '11:56', sunset: '22:25' },
+      { at: '2025-12-21T02:00:00Z', where: 'lat=-33.8688&lon=151.2093', sunrise: '18:41', sunset: '09:05' },
+    ];
+    const minutesOfDay = (t: number) => ((Math.round(t / 60) % 1440) + 1440) % 1440;
+    const published = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3));
+    const apart = (a: number, b: number) => Math.min(Math.abs(a - b), 1440 - Math.abs(a - b));
+    for (const day of days) {
+      emulator.setNow(Date.parse(day.at));
+      const { sys } = (await get(`${emulator.apiUrl}/data/2.5/weather?${day.where}&${KEY}`)).body as {
+        sys: { sunrise: number; sunset: number };
+      };
+      expect(
+        apart(minutesOfDay(sys.sunrise), published(day.sunrise)),
+        `${day.at} sunrise`,
+      ).toBeLessThanOrEqual(3);
+      expect(apart(minutesOfDay(sys.sunset), published(day.sunset)), `${day.at} sunset`).toBeLessThanOrEqual(
+        3,
+      );
+    }
+  });
+
   it('geocodes a zip code with its country, the US by default, and answers 404 for an unknown one', async () => {
     expect((await get(`${emulator.apiUrl}/geo/1.0/zip?zip=10117,DE&${KEY}`)).body).toEqual({
       zip: '10117',
