@@ -440,7 +440,10 @@ export class Gateway implements GatewayLink {
       member_count: world.users.size + 1,
       voice_states: [],
       members: botMember ? [botMember] : [],
-      channels: world.guildChannels(guildId).map((channel) => structuredClone(channel)),
+      // Channels in GUILD_CREATE carry no `guild_id` (discord-api-docs#2614: the guild is the event's).
+      channels: world
+        .guildChannels(guildId)
+        .map(({ guild_id: _guildId, ...channel }) => structuredClone(channel)),
       threads: [],
       presences: [],
       stage_instances: [],

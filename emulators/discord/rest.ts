@@ -440,7 +440,8 @@ export class RestApi {
     const nonceKey =
       payload.nonce === undefined || payload.nonce === null
         ? undefined
-        : `${channelId}:${core.botUser.id}:${String(payload.nonce)}`;
+        : // "Another message created by the same author with the same nonce" (Create Message): in any channel.
+          `${core.botUser.id}:${String(payload.nonce)}`;
     if (nonceKey !== undefined && payload.enforce_nonce === true) {
       const seen = core.world.nonces.get(nonceKey);
       const original = seen ? core.world.messages.get(seen.messageId) : undefined;

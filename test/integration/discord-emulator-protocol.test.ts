@@ -1555,6 +1555,26 @@ describe('Discord emulator gateway: requesting guild members', () => {
     return match.d;
   }
 
+  it('sends the guild’s channels in GUILD_CREATE without a guild_id, as Discord does', async () => {
+    const general = emu.createChannel(guild.id, { name: 'general' });
+    const gateway = await connect(emu);
+    gateway.identify(GatewayIntentBits.Guilds);
+    const { match } = await gateway.until(
+      (payload) => payload.op === GatewayOpcodes.Dispatch && payload.t === GatewayDispatchEvents.GuildCreate,
+    );
+    if (match.op !== GatewayOpcodes.Dispatch || match.t !== GatewayDispatchEvents.GuildCreate)
+      throw new Error('Expected GUILD_CREATE');
+    const channel = match.d.channels.find((candidate) => candidate.id === general.id);
+    expect(channel).toMatchObject({ id: general.id, name: 'general' });
+    expect(channel).not.toHaveProperty('guild_id');
+    // Read over REST, the same channel names its guild.
+    const read = await fetch(`${emu.restUrl}/v10/channels/${general.id}`, {
+      headers: { Authorization: `Bot ${TOKEN}` },
+    });
+    expect(await read.json()).toMatchObject({ id: general.id, guild_id: guild.id });
+    await gateway.close();
+  });
+
   it('sends no chunk for the whole member list without the Guild Members intent, and stays open', async () => {
     const gateway = await session(GatewayIntentBits.Guilds);
     gateway.send(GatewayOpcodes.RequestGuildMembers, {

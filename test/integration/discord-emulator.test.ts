@@ -513,6 +513,16 @@ describe('the Discord emulator, driven through the real discord.js client', () =
     const second = await target.send({ content: 'Daily forecast', nonce: 'sched-1', enforceNonce: true });
     expect(second.id).toBe(first.id);
     expect(emu.messages(channel.id).filter((message) => message.nonce === 'sched-1')).toHaveLength(1);
+    // The same author's nonce, whichever channel (Discord's Create Message docs): the first message.
+    const elsewhere = emu.createChannel(guild.id, { name: 'elsewhere' });
+    await expect.poll(() => bot.client.channels.cache.has(elsewhere.id)).toBe(true);
+    const third = await textChannel(elsewhere.id).send({
+      content: 'Daily forecast',
+      nonce: 'sched-1',
+      enforceNonce: true,
+    });
+    expect(third.id).toBe(first.id);
+    expect(emu.messages(elsewhere.id)).toEqual([]);
 
     await target.send({ content: 'Loose', nonce: 'loose-1' });
     await target.send({ content: 'Loose', nonce: 'loose-1' });
