@@ -176,7 +176,11 @@ export function createAccounts(options: AccountsOptions): Accounts {
       return page(400, 'Error', '<p>INVALID_CLIENT: Invalid redirect URI</p>');
     }
     const stateParam = q.get('state');
-    if (q.get('response_type') !== 'code')
+    // RFC 6749 §4.1.2.1: a required parameter missing is `invalid_request`; a value the service does
+    // not support, `unsupported_response_type`.
+    const responseType = q.get('response_type');
+    if (responseType === null) return redirect(redirectUri, { error: 'invalid_request', state: stateParam });
+    if (responseType !== 'code')
       return redirect(redirectUri, { error: 'unsupported_response_type', state: stateParam });
     const scopes = (q.get('scope') ?? '').split(' ').filter((scope) => scope !== '');
     // An unknown scope stops on the service's own page, as an unlisted redirect URI does: the real

@@ -681,9 +681,13 @@ export function createApi(options: ApiOptions): Api {
         (p): p is PlaylistRecord =>
           p !== undefined && (p.ownerId === user.id || !p.collaborative || withCollaborative),
       );
-    const items = visible
-      .slice(offset, offset + limit)
-      .map((p) => playlistSimple(ctx, p, `/v1/playlists/${p.id}/${itemsKey}`));
+    const items = visible.slice(offset, offset + limit).map((p) => {
+      const simple = playlistSimple(ctx, p, `/v1/playlists/${p.id}/${itemsKey}`);
+      // Since 2026 `items` only on the playlists the user owns or collaborates on, as in GET
+      // /v1/playlists/{id} (upstream-facts: "else absent").
+      if (variant === '2026' && !p.canEdit(user.id)) delete simple[itemsKey];
+      return simple;
+    });
     return {
       status: 200,
       body: paging(ctx.apiUrl, '/v1/me/playlists', {}, offset, limit, visible.length, items),

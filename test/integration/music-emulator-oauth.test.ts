@@ -377,6 +377,14 @@ describe('music emulator: accounts', () => {
         return location.searchParams.get('error');
       };
       expect(await refusedWith({ response_type: 'token' })).toBe('unsupported_response_type');
+      // Missing altogether, it is a required parameter missing (RFC 6749 §4.1.2.1).
+      const withoutType = new URL(authorizeUrl({}));
+      withoutType.searchParams.delete('response_type');
+      const missing = await again(withoutType.toString(), cookie);
+      expect(missing.status).toBe(302);
+      expect(new URL(missing.headers.get('location') ?? '').searchParams.get('error')).toBe(
+        'invalid_request',
+      );
       expect(await refusedWith({ code_challenge_method: 'plain', code_challenge: 'x'.repeat(43) })).toBe(
         'invalid_request',
       );
@@ -712,6 +720,22 @@ describe('music emulator: 2026 variant', () => {
       headers: { authorization: `Bearer ${bobs}` },
     });
     expect(forbidden.status).toBe(403);
+  });
+
+  it('lists a user’s playlists with `items` only on those the user owns or collaborates on', async () => {
+    const bobs = emulator.issueUserToken('bob', ['playlist-read-private', 'playlist-read-collaborative']);
+    const response = await fetch(`${emulator.apiUrl}/v1/me/playlists?limit=50`, {
+      headers: { authorization: `Bearer ${bobs.access_token}` },
+    });
+    const { items } = (await response.json()) as {
+      items: { id: string; owner: { id: string }; collaborative: boolean; items?: { total: number } }[];
+    };
+    const others = items.filter((playlist) => playlist.owner.id !== 'bob' && !playlist.collaborative);
+    const own = items.filter((playlist) => playlist.owner.id === 'bob');
+    expect(others.length).toBeGreaterThan(0);
+    expect(own.length).toBeGreaterThan(0);
+    for (const playlist of others) expect(playlist).not.toHaveProperty('items');
+    for (const playlist of own) expect(playlist.items?.total).toBeGreaterThanOrEqual(0);
   });
 
   it('tells which URIs are in the library, one boolean each, in order', async () => {
