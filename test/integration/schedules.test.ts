@@ -599,6 +599,32 @@ describe('schedules this process cannot time, or must no longer post', () => {
     expect(await w.runner.tick()).toMatchObject({ posted: 0 });
     expect(w.posts).toHaveLength(2);
   });
+  it('skip at once the posts of schedules this process pauses or removes while the slot’s posts go out', async () => {
+    // A re-read only once the last read is a minute old: a change made here must stop the posts
+    // due after it all the same (the runner re-reads every second by default).
+    const meanwhile: (() => Promise<unknown>)[] = [];
+    const w = await world('2026-11-23T05:00:00Z', {
+      postsPerSecond: 20,
+      recheckMs: 60_000,
+      afterPost: async () => {
+        for (const change of meanwhile.splice(0)) await change();
+      },
+    });
+    const schedules: Schedule[] = [];
+    for (let index = 0; index < 4; index++) schedules.push(await w.add({ channelId: `${4001 + index}` }));
+    const changed: string[] = [];
+    meanwhile.push(async () => {
+      const [paused, removed] = schedules.filter((s) => s.id !== w.posts[0]?.scheduleId);
+      await w.store.pause(paused!.guildId, paused!.id, BY_ALICE, true, w.clock.now);
+      await w.store.remove(removed!.guildId, removed!.id);
+      changed.push(paused!.id, removed!.id);
+    });
+    w.clock.now = Date.parse('2026-11-23T06:00:00Z');
+    expect(await w.runner.tick()).toMatchObject({ posted: 2, withdrawn: 2 });
+    expect(changed).toHaveLength(2);
+    expect(w.posts.map((p) => p.scheduleId)).not.toContain(changed[0]);
+    expect(w.posts.map((p) => p.scheduleId)).not.toContain(changed[1]);
+  });
 });
 
 describe('schedules changed by another process on the same storage', () => {

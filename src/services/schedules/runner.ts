@@ -674,7 +674,8 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     // member was told. Read per post instead, it cost bench/schedule-slot.ts a sixth of its pace.
     // The posts then go out at Discord's pace (40 s for 2,000): read again when a post's turn comes
     // `recheckMs` or more after the last read, so one paused or removed meanwhile is not posted either.
-    const current = freshSchedules(ready.length === 0 ? [] : await options.store.all());
+    const changes = options.store.changesMade;
+    const current = freshSchedules(ready.length === 0 ? [] : await options.store.all(), changes);
     const posting = ready.filter(({ schedule }) => current.wanted(schedule.id));
     report.withdrawn += ready.length - posting.length;
     await forEachLimited(
@@ -702,13 +703,16 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
   /**
    * The schedules as read once a slot's weather is in, read again (`ScheduleStore.all`: the version
    * key alone when nothing changed) when asked about a post `recheckMs` or more after the last
-   * read, one read at a time. A read that fails keeps the last one (logged at debug): the post goes
-   * out as it would have before.
+   * read, or once this process has changed a schedule since (`changesMade`: a member's pause or
+   * remove handled here stops a post due within the second, with no read of storage per post), one
+   * read at a time. A read that fails keeps the last one (logged at debug): the post goes out as it
+   * would have before.
    */
-  function freshSchedules(first: readonly Schedule[]) {
+  function freshSchedules(first: readonly Schedule[], changesAtFirst: number) {
     const byId = (list: readonly Schedule[]) => new Map(list.map((s) => [s.id, s]));
     let known = byId(first);
     let readAt = performance.now();
+    let changesSeen = changesAtFirst;
     let reading: Promise<void> | undefined;
     const wanted = (id: string) => {
       const schedule = known.get(id);
@@ -717,7 +721,8 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
     return {
       wanted,
       async stillWanted(id: string): Promise<boolean> {
-        if (performance.now() - readAt >= recheckMs) {
+        if (performance.now() - readAt >= recheckMs || options.store.changesMade !== changesSeen) {
+          const changes = options.store.changesMade;
           reading ??= options.store
             .all()
             .then(
@@ -727,6 +732,7 @@ export function createScheduleRunner(options: ScheduleRunnerOptions) {
             )
             .finally(() => {
               readAt = performance.now();
+              changesSeen = changes;
               reading = undefined;
             });
           await reading;

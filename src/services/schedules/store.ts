@@ -134,6 +134,7 @@ export class ScheduleStore {
   private lastRead: { version: unknown; at: number; schedules: readonly Schedule[] } | undefined;
   /** This process's version bumps, one at a time (see {@link bumpVersion}). */
   private versioning: Promise<void> = Promise.resolve();
+  #changesMade = 0;
 
   constructor(
     private readonly storage: Storage,
@@ -143,6 +144,15 @@ export class ScheduleStore {
     private readonly onUnreadable: (guildId: string, error: unknown) => void = () => {},
   ) {
     this.keyv = storage.ns<unknown>('schedules');
+  }
+
+  /**
+   * How many changes this process has made (adds, pauses, resumes, removes), each counted once its
+   * version is written, so an `all()` after the count moved sees it. The schedule runner reads the
+   * schedules again before a post when it moved, rather than only every second.
+   */
+  get changesMade(): number {
+    return this.#changesMade;
   }
 
   /** A guild's schedules; a record that does not read as a schedule is left out (see `records`). */
@@ -399,7 +409,7 @@ export class ScheduleStore {
     if (after === 0) await this.leave([guildId]).catch(() => {});
     const bump = () => this.bumpVersion(guildId, written);
     this.versioning = this.versioning.then(bump, bump);
-    await this.versioning;
+    await this.versioning.finally(() => this.#changesMade++);
   }
 
   /**
