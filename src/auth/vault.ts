@@ -5,7 +5,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
 import { UpstreamError } from '../services/http/errors.js';
-import type { Storage } from '../storage/index.js';
+import { keepClaim, type Storage } from '../storage/index.js';
 import { seal, sealedKeyId, unseal, type Keyring } from './seal.js';
 
 export const musicLinkSchema = z.object({
@@ -223,7 +223,11 @@ export class TokenVault {
 
   /**
    * Runs `task` holding the member's link lock ({@link linkLockKey}), across processes sharing the
-   * storage, so it never interleaves with a refresh. Throws `LinkBusyError` when the lock stays taken.
+   * storage, so it never interleaves with a refresh. The lock is kept while `task` runs (see
+   * `keepClaim`): a read and a write that wait out a busy SQLite file or a slow Redis can outlast
+   * its time, and a lock that ran out meanwhile let a refresh elsewhere spend the refresh token the
+   * task was about to write back (a key rotation's reseal), or a new link's write land before the
+   * task's. Throws `LinkBusyError` when the lock stays taken.
    */
   async locked<T>(userId: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const owner = randomUUID();
@@ -231,9 +235,11 @@ export class TokenVault {
     for (let pause = 25; ; pause = Math.min(pause * 2, 250)) {
       signal?.throwIfAborted();
       if (await this.storage.claim('locks', linkLockKey(userId), this.lockTtlMs, owner)) {
+        const stopKeeping = keepClaim(this.storage, 'locks', linkLockKey(userId), this.lockTtlMs, owner);
         try {
           return await task();
         } finally {
+          stopKeeping();
           // A lock that cannot be given up (storage out of reach for a moment) runs out after its
           // time: what the task did stands, and is not reported as failed.
           await this.storage.release('locks', linkLockKey(userId), owner).catch(() => {});

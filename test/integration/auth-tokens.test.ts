@@ -384,6 +384,28 @@ describe('key rotation', () => {
   });
 });
 
+describe('the link lock', () => {
+  it('stays taken while a slow task holds it, past the time a lock lasts on its own', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-tokens-'));
+    const key = new Keyring(randomBytes(32));
+    const [a, b] = [await sqliteStorage(dataDir), await createStorage({ dataDir })];
+    cleanups.unshift(() => b.close());
+    const order: string[] = [];
+    // A reseal (or a new link's write) whose storage answers slowly, in one process...
+    const slow = new TokenVault(a, key, { lockTtlMs: 200 }).locked('u1', async () => {
+      await delay(700);
+      order.push('slow task done');
+    });
+    await delay(300);
+    // ...and a refresh in another, which must not start before it is done.
+    await new TokenVault(b, key, { lockTtlMs: 200 }).locked('u1', async () => {
+      order.push('other task started');
+    });
+    await slow;
+    expect(order).toEqual(['slow task done', 'other task started']);
+  });
+});
+
 describe.runIf(redisReady)('access tokens with two processes on one Redis', () => {
   const prefix = uniquePrefix('tokens');
   afterAll(async () => {
