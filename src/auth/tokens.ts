@@ -67,8 +67,13 @@ export interface TokenSource {
   getAccessToken(userId: string, rejected?: string): Promise<string>;
 }
 
-/** The pauses before reading or writing a refreshed link again (see `refresh`): three tries in 1.2 s. */
-const STORE_RETRY_PAUSES_MS = [200, 1_000];
+/**
+ * The pauses before reading or writing a refreshed link again (see `refresh`): seven tries over
+ * about ten seconds, the link lock kept meanwhile. Long enough for a Redis failover or a SQLite
+ * file busy for seconds (three tries in 1.2 s were not: the new refresh token was lost with the
+ * write, the spent one stayed stored, and the member had to link again).
+ */
+const STORE_RETRY_PAUSES_MS = [200, 500, 1_000, 2_000, 3_000, 3_000];
 
 /** Runs storage work, trying again after {@link STORE_RETRY_PAUSES_MS} when it fails. */
 async function persistently<T>(work: () => Promise<T>): Promise<T> {

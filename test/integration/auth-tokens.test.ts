@@ -171,6 +171,25 @@ describe('access tokens on demand', () => {
     expect(issuer.calls).toBe(2);
   });
 
+  it('keeps a rotated link through a storage outage of several seconds just after the refresh', async () => {
+    const { storage, vault, issuer, clock } = await expiredRotatingLink();
+    // Storage refuses every write for three seconds once the service has answered (a Redis
+    // failover), the refresh token sent already spent.
+    const put = vault.put.bind(vault);
+    let outageUntil: number | undefined;
+    vault.put = async (userId, value) => {
+      outageUntil ??= Date.now() + 3_000;
+      if (Date.now() < outageUntil) throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
+      await put(userId, value);
+    };
+    const source = createTokenSource({ vault, oauth: issuer, storage, now: () => clock.now });
+    const token = await source.getAccessToken('u1');
+    expect((await vault.get('u1'))?.accessToken).toBe(token);
+    clock.now += 3_600_000;
+    await expect(source.getAccessToken('u1')).resolves.not.toBe(token);
+    expect(issuer.calls).toBe(2);
+  });
+
   it('keeps a rotated link through a failed read of the link just after the refresh', async () => {
     const { storage, vault, issuer, clock } = await expiredRotatingLink();
     // The read that checks the link is still the one refreshed fails once (a hiccup), after the
