@@ -41,7 +41,11 @@ const WEATHER_VERSIONED = {
  * A service's http(s) base URL, stored without a trailing slash so paths can be appended. `versioned` matches the path the bot adds itself (an API version): a URL
  * that ends with it would have it twice (`/api/v10/v10/…`), which fails later as a bare 404.
  */
-const baseUrl = (fallback: string, versioned?: { path: RegExp; example: string }) =>
+const baseUrl = (
+  fallback: string,
+  versioned?: { path: RegExp; example: string },
+  { carriesSecrets = true }: { carriesSecrets?: boolean } = {},
+) =>
   z.preprocess(
     blankToUndefined,
     z
@@ -50,8 +54,20 @@ const baseUrl = (fallback: string, versioned?: { path: RegExp; example: string }
       .transform((url) => url.replace(/\/+$/, ''))
       .refine((url) => versioned === undefined || !versioned.path.test(new URL(url).pathname), {
         error: `must leave out the API version, which the bot adds (for example ${versioned?.example ?? fallback})`,
+      })
+      // The bot's token, the music app's secret, members' tokens and the weather key go there:
+      // never in the clear across a network. Plain http stays for the emulators on this machine.
+      .refine((url) => !carriesSecrets || !plainHttpElsewhere(url), {
+        error:
+          'must be https://, or http:// only on this machine (127.0.0.1, [::1] or localhost): the bot sends its secrets there',
       }),
   );
+
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', '[::1]', 'localhost']);
+const plainHttpElsewhere = (url: string) => {
+  const { protocol, hostname } = new URL(url);
+  return protocol === 'http:' && !LOOPBACK_HOSTS.has(hostname);
+};
 
 const optionalUrl = (protocol: RegExp, what: string) =>
   z.preprocess(blankToUndefined, z.url({ protocol, error: `must be ${what}` }).optional());
@@ -130,7 +146,8 @@ const envSchema = z.object({
   WEATHER_PRO_URL: baseUrl('https://pro.openweathermap.org', WEATHER_VERSIONED),
   WEATHER_HISTORY_URL: baseUrl('https://history.openweathermap.org', WEATHER_VERSIONED),
   WEATHER_BULK_URL: baseUrl('https://bulk.openweathermap.org'),
-  WEATHER_SITE_URL: baseUrl('https://openweathermap.org'),
+  // Only icon addresses are made from it, shown in Discord: no secret goes there.
+  WEATHER_SITE_URL: baseUrl('https://openweathermap.org', undefined, { carriesSecrets: false }),
 
   // Callback server (account linking)
   HTTP_HOST: z.preprocess(blankToUndefined, z.string().default('127.0.0.1')),

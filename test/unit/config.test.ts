@@ -213,6 +213,40 @@ describe('configuration', () => {
     );
   });
 
+  it('sends secrets only over https, or plain http to this machine (the emulators)', () => {
+    const problems = problemsOf({
+      ...minimal,
+      DISCORD_API_URL: 'http://discord.example.org/api',
+      MUSIC_API_URL: 'http://music.example.org',
+      MUSIC_AUTH_URL: 'http://10.0.0.5:8788',
+      WEATHER_API_URL: 'http://weather.example.org',
+      WEATHER_PRO_URL: 'http://weather.example.org',
+      WEATHER_HISTORY_URL: 'http://weather.example.org',
+      WEATHER_BULK_URL: 'http://weather.example.org',
+      // Icon addresses only: no secret goes there.
+      WEATHER_SITE_URL: 'http://weather.example.org',
+    });
+    const keys = problems.map((problem) => problem.split(' ')[0]);
+    expect(keys).toEqual([
+      'DISCORD_API_URL',
+      'MUSIC_API_URL',
+      'MUSIC_AUTH_URL',
+      'WEATHER_API_URL',
+      'WEATHER_PRO_URL',
+      'WEATHER_HISTORY_URL',
+      'WEATHER_BULK_URL',
+    ]);
+    expect(problems[0]).toMatch(/must be https:\/\/, or http:\/\/ only on this machine/);
+    const local = loadConfig({
+      ...minimal,
+      DISCORD_API_URL: 'http://127.0.0.1:8790/api',
+      MUSIC_API_URL: 'http://localhost:8788',
+      MUSIC_AUTH_URL: 'http://[::1]:8788',
+      WEATHER_API_URL: 'https://weather.example.org',
+    });
+    expect(local.discord.apiUrl).toBe('http://127.0.0.1:8790/api');
+  });
+
   it('refuses a PUBLIC_URL that the music service would refuse as a redirect URI', () => {
     const music = { ...minimal, MUSIC_CLIENT_ID: 'id', MUSIC_CLIENT_SECRET: 'secret' };
     expect(problemsOf({ ...music, PUBLIC_URL: 'http://localhost:8787' })).toEqual([
