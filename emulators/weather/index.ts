@@ -253,8 +253,9 @@ function coordinates(query: URLSearchParams): Location | Reply {
 const cityNotFound = () => new Reply(404, { cod: '404', message: 'city not found' });
 
 /**
- * Coordinates, or (for current weather and the 5-day forecast, deprecated upstream but still
- * accepted) a `q` city name, a city `id` or a `zip` code, in that order when several are given.
+ * Coordinates, or (for current weather and the forecasts, deprecated upstream but still accepted:
+ * `forecast/daily?q=Edinburgh, UK` in lcd4linux#7, `forecast/hourly?q=…` in public clients) a `q`
+ * city name, a city `id` or a `zip` code, in that order when several are given.
  */
 function location(query: URLSearchParams): Location | Reply {
   if (query.has('lat') || query.has('lon')) return coordinates(query);
@@ -331,7 +332,7 @@ const ROUTES: Readonly<Record<WeatherHost, Readonly<Record<string, Handler>>>> =
       return new Reply(200, body);
     },
     '/data/2.5/forecast/daily': (ctx) => {
-      const where = coordinates(ctx.query);
+      const where = location(ctx.query);
       if (where instanceof Reply) return where;
       const cnt = count(ctx.query, LIMITS.dailyDefault, LIMITS.dailyCnt);
       if (cnt instanceof Reply) return cnt;
@@ -367,7 +368,7 @@ const ROUTES: Readonly<Record<WeatherHost, Readonly<Record<string, Handler>>>> =
   },
   pro: {
     '/data/2.5/forecast/hourly': (ctx) => {
-      const where = coordinates(ctx.query);
+      const where = location(ctx.query);
       if (where instanceof Reply) return where;
       const cnt = count(ctx.query, LIMITS.hourlyCnt, LIMITS.hourlyCnt);
       if (cnt instanceof Reply) return cnt;

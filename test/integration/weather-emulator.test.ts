@@ -393,6 +393,22 @@ describe('the weather emulator speaks like the service', () => {
     });
   });
 
+  it('finds the daily and hourly forecasts by name, city id or zip code, as by coordinates', async () => {
+    const city = async (url: string, params: string) =>
+      (await get(`${url}?${params}&cnt=1&${KEY}`)).body as { city: { id: number; name: string } };
+    for (const url of [
+      `${emulator.apiUrl}/data/2.5/forecast/daily`,
+      `${emulator.proUrl}/data/2.5/forecast/hourly`,
+    ]) {
+      const byName = await city(url, 'q=Munich,DE');
+      expect(byName.city).toMatchObject({ id: 2_867_714, name: 'Munich' });
+      expect(await city(url, 'id=2867714')).toEqual(byName);
+      expect(await city(url, 'zip=80331,de')).toEqual(byName);
+      expect((await city(url, 'lat=48.1371&lon=11.5754')).city).toMatchObject({ name: 'Munich' });
+      expect((await get(`${url}?q=Qwxzvbnmqq&${KEY}`)).status).toBe(404);
+    }
+  });
+
   it('counts requests by path and host, and replays injected failures once', async () => {
     emulator.failNext(/forecast/, 503);
     expect((await get(`${emulator.apiUrl}/data/2.5/forecast?lat=1&lon=1&${KEY}`)).status).toBe(503);
