@@ -174,7 +174,12 @@ const markup = (format: 'xml' | 'html', text: string) => new Reply(200, text, {}
 /** The products that answer in XML with `mode=xml` (see `mode` below). */
 const XML_PRODUCTS: Partial<Record<WeatherHost, ReadonlySet<string>>> = {
   api: new Set(['/data/2.5/weather', '/data/2.5/forecast', '/data/2.5/forecast/daily']),
-  pro: new Set(['/data/2.5/forecast/hourly']),
+  pro: new Set([
+    '/data/2.5/weather',
+    '/data/2.5/forecast',
+    '/data/2.5/forecast/daily',
+    '/data/2.5/forecast/hourly',
+  ]),
 };
 
 /**
@@ -303,44 +308,49 @@ type Handler = (ctx: Context) => Reply;
 
 const view = (ctx: Context) => ({ seed: ctx.seed, units: units(ctx.query), lang: lang(ctx.query) });
 
+/** The weather products of the api host, which the pro host serves too (to paid keys). */
+const DATA_ROUTES: Readonly<Record<string, Handler>> = {
+  // The spec lists `xml` and `html` for current weather, `xml` and `json` for the hourly and daily
+  // forecasts; upstream-facts lists `xml` for the 5-day forecast.
+  '/data/2.5/weather': (ctx) => {
+    const where = location(ctx.query);
+    if (where instanceof Reply) return where;
+    const v = view(ctx);
+    const body = currentWeather(where, ctx.nowSec, v);
+    switch (mode(ctx.query, ['xml', 'html'])) {
+      case 'xml':
+        return markup('xml', currentWeatherXml(body, v));
+      case 'html':
+        return markup('html', currentWeatherHtml(body, v, ctx.siteUrl));
+      case 'json':
+        return new Reply(200, body);
+    }
+  },
+  '/data/2.5/forecast': (ctx) => {
+    const where = location(ctx.query);
+    if (where instanceof Reply) return where;
+    const cnt = count(ctx.query, LIMITS.threeHourCnt, LIMITS.threeHourCnt);
+    if (cnt instanceof Reply) return cnt;
+    const v = view(ctx);
+    const body = threeHourForecast(where, ctx.nowSec, cnt, v);
+    if (mode(ctx.query, ['xml']) === 'xml') return markup('xml', forecastXml(body, where, v, '3h'));
+    return new Reply(200, body);
+  },
+  '/data/2.5/forecast/daily': (ctx) => {
+    const where = location(ctx.query);
+    if (where instanceof Reply) return where;
+    const cnt = count(ctx.query, LIMITS.dailyDefault, LIMITS.dailyCnt);
+    if (cnt instanceof Reply) return cnt;
+    const v = view(ctx);
+    const body = dailyForecast(where, ctx.nowSec, cnt, v);
+    if (mode(ctx.query, ['xml']) === 'xml') return markup('xml', dailyForecastXml(body, where, v));
+    return new Reply(200, body);
+  },
+};
+
 const ROUTES: Readonly<Record<WeatherHost, Readonly<Record<string, Handler>>>> = {
   api: {
-    // The spec lists `xml` and `html` for current weather, `xml` and `json` for the hourly and daily
-    // forecasts; upstream-facts lists `xml` for the 5-day forecast.
-    '/data/2.5/weather': (ctx) => {
-      const where = location(ctx.query);
-      if (where instanceof Reply) return where;
-      const v = view(ctx);
-      const body = currentWeather(where, ctx.nowSec, v);
-      switch (mode(ctx.query, ['xml', 'html'])) {
-        case 'xml':
-          return markup('xml', currentWeatherXml(body, v));
-        case 'html':
-          return markup('html', currentWeatherHtml(body, v, ctx.siteUrl));
-        case 'json':
-          return new Reply(200, body);
-      }
-    },
-    '/data/2.5/forecast': (ctx) => {
-      const where = location(ctx.query);
-      if (where instanceof Reply) return where;
-      const cnt = count(ctx.query, LIMITS.threeHourCnt, LIMITS.threeHourCnt);
-      if (cnt instanceof Reply) return cnt;
-      const v = view(ctx);
-      const body = threeHourForecast(where, ctx.nowSec, cnt, v);
-      if (mode(ctx.query, ['xml']) === 'xml') return markup('xml', forecastXml(body, where, v, '3h'));
-      return new Reply(200, body);
-    },
-    '/data/2.5/forecast/daily': (ctx) => {
-      const where = location(ctx.query);
-      if (where instanceof Reply) return where;
-      const cnt = count(ctx.query, LIMITS.dailyDefault, LIMITS.dailyCnt);
-      if (cnt instanceof Reply) return cnt;
-      const v = view(ctx);
-      const body = dailyForecast(where, ctx.nowSec, cnt, v);
-      if (mode(ctx.query, ['xml']) === 'xml') return markup('xml', dailyForecastXml(body, where, v));
-      return new Reply(200, body);
-    },
+    ...DATA_ROUTES,
     '/geo/1.0/direct': (ctx) => {
       const q = ctx.query.get('q') ?? '';
       if (q.trim() === '') return bad('Nothing to geocode');
@@ -367,6 +377,9 @@ const ROUTES: Readonly<Record<WeatherHost, Readonly<Record<string, Handler>>>> =
     },
   },
   pro: {
+    // The paid host answers the api host's weather products as well: public clients call
+    // `pro.openweathermap.org/data/2.5/weather` (a free key gets the 401 of every paid host).
+    ...DATA_ROUTES,
     '/data/2.5/forecast/hourly': (ctx) => {
       const where = location(ctx.query);
       if (where instanceof Reply) return where;

@@ -184,10 +184,13 @@ describe('the weather emulator speaks like the service', () => {
     expect((answer.body as { city: { name: string } }).city.name).toBe('Edinburgh');
   });
 
-  it('serves each endpoint on its own host only', async () => {
+  it('serves each endpoint on its own host, and the api host’s weather on the paid pro host too', async () => {
     expect((await get(`${emulator.apiUrl}/data/2.5/forecast/hourly?lat=1&lon=1&${KEY}`)).status).toBe(404);
-    expect((await get(`${emulator.proUrl}/data/2.5/weather?lat=1&lon=1&${KEY}`)).status).toBe(404);
     expect((await get(`${emulator.historyUrl}/data/2.5/forecast?lat=1&lon=1&${KEY}`)).status).toBe(404);
+    expect((await get(`${emulator.proUrl}/geo/1.0/direct?q=London&${KEY}`)).status).toBe(404);
+    const onPro = await get(`${emulator.proUrl}/data/2.5/weather?lat=1&lon=1&${KEY}`);
+    expect(onPro.status).toBe(200);
+    expect(onPro.body).toEqual((await get(`${emulator.apiUrl}/data/2.5/weather?lat=1&lon=1&${KEY}`)).body);
   });
 
   it('caps cnt at the maximum of each forecast and refuses a cnt that is not a positive integer', async () => {
