@@ -149,42 +149,35 @@ describe('access tokens on demand', () => {
     expect((await vault.get('u2'))?.accessToken).toBe(token);
   });
 
-  it('keeps a rotated link through a failed write of the refreshed tokens', async () => {
+  // Storage refuses writes after the refresh, as the service has already spent the refresh token it
+  // replaced: once (a hiccup), or for three seconds (a Redis failover).
+  it.each([
+    [
+      'a failed write of the refreshed tokens',
+      () => {
+        let failures = 1;
+        return () => failures-- > 0;
+      },
+    ],
+    [
+      'a storage outage of several seconds just after the refresh',
+      () => {
+        let until: number | undefined;
+        return () => Date.now() < (until ??= Date.now() + 3_000);
+      },
+    ],
+  ])('keeps a rotated link through %s', async (_what, refusals) => {
     const { storage, vault, issuer, clock } = await expiredRotatingLink();
-    // Storage refuses the first write after the refresh (a hiccup), as the service has already
-    // spent the refresh token it replaced.
     const put = vault.put.bind(vault);
-    let failures = 1;
+    const refused = refusals();
     vault.put = async (userId, value) => {
-      if (failures > 0) {
-        failures--;
-        throw new Error('storage hiccup');
-      }
+      if (refused()) throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
       await put(userId, value);
     };
     const source = createTokenSource({ vault, oauth: issuer, storage, now: () => clock.now });
     const token = await source.getAccessToken('u1');
     expect((await vault.get('u1'))?.accessToken).toBe(token);
     // The next refresh sends the new refresh token, which the service takes.
-    clock.now += 3_600_000;
-    await expect(source.getAccessToken('u1')).resolves.not.toBe(token);
-    expect(issuer.calls).toBe(2);
-  });
-
-  it('keeps a rotated link through a storage outage of several seconds just after the refresh', async () => {
-    const { storage, vault, issuer, clock } = await expiredRotatingLink();
-    // Storage refuses every write for three seconds once the service has answered (a Redis
-    // failover), the refresh token sent already spent.
-    const put = vault.put.bind(vault);
-    let outageUntil: number | undefined;
-    vault.put = async (userId, value) => {
-      outageUntil ??= Date.now() + 3_000;
-      if (Date.now() < outageUntil) throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
-      await put(userId, value);
-    };
-    const source = createTokenSource({ vault, oauth: issuer, storage, now: () => clock.now });
-    const token = await source.getAccessToken('u1');
-    expect((await vault.get('u1'))?.accessToken).toBe(token);
     clock.now += 3_600_000;
     await expect(source.getAccessToken('u1')).resolves.not.toBe(token);
     expect(issuer.calls).toBe(2);
