@@ -410,8 +410,9 @@ describe('the link lock', () => {
     });
     await delay(300);
     // ...and a refresh in another, which must not start before it is done.
-    await new TokenVault(b, key, { lockTtlMs: 200 }).locked('u1', async () => {
+    await new TokenVault(b, key, { lockTtlMs: 200 }).locked('u1', () => {
       order.push('other task started');
+      return Promise.resolve();
     });
     await slow;
     expect(order).toEqual(['slow task done', 'other task started']);
