@@ -6,6 +6,7 @@ import {
   type InteractionReplyOptions,
   type RepliableInteraction,
 } from 'discord.js';
+import { langOf, type Localized } from './i18n/index.js';
 
 /** What a private answer may carry. */
 export type PrivateAnswer = Pick<
@@ -14,13 +15,20 @@ export type PrivateAnswer = Pick<
 >;
 
 /**
- * What the "thinking…" message says when it cannot be deleted and the answer is more than text (a
- * link prompt carries the member's own sign-in address, which must never be public).
+ * What the "thinking…" message says when the private answer cannot be shown and is more than text
+ * (a link prompt carries the member's own sign-in address, which must never be public); in the
+ * member's language, as the answer is.
  */
-export const NOT_PRIVATE_TEXT = 'I could not answer you privately here. Please run the command again.';
+export const NOT_PRIVATE_TEXTS: Localized = {
+  en: 'I could not answer you privately here. Please run the command again.',
+  de: 'Ich konnte dir hier nicht privat antworten. Bitte führe den Befehl noch einmal aus.',
+};
 
 /** What a public "thinking…" message says for the moment between its edit and its deletion. */
-export const ANSWERED_PRIVATELY_TEXT = 'Answered you privately.';
+export const ANSWERED_PRIVATELY_TEXTS: Localized = {
+  en: 'Answered you privately.',
+  de: 'Ich habe dir privat geantwortet.',
+};
 
 /**
  * Shows `answer` to the member alone, whatever the interaction's state. A command deferred in public
@@ -28,12 +36,12 @@ export const ANSWERED_PRIVATELY_TEXT = 'Answered you privately.';
  * deferral's place and visibility (discord-api-docs#2866, #3466), and a follow-up sent after the
  * deferred message was deleted was refused with 10008 Unknown Message (discord-api-docs#2739,
  * #3087; what Discord does there now is not documented). So the "thinking…" message is first
- * edited into a neutral line ({@link ANSWERED_PRIVATELY_TEXT}), after which a follow-up is a
+ * edited into a neutral line ({@link ANSWERED_PRIVATELY_TEXTS}), after which a follow-up is a
  * message of its own and keeps its ephemeral flag; then the answer follows ephemerally, and then
  * the line is deleted (a line that cannot be deleted stays, saying nothing more). When the
  * follow-up fails, a text answer (an error message, which never carries a secret) takes the line's
  * place instead, as public as it was, rather than the member hearing nothing; an answer with embeds
- * or buttons is not shown there, and {@link NOT_PRIVATE_TEXT} is. When the edit fails, nothing is
+ * or buttons is not shown there, and {@link NOT_PRIVATE_TEXTS} is. When the edit fails, nothing is
  * followed up (the follow-up could take the public deferral's place), except when the message is
  * gone already (10008).
  */
@@ -55,9 +63,10 @@ export async function answerPrivately(
 
 /** See {@link answerPrivately}: a command deferred in public, its "thinking…" message not yet edited. */
 async function answerAfterPublicDefer(interaction: RepliableInteraction, answer: PrivateAnswer) {
+  const lang = langOf(interaction.locale);
   const inPlace = (content: string) =>
     interaction.editReply({ content, embeds: [], components: [], files: [] });
-  const edited = await inPlace(ANSWERED_PRIVATELY_TEXT).then(
+  const edited = await inPlace(ANSWERED_PRIVATELY_TEXTS[lang]).then(
     () => true,
     (error: unknown) => {
       if (unknownMessage(error)) return false;
@@ -68,7 +77,7 @@ async function answerAfterPublicDefer(interaction: RepliableInteraction, answer:
     await interaction.followUp({ ...answer, flags: MessageFlags.Ephemeral });
   } catch (error) {
     if (!edited) throw error;
-    await inPlace(textOnly(answer) || NOT_PRIVATE_TEXT);
+    await inPlace(textOnly(answer) || NOT_PRIVATE_TEXTS[lang]);
     return;
   }
   if (edited) await interaction.deleteReply().catch(() => undefined);

@@ -5,7 +5,7 @@
  * the line's place, not a generic error.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ANSWERED_PRIVATELY_TEXT } from '../../src/bot/private-answer.js';
+import { ANSWERED_PRIVATELY_TEXTS } from '../../src/bot/private-answer.js';
 import { startReliabilityWorld, type ReliabilityWorld } from '../helpers/reliability-world.js';
 
 describe('a problem found after a public defer', () => {
@@ -24,7 +24,7 @@ describe('a problem found after a public defer', () => {
     expect((answer.flags ?? 0) & 64).toBe(64);
     // The "thinking…" message was edited (so the follow-up is a message of its own), never into the answer.
     const edit = await handle.waitForEdit(1, 1_000);
-    expect(edit.content).toBe(ANSWERED_PRIVATELY_TEXT);
+    expect(edit.content).toBe(ANSWERED_PRIVATELY_TEXTS.en);
     await vi.waitFor(() => expect(handle.original()).toBeUndefined());
   });
 

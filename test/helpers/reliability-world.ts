@@ -23,7 +23,7 @@ import { commands } from '../../src/commands/index.js';
 import { secretsOf } from '../../src/compose.js';
 import { startApp, type App } from '../../src/index.js';
 import { createLogger, type Logger } from '../../src/logger.js';
-import { ANSWERED_PRIVATELY_TEXT } from '../../src/bot/private-answer.js';
+import { ANSWERED_PRIVATELY_TEXTS } from '../../src/bot/private-answer.js';
 import { linkButtonUrl } from './bot.js';
 import { startFaultProxy, type FaultProxy } from './reliability-proxy.js';
 
@@ -227,7 +227,7 @@ export async function settledText(
         (original !== undefined &&
           ((original.flags ?? 0) & MessageFlags.Loading) === 0 &&
           // The neutral line a private answer passes through (see `answerPrivately`) is not it.
-          original.content !== ANSWERED_PRIVATELY_TEXT &&
+          !Object.values(ANSWERED_PRIVATELY_TEXTS).includes(original.content) &&
           first.type === InteractionResponseType.DeferredChannelMessageWithSource));
     if (done) {
       const messages = [original, ...followUps].filter((m) => m !== undefined);

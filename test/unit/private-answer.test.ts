@@ -11,10 +11,10 @@ import { DiscordAPIError, MessageFlags, type RepliableInteraction } from 'discor
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ACKNOWLEDGE_AFTER_MS,
-  ANSWERED_PRIVATELY_TEXT,
+  ANSWERED_PRIVATELY_TEXTS,
   answerPrivately,
   answerPrivatelySoon,
-  NOT_PRIVATE_TEXT,
+  NOT_PRIVATE_TEXTS,
 } from '../../src/bot/private-answer.js';
 
 const discordError = (status: number, code: number, message: string) =>
@@ -25,6 +25,7 @@ const unknownMessage = () => discordError(404, 10008, 'Unknown Message');
 /** A command deferred in public; `refuse` says which calls Discord refuses, and with what. */
 function deferredInPublic(
   refuse: Partial<Record<'editReply' | 'followUp' | 'deleteReply', () => Error>> = {},
+  locale = 'en-US',
 ) {
   const calls: { method: string; payload?: unknown }[] = [];
   const call = (method: 'editReply' | 'followUp' | 'deleteReply', payload?: unknown) => {
@@ -39,6 +40,7 @@ function deferredInPublic(
     deferred: true,
     replied: false,
     ephemeral: false,
+    locale,
     isMessageComponent: () => false,
     deleteReply: () => call('deleteReply'),
     editReply: (payload: unknown) => call('editReply', payload),
@@ -47,7 +49,7 @@ function deferredInPublic(
   return { interaction, calls };
 }
 
-const neutralLine = { content: ANSWERED_PRIVATELY_TEXT, embeds: [], components: [], files: [] };
+const neutralLine = { content: ANSWERED_PRIVATELY_TEXTS.en, embeds: [], components: [], files: [] };
 const prompt = {
   content: 'This needs your music account.',
   embeds: [{ title: 'Link your music account' }],
@@ -88,7 +90,22 @@ describe('a private answer to a command deferred in public', () => {
     const { interaction, calls } = deferredInPublic({ followUp: serverError });
     await answerPrivately(interaction, prompt);
     expect(calls.map((call) => call.method)).toEqual(['editReply', 'followUp', 'editReply']);
-    expect(calls[2]?.payload).toEqual({ content: NOT_PRIVATE_TEXT, embeds: [], components: [], files: [] });
+    expect(calls[2]?.payload).toEqual({
+      content: NOT_PRIVATE_TEXTS.en,
+      embeds: [],
+      components: [],
+      files: [],
+    });
+  });
+
+  it('says the neutral line, and the line that stands in for a prompt, in the member’s language', async () => {
+    const { interaction, calls } = deferredInPublic({ followUp: serverError }, 'de');
+    await answerPrivately(interaction, prompt);
+    expect(calls.map((call) => call.payload && (call.payload as { content?: string }).content)).toEqual([
+      ANSWERED_PRIVATELY_TEXTS.de,
+      prompt.content,
+      NOT_PRIVATE_TEXTS.de,
+    ]);
   });
 
   it('follows up nothing when “thinking…” cannot be edited, which the follow-up would replace in public', async () => {
