@@ -76,8 +76,9 @@ export async function marketOf(music: MusicServices, userId: string): Promise<st
 type Answerable = ChatInputCommandInteraction | ButtonInteraction;
 
 /**
- * Shows `message` to the member only (see `answerPrivately`: a public deferred reply is removed
- * first; if Discord will not remove it, a prompt with buttons is not shown in its place).
+ * Shows `message` to the member only (see `answerPrivately`: a public deferred reply becomes a
+ * neutral line, the message follows ephemerally, and the line is removed; a prompt with buttons is
+ * never shown in the line's place).
  */
 export async function sendPrivately(interaction: Answerable, message: MusicMessage): Promise<void> {
   const payload = {
