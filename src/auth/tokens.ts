@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { AppCredentialsError } from '../services/music/errors.js';
-import { keepClaim, type Storage } from '../storage/index.js';
+import { keepClaim, retryStorage, type Storage } from '../storage/index.js';
 import { OAuthError, type MusicOAuth } from './oauth.js';
 import { LinkBusyError, linkLockKey, type MusicLink, type TokenVault } from './vault.js';
 
@@ -68,25 +68,15 @@ export interface TokenSource {
 }
 
 /**
- * The pauses before reading or writing a refreshed link again (see `refresh`): seven tries over
- * about ten seconds, the link lock kept meanwhile. Long enough for a Redis failover or a SQLite
- * file busy for seconds (three tries in 1.2 s were not: the new refresh token was lost with the
- * write, the spent one stayed stored, and the member had to link again).
+ * How long a refreshed link is read and written again when storage fails (see `refresh`), the link
+ * lock kept meanwhile: long enough for a Redis failover or a SQLite file busy for seconds (three
+ * tries in 1.2 s were not: the new refresh token was lost with the write, the spent one stayed
+ * stored, and the member had to link again).
  */
-const STORE_RETRY_PAUSES_MS = [200, 500, 1_000, 2_000, 3_000, 3_000];
+const STORE_RETRY_MS = 10_000;
 
-/** Runs storage work, trying again after {@link STORE_RETRY_PAUSES_MS} when it fails. */
-async function persistently<T>(work: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await work();
-    } catch (error) {
-      const pause = STORE_RETRY_PAUSES_MS[attempt];
-      if (pause === undefined) throw error;
-      await delay(pause);
-    }
-  }
-}
+/** Runs storage work, trying again for {@link STORE_RETRY_MS} when it fails. */
+const persistently = <T>(work: () => Promise<T>): Promise<T> => retryStorage(work, STORE_RETRY_MS);
 
 export function createTokenSource(options: TokenSourceOptions): TokenSource {
   const now = options.now ?? Date.now;

@@ -1,11 +1,10 @@
 /**
  * The token vault: each Discord user's music link, encrypted at rest in the `links` namespace.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { UpstreamError } from '../services/http/errors.js';
-import { keepClaim, type Storage } from '../storage/index.js';
+import { LockBusyError, withLock, type Storage } from '../storage/index.js';
 import { seal, sealedKeyId, unseal, type Keyring } from './seal.js';
 
 export const musicLinkSchema = z.object({
@@ -223,30 +222,27 @@ export class TokenVault {
 
   /**
    * Runs `task` holding the member's link lock ({@link linkLockKey}), across processes sharing the
-   * storage, so it never interleaves with a refresh. The lock is kept while `task` runs (see
-   * `keepClaim`): a read and a write that wait out a busy SQLite file or a slow Redis can outlast
-   * its time, and a lock that ran out meanwhile let a refresh elsewhere spend the refresh token the
-   * task was about to write back (a key rotation's reseal), or a new link's write land before the
-   * task's. Throws `LinkBusyError` when the lock stays taken.
+   * storage, so it never interleaves with a refresh: `withLock`, which keeps the lock while `task`
+   * runs (a reseal or a new link's write that outlasted the lock's time let a refresh elsewhere run
+   * beside it, and could write back the refresh token that refresh had spent). A lock that cannot
+   * be given up afterwards runs out: what the task did stands. Throws `LinkBusyError` when the lock
+   * stays taken.
    */
   async locked<T>(userId: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    const owner = randomUUID();
-    const deadline = Date.now() + this.waitMs;
-    for (let pause = 25; ; pause = Math.min(pause * 2, 250)) {
-      signal?.throwIfAborted();
-      if (await this.storage.claim('locks', linkLockKey(userId), this.lockTtlMs, owner)) {
-        const stopKeeping = keepClaim(this.storage, 'locks', linkLockKey(userId), this.lockTtlMs, owner);
-        try {
-          return await task();
-        } finally {
-          stopKeeping();
-          // A lock that cannot be given up (storage out of reach for a moment) runs out after its
-          // time: what the task did stands, and is not reported as failed.
-          await this.storage.release('locks', linkLockKey(userId), owner).catch(() => {});
-        }
-      }
-      if (Date.now() > deadline) throw new LinkBusyError('finish with a music link');
-      await delay(pause);
+    let taken = false;
+    try {
+      return await withLock(
+        this.storage,
+        linkLockKey(userId),
+        () => {
+          taken = true;
+          return task();
+        },
+        { ttlMs: this.lockTtlMs, waitMs: this.waitMs, ...(signal ? { signal } : {}) },
+      );
+    } catch (error) {
+      if (!taken && error instanceof LockBusyError) throw new LinkBusyError('finish with a music link');
+      throw error;
     }
   }
 }

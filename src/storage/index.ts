@@ -119,7 +119,9 @@ export class LockBusyError extends Error {
     'Another change to the same settings is still being saved. Please try again in a moment.';
 }
 
-const LOCK_DEFAULTS = { ttlMs: 10_000, waitMs: 5_000 } as const satisfies Required<LockOptions>;
+const LOCK_DEFAULTS = { ttlMs: 10_000, waitMs: 5_000 } as const satisfies Required<
+  Omit<LockOptions, 'signal'>
+>;
 
 export interface LockOptions {
   /**
@@ -129,6 +131,8 @@ export interface LockOptions {
   ttlMs?: number;
   /** How long to wait for a lock someone else holds before giving up with {@link LockBusyError}. */
   waitMs?: number;
+  /** Stops waiting for the lock (throws its reason) once aborted: the process is stopping. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -150,6 +154,28 @@ export function keepClaim(
 }
 
 /**
+ * Runs storage `work`, trying again after a failure (pauses from 100 ms, doubling up to 2 s) for
+ * `forMs`, then letting the last failure through; at once when `signal` is aborted. For a write
+ * that must not be lost to a storage blip or a failover: a post's "done" marker, a refresh token
+ * the service has just rotated.
+ */
+export async function retryStorage<T>(
+  work: () => Promise<T>,
+  forMs: number,
+  signal?: AbortSignal,
+): Promise<T> {
+  const giveUpAt = performance.now() + forMs;
+  for (let pause = 100; ; pause = Math.min(pause * 2, 2_000)) {
+    try {
+      return await work();
+    } catch (error) {
+      if (signal?.aborted || performance.now() + pause > giveUpAt) throw error;
+      await delay(pause);
+    }
+  }
+}
+
+/**
  * Runs `task` holding the lock `key` (a claim in the `locks` namespace), across every process that
  * shares the backend: for reading a stored value, changing it and writing it back without losing a
  * change made at the same time. A lock someone else holds is tried again after growing pauses. The
@@ -167,6 +193,7 @@ export async function withLock<T>(
   const owner = randomUUID();
   const deadline = Date.now() + waitMs;
   for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
+    options.signal?.throwIfAborted();
     if (await storage.claim('locks', key, ttlMs, owner)) {
       const stopKeeping = keepClaim(storage, 'locks', key, ttlMs, owner);
       try {

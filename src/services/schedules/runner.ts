@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { keepClaim, type Storage } from '../../storage/index.js';
+import { keepClaim, retryStorage, type Storage } from '../../storage/index.js';
 import type { ScheduleStore } from './store.js';
 import { nonceFor, runsAt } from './timing.js';
 import {
@@ -359,23 +359,17 @@ export function createSlotPoster(options: SlotPosterOptions) {
   }
 
   /**
-   * Writes a post's "done" marker; refused (a storage blip), tries again every so often for
-   * `markRetryMs` while the caller keeps the post's lease, unless `signal` is aborted (the process
-   * is stopping). Another process finds no marker once the lease is gone, and may post the slot
-   * again after Discord has forgotten its nonce: this process's own note of it ({@link unmarked})
-   * is known to it alone.
+   * Writes a post's "done" marker; refused (a storage blip), tries again for `markRetryMs` while the
+   * caller keeps the post's lease, unless `signal` is aborted (the process is stopping). Another
+   * process finds no marker once the lease is gone, and may post the slot again after Discord has
+   * forgotten its nonce: this process's own note of it ({@link unmarked}) is known to it alone.
    */
-  async function markDone(id: string, signal: AbortSignal | undefined): Promise<void> {
-    const giveUpAt = performance.now() + markRetryMs;
-    for (let wait = 100; ; wait = Math.min(wait * 2, 1_000)) {
-      try {
-        await markers.set(`done:${id}`, true, DONE_TTL_MS);
-        return;
-      } catch (error) {
-        if (signal?.aborted || performance.now() + wait > giveUpAt) throw error;
-        await delay(wait);
-      }
-    }
+  function markDone(id: string, signal: AbortSignal | undefined): Promise<void> {
+    return retryStorage(
+      () => markers.set(`done:${id}`, true, DONE_TTL_MS).then(() => undefined),
+      markRetryMs,
+      signal,
+    );
   }
 
   /** Drops what {@link unmarked} holds of slots past any retry (a done marker lives as long). */
