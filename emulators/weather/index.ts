@@ -308,6 +308,28 @@ type Handler = (ctx: Context) => Reply;
 
 const view = (ctx: Context) => ({ seed: ctx.seed, units: units(ctx.query), lang: lang(ctx.query) });
 
+/**
+ * A forecast: its place (coordinates, or a name, id or zip), `cnt` steps (`fallback` when absent,
+ * at most `max`), as JSON or, with `mode=xml`, as XML.
+ */
+function forecastRoute<B>(
+  fallback: number,
+  max: number,
+  build: (where: Location, t: number, cnt: number, v: ReturnType<typeof view>) => B,
+  xml: (body: B, where: Location, v: ReturnType<typeof view>) => string,
+): Handler {
+  return (ctx) => {
+    const where = location(ctx.query);
+    if (where instanceof Reply) return where;
+    const cnt = count(ctx.query, fallback, max);
+    if (cnt instanceof Reply) return cnt;
+    const v = view(ctx);
+    const body = build(where, ctx.nowSec, cnt, v);
+    if (mode(ctx.query, ['xml']) === 'xml') return markup('xml', xml(body, where, v));
+    return new Reply(200, body);
+  };
+}
+
 /** The weather products of the api host, which the pro host serves too (to paid keys). */
 const DATA_ROUTES: Readonly<Record<string, Handler>> = {
   // The spec lists `xml` and `html` for current weather, `xml` and `json` for the hourly and daily
@@ -326,26 +348,18 @@ const DATA_ROUTES: Readonly<Record<string, Handler>> = {
         return new Reply(200, body);
     }
   },
-  '/data/2.5/forecast': (ctx) => {
-    const where = location(ctx.query);
-    if (where instanceof Reply) return where;
-    const cnt = count(ctx.query, LIMITS.threeHourCnt, LIMITS.threeHourCnt);
-    if (cnt instanceof Reply) return cnt;
-    const v = view(ctx);
-    const body = threeHourForecast(where, ctx.nowSec, cnt, v);
-    if (mode(ctx.query, ['xml']) === 'xml') return markup('xml', forecastXml(body, where, v, '3h'));
-    return new Reply(200, body);
-  },
-  '/data/2.5/forecast/daily': (ctx) => {
-    const where = location(ctx.query);
-    if (where instanceof Reply) return where;
-    const cnt = count(ctx.query, LIMITS.dailyDefault, LIMITS.dailyCnt);
-    if (cnt instanceof Reply) return cnt;
-    const v = view(ctx);
-    const body = dailyForecast(where, ctx.nowSec, cnt, v);
-    if (mode(ctx.query, ['xml']) === 'xml') return markup('xml', dailyForecastXml(body, where, v));
-    return new Reply(200, body);
-  },
+  '/data/2.5/forecast': forecastRoute(
+    LIMITS.threeHourCnt,
+    LIMITS.threeHourCnt,
+    threeHourForecast,
+    (body, where, v) => forecastXml(body, where, v, '3h'),
+  ),
+  '/data/2.5/forecast/daily': forecastRoute(
+    LIMITS.dailyDefault,
+    LIMITS.dailyCnt,
+    dailyForecast,
+    dailyForecastXml,
+  ),
 };
 
 const ROUTES: Readonly<Record<WeatherHost, Readonly<Record<string, Handler>>>> = {
@@ -380,16 +394,12 @@ const ROUTES: Readonly<Record<WeatherHost, Readonly<Record<string, Handler>>>> =
     // The paid host answers the api host's weather products as well: public clients call
     // `pro.openweathermap.org/data/2.5/weather` (a free key gets the 401 of every paid host).
     ...DATA_ROUTES,
-    '/data/2.5/forecast/hourly': (ctx) => {
-      const where = location(ctx.query);
-      if (where instanceof Reply) return where;
-      const cnt = count(ctx.query, LIMITS.hourlyCnt, LIMITS.hourlyCnt);
-      if (cnt instanceof Reply) return cnt;
-      const v = view(ctx);
-      const body = hourlyForecast(where, ctx.nowSec, cnt, v);
-      if (mode(ctx.query, ['xml']) === 'xml') return markup('xml', forecastXml(body, where, v, '1h'));
-      return new Reply(200, body);
-    },
+    '/data/2.5/forecast/hourly': forecastRoute(
+      LIMITS.hourlyCnt,
+      LIMITS.hourlyCnt,
+      hourlyForecast,
+      (body, where, v) => forecastXml(body, where, v, '1h'),
+    ),
   },
   history: {
     '/data/2.5/history/city': (ctx) => {
