@@ -473,6 +473,11 @@ export class DiscordEmulator {
     return this.#gateway.requestReconnect();
   }
 
+  /** Asks every connected session for a heartbeat now (op 1); returns how many were asked. */
+  requestHeartbeat(): number {
+    return this.#gateway.requestHeartbeat();
+  }
+
   connectedShards(): ConnectedShard[] {
     return this.#gateway.connectedShards();
   }

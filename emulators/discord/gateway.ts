@@ -27,12 +27,16 @@ interface Session {
   socket: WebSocket | null;
   /** Dispatches kept for RESUME replay. */
   backlog: GatewayDispatchPayload[];
+  /** Heartbeats (op 1) received on this session's sockets. */
+  heartbeats: number;
 }
 
 export interface ConnectedShard {
   sessionId: string;
   shardId: number;
   shardCount: number;
+  /** Heartbeats the client has sent on this session so far. */
+  heartbeats: number;
 }
 
 const BACKLOG_LIMIT = 1_000;
@@ -94,7 +98,12 @@ export class Gateway implements GatewayLink {
   connectedShards(): ConnectedShard[] {
     return [...this.#sessions.values()]
       .filter((session) => session.socket?.readyState === WebSocket.OPEN)
-      .map((session) => ({ sessionId: session.id, shardId: session.shard[0], shardCount: session.shard[1] }));
+      .map((session) => ({
+        sessionId: session.id,
+        shardId: session.shard[0],
+        shardCount: session.shard[1],
+        heartbeats: session.heartbeats,
+      }));
   }
 
   /**
@@ -117,6 +126,22 @@ export class Gateway implements GatewayLink {
       if (!session || socket.readyState !== WebSocket.OPEN) continue;
       // Discord's docs show `"d": null`; discord-api-types types `d` as never.
       this.#send(socket, { op: GatewayOpcodes.Reconnect, d: null as never, s: null, t: null });
+      sent++;
+    }
+    return sent;
+  }
+
+  /**
+   * Sends a heartbeat request (op 1) on every open socket of an identified session, as Discord may
+   * at any time: "the app should immediately send an Opcode 1 Heartbeat without waiting the
+   * remainder of the current interval" (Gateway docs, Heartbeat Requests). The docs show no
+   * payload for it; `d` is null here, as in op 7 and op 11 (discord-api-types types it as never).
+   */
+  requestHeartbeat(): number {
+    let sent = 0;
+    for (const [socket, session] of this.#socketSessions) {
+      if (!session || socket.readyState !== WebSocket.OPEN) continue;
+      this.#send(socket, { op: GatewayOpcodes.Heartbeat, d: null as never, s: null, t: null });
       sent++;
     }
     return sent;
@@ -235,6 +260,7 @@ export class Gateway implements GatewayLink {
     const op = parsed.op as GatewayOpcodes;
     switch (op) {
       case GatewayOpcodes.Heartbeat:
+        if (session) session.heartbeats += 1;
         // Discord sends `"d": null`; discord-api-types types `d` as never.
         this.#send(socket, { op: GatewayOpcodes.HeartbeatAck, d: null as never, s: null, t: null });
         return;
@@ -312,6 +338,7 @@ export class Gateway implements GatewayLink {
       seq: 0,
       socket,
       backlog: [],
+      heartbeats: 0,
     };
     this.#sessions.set(session.id, session);
     this.#socketSessions.set(socket, session);

@@ -125,11 +125,48 @@ const embedFieldSchema = z.object({
   inline: z.boolean().exactOptional(),
 });
 
+/**
+ * An ISO 8601 date or date and time, as Discord parses an embed's timestamp: a four-digit year,
+ * optional seconds and fraction, `T` or a space, `Z` or an offset (or none: UTC). Anything else,
+ * a number of milliseconds included, is refused with "Could not parse <value>. Should be ISO8601."
+ * (the message Discord answered with, quoted in Discord4J/Discord4J#196 for an extended year).
+ * The inner code is not documented; the emulator gives DATE_TIME_TYPE_PARSE.
+ */
+const ISO_8601 =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+
+function isIso8601(value: string): boolean {
+  const match = ISO_8601.exec(value);
+  if (!match) return false;
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = match
+    .slice(1, 7)
+    .map((part) => (part === undefined ? 0 : Number(part)));
+  // Real calendar dates only: 2024-02-30 parses as a pattern but names no day.
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return (
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    hour < 24 &&
+    minute < 60 &&
+    second < 60
+  );
+}
+
+const embedTimestamp = z.unknown().superRefine((value, context) => {
+  if (typeof value === 'string' && isIso8601(value)) return;
+  context.addIssue({
+    code: 'custom',
+    message: `Could not parse ${describeInput(value)}. Should be ISO8601.`,
+    params: { discordCode: 'DATE_TIME_TYPE_PARSE' },
+  });
+}) as z.ZodType<string>;
+
 export const embedSchema = z.object({
   title: embedText().max(256, maxLength(256)).exactOptional(),
   description: embedText().max(4096, maxLength(4096)).exactOptional(),
   url: urlField(WEB_SCHEMES).exactOptional(),
-  timestamp: z.string().exactOptional(),
+  timestamp: embedTimestamp.exactOptional(),
   color: z.number().int().min(0).max(0xffffff).exactOptional(),
   footer: embedFooterSchema.exactOptional(),
   image: embedMediaSchema.exactOptional(),
@@ -218,6 +255,11 @@ const SELECT_TYPES: ReadonlySet<number> = new Set([
 ]);
 
 type Path = (string | number)[];
+
+const SNOWFLAKE = /^\d{17,20}$/;
+/** Exactly one emoji, keycaps, flags and ZWJ sequences included (Unicode's RGI set). */
+// Built at run time: TypeScript's target predates the `v` flag, which Node 20 has.
+const ONE_EMOJI = new RegExp('^\\p{RGI_Emoji}$', 'v');
 type RawComponent = Record<string, unknown>;
 
 function isRecord(value: unknown): value is RawComponent {
@@ -266,6 +308,14 @@ export function componentErrors(components: readonly unknown[], isComponentsV2: 
     if (label !== undefined && (typeof label !== 'string' || discordLength(label) > 80)) {
       add([...path, 'label'], 'BASE_TYPE_MAX_LENGTH', maxLength(80));
     }
+    const emoji = button['emoji'];
+    if (emoji !== undefined) checkEmoji(emoji, [...path, 'emoji']);
+    // A button shows a label, an emoji or both (Discord's Button reference); a premium button
+    // shows its SKU instead. Refused at `label` as "This field is required" (discord.js#5675
+    // quotes it for a button sent without one).
+    if (style !== PREMIUM_STYLE && (label === undefined || label === '') && emoji === undefined) {
+      add([...path, 'label'], 'BASE_TYPE_REQUIRED', REQUIRED);
+    }
     if (style === LINK_STYLE) {
       const url = button['url'];
       if (typeof url !== 'string' || url.length === 0) {
@@ -289,8 +339,46 @@ export function componentErrors(components: readonly unknown[], isComponentsV2: 
     }
   };
 
+  /**
+   * A partial emoji: a custom one by `id` (its `name` then free), or a Unicode one by `name`, which
+   * must be one emoji. Discord refuses an empty object or a name that is no emoji at `emoji.name`
+   * with BUTTON_COMPONENT_INVALID_EMOJI "Invalid emoji" (bwmarrin/discordgo#1479 for `{}`;
+   * woohyunjng/discord.py-components#39 for a bad name).
+   */
+  const checkEmoji = (emoji: unknown, path: Path) => {
+    if (!isRecord(emoji)) {
+      add(path, 'DICT_TYPE_CONVERT', 'Only dictionaries may be used in a DictType');
+      return;
+    }
+    const id = emoji['id'];
+    const name = emoji['name'];
+    const isCustom = typeof id === 'string' && SNOWFLAKE.test(id);
+    if (id !== undefined && id !== null && !isCustom) {
+      add([...path, 'id'], 'NUMBER_TYPE_COERCE', `Value "${describeInput(id)}" is not snowflake.`);
+      return;
+    }
+    if (!isCustom && (typeof name !== 'string' || !ONE_EMOJI.test(name))) {
+      add([...path, 'name'], 'BUTTON_COMPONENT_INVALID_EMOJI', 'Invalid emoji');
+    }
+  };
+
   const checkSelect = (select: RawComponent, path: Path) => {
     checkCustomId(select, path, true);
+    // Select Menu Structure: min_values 0-25 (default 1), max_values 1-25 (default 1).
+    for (const [key, min] of [
+      ['min_values', 0],
+      ['max_values', 1],
+    ] as const) {
+      const value = select[key];
+      if (value === undefined) continue;
+      if (typeof value !== 'number' || !Number.isInteger(value)) {
+        add([...path, key], 'NUMBER_TYPE_COERCE', `Value "${describeInput(value)}" is not int.`);
+      } else if (value < min) {
+        add([...path, key], 'NUMBER_TYPE_MIN', `int value should be greater than or equal to ${min}.`);
+      } else if (value > 25) {
+        add([...path, key], 'NUMBER_TYPE_MAX', 'int value should be less than or equal to 25.');
+      }
+    }
     const placeholder = select['placeholder'];
     if (typeof placeholder === 'string' && discordLength(placeholder) > 150) {
       add([...path, 'placeholder'], 'BASE_TYPE_MAX_LENGTH', maxLength(150));

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { DiscordAPIError, GatewayIntentBits } from 'discord.js';
 import type { Interaction } from 'discord.js';
@@ -711,6 +711,92 @@ describe('Discord emulator protocol details, against a real discord.js client', 
       expect(await over.json()).toEqual(
         invalidFormBody({
           embeds: fieldError('MAX_EMBED_SIZE_EXCEEDED', 'Embed size exceeds maximum size of 6000'),
+        }),
+      );
+    });
+  });
+
+  describe('embed timestamps, button emoji and select ranges', () => {
+    const send = (body: unknown) => post(emu, `/channels/${channel.id}/messages`, body);
+    const inRow = (component: Record<string, unknown>) => ({
+      content: 'x',
+      components: [{ type: ComponentType.ActionRow, components: [component] }],
+    });
+    const atComponent = (errors: object) =>
+      invalidFormBody({ components: { 0: { components: { 0: errors } } } });
+
+    it('takes ISO 8601 embed timestamps and refuses anything else, naming the value', async () => {
+      for (const timestamp of ['2026-12-01T06:00:00.000Z', '2026-12-01T07:00:00+01:00', '2026-12-01']) {
+        expect((await send({ embeds: [{ title: 't', timestamp }] })).status, timestamp).toBe(200);
+      }
+      for (const timestamp of [
+        'yesterday',
+        '2026-02-30T00:00:00Z',
+        '+6351130-11-22T20:12:29.056',
+        1764568800000,
+      ]) {
+        const response = await send({ embeds: [{ title: 't', timestamp }] });
+        expect(response.status, String(timestamp)).toBe(400);
+        expect(await response.json()).toEqual(
+          invalidFormBody({
+            embeds: {
+              0: {
+                timestamp: fieldError(
+                  'DATE_TIME_TYPE_PARSE',
+                  `Could not parse ${String(timestamp)}. Should be ISO8601.`,
+                ),
+              },
+            },
+          }),
+        );
+      }
+    });
+
+    it('takes a button with a label, an emoji or both, and refuses one with neither', async () => {
+      const base = { type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: 'b' };
+      expect((await send(inRow({ ...base, emoji: { name: '⏸️' } }))).status).toBe(200);
+      expect(
+        (await send(inRow({ ...base, emoji: { id: '123456789012345678', name: 'custom' } }))).status,
+      ).toBe(200);
+      expect((await send(inRow({ ...base, label: 'Pause', emoji: { name: '👍🏽' } }))).status).toBe(200);
+      const bare = await send(inRow(base));
+      expect(bare.status).toBe(400);
+      expect(await bare.json()).toEqual(
+        atComponent({ label: fieldError('BASE_TYPE_REQUIRED', 'This field is required') }),
+      );
+    });
+
+    it('refuses an emoji that names none, or more than one, at emoji.name', async () => {
+      const base = { type: ComponentType.Button, style: ButtonStyle.Primary, custom_id: 'b', label: 'Go' };
+      for (const emoji of [{}, { name: 'pause' }, { name: '😀😀' }]) {
+        const response = await send(inRow({ ...base, emoji }));
+        expect(response.status, JSON.stringify(emoji)).toBe(400);
+        expect(await response.json()).toEqual(
+          atComponent({ emoji: { name: fieldError('BUTTON_COMPONENT_INVALID_EMOJI', 'Invalid emoji') } }),
+        );
+      }
+    });
+
+    it('takes min_values 0-25 and max_values 1-25 on a select menu, and refuses values outside', async () => {
+      const select = (range: object) =>
+        inRow({
+          type: ComponentType.StringSelect,
+          custom_id: 's',
+          options: [{ label: 'One', value: '1' }],
+          ...range,
+        });
+      expect((await send(select({ min_values: 0, max_values: 1 }))).status).toBe(200);
+      const low = await send(select({ min_values: -1, max_values: 0 }));
+      expect(await low.json()).toEqual(
+        atComponent({
+          min_values: fieldError('NUMBER_TYPE_MIN', 'int value should be greater than or equal to 0.'),
+          max_values: fieldError('NUMBER_TYPE_MIN', 'int value should be greater than or equal to 1.'),
+        }),
+      );
+      const high = await send(select({ max_values: 26 }));
+      expect(await high.json()).toEqual(
+        atComponent({
+          max_values: fieldError('NUMBER_TYPE_MAX', 'int value should be less than or equal to 25.'),
         }),
       );
     });
@@ -1480,6 +1566,28 @@ describe('Discord emulator gateway: heartbeats and versions', () => {
       t: null,
     });
     await gateway.close();
+  });
+
+  it('asks a connected client for a heartbeat (op 1), which discord.js sends at once, long before its interval', async () => {
+    // Ten minutes between heartbeats: discord.js's first one comes at a random point of it, so one
+    // landing within half a second of each request by chance is about one in a million.
+    const slow = await startDiscordEmulator({ heartbeatIntervalMs: 600_000 });
+    const bot = await loginToEmulator(slow);
+    try {
+      for (let round = 0; round < 2; round += 1) {
+        const before = slow.connectedShards()[0]?.heartbeats ?? 0;
+        const askedAt = Date.now();
+        expect(slow.requestHeartbeat()).toBe(1);
+        await vi.waitFor(() => expect(slow.connectedShards()[0]?.heartbeats).toBe(before + 1), {
+          timeout: 2_000,
+          interval: 10,
+        });
+        expect(Date.now() - askedAt).toBeLessThan(500);
+      }
+    } finally {
+      await bot.client.destroy();
+      await slow.close();
+    }
   });
 
   it('closes with 4008 a connection that sends over 120 events in a minute, and with 4002 one over 4096 bytes', async () => {
