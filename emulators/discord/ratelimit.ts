@@ -33,6 +33,14 @@ interface ActiveRule extends RateLimitRule {
 /** Discord's informational per-route budget; the emulator reports it but never enforces it. */
 const ROUTE_LIMIT = 50;
 const ROUTE_WINDOW_MS = 1_000;
+/**
+ * An interaction token's webhook routes (edits, follow-ups): 5 requests per 2 s per interaction,
+ * measured against Discord and confirmed by its staff as the webhook limits
+ * (discord/discord-api-docs#2701). Reported and enforced: a sixth request inside the window gets
+ * 429 with the bucket's headers, as on Discord.
+ */
+const WEBHOOK_LIMIT = 5;
+const WEBHOOK_WINDOW_MS = 2_000;
 
 /**
  * Rate-limit headers on every answer, and the 429s a test asks for. Uses the real clock, because
@@ -70,21 +78,25 @@ export class RateLimiter {
       // bucket, as on Discord, where the global limit shows only in its 429.
       if (ruled) return ruled;
     }
+    const isWebhook = isInteractionWebhook(routeTemplate);
+    const limit = isWebhook ? WEBHOOK_LIMIT : ROUTE_LIMIT;
     const key = `${method} ${bucketKey}`;
     let window = this.#windows.get(key);
     if (!window || now >= window.resetAt) {
       this.#sweep(now);
-      window = { count: 0, resetAt: now + ROUTE_WINDOW_MS };
+      window = { count: 0, resetAt: now + (isWebhook ? WEBHOOK_WINDOW_MS : ROUTE_WINDOW_MS) };
       this.#windows.set(key, window);
     }
+    if (isWebhook && window.count >= limit) {
+      throw rateLimited(
+        { ...rateLimitHeaders(limit, 0, window.resetAt, now, bucket), 'X-RateLimit-Scope': 'user' },
+        window.resetAt - now,
+        false,
+        false,
+      );
+    }
     window.count += 1;
-    return rateLimitHeaders(
-      ROUTE_LIMIT,
-      Math.max(ROUTE_LIMIT - window.count, 0),
-      window.resetAt,
-      now,
-      bucket,
-    );
+    return rateLimitHeaders(limit, Math.max(limit - window.count, 0), window.resetAt, now, bucket);
   }
 
   #bucket(route: string): string {
@@ -115,25 +127,30 @@ export class RateLimiter {
         ? undefined
         : rateLimitHeaders(rule.limit, rule.remaining, rule.resetAt, now, bucket);
     }
-    const retryAfterMs = Math.max(rule.resetAt - now, 0);
-    const body: RESTRateLimit = {
-      message: 'You are being rate limited.',
-      retry_after: Math.round(retryAfterMs) / 1000,
-      global: rule.global === true,
-    };
-    // Discord's Retry-After header is whole seconds, rounded up; the body carries the exact value.
-    const retryAfterHeader = String(Math.ceil(retryAfterMs / 1000));
-    const headers: Record<string, string> =
-      rule.global === true
-        ? { 'Retry-After': retryAfterHeader, 'X-RateLimit-Global': 'true', 'X-RateLimit-Scope': 'global' }
-        : {
-            ...rateLimitHeaders(rule.limit, 0, rule.resetAt, now, bucket),
-            'Retry-After': retryAfterHeader,
-            'X-RateLimit-Scope': 'user',
-          };
-    if (rule.omitRetryAfterHeader === true) delete headers['Retry-After'];
-    throw new DiscordHttpError(429, body, headers);
+    const global = rule.global === true;
+    const headers: Record<string, string> = global
+      ? { 'X-RateLimit-Global': 'true', 'X-RateLimit-Scope': 'global' }
+      : { ...rateLimitHeaders(rule.limit, 0, rule.resetAt, now, bucket), 'X-RateLimit-Scope': 'user' };
+    throw rateLimited(headers, rule.resetAt - now, global, rule.omitRetryAfterHeader === true);
   }
+}
+
+/** A 429: `headers` and, unless omitted, `Retry-After`; the body with the exact wait. */
+function rateLimited(
+  headers: Record<string, string>,
+  retryAfterMs: number,
+  global: boolean,
+  omitRetryAfterHeader: boolean,
+): DiscordHttpError {
+  const waitMs = Math.max(retryAfterMs, 0);
+  const body: RESTRateLimit = {
+    message: 'You are being rate limited.',
+    retry_after: Math.round(waitMs) / 1000,
+    global,
+  };
+  // Discord's Retry-After header is whole seconds, rounded up; the body carries the exact value.
+  const retryAfter = omitRetryAfterHeader ? {} : { 'Retry-After': String(Math.ceil(waitMs / 1000)) };
+  return new DiscordHttpError(429, body, { ...retryAfter, ...headers });
 }
 
 /**
@@ -142,9 +159,13 @@ export class RateLimiter {
  */
 function isInteractionRoute(routeTemplate: string): boolean {
   return (
-    routeTemplate === '/interactions/:interactionId/:token/callback' ||
-    routeTemplate.startsWith('/webhooks/:webhookId/:token')
+    routeTemplate === '/interactions/:interactionId/:token/callback' || isInteractionWebhook(routeTemplate)
   );
+}
+
+/** The routes of an interaction token: its original response and its follow-ups. */
+function isInteractionWebhook(routeTemplate: string): boolean {
+  return routeTemplate.startsWith('/webhooks/:webhookId/:token');
 }
 
 function rateLimitHeaders(

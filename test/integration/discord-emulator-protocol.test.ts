@@ -228,10 +228,49 @@ describe('Discord emulator protocol details, against a real discord.js client', 
         remaining.push(seen);
       }
       expect(remaining).toEqual([
-        ['49', '48'],
-        ['49', '48'],
-        ['49', '48'],
+        ['4', '3'],
+        ['4', '3'],
+        ['4', '3'],
       ]);
+    });
+
+    it('lets an interaction token make 5 webhook requests in 2 s and answers the sixth 429, which discord.js waits out', async () => {
+      const { handle, interaction } = await slash();
+      await interaction.deferReply();
+      const edit = (content: string) =>
+        fetch(`${emu.restUrl}/v10/webhooks/${emu.applicationId}/${handle.token}/messages/%40original`, {
+          method: 'PATCH',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ content }),
+        });
+      const statuses: number[] = [];
+      for (let index = 0; index < 5; index += 1) statuses.push((await edit(`edit ${index}`)).status);
+      const refused = await edit('one too many');
+      expect([...statuses, refused.status]).toEqual([200, 200, 200, 200, 200, 429]);
+      expect(refused.headers.get('x-ratelimit-limit')).toBe('5');
+      expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+      expect(refused.headers.get('x-ratelimit-scope')).toBe('user');
+      const body = (await refused.json()) as { retry_after: number; global: boolean };
+      expect(body.global).toBe(false);
+      expect(body.retry_after).toBeGreaterThan(0);
+      expect(body.retry_after).toBeLessThanOrEqual(2);
+
+      // Another interaction's token has a bucket of its own; and discord.js, reading the headers,
+      // spaces its own edits instead of earning 429s.
+      const other = await slash();
+      await other.interaction.deferReply();
+      const rateLimited: unknown[] = [];
+      const onLimited = (info: unknown) => rateLimited.push(info);
+      emu.events.on('rateLimited', onLimited);
+      try {
+        const startedAt = Date.now();
+        for (let index = 0; index < 7; index += 1) await other.interaction.editReply(`edit ${index}`);
+        expect(Date.now() - startedAt).toBeGreaterThan(1_000);
+      } finally {
+        emu.events.off('rateLimited', onLimited);
+      }
+      expect(rateLimited).toEqual([]);
+      expect(await other.handle.waitForEdit(7)).toMatchObject({ content: 'edit 6' });
     });
 
     it('gives each interaction a callback bucket of its own', async () => {

@@ -475,6 +475,16 @@ describe('the bot’s client against the Discord emulator', () => {
     await expect(handle.reply()).resolves.toMatchObject({ content: 'done' });
     expect(emu.requestCount({ route: /\/callback$/, status: 429 })).toBe(1);
   });
+
+  it('spaces an interaction’s edits by its webhook bucket (5 per 2 s), earning no 429', async () => {
+    const { handle, interaction } = await runSlow();
+    await interaction.deferReply();
+    const started = performance.now();
+    for (let index = 0; index < 7; index += 1) await interaction.editReply({ content: `step ${index}` });
+    expect(performance.now() - started).toBeGreaterThan(1_000);
+    await expect(handle.waitForEdit(7)).resolves.toMatchObject({ content: 'step 6' });
+    expect(emu.requestCount({ route: /\/webhooks\//, status: 429 })).toBe(0);
+  });
 });
 
 describe('the bot’s client', () => {
