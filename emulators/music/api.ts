@@ -874,8 +874,12 @@ export function createApi(options: ApiOptions): Api {
       }
       fail(404, 'Service not found');
     }
-    const route =
-      candidates.find((candidate) => candidate.method === req.method) ?? fail(405, 'Method not allowed');
+    const route = candidates.find((candidate) => candidate.method === req.method);
+    if (!route) {
+      // A 405 names the methods the path takes (RFC 9110 §15.5.6).
+      const allow = [...new Set(candidates.map((candidate) => candidate.method))].join(', ');
+      throw new ApiFailure(405, 'Method not allowed', undefined, { allow });
+    }
     const auth = authenticate(req);
     if (route.removedIn2026 && variant === '2026') fail(403, 'Forbidden');
     if (route.user) requireUser(auth);

@@ -661,7 +661,10 @@ export async function startWeatherEmulator(options: WeatherEmulatorOptions = {})
       send(res, reply);
     };
 
-    if (req.method !== 'GET') return answer(new Reply(405, { cod: '405', message: 'Method Not Allowed' }));
+    // A 405 names the methods the resource takes (RFC 9110 §15.5.6): every product is read-only.
+    if (req.method !== 'GET') {
+      return answer(new Reply(405, { cod: '405', message: 'Method Not Allowed' }, { allow: 'GET' }));
+    }
     const refused = gate(host, path, query);
     if (refused === 'reset') {
       req.socket.destroy();

@@ -715,6 +715,11 @@ describe('music emulator: 2026 variant', () => {
       expect(await refused.json()).toEqual({ error: { status: 403, message: 'Forbidden' } });
     }
     expect((await call('GET', '/v1/nothing-here')).status).toBe(404);
+    // A method the path does not take: 405, naming those it takes.
+    const wrongMethod = await call('POST', '/v1/me/library');
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('PUT, DELETE');
+    expect(await wrongMethod.json()).toEqual({ error: { status: 405, message: 'Method not allowed' } });
     const bobs = emulator.issueUserToken('bob', ['playlist-read-private']).access_token;
     const forbidden = await fetch(`${emulator.apiUrl}/v1/playlists/${big}/items`, {
       headers: { authorization: `Bearer ${bobs}` },

@@ -155,6 +155,13 @@ describe('the weather emulator speaks like the service', () => {
     });
   });
 
+  it('refuses a method other than GET with 405, naming GET', async () => {
+    const response = await request(`${emulator.apiUrl}/data/2.5/weather?q=London&${KEY}`, { method: 'POST' });
+    expect(response.statusCode).toBe(405);
+    expect(response.headers['allow']).toBe('GET');
+    expect(JSON.parse(await response.body.text())).toEqual({ cod: '405', message: 'Method Not Allowed' });
+  });
+
   it('answers 429 with the service body and, by default, no Retry-After', async () => {
     emulator.setRateLimit({ count: 2, retryAfterSeconds: 7 });
     const limited = await get(`${emulator.apiUrl}/data/2.5/weather?lat=1&lon=1&${KEY}`);
