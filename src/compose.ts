@@ -271,9 +271,18 @@ export async function createCore(config: Config, options: CoreOptions): Promise<
           oauth,
           storage,
           onRefresh: (outcome) => refreshes.inc({ outcome }),
+          onStoredLater: (outcome) => {
+            if (outcome === 'stored') logger.info('a refreshed music link was stored once storage took it');
+            else {
+              logger.error(
+                'a refreshed music link could not be stored before storage came back or the bot stopped: its member will have to link again',
+              );
+            }
+          },
           ...(options.now ? { now: options.now } : {}),
         })
       : undefined;
+    if (tokens) closers.push(() => tokens.close());
     const musicClient = createMusicClient({
       apiUrl: musicConfig.apiUrl,
       authUrl: musicConfig.authUrl,

@@ -54,8 +54,18 @@ export interface TokenSourceOptions {
   lockTtlMs?: number;
   /** How long to wait for another process's refresh before giving up. */
   waitMs?: number;
+  /**
+   * How long a refreshed link is read and written again when storage fails, before it is kept in
+   * memory and stored later (see `keepLater`); 10 s by default.
+   */
+  storeRetryMs?: number;
   /** `dropped`: the answer came for a link that was unlinked or replaced meanwhile, and was not kept. */
   onRefresh?: (outcome: 'ok' | 'relink' | 'error' | 'dropped') => void;
+  /**
+   * A refreshed link that storage would not take at once (see `keepLater`) was `stored` in the
+   * end, or `lost`: given up after an hour, or the process stopped first (the member links again).
+   */
+  onStoredLater?: (outcome: 'stored' | 'lost') => void;
 }
 
 export interface TokenSource {
@@ -65,6 +75,11 @@ export interface TokenSource {
    * fresh, once for all callers that saw it refused, and a token already replaced is not refreshed again.
    */
   getAccessToken(userId: string, rejected?: string): Promise<string>;
+  /**
+   * Stops trying to store refreshed links that storage has not taken yet (see `keepLater`), after
+   * the try in progress; resolves when none is left. Called before storage closes.
+   */
+  close(): Promise<void>;
 }
 
 /**
@@ -75,15 +90,24 @@ export interface TokenSource {
  */
 const STORE_RETRY_MS = 10_000;
 
-/** Runs storage work, trying again for {@link STORE_RETRY_MS} when it fails. */
-const persistently = <T>(work: () => Promise<T>): Promise<T> => retryStorage(work, STORE_RETRY_MS);
+/**
+ * How long a refreshed link that storage would not take within {@link STORE_RETRY_MS} is kept in
+ * memory and tried again in the background (see `keepLater`): the life of its access token.
+ */
+const STORE_LATER_MS = 3_600_000;
 
 export function createTokenSource(options: TokenSourceOptions): TokenSource {
   const now = options.now ?? Date.now;
   const skewMs = options.skewMs ?? 60_000;
   const lockTtlMs = options.lockTtlMs ?? 15_000;
   const waitMs = options.waitMs ?? 20_000;
+  const storeRetryMs = options.storeRetryMs ?? STORE_RETRY_MS;
+  /** Runs storage work, trying again for `storeRetryMs` when it fails. */
+  const persistently = <T>(work: () => Promise<T>): Promise<T> => retryStorage(work, storeRetryMs);
   const inFlight = new Map<string, Promise<string>>();
+  /** Refreshed links storage has not taken yet, by member: their tokens are served from here. */
+  const unstored = new Map<string, { link: MusicLink; stored: Promise<void> }>();
+  const stopping = new AbortController();
 
   const noLink = (userId: string) => missingLinkError(options.vault, userId);
 
@@ -156,7 +180,6 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     }
     // From here the service has spent the refresh token it replaced: a storage hiccup while the
     // link is read or written must not lose the new one (the member would have to link again).
-    const current = await persistently(() => stillCurrent(userId, link));
     const refreshed = (from: MusicLink): MusicLink => {
       const at = now();
       return {
@@ -169,6 +192,12 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
         refreshedAt: at,
       };
     };
+    let current: MusicLink | undefined;
+    try {
+      current = await persistently(() => stillCurrent(userId, link));
+    } catch {
+      return keepLater(userId, link, refreshed);
+    }
     if (!current) {
       if (await restoreLapsed(userId, link, owner, () => refreshed(link))) {
         options.onRefresh?.('ok');
@@ -176,9 +205,64 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
       }
       return dropped(userId);
     }
-    await keepRotated(userId, refreshed(current));
+    try {
+      await keepRotated(userId, refreshed(current));
+    } catch {
+      return keepLater(userId, link, refreshed);
+    }
     options.onRefresh?.('ok');
     return tokens.accessToken;
+  }
+
+  /**
+   * A refreshed link that storage would not read or take for {@link STORE_RETRY_MS} (a failover
+   * that lasts, a SQLite file locked for long). The service has spent the refresh token it
+   * replaced, so the new tokens are kept in memory: the caller gets the access token, later calls
+   * in this process get it from here, and the link is written in the background as soon as storage
+   * takes it, for up to {@link STORE_LATER_MS} or until the process stops. It is written under the
+   * link lock and only over the link whose refresh token was sent, or put back if another process
+   * sent that spent token meanwhile and lapsed the link for it; a member who unlinked or linked
+   * anew meanwhile keeps that. A process that stops or dies first loses it, and the member links
+   * again (kept nowhere but in memory: it is a live credential).
+   */
+  function keepLater(userId: string, sent: MusicLink, refreshed: (from: MusicLink) => MusicLink): string {
+    const link = refreshed(sent);
+    const store = () =>
+      options.vault.locked(userId, async () => {
+        const current = await stillCurrent(userId, sent);
+        if (current) await options.vault.put(userId, refreshed(current));
+        else if (await options.vault.lapsedOn(userId, sent.refreshToken)) {
+          await options.vault.restore(userId, link);
+        }
+      });
+    const stored: Promise<void> = retryStorage(store, STORE_LATER_MS, stopping.signal)
+      .then(
+        () => options.onStoredLater?.('stored'),
+        () => options.onStoredLater?.('lost'),
+      )
+      .finally(() => {
+        if (unstored.get(userId)?.stored === stored) unstored.delete(userId);
+      });
+    unstored.set(userId, { link, stored });
+    options.onRefresh?.('ok');
+    return link.accessToken;
+  }
+
+  /**
+   * The access token of a refreshed link not stored yet, or, once it is due (or was refused), the
+   * wait until it is stored: a refresh before then would send the refresh token it replaced, which
+   * the service has spent. Storage still refusing it after {@link STORE_RETRY_MS} is a busy link.
+   */
+  async function fromUnstored(userId: string, rejected?: string): Promise<string | undefined> {
+    const waiting = unstored.get(userId);
+    if (!waiting) return undefined;
+    if (fresh(waiting.link, rejected)) return waiting.link.accessToken;
+    const outcome = await Promise.race([
+      waiting.stored.then(() => 'stored' as const),
+      delay(storeRetryMs, 'waiting' as const, { ref: false }),
+    ]);
+    if (outcome === 'waiting') throw new LinkBusyError('store a refreshed music token');
+    return undefined;
   }
 
   /**
@@ -235,6 +319,8 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
 
   return {
     async getAccessToken(userId, rejected) {
+      const kept = await fromUnstored(userId, rejected);
+      if (kept !== undefined) return kept;
       const link = await options.vault.get(userId);
       if (!link) throw await noLink(userId);
       if (fresh(link, rejected)) return link.accessToken;
@@ -245,6 +331,11 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
         inFlight.set(userId, pending);
       }
       return pending;
+    },
+
+    async close() {
+      stopping.abort();
+      await Promise.all([...unstored.values()].map(({ stored }) => stored));
     },
   };
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createClient } from '@keyv/redis';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createLinking } from '../../src/auth/linking.js';
 import { OAuthError, type TokenSet } from '../../src/auth/oauth.js';
 import { LinkStates } from '../../src/auth/states.js';
@@ -181,6 +181,69 @@ describe('access tokens on demand', () => {
     clock.now += 3_600_000;
     await expect(source.getAccessToken('u1')).resolves.not.toBe(token);
     expect(issuer.calls).toBe(2);
+  });
+
+  describe('when storage refuses the refreshed link for longer than the command waits', () => {
+    /** The link's writes refused until `refusing.until` (a failover that outlasts the retries). */
+    async function outage(refusingForMs: number) {
+      const world = await expiredRotatingLink();
+      const put = world.vault.put.bind(world.vault);
+      const refusing = { until: Number.POSITIVE_INFINITY };
+      world.vault.put = async (userId, value) => {
+        if (Date.now() < refusing.until) throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
+        await put(userId, value);
+      };
+      const storedLater: string[] = [];
+      const source = createTokenSource({
+        vault: world.vault,
+        oauth: world.issuer,
+        storage: world.storage,
+        now: () => world.clock.now,
+        storeRetryMs: 200,
+        onStoredLater: (outcome) => storedLater.push(outcome),
+      });
+      cleanups.push(() => source.close());
+      const token = await source.getAccessToken('u1');
+      refusing.until = Date.now() + refusingForMs;
+      return { ...world, source, token, storedLater };
+    }
+
+    it('answers with the new token, serves it from memory, and stores the link once storage takes it', async () => {
+      const { vault, issuer, clock, source, token, storedLater } = await outage(600);
+      const spent = (await vault.get('u1'))?.refreshToken;
+      expect(token).toMatch(/^canary-access-/);
+      // Still refusing: the next command gets the same token, with no second refresh (which would
+      // send the refresh token the service has spent).
+      await expect(source.getAccessToken('u1')).resolves.toBe(token);
+      expect(issuer.calls).toBe(1);
+      await vi.waitFor(async () => expect((await vault.get('u1'))?.accessToken).toBe(token), {
+        timeout: 5_000,
+        interval: 50,
+      });
+      expect(storedLater).toEqual(['stored']);
+      expect((await vault.get('u1'))?.refreshToken).not.toBe(spent);
+      // An hour on, the stored refresh token is the one the service takes.
+      clock.now += 3_600_000;
+      await expect(source.getAccessToken('u1')).resolves.not.toBe(token);
+      expect(issuer.calls).toBe(2);
+    });
+
+    it('puts the link back if another process sent the spent refresh token meanwhile and lapsed it', async () => {
+      const { vault, issuer, storage, clock, token, storedLater } = await outage(600);
+      const elsewhere = createTokenSource({ vault, oauth: issuer, storage, now: () => clock.now });
+      // Another process reads the stored link, its token long expired, and sends its refresh token.
+      clock.now += 3_600_000;
+      await expect(elsewhere.getAccessToken('u1')).rejects.toThrow(RelinkRequiredError);
+      await vi.waitFor(() => expect(storedLater).toEqual(['stored']), { timeout: 5_000, interval: 50 });
+      expect((await vault.get('u1'))?.accessToken).toBe(token);
+    });
+
+    it('gives up when the bot stops first, and says so', async () => {
+      const { vault, source, token, storedLater } = await outage(60_000);
+      await source.close();
+      expect(storedLater).toEqual(['lost']);
+      expect((await vault.get('u1'))?.accessToken).not.toBe(token);
+    });
   });
 
   it('keeps a rotated link through a failed read of the link just after the refresh', async () => {
