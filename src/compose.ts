@@ -273,7 +273,7 @@ export async function createCore(config: Config, options: CoreOptions): Promise<
           onRefresh: (outcome) => refreshes.inc({ outcome }),
           onStoredLater: (outcome) => {
             if (outcome === 'stored') logger.info('a refreshed music link was stored once storage took it');
-            else {
+            else if (outcome === 'lost') {
               logger.error(
                 'a refreshed music link could not be stored before storage came back or the bot stopped: its member will have to link again',
               );

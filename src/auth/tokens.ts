@@ -63,9 +63,10 @@ export interface TokenSourceOptions {
   onRefresh?: (outcome: 'ok' | 'relink' | 'error' | 'dropped') => void;
   /**
    * A refreshed link that storage would not take at once (see `keepLater`) was `stored` in the
-   * end, or `lost`: given up after an hour, or the process stopped first (the member links again).
+   * end; `dropped`, the member having unlinked or linked anew meanwhile; or `lost`: given up after
+   * an hour, or the process stopped first (the member links again).
    */
-  onStoredLater?: (outcome: 'stored' | 'lost') => void;
+  onStoredLater?: (outcome: 'stored' | 'dropped' | 'lost') => void;
 }
 
 export interface TokenSource {
@@ -233,11 +234,12 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
         if (current) await options.vault.put(userId, refreshed(current));
         else if (await options.vault.lapsedOn(userId, sent.refreshToken)) {
           await options.vault.restore(userId, link);
-        }
+        } else return 'dropped';
+        return 'stored';
       });
     const stored: Promise<void> = retryStorage(store, STORE_LATER_MS, stopping.signal)
       .then(
-        () => options.onStoredLater?.('stored'),
+        (outcome) => options.onStoredLater?.(outcome),
         () => options.onStoredLater?.('lost'),
       )
       .finally(() => {

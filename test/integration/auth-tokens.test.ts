@@ -238,6 +238,15 @@ describe('access tokens on demand', () => {
       expect((await vault.get('u1'))?.accessToken).toBe(token);
     });
 
+    it('writes nothing back once the member has unlinked meanwhile', async () => {
+      const { vault, storage, source, storedLater } = await outage(600);
+      // The outage refuses writes of the link, not its removal.
+      expect(await linkingOn(storage, vault, new Keyring(randomBytes(32))).unlink('u1')).toBe('unlinked');
+      await vi.waitFor(() => expect(storedLater).toEqual(['dropped']), { timeout: 5_000, interval: 50 });
+      expect(await vault.get('u1')).toBeUndefined();
+      await expect(source.getAccessToken('u1')).rejects.toThrow(NotLinkedError);
+    });
+
     it('gives up when the bot stops first, and says so', async () => {
       const { vault, source, token, storedLater } = await outage(60_000);
       await source.close();
