@@ -34,7 +34,7 @@ interface ActiveRule extends RateLimitRule {
 const ROUTE_LIMIT = 50;
 const ROUTE_WINDOW_MS = 1_000;
 /**
- * An interaction token's webhook routes (edits, follow-ups): 5 requests per 2 s per interaction,
+ * An interaction token's webhook routes (edits, follow-ups, deletes, reads, together): 5 requests per 2 s per interaction,
  * measured against Discord and confirmed by its staff as the webhook limits
  * (discord/discord-api-docs#2701). Reported and enforced: a sixth request inside the window gets
  * 429 with the bucket's headers, as on Discord.
@@ -64,7 +64,9 @@ export class RateLimiter {
    */
   check(method: string, path: string, routeTemplate: string, bucketKey: string): Record<string, string> {
     const now = Date.now();
-    const bucket = this.#bucket(`${method} ${routeTemplate}`);
+    const isWebhook = isInteractionWebhook(routeTemplate);
+    // An interaction's webhook routes share one bucket, whatever the method or message.
+    const bucket = this.#bucket(isWebhook ? 'interaction webhook' : `${method} ${routeTemplate}`);
     let rule = this.#rule;
     if (rule && rule.resetAt !== null && now >= rule.resetAt) {
       this.#rule = null;
@@ -78,9 +80,9 @@ export class RateLimiter {
       // bucket, as on Discord, where the global limit shows only in its 429.
       if (ruled) return ruled;
     }
-    const isWebhook = isInteractionWebhook(routeTemplate);
     const limit = isWebhook ? WEBHOOK_LIMIT : ROUTE_LIMIT;
-    const key = `${method} ${bucketKey}`;
+    // `/webhooks/{application id}/{token}`: the interaction's, across its routes and methods.
+    const key = isWebhook ? bucketKey.split('/', 4).join('/') : `${method} ${bucketKey}`;
     let window = this.#windows.get(key);
     if (!window || now >= window.resetAt) {
       this.#sweep(now);

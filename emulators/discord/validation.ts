@@ -141,8 +141,10 @@ function isIso8601(value: string): boolean {
   const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = match
     .slice(1, 7)
     .map((part) => (part === undefined ? 0 : Number(part)));
-  // Real calendar dates only: 2024-02-30 parses as a pattern but names no day.
-  const date = new Date(Date.UTC(year, month - 1, day));
+  // Real calendar dates only: 2024-02-30 parses as a pattern but names no day. (Set with
+  // setUTCFullYear: Date.UTC reads years 0-99 as 1900-1999.)
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
   return (
     date.getUTCFullYear() === year &&
     date.getUTCMonth() === month - 1 &&
@@ -260,6 +262,20 @@ const SNOWFLAKE = /^\d{17,20}$/;
 /** Exactly one emoji, keycaps, flags and ZWJ sequences included (Unicode's RGI set). */
 // Built at run time: TypeScript's target predates the `v` flag, which Node 20 has.
 const ONE_EMOJI = new RegExp('^\\p{RGI_Emoji}$', 'v');
+const VARIATION_SELECTORS = /[\uFE0E\uFE0F]/g;
+const PICTOGRAPH = /^\p{Extended_Pictographic}$/u;
+
+/**
+ * One emoji as clients send it: a fully qualified one (Unicode's RGI set: keycaps, flags, skin
+ * tones and ZWJ sequences included), or the same without or with a stray variation selector
+ * ("▶", "❤", "⚽\uFE0F"), which keyboards and libraries send too. Whether Discord takes every
+ * one of the latter is not documented; refusing them would refuse payloads it may well take.
+ */
+function isOneEmoji(name: string): boolean {
+  if (ONE_EMOJI.test(name)) return true;
+  const bare = name.replace(VARIATION_SELECTORS, '');
+  return ONE_EMOJI.test(bare) || PICTOGRAPH.test(bare);
+}
 type RawComponent = Record<string, unknown>;
 
 function isRecord(value: unknown): value is RawComponent {
@@ -352,12 +368,15 @@ export function componentErrors(components: readonly unknown[], isComponentsV2: 
     }
     const id = emoji['id'];
     const name = emoji['name'];
-    const isCustom = typeof id === 'string' && SNOWFLAKE.test(id);
+    // A snowflake may come as a string or, from some libraries, as a JSON integer.
+    const isCustom =
+      (typeof id === 'string' && SNOWFLAKE.test(id)) ||
+      (typeof id === 'number' && Number.isInteger(id) && id > 0);
     if (id !== undefined && id !== null && !isCustom) {
       add([...path, 'id'], 'NUMBER_TYPE_COERCE', `Value "${describeInput(id)}" is not snowflake.`);
       return;
     }
-    if (!isCustom && (typeof name !== 'string' || !ONE_EMOJI.test(name))) {
+    if (!isCustom && (typeof name !== 'string' || !isOneEmoji(name))) {
       add([...path, 'name'], 'BUTTON_COMPONENT_INVALID_EMOJI', 'Invalid emoji');
     }
   };
@@ -401,6 +420,7 @@ export function componentErrors(components: readonly unknown[], isComponentsV2: 
         if (typeof description === 'string' && discordLength(description) > 100) {
           add([...path, 'options', index, 'description'], 'BASE_TYPE_MAX_LENGTH', maxLength(100));
         }
+        if (option['emoji'] !== undefined) checkEmoji(option['emoji'], [...path, 'options', index, 'emoji']);
       });
     }
   };

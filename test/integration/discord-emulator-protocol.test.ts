@@ -255,6 +255,15 @@ describe('Discord emulator protocol details, against a real discord.js client', 
       expect(body.retry_after).toBeGreaterThan(0);
       expect(body.retry_after).toBeLessThanOrEqual(2);
 
+      // One bucket for the interaction's webhook routes together: a follow-up is refused too.
+      const followUp = await fetch(`${emu.restUrl}/v10/webhooks/${emu.applicationId}/${handle.token}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ content: 'and a follow-up' }),
+      });
+      expect(followUp.status).toBe(429);
+      expect(followUp.headers.get('x-ratelimit-bucket')).toBe(refused.headers.get('x-ratelimit-bucket'));
+
       // Another interaction's token has a bucket of its own; and discord.js, reading the headers,
       // spaces its own edits instead of earning 429s.
       const other = await slash();
@@ -765,7 +774,13 @@ describe('Discord emulator protocol details, against a real discord.js client', 
       invalidFormBody({ components: { 0: { components: { 0: errors } } } });
 
     it('takes ISO 8601 embed timestamps and refuses anything else, naming the value', async () => {
-      for (const timestamp of ['2026-12-01T06:00:00.000Z', '2026-12-01T07:00:00+01:00', '2026-12-01']) {
+      for (const timestamp of [
+        '2026-12-01T06:00:00.000Z',
+        '2026-12-01T07:00:00+01:00',
+        '2026-12-01',
+        // What toISOString gives for the first year, which Date.UTC would read as 1901.
+        '0001-01-01T00:00:00.000Z',
+      ]) {
         expect((await send({ embeds: [{ title: 't', timestamp }] })).status, timestamp).toBe(200);
       }
       for (const timestamp of [
@@ -798,6 +813,11 @@ describe('Discord emulator protocol details, against a real discord.js client', 
         (await send(inRow({ ...base, emoji: { id: '123456789012345678', name: 'custom' } }))).status,
       ).toBe(200);
       expect((await send(inRow({ ...base, label: 'Pause', emoji: { name: '👍🏽' } }))).status).toBe(200);
+      // As keyboards and libraries send them too: without, or with a stray, variation selector.
+      for (const name of ['▶', '❤', '⚽\uFE0F']) {
+        expect((await send(inRow({ ...base, emoji: { name } }))).status, name).toBe(200);
+      }
+      expect((await send(inRow({ ...base, emoji: { id: 1234567890123 } }))).status).toBe(200);
       const bare = await send(inRow(base));
       expect(bare.status).toBe(400);
       expect(await bare.json()).toEqual(
@@ -830,6 +850,18 @@ describe('Discord emulator protocol details, against a real discord.js client', 
         atComponent({
           min_values: fieldError('NUMBER_TYPE_MIN', 'int value should be greater than or equal to 0.'),
           max_values: fieldError('NUMBER_TYPE_MIN', 'int value should be greater than or equal to 1.'),
+        }),
+      );
+      const badOptionEmoji = await send(
+        inRow({
+          type: ComponentType.StringSelect,
+          custom_id: 's',
+          options: [{ label: 'One', value: '1', emoji: { name: 'one' } }],
+        }),
+      );
+      expect(await badOptionEmoji.json()).toEqual(
+        atComponent({
+          options: { 0: { emoji: { name: fieldError('BUTTON_COMPONENT_INVALID_EMOJI', 'Invalid emoji') } } },
         }),
       );
       const high = await send(select({ max_values: 26 }));
