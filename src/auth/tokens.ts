@@ -107,7 +107,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
   const persistently = <T>(work: () => Promise<T>): Promise<T> => retryStorage(work, storeRetryMs);
   const inFlight = new Map<string, Promise<string>>();
   /** Refreshed links storage has not taken yet, by member: their tokens are served from here. */
-  const unstored = new Map<string, { link: MusicLink; stored: Promise<void> }>();
+  const unstored = new Map<string, { link: MusicLink; spent: string; stored: Promise<void> }>();
   const stopping = new AbortController();
 
   const noLink = (userId: string) => missingLinkError(options.vault, userId);
@@ -132,6 +132,13 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
           // refresh token replaced ours (with rotation, ours is now spent).
           const link = await options.vault.get(userId);
           if (!link) throw await noLink(userId);
+          // Its refresh token spent here, and the link that replaced it not stored yet (a read
+          // begun before it was kept brought back the stored one): never sent again.
+          const waiting = unstored.get(userId);
+          if (waiting && waiting.spent === link.refreshToken) {
+            if (fresh(waiting.link, rejected)) return waiting.link.accessToken;
+            throw new LinkBusyError('store a refreshed music token');
+          }
           if (fresh(link, rejected)) return link.accessToken;
           return await refresh(userId, link, owner);
         } finally {
@@ -181,8 +188,9 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     }
     // From here the service has spent the refresh token it replaced: a storage hiccup while the
     // link is read or written must not lose the new one (the member would have to link again).
+    // The tokens' time is when they came, however late they are stored.
+    const at = now();
     const refreshed = (from: MusicLink): MusicLink => {
-      const at = now();
       return {
         ...from,
         accessToken: tokens.accessToken,
@@ -193,14 +201,29 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
         refreshedAt: at,
       };
     };
+    // Storage would not take it for `storeRetryMs`: a rotated link is kept for later; without
+    // rotation the stored refresh token still works, and nothing is lost.
+    const unstorable = () => {
+      if (tokens.refreshToken === undefined || tokens.refreshToken === link.refreshToken) {
+        options.onRefresh?.('ok');
+        return tokens.accessToken;
+      }
+      return keepLater(userId, link, refreshed);
+    };
     let current: MusicLink | undefined;
     try {
       current = await persistently(() => stillCurrent(userId, link));
     } catch {
-      return keepLater(userId, link, refreshed);
+      return unstorable();
     }
     if (!current) {
-      if (await restoreLapsed(userId, link, owner, () => refreshed(link))) {
+      let restored: boolean;
+      try {
+        restored = await restoreLapsed(userId, link, owner, () => refreshed(link));
+      } catch {
+        return unstorable();
+      }
+      if (restored) {
         options.onRefresh?.('ok');
         return tokens.accessToken;
       }
@@ -209,7 +232,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     try {
       await keepRotated(userId, refreshed(current));
     } catch {
-      return keepLater(userId, link, refreshed);
+      return unstorable();
     }
     options.onRefresh?.('ok');
     return tokens.accessToken;
@@ -229,14 +252,18 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
   function keepLater(userId: string, sent: MusicLink, refreshed: (from: MusicLink) => MusicLink): string {
     const link = refreshed(sent);
     const store = () =>
-      options.vault.locked(userId, async () => {
-        const current = await stillCurrent(userId, sent);
-        if (current) await options.vault.put(userId, refreshed(current));
-        else if (await options.vault.lapsedOn(userId, sent.refreshToken)) {
-          await options.vault.restore(userId, link);
-        } else return 'dropped';
-        return 'stored';
-      });
+      options.vault.locked(
+        userId,
+        async () => {
+          const current = await stillCurrent(userId, sent);
+          if (current) await options.vault.put(userId, refreshed(current));
+          else if (await options.vault.lapsedOn(userId, sent.refreshToken)) {
+            await options.vault.restore(userId, link);
+          } else return 'dropped';
+          return 'stored';
+        },
+        stopping.signal,
+      );
     const stored: Promise<void> = retryStorage(store, STORE_LATER_MS, stopping.signal)
       .then(
         (outcome) => options.onStoredLater?.(outcome),
@@ -245,7 +272,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
       .finally(() => {
         if (unstored.get(userId)?.stored === stored) unstored.delete(userId);
       });
-    unstored.set(userId, { link, stored });
+    unstored.set(userId, { link, spent: sent.refreshToken, stored });
     options.onRefresh?.('ok');
     return link.accessToken;
   }
@@ -258,6 +285,23 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
   async function fromUnstored(userId: string, rejected?: string): Promise<string | undefined> {
     const waiting = unstored.get(userId);
     if (!waiting) return undefined;
+    // What storage holds now, when it answers: the member may have unlinked or linked anew (here
+    // or in another process), and then the kept link is not theirs any more.
+    let gone = false;
+    try {
+      const stored = await options.vault.get(userId);
+      if (stored?.refreshToken === waiting.link.refreshToken) return undefined;
+      gone =
+        stored === undefined
+          ? !(await options.vault.lapsedOn(userId, waiting.spent))
+          : stored.refreshToken !== waiting.spent;
+    } catch {
+      // Out of reach still: the kept link is all there is.
+    }
+    if (gone) {
+      if (unstored.get(userId) === waiting) unstored.delete(userId);
+      return undefined;
+    }
     if (fresh(waiting.link, rejected)) return waiting.link.accessToken;
     const outcome = await Promise.race([
       waiting.stored.then(() => 'stored' as const),
@@ -277,7 +321,8 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
    * once the member has linked anew or unlinked since. True when put back. (A service that, on
    * seeing a spent refresh token again, revoked every token of that consent would refuse the link
    * put back at its next use; it then lapses as any revoked link does. The contract and the
-   * upstream notes say only that a rotated refresh token works once.)
+   * upstream notes say only that a rotated refresh token works once.) Throws when storage (or the
+   * lock) cannot be had: the caller keeps the link for later (see `keepLater`).
    */
   async function restoreLapsed(
     userId: string,
@@ -290,13 +335,9 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
       await persistently(() => options.vault.restore(userId, refreshed()));
       return true;
     };
-    try {
-      if (!(await options.vault.lapsedOn(userId, sent.refreshToken))) return false;
-      if (await options.storage.extend('locks', linkLockKey(userId), lockTtlMs, owner)) return await put();
-      return await options.vault.locked(userId, put);
-    } catch {
-      return false;
-    }
+    if (!(await options.vault.lapsedOn(userId, sent.refreshToken))) return false;
+    if (await options.storage.extend('locks', linkLockKey(userId), lockTtlMs, owner)) return await put();
+    return await options.vault.locked(userId, put);
   }
 
   /**

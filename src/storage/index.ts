@@ -170,7 +170,10 @@ export async function retryStorage<T>(
       return await work();
     } catch (error) {
       if (signal?.aborted || performance.now() + pause > giveUpAt) throw error;
-      await delay(pause);
+      // An abort during the pause ends it, with the last failure.
+      await delay(pause, undefined, signal ? { signal } : {}).catch(() => {
+        throw error;
+      });
     }
   }
 }

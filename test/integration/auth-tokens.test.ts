@@ -247,9 +247,61 @@ describe('access tokens on demand', () => {
       await expect(source.getAccessToken('u1')).rejects.toThrow(NotLinkedError);
     });
 
-    it('gives up when the bot stops first, and says so', async () => {
+    it('stores the expiry the tokens had when they came, not when storage took them', async () => {
+      const { vault, clock, token, storedLater } = await outage(600);
+      const refreshedAt = clock.now;
+      clock.now += 1_800_000;
+      await vi.waitFor(() => expect(storedLater).toEqual(['stored']), { timeout: 5_000, interval: 50 });
+      expect(await vault.get('u1')).toMatchObject({ accessToken: token, expiresAt: refreshedAt + 3_600_000 });
+    });
+
+    it('never sends the spent refresh token again, even for a read of the link begun before it was kept', async () => {
+      const { storage, vault, issuer, clock } = await expiredRotatingLink();
+      const put = vault.put.bind(vault);
+      vault.put = () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379'));
+      const get = vault.get.bind(vault);
+      let slow = false;
+      vault.get = async (userId) => {
+        const link = await get(userId);
+        if (slow) {
+          slow = false;
+          await delay(600);
+        }
+        return link;
+      };
+      const source = createTokenSource({
+        vault,
+        oauth: issuer,
+        storage,
+        now: () => clock.now,
+        storeRetryMs: 200,
+      });
+      cleanups.push(() => source.close());
+      const first = source.getAccessToken('u1');
+      // This one reads the stored (expired) link now and gets it back only after the first has kept
+      // its refresh for later.
+      await delay(5);
+      slow = true;
+      const second = source.getAccessToken('u1');
+      const token = await first;
+      await expect(second).resolves.toBe(token);
+      expect(issuer.calls).toBe(1);
+      vault.put = put;
+    });
+
+    it('stops serving the kept token once the member unlinks, without waiting for the next try', async () => {
+      const { vault, storage, source } = await outage(60_000);
+      expect(await linkingOn(storage, vault, new Keyring(randomBytes(32))).unlink('u1')).toBe('unlinked');
+      await expect(source.getAccessToken('u1')).rejects.toThrow(NotLinkedError);
+    });
+
+    it('gives up when the bot stops first, at once, and says so', async () => {
       const { vault, source, token, storedLater } = await outage(60_000);
+      // Its pauses between tries have grown to over a second by now: stopping does not wait one out.
+      await delay(2_000);
+      const stoppedAt = performance.now();
       await source.close();
+      expect(performance.now() - stoppedAt).toBeLessThan(500);
       expect(storedLater).toEqual(['lost']);
       expect((await vault.get('u1'))?.accessToken).not.toBe(token);
     });
