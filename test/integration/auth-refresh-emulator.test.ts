@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startMusicEmulator, type MusicEmulator } from '../../emulators/music/index.js';
 import { MusicOAuth } from '../../src/auth/oauth.js';
 import { MUSIC_SCOPES } from '../../src/auth/oauth.js';
@@ -185,6 +185,44 @@ describe('token refresh against the music emulator', () => {
     } finally {
       await client.close();
     }
+    expect(music.tokenRequests('refresh_token')).toBe(2);
+  });
+
+  it('puts such a link back later when storage refuses the put-back for a while, serving its token meanwhile', async () => {
+    const key = new Keyring(randomBytes(32));
+    const vault = new TokenVault(storage, key, { lockTtlMs: 200 });
+    const user = music.fixtures!.users.premium;
+    const link = expiredLink(user);
+    await vault.put('discord-8', link);
+    // A's view of the store refuses to put a link back until told otherwise.
+    const vaultOfA = new TokenVault(storage, key, { lockTtlMs: 200 });
+    const restore = vaultOfA.restore.bind(vaultOfA);
+    let refusing = true;
+    vaultOfA.restore = (userId, value) =>
+      refusing ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')) : restore(userId, value);
+    const storedLater: string[] = [];
+    const a = createTokenSource({
+      vault: vaultOfA,
+      oauth,
+      storage: withoutKeepAlive(storage),
+      lockTtlMs: 200,
+      storeRetryMs: 200,
+      onStoredLater: (outcome) => storedLater.push(outcome),
+    });
+    const b = createTokenSource({ vault, oauth, storage, lockTtlMs: 200 });
+    music.stallNext('/accounts/api/token', 1_500, { phase: 'body' });
+    const fromA = a.getAccessToken('discord-8');
+    while (music.tokenRequests('refresh_token') === 0) await delay(10);
+    await delay(400);
+    await expect(b.getAccessToken('discord-8')).rejects.toThrow(RelinkRequiredError);
+    // A's answer arrives; the put-back is refused, and A still answers with the new token.
+    const token = await fromA;
+    await expect(a.getAccessToken('discord-8')).resolves.toBe(token);
+    expect(await vault.get('discord-8')).toBeUndefined();
+    refusing = false;
+    await vi.waitFor(() => expect(storedLater).toEqual(['stored']), { timeout: 5_000, interval: 50 });
+    expect((await vault.get('discord-8'))?.accessToken).toBe(token);
+    await a.close();
     expect(music.tokenRequests('refresh_token')).toBe(2);
   });
 
