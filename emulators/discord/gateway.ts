@@ -121,14 +121,8 @@ export class Gateway implements GatewayLink {
    * but 1000/1001 resumes it, with what was dispatched meanwhile replayed.
    */
   requestReconnect(): number {
-    let sent = 0;
-    for (const [socket, session] of this.#socketSessions) {
-      if (!session || socket.readyState !== WebSocket.OPEN) continue;
-      // Discord's docs show `"d": null`; discord-api-types types `d` as never.
-      this.#send(socket, { op: GatewayOpcodes.Reconnect, d: null as never, s: null, t: null });
-      sent++;
-    }
-    return sent;
+    // Discord's docs show `"d": null`; discord-api-types types `d` as never.
+    return this.#sendToSessions({ op: GatewayOpcodes.Reconnect, d: null as never, s: null, t: null });
   }
 
   /**
@@ -138,10 +132,15 @@ export class Gateway implements GatewayLink {
    * payload for it; `d` is null here, as in op 7 and op 11 (discord-api-types types it as never).
    */
   requestHeartbeat(): number {
+    return this.#sendToSessions({ op: GatewayOpcodes.Heartbeat, d: null as never, s: null, t: null });
+  }
+
+  /** Sends `payload` on every open socket of an identified session; returns how many got it. */
+  #sendToSessions(payload: GatewayReceivePayload): number {
     let sent = 0;
     for (const [socket, session] of this.#socketSessions) {
       if (!session || socket.readyState !== WebSocket.OPEN) continue;
-      this.#send(socket, { op: GatewayOpcodes.Heartbeat, d: null as never, s: null, t: null });
+      this.#send(socket, payload);
       sent++;
     }
     return sent;
