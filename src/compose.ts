@@ -275,7 +275,7 @@ export async function createCore(config: Config, options: CoreOptions): Promise<
             if (outcome === 'stored') logger.info('a refreshed music link was stored once storage took it');
             else if (outcome === 'lost') {
               logger.error(
-                'a refreshed music link could not be stored before storage came back or the bot stopped: its member will have to link again',
+                'a refreshed music link could not be stored (storage refused it for an hour, or the bot stopped first): its member will have to link again',
               );
             }
           },

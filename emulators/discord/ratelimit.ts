@@ -34,10 +34,10 @@ interface ActiveRule extends RateLimitRule {
 const ROUTE_LIMIT = 50;
 const ROUTE_WINDOW_MS = 1_000;
 /**
- * An interaction token's webhook routes (edits, follow-ups, deletes, reads, together): 5 requests per 2 s per interaction,
- * measured against Discord and confirmed by its staff as the webhook limits
- * (discord/discord-api-docs#2701). Reported and enforced: a sixth request inside the window gets
- * 429 with the bucket's headers, as on Discord.
+ * An interaction token's webhook routes (edits, follow-ups, deletes and reads together): 5 requests
+ * per 2 s per interaction, measured against Discord and confirmed by its staff as the webhook
+ * limits (discord/discord-api-docs#2701). Reported and enforced: a sixth request inside the window
+ * gets 429 with the bucket's headers, as on Discord.
  */
 const WEBHOOK_LIMIT = 5;
 const WEBHOOK_WINDOW_MS = 2_000;
