@@ -184,6 +184,12 @@ function music(sub: string, options: OptionValues = {}, group?: string): Command
   return { sub, options, ...(group === undefined ? {} : { group }) };
 }
 
+/**
+ * Road trip is Alice's private playlist: the bot answers about it to her alone, in a follow-up only
+ * she sees (the channel's "thinking…" message goes), not in the channel.
+ */
+const privately = (handle: ReturnType<typeof slash>) => handle.waitForFollowUp(15_000);
+
 const playlistPick = (world: TourWorld, sub: string, print: (line: string) => void) =>
   pick(
     world,
@@ -449,11 +455,11 @@ export const steps: Step[] = [
     },
   },
   {
-    say: '/music playlist add playlist:Road trip items:(two tracks) position:1',
+    say: '/music playlist add playlist:Road trip items:(two tracks) position:1 (a private playlist: Alice alone sees the answer)',
     async run(world, print) {
       const playlist = await playlistPick(world, 'add', print);
       const items = world.music.fixtures!.trackIds.slice(0, 2).join(',');
-      return slash(world, 'music', music('add', { playlist, items, position: 1 }, 'playlist')).reply(15_000);
+      return privately(slash(world, 'music', music('add', { playlist, items, position: 1 }, 'playlist')));
     },
     expect: shows(/Added 2 items/),
   },
@@ -461,7 +467,7 @@ export const steps: Step[] = [
     say: '/music playlist move playlist:Road trip from:1 to:3',
     async run(world, print) {
       const playlist = await playlistPick(world, 'move', print);
-      return slash(world, 'music', music('move', { playlist, from: 1, to: 3 }, 'playlist')).reply(15_000);
+      return privately(slash(world, 'music', music('move', { playlist, from: 1, to: 3 }, 'playlist')));
     },
     expect: shows(/Moved/),
   },
@@ -469,11 +475,9 @@ export const steps: Step[] = [
     say: '/music playlist remove playlist:Road trip position:1 count:2, then confirm',
     async run(world, print) {
       const playlist = await playlistPick(world, 'remove', print);
-      const ask = await slash(
-        world,
-        'music',
-        music('remove', { playlist, position: 1, count: 2 }, 'playlist'),
-      ).reply(15_000);
+      const ask = await privately(
+        slash(world, 'music', music('remove', { playlist, position: 1, count: 2 }, 'playlist')),
+      );
       return click(world, ask, /^Remove/, print);
     },
     expect: shows(/Removed 2 items/),
@@ -483,9 +487,7 @@ export const steps: Step[] = [
     async run(world, print) {
       const playlist = await playlistPick(world, 'replace', print);
       const items = world.music.fixtures!.trackIds[5] ?? '';
-      const ask = await slash(world, 'music', music('replace', { playlist, items }, 'playlist')).reply(
-        15_000,
-      );
+      const ask = await privately(slash(world, 'music', music('replace', { playlist, items }, 'playlist')));
       return click(world, ask, /Cancel/, print);
     },
     expect: shows(/cancel|nothing/i),

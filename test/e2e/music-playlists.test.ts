@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { InteractionHandle } from '../../emulators/discord/index.js';
 import type { EmulatedMessage } from '../../emulators/discord/world.js';
 import { startBotWorld, type BotWorld } from '../helpers/bot.js';
 
@@ -15,6 +16,18 @@ function button(message: EmulatedMessage, label: string): { custom_id: string; d
   }
   throw new Error(`no button "${label}" on the message`);
 }
+
+/**
+ * What the member sees of a command about a private playlist (Road trip is Alice's private one):
+ * an answer only they can see, saying why; the channel keeps nothing of it.
+ */
+const privately = async (handle: InteractionHandle) => {
+  const answer = await handle.waitForFollowUp();
+  expect((answer.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
+  expect(answer.content).toBe('🔒 This playlist is private, so I did not show it in the channel.');
+  await vi.waitFor(() => expect(handle.original()).toBeUndefined());
+  return answer;
+};
 
 const itemLines = (message: EmulatedMessage) =>
   (message.embeds[0]?.description ?? '').split('\n').filter((line) => /^`[\d,]+\.`/.test(line));
@@ -163,8 +176,22 @@ describe('playlists: pages, autocomplete and edits', () => {
   });
 
   it('takes the name of one of the member’s playlists typed without picking a suggestion', async () => {
-    const page = await playlist('view', { playlist: '  road TRIP ' }).reply();
+    const page = await privately(playlist('view', { playlist: '  road TRIP ' }));
     expect(page.embeds[0]?.title).toBe('Road trip');
+  });
+
+  it('shows a private playlist to the member alone, and leaves nothing of it in the channel', async () => {
+    const handle = playlist('view', { playlist: roadTrip });
+    const page = await privately(handle);
+    expect(page.embeds[0]?.title).toBe('Road trip');
+    expect(itemLines(page)).toHaveLength(10);
+    // Its pages turn in the private answer.
+    const next = await click(page, 'Next').waitForEdit();
+    expect(next.embeds[0]?.footer?.text).toMatch(/^Page 2 of \d+ · items 11–20 of /);
+    expect(next.content).toBe(page.content);
+    const seen = JSON.stringify(world.discord.messages(world.channelId));
+    expect(seen).not.toContain('Road trip');
+    expect(seen).not.toContain(world.music!.playlist(roadTrip)!.uris[0]!.split(':').at(-1));
   });
 
   it('jumps to a page given in the command, showing a local file deep in the list', async () => {
@@ -173,13 +200,13 @@ describe('playlists: pages, autocomplete and edits', () => {
   });
 
   it('shows the last page, and says so, for a page past the end', async () => {
-    const page = await playlist('view', { playlist: roadTrip, page: 9_999 }).reply();
+    const page = await privately(playlist('view', { playlist: roadTrip, page: 9_999 }));
     expect(page.embeds[0]?.description).toContain('**There is no page 9,999: this is the last.**');
     expect(page.embeds[0]?.footer?.text).toMatch(/^Page (\d+) of \1 · /);
   });
 
   it('lets only the member who opened a page turn it', async () => {
-    const page = await playlist('view', { playlist: roadTrip }).reply();
+    const page = await playlist('view', { playlist: big }).reply();
     world.music!.resetCounters();
     const note = await click(page, 'Next', world.bob.id).reply();
     expect(note.flags! & EPHEMERAL).toBe(EPHEMERAL);
@@ -206,11 +233,9 @@ describe('playlists: pages, autocomplete and edits', () => {
   it('adds items at a position and shows the page where they landed', async () => {
     const uris = [`service:track:${trackIds[0]}`, `https://open.service.example/episode/${episodeIds[2]}`];
     expect(await suggestFor('add', 'road')).toEqual(['Road trip — 30 items · Alice']);
-    const result = await playlist('add', {
-      playlist: roadTrip,
-      items: uris.join(', '),
-      position: 12,
-    }).reply();
+    const result = await privately(
+      playlist('add', { playlist: roadTrip, items: uris.join(', '), position: 12 }),
+    );
     expect(result.embeds[0]?.description).toContain('Added 2 items at position 12.');
     expect(result.embeds[0]?.footer?.text).toBe('Page 2 of 4 · items 11–20 of 32');
     const view = world.music!.playlist(roadTrip)!;
@@ -251,7 +276,7 @@ describe('playlists: pages, autocomplete and edits', () => {
 
   it('moves items and shows the result', async () => {
     const before = world.music!.playlist(roadTrip)!.uris;
-    const result = await playlist('move', { playlist: roadTrip, from: 1, to: 3, count: 2 }).reply();
+    const result = await privately(playlist('move', { playlist: roadTrip, from: 1, to: 3, count: 2 }));
     expect(result.embeds[0]?.description).toContain('Moved 2 items from position 1 to 3.');
     const after = world.music!.playlist(roadTrip)!.uris;
     expect(after.slice(2, 4)).toEqual(before.slice(0, 2));
@@ -259,32 +284,38 @@ describe('playlists: pages, autocomplete and edits', () => {
   });
 
   it('asks before removing, lets only the invoker confirm, then removes and shows the result', async () => {
-    const before = world.music!.playlist(roadTrip)!.uris;
-    const prompt = await playlist('remove', { playlist: roadTrip, position: 2, count: 3 }).reply();
-    expect(prompt.embeds[0]?.title).toBe('Remove from “Road trip”?');
+    // A public playlist, so the prompt is in the channel for anyone to press.
+    const gym = world.music!.createPlaylist('alice', {
+      name: 'Gym',
+      uris: trackIds.slice(20, 45).map((id) => `service:track:${id}`),
+    });
+    const before = world.music!.playlist(gym)!.uris;
+    const prompt = await playlist('remove', { playlist: gym, position: 2, count: 3 }).reply();
+    expect(prompt.flags ?? 0).toBe(0);
+    expect(prompt.embeds[0]?.title).toBe('Remove from “Gym”?');
     expect(prompt.embeds[0]?.description).toMatch(/^These 3 items of \d+ would be removed:/);
     expect(itemLines(prompt).map((line) => line.split(' ')[0])).toEqual(['`2.`', '`3.`', '`4.`']);
-    expect(world.music!.playlist(roadTrip)!.length).toBe(before.length);
+    expect(world.music!.playlist(gym)!.length).toBe(before.length);
 
     const refused = await click(prompt, 'Remove 3 items', world.bob.id).reply();
     expect(refused.flags! & EPHEMERAL).toBe(EPHEMERAL);
-    expect(world.music!.playlist(roadTrip)!.length).toBe(before.length);
+    expect(world.music!.playlist(gym)!.length).toBe(before.length);
 
     const done = await click(prompt, 'Remove 3 items').waitForEdit();
     expect(done.embeds[0]?.description).toContain('Removed 3 items from position 2.');
     expect(done.components?.flatMap((row) => (row as { components: unknown[] }).components)).toHaveLength(4);
-    expect(world.music!.playlist(roadTrip)!.uris).toEqual([before[0], ...before.slice(4)]);
+    expect(world.music!.playlist(gym)!.uris).toEqual([before[0], ...before.slice(4)]);
   });
 
   it('shows every copy of a track that a removal takes, since the service removes them all, and removes them', async () => {
     // Put a second copy of item 1 at the end; the playlist may hold more already.
     const first = world.music!.playlist(roadTrip)!.uris[0]!;
-    await playlist('add', { playlist: roadTrip, items: first }).reply();
+    await privately(playlist('add', { playlist: roadTrip, items: first }));
     const before = world.music!.playlist(roadTrip)!.uris;
     const copies = before.flatMap((uri, index) => (index > 0 && uri === first ? [index + 1] : []));
     expect(copies.at(-1)).toBe(before.length);
 
-    const prompt = await playlist('remove', { playlist: roadTrip, position: 1 }).reply();
+    const prompt = await privately(playlist('remove', { playlist: roadTrip, position: 1 }));
     expect(prompt.embeds[0]?.description).toMatch(/^This item of \d+ would be removed:/);
     const where = copies.length === 1 ? 'the copy at position' : 'the copies at positions';
     expect(prompt.embeds[0]?.description).toContain(
@@ -299,8 +330,8 @@ describe('playlists: pages, autocomplete and edits', () => {
   });
 
   it('refuses a removal whose items moved since the prompt', async () => {
-    const prompt = await playlist('remove', { playlist: roadTrip, position: 1 }).reply();
-    await playlist('move', { playlist: roadTrip, from: 1, to: 5 }).reply();
+    const prompt = await privately(playlist('remove', { playlist: roadTrip, position: 1 }));
+    await privately(playlist('move', { playlist: roadTrip, from: 1, to: 5 }));
     const length = world.music!.playlist(roadTrip)!.length;
     // The prompt itself says so, and its buttons go: pressing again would fail the same way.
     const ended = await click(prompt, 'Remove 1 item').waitForEdit();
@@ -335,7 +366,9 @@ describe('playlists: pages, autocomplete and edits', () => {
     // Copies of the last page's tracks further up go too (the service removes every copy).
     const last = new Set(before.slice(lastPageStart - 1));
     const left = before.slice(0, lastPageStart - 1).filter((uri) => !last.has(uri)).length;
-    const prompt = await playlist('remove', { playlist: roadTrip, position: lastPageStart, count }).reply();
+    const prompt = await privately(
+      playlist('remove', { playlist: roadTrip, position: lastPageStart, count }),
+    );
     const done = await click(prompt, `Remove ${length - left} item`).waitForEdit();
     const pages = Math.ceil(left / 10);
     expect(done.embeds[0]?.description).toContain(`Removed ${count} item`);
@@ -348,7 +381,7 @@ describe('playlists: pages, autocomplete and edits', () => {
 
   it('cancels a confirmation without changing anything', async () => {
     const length = world.music!.playlist(roadTrip)!.length;
-    const prompt = await playlist('remove', { playlist: roadTrip, position: 1 }).reply();
+    const prompt = await privately(playlist('remove', { playlist: roadTrip, position: 1 }));
     const cancelled = await click(prompt, 'Cancel').reply();
     expect(cancelled.content).toBe('Cancelled: nothing was removed.');
     expect(cancelled.components).toEqual([]);
@@ -356,24 +389,28 @@ describe('playlists: pages, autocomplete and edits', () => {
   });
 
   it('asks before replacing every item, then replaces them (even after a restart)', async () => {
+    // A public playlist, so the prompt is in the channel for anyone to press.
+    const mix = world.music!.createPlaylist('alice', {
+      name: 'Mix',
+      uris: trackIds.slice(40, 45).map((id) => `service:track:${id}`),
+    });
     const items = trackIds.slice(5, 8).join(' ');
-    const prompt = await playlist('replace', { playlist: roadTrip, items }).reply();
-    expect(prompt.embeds[0]?.title).toBe('Replace every item of “Road trip”?');
+    const prompt = await playlist('replace', { playlist: mix, items }).reply();
+    expect(prompt.flags ?? 0).toBe(0);
+    expect(prompt.embeds[0]?.title).toBe('Replace every item of “Mix”?');
     await world.restart();
     const refused = await click(prompt, 'Replace with 3 items', world.bob.id).reply();
     expect(refused.flags! & EPHEMERAL).toBe(EPHEMERAL);
     const done = await click(prompt, 'Replace with 3 items').waitForEdit();
     expect(done.embeds[0]?.description).toContain('Replaced every item: the playlist now holds 3 items.');
-    expect(world.music!.playlist(roadTrip)!.uris).toEqual(
-      trackIds.slice(5, 8).map((id) => `service:track:${id}`),
-    );
+    expect(world.music!.playlist(mix)!.uris).toEqual(trackIds.slice(5, 8).map((id) => `service:track:${id}`));
     expect(done.components).toEqual([]);
   });
 
   it('replaces nothing when the playlist changed between the prompt and the confirmation', async () => {
-    const prompt = await playlist('replace', { playlist: roadTrip, items: trackIds[9]! }).reply();
+    const prompt = await privately(playlist('replace', { playlist: roadTrip, items: trackIds[9]! }));
     // Someone (a collaborator, another device) adds an item meanwhile.
-    await playlist('add', { playlist: roadTrip, items: trackIds[10]! }).reply();
+    await privately(playlist('add', { playlist: roadTrip, items: trackIds[10]! }));
     const changed = world.music!.playlist(roadTrip)!.uris;
     const refused = await click(prompt, 'Replace with 1 item').waitForEdit();
     expect(refused.content).toBe(
@@ -389,8 +426,8 @@ describe('playlists: pages, autocomplete and edits', () => {
     // once the first has replaced it. The same state, made in order: the same replacement asked
     // for twice, and the second confirmed first.
     const items = trackIds.slice(11, 13).join(' ');
-    const first = await playlist('replace', { playlist: roadTrip, items }).reply();
-    const second = await playlist('replace', { playlist: roadTrip, items }).reply();
+    const first = await privately(playlist('replace', { playlist: roadTrip, items }));
+    const second = await privately(playlist('replace', { playlist: roadTrip, items }));
     await click(second, 'Replace with 2 items').waitForEdit();
     const replaced = trackIds.slice(11, 13).map((id) => `service:track:${id}`);
     expect(world.music!.playlist(roadTrip)!.uris).toEqual(replaced);
@@ -427,7 +464,7 @@ describe('playlists: pages, autocomplete and edits', () => {
   it('says which kind of item the service refused in a replacement, and the playlist keeps its items', async () => {
     const before = world.music!.playlist(roadTrip)!.uris;
     const items = [...trackIds.slice(0, 99), UNKNOWN_ID].join(' ');
-    const prompt = await playlist('replace', { playlist: roadTrip, items }).reply();
+    const prompt = await privately(playlist('replace', { playlist: roadTrip, items }));
     const error = await click(prompt, 'Replace with 100 items').waitForFollowUp();
     expect(error.flags! & EPHEMERAL).toBe(EPHEMERAL);
     expect(error.content).toBe(
@@ -602,21 +639,20 @@ describe('a playlist edit whose page cannot be read just after it', () => {
     // The edit's own three requests (the playlist, the member's profile, the move) go through; the
     // page that would show the result meets a rate limit with a wait too long to hold the reply for.
     world.music!.setRollingRateLimit({ requests: 3, windowMs: 20_000 });
-    const reply = await world
-      .slash('music', {
+    const reply = await privately(
+      world.slash('music', {
         subcommandGroup: 'playlist',
         subcommand: 'move',
         options: { playlist: roadTrip, from: 1, to: 5 },
         userId: world.alice.id,
-      })
-      .reply();
+      }),
+    );
     world.music!.setRollingRateLimit(null);
     expect(world.music!.playlist(roadTrip)!.uris).toEqual([
       ...before.slice(1, 5),
       before[0],
       ...before.slice(5),
     ]);
-    expect(reply.flags ?? 0).toBe(0);
     expect(reply.embeds[0]?.title).toBe('Road trip');
     expect(reply.embeds[0]?.description).toContain('**Moved 1 item from position 1 to 5.**');
     expect(reply.embeds[0]?.description).toContain('the change is made, so do not run it again');

@@ -3,7 +3,7 @@ import type { MusicServices } from '../../bot/context.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { MAX_REMOVE, previewRemoval } from '../../domain/music/playlists.js';
 import { editablePlaylistChoices, myPlaylistOption } from './choices.js';
-import { depsOf, ensureLinked, guarded } from './shared.js';
+import { depsOf, ensureLinked, guarded, showPlaylistMessage } from './shared.js';
 
 export default {
   name: 'remove',
@@ -37,7 +37,7 @@ export default {
       interaction.options.getInteger('position', true),
       interaction.options.getInteger('count') ?? 1,
     );
-    await interaction.editReply(renderRemovalPrompt(preview, interaction.user.id));
+    await showPlaylistMessage(interaction, preview.head, renderRemovalPrompt(preview, interaction.user.id));
   }),
   autocomplete: editablePlaylistChoices,
 } satisfies Subcommand<MusicServices>;

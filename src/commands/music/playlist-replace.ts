@@ -3,7 +3,7 @@ import type { MusicServices } from '../../bot/context.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { prepareReplacement, replacementUris } from '../../domain/music/playlists.js';
 import { editablePlaylistChoices, myPlaylistOption } from './choices.js';
-import { depsOf, ensureLinked, guarded } from './shared.js';
+import { depsOf, ensureLinked, guarded, showPlaylistMessage } from './shared.js';
 
 export default {
   name: 'replace',
@@ -27,7 +27,11 @@ export default {
     if (!(await ensureLinked(interaction, music))) return;
     await interaction.deferReply();
     const preview = await prepareReplacement(depsOf(music, ctx), interaction.user.id, playlist, items);
-    await interaction.editReply(renderReplacementPrompt(preview, interaction.user.id));
+    await showPlaylistMessage(
+      interaction,
+      preview.head,
+      renderReplacementPrompt(preview, interaction.user.id),
+    );
   }),
   autocomplete: editablePlaylistChoices,
 } satisfies Subcommand<MusicServices>;

@@ -4,7 +4,7 @@ import type { MusicServices } from '../../bot/context.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { openPlaylist } from '../../domain/music/playlists.js';
 import { myPlaylistChoices } from './choices.js';
-import { depsOf, ensureLinked, guarded } from './shared.js';
+import { depsOf, ensureLinked, guarded, showPlaylistMessage } from './shared.js';
 
 export default {
   name: 'view',
@@ -33,7 +33,8 @@ export default {
       view.page < page && view.total > 0
         ? `There is no page ${formatCount(page + 1)}: this is the last.`
         : undefined;
-    await interaction.editReply(renderPlaylistPage(view, { ownerId: interaction.user.id, note }));
+    const message = renderPlaylistPage(view, { ownerId: interaction.user.id, note });
+    await showPlaylistMessage(interaction, view.head, message);
   }),
   autocomplete: myPlaylistChoices,
 } satisfies Subcommand<MusicServices>;

@@ -24,7 +24,7 @@ import { renderLinkNeeded, toChoices, type ChoiceInput } from '../../bot/render/
 import { renderDevices } from '../../bot/render/player.js';
 import type { ButtonHandler } from '../../bot/types.js';
 import type { MusicDeps } from '../../domain/music/deps.js';
-import type { PlaylistEdit } from '../../domain/music/playlists.js';
+import type { PlaylistEdit, PlaylistHead } from '../../domain/music/playlists.js';
 import { renderPlaylistEdit } from '../../bot/render/playlist.js';
 import { listDevices } from '../../domain/music/player.js';
 import { ownerNotice } from '../../logger.js';
@@ -269,6 +269,31 @@ export async function respondWith(
   await interaction.respond(toChoices(found));
 }
 
+/** The line above a private playlist's answer, which only the member sees. */
+export const PRIVATE_PLAYLIST_NOTE = '🔒 This playlist is private, so I did not show it in the channel.';
+
+/**
+ * Answers a command about a playlist with `message`. A private playlist (the service's `public:
+ * false`; a collaborative one is always private) is shown to the member alone, with
+ * {@link PRIVATE_PLAYLIST_NOTE}: its name and items are theirs and their collaborators', and a
+ * command run in a channel would otherwise post them there. Whether it is private is known only
+ * once the playlist is read, after the public deferral, so the answer goes through
+ * `answerPrivately` (the "thinking…" line becomes a neutral line, then goes). A button answers in
+ * its own message, which is private already when the command was.
+ */
+export async function showPlaylistMessage(
+  interaction: ChatInputCommandInteraction | ButtonInteraction,
+  head: Pick<PlaylistHead, 'public'>,
+  message: MusicMessage,
+): Promise<void> {
+  if (head.public !== false || !interaction.isChatInputCommand()) {
+    await interaction.editReply(message);
+    return;
+  }
+  const content = [PRIVATE_PLAYLIST_NOTE, message.content].filter(Boolean).join('\n');
+  await sendPrivately(interaction, { ...message, content });
+}
+
 /**
  * Shows the result of a playlist edit. A page that could not be read just after the edit is noted
  * in the log: the edit stands, and the member is shown what was done with a button to see it.
@@ -284,5 +309,5 @@ export async function showEdit(
       { err: edit.pageError, playlistId: edit.head.id, edit: edit.kind },
       'a playlist edit was made, but the page that shows it could not be read',
     );
-  await interaction.editReply(renderPlaylistEdit(edit, ownerId));
+  await showPlaylistMessage(interaction, edit.head, renderPlaylistEdit(edit, ownerId));
 }
