@@ -185,10 +185,15 @@ function music(sub: string, options: OptionValues = {}, group?: string): Command
 }
 
 /**
- * Road trip is Alice's private playlist: the bot answers about it to her alone, in a follow-up only
- * she sees (the channel's "thinking…" message goes), not in the channel.
+ * Road trip is Alice's private playlist: the bot answers about it to her alone, never in the
+ * channel. Having seen it in her suggestions, the bot acknowledges in private and answers in
+ * place; otherwise its answer is a private follow-up.
  */
-const privately = (handle: ReturnType<typeof slash>) => handle.waitForFollowUp(15_000);
+async function privately(handle: ReturnType<typeof slash>): Promise<Answer> {
+  const ack = await handle.waitForCallback(15_000);
+  const inPrivate = ((ack.data as { flags?: number } | undefined)?.flags ?? 0) & 64;
+  return inPrivate ? handle.reply(15_000) : handle.waitForFollowUp(15_000);
+}
 
 const playlistPick = (world: TourWorld, sub: string, print: (line: string) => void) =>
   pick(

@@ -17,15 +17,29 @@ function button(message: EmulatedMessage, label: string): { custom_id: string; d
   throw new Error(`no button "${label}" on the message`);
 }
 
+/** Whether an interaction was acknowledged in private (an ephemeral deferral). */
+const ackedPrivately = async (handle: InteractionHandle) =>
+  (((await handle.waitForCallback()).data as { flags?: number } | undefined)?.flags ?? 0) & EPHEMERAL;
+
+/**
+ * The answer only the member sees: the command's own reply when it was acknowledged in private, else
+ * the follow-up.
+ */
+const privateAnswer = async (handle: InteractionHandle) =>
+  (await ackedPrivately(handle)) ? handle.reply() : handle.waitForFollowUp();
+
 /**
  * What the member sees of a command about a private playlist (Road trip is Alice's private one):
- * an answer only they can see, saying why; the channel keeps nothing of it.
+ * an answer only they can see, saying why; the channel keeps nothing of it. When the bot knew it
+ * private beforehand, that is the command's own (ephemeral) reply; otherwise a private follow-up,
+ * the public "thinking…" message deleted.
  */
 const privately = async (handle: InteractionHandle) => {
-  const answer = await handle.waitForFollowUp();
+  const known = await ackedPrivately(handle);
+  const answer = await privateAnswer(handle);
   expect((answer.flags ?? 0) & EPHEMERAL).toBe(EPHEMERAL);
   expect(answer.content).toBe('🔒 This playlist is private, so I did not show it in the channel.');
-  await vi.waitFor(() => expect(handle.original()).toBeUndefined());
+  if (!known) await vi.waitFor(() => expect(handle.original()).toBeUndefined());
   return answer;
 };
 
@@ -181,8 +195,13 @@ describe('playlists: pages, autocomplete and edits', () => {
   });
 
   it('shows a private playlist to the member alone, and leaves nothing of it in the channel', async () => {
+    // The suggestions read the member's playlists, so the bot knows Road trip is private before it
+    // acknowledges: not even "thinking…" shows in the channel.
+    expect(await suggestFor('view', 'road')).toEqual(['Road trip — 30 items · Alice']);
     const handle = playlist('view', { playlist: roadTrip });
+    expect(await ackedPrivately(handle)).toBe(EPHEMERAL);
     const page = await privately(handle);
+    expect(handle.followUps).toEqual([]);
     expect(page.embeds[0]?.title).toBe('Road trip');
     expect(itemLines(page)).toHaveLength(10);
     // Its pages turn in the private answer.
@@ -192,6 +211,28 @@ describe('playlists: pages, autocomplete and edits', () => {
     const seen = JSON.stringify(world.discord.messages(world.channelId));
     expect(seen).not.toContain('Road trip');
     expect(seen).not.toContain(world.music!.playlist(roadTrip)!.uris[0]!.split(':').at(-1));
+  });
+
+  it('answers privately about a private playlist the bot has not seen yet, then acknowledges its next command in private', async () => {
+    const music = world.music!;
+    music.createUser({ id: 'erin-music', displayName: 'Erin', product: 'premium' });
+    const erin = world.discord.createUser({ username: 'erin', locale: 'en-US' });
+    await world.linkMusic(erin.id, 'erin-music');
+    const diary = music.createPlaylist('erin-music', {
+      name: 'Diary',
+      public: false,
+      uris: [`service:track:${trackIds[0]}`],
+    });
+    // Given by its id, no suggestion asked for: the bot learns it is private only by reading it.
+    const first = playlist('view', { playlist: diary }, erin.id);
+    expect(await ackedPrivately(first)).toBe(0);
+    const page = await privately(first);
+    expect(page.embeds[0]?.title).toBe('Diary');
+    expect(JSON.stringify(world.discord.messages(world.channelId))).not.toContain('Diary');
+    // Now it knows.
+    const again = playlist('add', { playlist: diary, items: trackIds[1]! }, erin.id);
+    expect(await ackedPrivately(again)).toBe(EPHEMERAL);
+    expect((await privately(again)).embeds[0]?.description).toContain('Added 1 item at position 2.');
   });
 
   it('jumps to a page given in the command, showing a local file deep in the list', async () => {
@@ -477,7 +518,7 @@ describe('playlists: pages, autocomplete and edits', () => {
     const before = world.music!.playlist(roadTrip)!.uris;
     const expected = `One of those items is not a track or episode the music service knows, so it refused them: nothing was changed. ${unknownHint}`;
     for (const items of [`${trackIds[0]} ${UNKNOWN_ID}`, episodeIds[0]!]) {
-      const error = await playlist('add', { playlist: roadTrip, items }).waitForFollowUp();
+      const error = await privateAnswer(playlist('add', { playlist: roadTrip, items }));
       expect(error.flags! & EPHEMERAL).toBe(EPHEMERAL);
       expect(error.content).toBe(expected);
       expect(world.music!.playlist(roadTrip)!.uris).toEqual(before);
@@ -488,7 +529,7 @@ describe('playlists: pages, autocomplete and edits', () => {
     const before = world.music!.playlist(roadTrip)!.uris;
     const items = trackIds.slice(200, 350);
     const refused = items.map((id, index) => (index === 119 ? UNKNOWN_ID : id));
-    const error = await playlist('add', { playlist: roadTrip, items: refused.join(' ') }).waitForFollowUp();
+    const error = await privateAnswer(playlist('add', { playlist: roadTrip, items: refused.join(' ') }));
     expect(error.flags! & EPHEMERAL).toBe(EPHEMERAL);
     const start = before.length + 1;
     expect(error.content).toBe(

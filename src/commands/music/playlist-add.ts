@@ -3,7 +3,7 @@ import type { Subcommand } from '../../bot/subcommands.js';
 import { addToPlaylist } from '../../domain/music/playlists.js';
 import { parseItemRefs, requireAllValid } from '../../domain/music/refs.js';
 import { editablePlaylistChoices, myPlaylistOption } from './choices.js';
-import { depsOf, ensureLinked, guarded, showEdit } from './shared.js';
+import { deferForPlaylist, depsOf, ensureLinked, guarded, showEdit } from './shared.js';
 
 export default {
   name: 'add',
@@ -29,7 +29,7 @@ export default {
     const items = interaction.options.getString('items', true);
     requireAllValid(parseItemRefs(items, music.client.uri).invalid, 'track or episode');
     if (!(await ensureLinked(interaction, music))) return;
-    await interaction.deferReply();
+    await deferForPlaylist(interaction, music, ctx, playlist);
     const position = interaction.options.getInteger('position') ?? undefined;
     const edit = await addToPlaylist(depsOf(music, ctx), interaction.user.id, playlist, items, position);
     await showEdit(interaction, edit, interaction.user.id, ctx);

@@ -2,7 +2,7 @@ import type { MusicServices } from '../../bot/context.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { movePlaylistItems } from '../../domain/music/playlists.js';
 import { editablePlaylistChoices, myPlaylistOption } from './choices.js';
-import { depsOf, ensureLinked, guarded, showEdit } from './shared.js';
+import { deferForPlaylist, depsOf, ensureLinked, guarded, showEdit } from './shared.js';
 
 export default {
   name: 'move',
@@ -31,7 +31,7 @@ export default {
   execute: guarded(async (interaction, music, ctx) => {
     const playlist = interaction.options.getString('playlist', true);
     if (!(await ensureLinked(interaction, music))) return;
-    await interaction.deferReply();
+    await deferForPlaylist(interaction, music, ctx, playlist);
     const edit = await movePlaylistItems(
       depsOf(music, ctx),
       interaction.user.id,

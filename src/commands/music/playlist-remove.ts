@@ -3,7 +3,7 @@ import type { MusicServices } from '../../bot/context.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { MAX_REMOVE, previewRemoval } from '../../domain/music/playlists.js';
 import { editablePlaylistChoices, myPlaylistOption } from './choices.js';
-import { depsOf, ensureLinked, guarded, showPlaylistMessage } from './shared.js';
+import { deferForPlaylist, depsOf, ensureLinked, guarded, showPlaylistMessage } from './shared.js';
 
 export default {
   name: 'remove',
@@ -29,7 +29,7 @@ export default {
   execute: guarded(async (interaction, music, ctx) => {
     const playlist = interaction.options.getString('playlist', true);
     if (!(await ensureLinked(interaction, music))) return;
-    await interaction.deferReply();
+    await deferForPlaylist(interaction, music, ctx, playlist);
     const preview = await previewRemoval(
       depsOf(music, ctx),
       interaction.user.id,

@@ -3,7 +3,7 @@ import type { MusicServices } from '../../bot/context.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { prepareReplacement, replacementUris } from '../../domain/music/playlists.js';
 import { editablePlaylistChoices, myPlaylistOption } from './choices.js';
-import { depsOf, ensureLinked, guarded, showPlaylistMessage } from './shared.js';
+import { deferForPlaylist, depsOf, ensureLinked, guarded, showPlaylistMessage } from './shared.js';
 
 export default {
   name: 'replace',
@@ -25,7 +25,7 @@ export default {
     const items = interaction.options.getString('items', true);
     replacementUris(music.client.uri, items);
     if (!(await ensureLinked(interaction, music))) return;
-    await interaction.deferReply();
+    await deferForPlaylist(interaction, music, ctx, playlist);
     const preview = await prepareReplacement(depsOf(music, ctx), interaction.user.id, playlist, items);
     await showPlaylistMessage(
       interaction,

@@ -4,7 +4,7 @@ import type { MusicServices } from '../../bot/context.js';
 import type { Subcommand } from '../../bot/subcommands.js';
 import { openPlaylist } from '../../domain/music/playlists.js';
 import { myPlaylistChoices } from './choices.js';
-import { depsOf, ensureLinked, guarded, showPlaylistMessage } from './shared.js';
+import { deferForPlaylist, depsOf, ensureLinked, guarded, showPlaylistMessage } from './shared.js';
 
 export default {
   name: 'view',
@@ -25,7 +25,7 @@ export default {
   execute: guarded(async (interaction, music, ctx) => {
     const playlist = interaction.options.getString('playlist', true);
     if (!(await ensureLinked(interaction, music))) return;
-    await interaction.deferReply();
+    await deferForPlaylist(interaction, music, ctx, playlist);
     const page = (interaction.options.getInteger('page') ?? 1) - 1;
     const view = await openPlaylist(depsOf(music, ctx), interaction.user.id, playlist, page);
     // A page past the end shows the last one, and says so.

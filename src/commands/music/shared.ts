@@ -24,7 +24,8 @@ import { renderLinkNeeded, toChoices, type ChoiceInput } from '../../bot/render/
 import { renderDevices } from '../../bot/render/player.js';
 import type { ButtonHandler } from '../../bot/types.js';
 import type { MusicDeps } from '../../domain/music/deps.js';
-import type { PlaylistEdit, PlaylistHead } from '../../domain/music/playlists.js';
+import { knownPrivate, type PlaylistEdit, type PlaylistHead } from '../../domain/music/playlists.js';
+import { within } from '../../domain/music/cache.js';
 import { renderPlaylistEdit } from '../../bot/render/playlist.js';
 import { listDevices } from '../../domain/music/player.js';
 import { ownerNotice } from '../../logger.js';
@@ -267,6 +268,27 @@ export async function respondWith(
     found = [];
   }
   await interaction.respond(toChoices(found));
+}
+
+/** How long a command waits on storage to learn whether its playlist is private, before it acknowledges. */
+const PRIVACY_LOOKUP_MS = 250;
+
+/**
+ * Acknowledges a command about `playlist`: in private when the bot already knows the playlist is
+ * private (`knownPrivate`: from the suggestions' copy or a recent view), so the channel sees not even
+ * "thinking…"; in public otherwise, and {@link showPlaylistMessage} answers privately if the
+ * playlist turns out private. Storage that does not answer within {@link PRIVACY_LOOKUP_MS} counts
+ * as not knowing.
+ */
+export async function deferForPlaylist(
+  interaction: ChatInputCommandInteraction,
+  music: MusicServices,
+  ctx: BotContext,
+  playlist: string,
+): Promise<void> {
+  const lookup = knownPrivate(depsOf(music, ctx), interaction.user.id, playlist).catch(() => false);
+  const hidden = (await within(lookup, PRIVACY_LOOKUP_MS)) === true;
+  await interaction.deferReply(hidden ? { flags: MessageFlags.Ephemeral } : {});
 }
 
 /** The line above a private playlist's answer, which only the member sees. */

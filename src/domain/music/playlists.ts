@@ -192,6 +192,8 @@ const mineSchema = z.object({
        * absent when their profile could not be read, and in copies kept before this field.
        */
       editable: z.boolean().optional(),
+      /** The service's `public` (false: private); absent in copies kept before this field. */
+      public: z.boolean().nullable().optional(),
     }),
   ),
 });
@@ -219,6 +221,7 @@ async function fetchMine(deps: MusicDeps, userId: string): Promise<PlaylistChoic
       name: playlist.name,
       owner: playlist.owner.display_name ?? playlist.owner.id,
       total: playlist.tracks?.total ?? null,
+      public: playlist.public,
       ...(me === undefined ? {} : { editable: playlist.owner.id === me.id || playlist.collaborative }),
     });
   }
@@ -261,6 +264,33 @@ async function noteTotal(deps: MusicDeps, userId: string, playlistId: string, to
 }
 
 /**
+ * The id of the member's playlist called `input` (typed without picking a suggestion): of several of
+ * that name (one's own and one followed, say), the one the member may change.
+ */
+function named(playlists: readonly PlaylistChoice[], input: string): string | undefined {
+  const name = input.trim().toLowerCase();
+  const matches = playlists.filter((playlist) => playlist.name.trim().toLowerCase() === name);
+  return (matches.find((playlist) => playlist.editable === true) ?? matches[0])?.id;
+}
+
+/**
+ * Whether the playlist `input` names is known to be private from what the bot keeps: the member's
+ * copy of their playlists (refreshed by autocomplete) or the playlist's head (kept by a view or an
+ * edit for an hour). Storage only, no call to the service, so that a command can acknowledge in
+ * private from the start. Either copy saying private is enough; unknown is false, and the answer
+ * then learns it from the playlist itself (see `showPlaylistMessage` in the commands).
+ */
+export async function knownPrivate(deps: MusicDeps, userId: string, input: string): Promise<boolean> {
+  const copy = await readCached(deps.cache, mineKey(userId), mineSchema);
+  const id =
+    parseMusicRef(input, 'playlist') ?? (copy === undefined ? undefined : named(copy.playlists, input));
+  if (id === undefined) return false;
+  if (copy?.playlists.find((playlist) => playlist.id === id)?.public === false) return true;
+  const head = await readCached(deps.cache, headKey(userId, id), playlistHeadSchema);
+  return head?.public === false;
+}
+
+/**
  * The playlist's id from a link, URI or id, or from the name of one of the member's playlists (typed
  * without picking a suggestion).
  */
@@ -274,15 +304,10 @@ export async function resolvePlaylist(deps: MusicDeps, userId: string, input: st
       `That points to ${articleFor(given)}, not a playlist: give a playlist’s link, URI or id, or pick one of yours from the suggestions.`,
     );
   }
-  const name = input.trim().toLowerCase();
-  // Of several of that name (one's own and one followed, say), the one the member may change.
-  const named = (playlists: readonly PlaylistChoice[]) => {
-    const matches = playlists.filter((playlist) => playlist.name.trim().toLowerCase() === name);
-    return (matches.find((playlist) => playlist.editable === true) ?? matches[0])?.id;
-  };
   const copy = await readCached(deps.cache, mineKey(userId), mineSchema);
   const found =
-    (copy === undefined ? undefined : named(copy.playlists)) ?? named(await fetchMine(deps, userId));
+    (copy === undefined ? undefined : named(copy.playlists, input)) ??
+    named(await fetchMine(deps, userId), input);
   if (found !== undefined) return found;
   throw new MusicInputError(
     `None of your playlists is called “${quoteText(input)}”. Pick one from the suggestions, or give its link, URI or id.${shortLinkHint([input])}`,
