@@ -298,10 +298,12 @@ export const PRIVATE_PLAYLIST_NOTE = '🔒 This playlist is private, so I did no
  * Answers a command about a playlist with `message`. A private playlist (the service's `public:
  * false`; a collaborative one is always private) is shown to the member alone, with
  * {@link PRIVATE_PLAYLIST_NOTE}: its name and items are theirs and their collaborators', and a
- * command run in a channel would otherwise post them there. Whether it is private is known only
- * once the playlist is read, after the public deferral, so the answer goes through
- * `answerPrivately` (the "thinking…" line becomes a neutral line, then goes). A button answers in
- * its own message, which is private already when the command was.
+ * command run in a channel would otherwise post them there. Acknowledged in private
+ * ({@link deferForPlaylist} knew), the answer takes the acknowledgement's place; acknowledged in
+ * public, it goes through `answerPrivately` (the "thinking…" line becomes a neutral line, then
+ * goes). A playlist known private that has since been made public is still answered in private,
+ * without the note. A button answers in its own message, which is private already when the command
+ * was.
  */
 export async function showPlaylistMessage(
   interaction: ChatInputCommandInteraction | ButtonInteraction,
