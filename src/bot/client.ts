@@ -10,6 +10,7 @@ import {
   type ResponseLike,
 } from 'discord.js';
 import { InteractionTransport, readRateLimit } from './interaction-transport.js';
+import { bindPayloadGetters } from './payload-getters.js';
 
 export interface DiscordClientOptions {
   /** Discord's REST base without the version segment, e.g. `https://discord.com/api`. */
@@ -121,6 +122,7 @@ function sweepDirectMessages(client: Client, everyMs: number): void {
 
 /** The discord.js client with the few intents the bot needs (it reads no message content). */
 export function createDiscordClient(options: DiscordClientOptions): Client {
+  bindPayloadGetters();
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],
     partials: [Partials.Channel],
