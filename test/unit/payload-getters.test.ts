@@ -22,8 +22,13 @@ import { createDiscordClient } from '../../src/bot/client.js';
 import { bindPayloadGetters } from '../../src/bot/payload-getters.js';
 
 const GETTERS = ['isWebhook', 'isUser', 'isMessage', 'isMessageManager', 'isInteraction'] as const;
+/** discord.js's own getters, kept to be called on a payload with `.call`. */
 const stock = Object.fromEntries(
-  GETTERS.map((name) => [name, Object.getOwnPropertyDescriptor(MessagePayload.prototype, name)?.get]),
+  GETTERS.map((name) => {
+    const descriptor = Object.getOwnPropertyDescriptor(MessagePayload.prototype, name);
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the payload as `this`
+    return [name, descriptor?.get];
+  }),
 );
 
 const client = new Client({ intents: [] });
