@@ -110,8 +110,8 @@ describe('the player: devices, the panel, pause and next', () => {
     const error = await press.waitForFollowUp();
     expect(error.flags! & EPHEMERAL).toBe(EPHEMERAL);
     expect(error.content).toBe(
-      'Nothing is playing on “Alice’s phone”, and Pause and Next act where music is playing. ' +
-        'Music is playing on “Alice’s MacBook”: pick it, or start playing on “Alice’s phone” first.',
+      '“Alice’s phone” is not your active device, and Pause and Next work only on that one. ' +
+        'Your active device is “Alice’s MacBook”: pick it, or start playing on “Alice’s phone” first.',
     );
     expect(error.embeds[0]?.description).toContain('Kitchen speaker');
     expect(world.music!.player(premium)?.isPlaying).toBe(true);
@@ -182,7 +182,10 @@ describe('the player: devices, the panel, pause and next', () => {
     world.music!.setPlayer(premium, { isPlaying: true, activeDeviceId: 'alice-kitchen' });
     const active = await world.slash('music', { subcommand: 'next' }).reply();
     expect(active.flags! & EPHEMERAL).toBe(EPHEMERAL);
-    expect(active.content).toBe('That device cannot be controlled remotely.');
+    // The bot knows from the device list, and names the device rather than send the command.
+    expect(active.content).toBe(
+      '“Kitchen speaker” does not accept remote commands: the music service marks it as restricted. Pick another device.',
+    );
     world.music!.setPlayer(premium, { activeDeviceId: 'alice-laptop' });
   });
 

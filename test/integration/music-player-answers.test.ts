@@ -31,11 +31,11 @@ describe('what a member reads when a player command does not go through', () => 
   });
   afterAll(() => world.close());
 
-  it('names the device that is playing when the chosen one is idle, and keeps the service’s error', async () => {
+  it('names the active device when the chosen one is not it, and keeps the service’s error', async () => {
     const { error, text } = await answerTo(pausePlayback(deps, 'alice', 'alice-phone', 'panel'));
     expect(text).toBe(
-      'Nothing is playing on “Alice’s phone”, and Pause and Next act where music is playing. ' +
-        'Music is playing on “Alice’s MacBook”: pick it, or start playing on “Alice’s phone” first.',
+      '“Alice’s phone” is not your active device, and Pause and Next work only on that one. ' +
+        'Your active device is “Alice’s MacBook”: pick it, or start playing on “Alice’s phone” first.',
     );
     // Still a "no active device" refusal, so the member is shown their devices with it.
     expect(error).toBeInstanceOf(NoActiveDeviceError);
@@ -43,20 +43,59 @@ describe('what a member reads when a player command does not go through', () => 
     expect(world.emulator.player('alice')?.isPlaying).toBe(true);
   });
 
-  it('does not offer a playing device that refuses remote commands', async () => {
+  it('does not call a paused active device playing, and Next there works', async () => {
+    world.emulator.setPlayer('alice', { isPlaying: false, activeDeviceId: 'alice-laptop' });
+    const { text } = await answerTo(skipToNext(deps, 'alice', 'Alice’s phone'));
+    expect(text).toBe(
+      '“Alice’s phone” is not your active device, and Pause and Next work only on that one. ' +
+        'Your active device is “Alice’s MacBook”: pick it, or start playing on “Alice’s phone” first.',
+    );
+    const skipped = await skipToNext(deps, 'alice', 'Alice’s MacBook');
+    expect(skipped.device?.name).toBe('Alice’s MacBook');
+    expect(world.emulator.player('alice')?.trackIndex).toBe(1);
+  });
+
+  it('does not offer an active device that refuses remote commands', async () => {
     world.emulator.setPlayer('alice', { activeDeviceId: 'alice-kitchen' });
     const { text } = await answerTo(skipToNext(deps, 'alice', 'Alice’s phone'));
     expect(text).toBe(
-      'Nothing is playing on “Alice’s phone”, and Pause and Next act where music is playing. ' +
-        'Music is playing on “Kitchen speaker”, which does not accept remote commands: ' +
+      '“Alice’s phone” is not your active device, and Pause and Next work only on that one. ' +
+        'Your active device is “Kitchen speaker”, which does not accept remote commands: ' +
         'start playing on “Alice’s phone” first.',
     );
   });
 
-  it('says to start playing on the chosen device when nothing plays anywhere', async () => {
+  it('refuses, without asking the service, a command with no device named when the active one is restricted', async () => {
+    world.emulator.setPlayer('alice', { isPlaying: true, activeDeviceId: 'alice-kitchen' });
+    world.emulator.resetCounters();
+    const { text } = await answerTo(pausePlayback(deps, 'alice'));
+    expect(text).toBe(
+      '“Kitchen speaker” does not accept remote commands: the music service marks it as restricted. Pick another device.',
+    );
+    expect(world.emulator.requestCount({ path: '/v1/me/player/pause' })).toBe(0);
+    expect(world.emulator.player('alice')?.isPlaying).toBe(true);
+  });
+
+  it('says a device the service lists without an id cannot be named, rather than that there is none', async () => {
+    const listed = await world.music.player.devices('alice');
+    const noId = { ...listed[0]!, id: null, name: 'Car stereo', is_active: false };
+    const client = {
+      ...world.music,
+      player: { ...world.music.player, devices: () => Promise.resolve([...listed, noId]) },
+    };
+    world.emulator.resetCounters();
+    const { text } = await answerTo(pausePlayback({ ...deps, client }, 'alice', 'car stereo'));
+    expect(text).toBe(
+      'The music service gives “Car stereo” no id, so a command cannot be sent to it by name. ' +
+        'Leave the device out to act on your active device, if that is the one.',
+    );
+    expect(world.emulator.requestCount({ path: '/v1/me/player/pause' })).toBe(0);
+  });
+
+  it('says to start playing on the chosen device when no device is active', async () => {
     const { text } = await answerTo(pausePlayback(deps, 'carol', 'carol-pc'));
     expect(text).toBe(
-      'Nothing is playing on “Carol’s PC”, and Pause and Next act where music is playing: ' +
+      '“Carol’s PC” is not your active device, and Pause and Next work only on that one: ' +
         'start playing on “Carol’s PC” first.',
     );
   });

@@ -84,16 +84,26 @@ function unknownDevice(devices: readonly Device[], input: string, source: Device
   );
 }
 
-/** The service acts only where music is playing: say so, and where that is, when the list shows it. */
-function notPlayingMessage(chosen: Device, devices: readonly Device[]): string {
+/**
+ * The service pauses and skips on the active device (the one playing, or paused last): a chosen
+ * device that is not it gets NO_ACTIVE_DEVICE. Say so, and which device is active when the list
+ * shows it (active is not playing: it may be paused, and Next works there all the same).
+ */
+function notActiveMessage(chosen: Device, devices: readonly Device[]): string {
   const start = `start playing on ${quoted(chosen)} first`;
-  const head = `Nothing is playing on ${quoted(chosen)}, and Pause and Next act where music is playing`;
-  const playing = devices.find((device) => device.is_active && device.id !== chosen.id);
-  if (playing === undefined) return `${head}: ${start}.`;
-  if (playing.is_restricted)
-    return `${head}. Music is playing on ${quoted(playing)}, which does not accept remote commands: ${start}.`;
-  return `${head}. Music is playing on ${quoted(playing)}: pick it, or ${start}.`;
+  const head = `${quoted(chosen)} is not your active device, and Pause and Next work only on that one`;
+  const active = devices.find((device) => device.is_active && device.id !== chosen.id);
+  if (active === undefined) return `${head}: ${start}.`;
+  if (active.is_restricted)
+    return `${head}. Your active device is ${quoted(active)}, which does not accept remote commands: ${start}.`;
+  return `${head}. Your active device is ${quoted(active)}: pick it, or ${start}.`;
 }
+
+/** A device the service marks as restricted accepts no commands through the API. */
+const restrictedError = (device: Device) =>
+  new MusicInputError(
+    `${quoted(device)} does not accept remote commands: the music service marks it as restricted. Pick another device.`,
+  );
 
 async function runPlayerCommand(
   deps: MusicDeps,
@@ -110,12 +120,20 @@ async function runPlayerCommand(
       source === 'panel'
         ? devices.find((device) => device.id === deviceInput)
         : findDevice(devices, deviceInput);
-    if (target === undefined || target.id === null) throw unknownDevice(devices, deviceInput, source);
-    if (target.is_restricted) {
+    if (target === undefined) throw unknownDevice(devices, deviceInput, source);
+    // The service lists some devices without an id (upstream-facts: `id` may be null): nothing can
+    // name them in a command, though one of them may be the active device.
+    if (target.id === null) {
       throw new MusicInputError(
-        `“${quoteText(target.name)}” does not accept remote commands: the music service marks it as restricted. Pick another device.`,
+        `The music service gives ${quoted(target)} no id, so a command cannot be sent to it by name. ` +
+          'Leave the device out to act on your active device, if that is the one.',
       );
     }
+    if (target.is_restricted) throw restrictedError(target);
+  } else {
+    // Without a device named, the command goes to the active one: refused there when it is restricted.
+    const active = devices.find((device) => device.is_active);
+    if (active?.is_restricted === true) throw restrictedError(active);
   }
   const options = target?.id ? { deviceId: target.id } : {};
   try {
@@ -123,7 +141,7 @@ async function runPlayerCommand(
     else await deps.client.player.next(userId, options);
   } catch (error) {
     if (target !== undefined && error instanceof NoActiveDeviceError)
-      throw new ChosenDeviceNotPlayingError(error, notPlayingMessage(target, devices));
+      throw new ChosenDeviceNotPlayingError(error, notActiveMessage(target, devices));
     // Next is never retried: pressing it again after such a failure could skip two tracks.
     if (command === 'next' && unanswered(error)) throw new UnconfirmedSkipError(error);
     throw error;
