@@ -102,6 +102,38 @@ describe('album renderer', () => {
     ]);
   });
 
+  it('credits a guest on a one-artist album, and every track’s artists on an album of several', () => {
+    const lines = (artists: string[], tracks: ReturnType<typeof trackLine>[]) =>
+      renderAlbum(
+        albumSummary({
+          artists: artists.map((name, i) => ({ id: `artist${i}`, name })),
+          tracks,
+          totalTracks: tracks.length,
+        }),
+        { ownerId: OWNER },
+      )
+        .embeds[0]!.description!.split('\n')
+        .filter((line) => line.startsWith('`'));
+    const solo = lines(
+      ['Noah Moreau'],
+      [trackLine({ name: 'Alone' }), trackLine({ name: 'Duet', artists: ['Noah Moreau', 'Mia Park'] })],
+    );
+    expect(solo[0]).toMatch(/^`1\.` Alone · /);
+    expect(solo[1]).toMatch(/^`1\.` Duet — Mia Park · /);
+    // A compilation's byline names everyone; each track says who plays it.
+    const compilation = lines(
+      ['Noah Moreau', 'Mia Park', 'The Lunar Comets'],
+      [
+        trackLine({ name: 'First', artists: ['Mia Park'] }),
+        trackLine({ name: 'Second', artists: ['The Lunar Comets', 'Noah Moreau'] }),
+        trackLine({ name: 'All of us', artists: ['Noah Moreau', 'Mia Park', 'The Lunar Comets'] }),
+      ],
+    );
+    expect(compilation[0]).toMatch(/^`1\.` First — Mia Park · /);
+    expect(compilation[1]).toMatch(/^`1\.` Second — The Lunar Comets, Noah Moreau · /);
+    expect(compilation[2]).toMatch(/^`1\.` All of us · /);
+  });
+
   it('clamps the page and disables paging at the ends', () => {
     const tracks = Array.from({ length: 45 }, () => trackLine());
     const last = pure((a) => renderAlbum(a, { ownerId: OWNER, page: 99 }), albumSummary({ tracks }));
@@ -184,6 +216,17 @@ describe('artist renderers', () => {
     expect(fields['Followers']).toBe('1,234,567');
     expect(fields['Popularity']).toBe('77/100');
     expect(fields['Top tracks in US']).toMatch(/^`1\.` Ü+…/);
+  });
+
+  it('marks explicit top tracks, as the album view marks its tracks', () => {
+    const message = pure(renderArtist, {
+      artist: artist(),
+      topTracks: [track({ name: 'Clean' }), track({ name: 'Loud', explicit: true })],
+      market: 'US',
+    });
+    const top = message.embeds[0]!.fields!.find((f) => f.name === 'Top tracks in US')!.value.split('\n');
+    expect(top[0]).not.toContain('explicit');
+    expect(top[1]).toMatch(/^`2\.` Loud — .* · \d+:\d\d · explicit$/);
   });
 
   it('copes with an artist the 2026 service describes less, and no top tracks', () => {

@@ -68,15 +68,27 @@ function trackNumber(track: TrackLine, position: number, discs: boolean): string
     : String(track.trackNumber);
 }
 
-function trackLine(track: TrackLine, number: string, albumArtists: readonly string[]): string {
+/**
+ * Who a track is by, where the album's own byline does not say it: nobody when the track's artists
+ * are the album's; on a one-artist album, the others (the guests); on an album of several (a
+ * compilation, a split), all of the track's, since the byline cannot tell who plays which.
+ */
+function trackArtists(track: TrackLine, albumArtists: readonly string[]): string[] {
   const others = track.artists.filter((artist) => !albumArtists.includes(artist));
+  const sameAsAlbum = others.length === 0 && track.artists.length === albumArtists.length;
+  if (sameAsAlbum) return [];
+  return albumArtists.length <= 1 ? others : track.artists;
+}
+
+function trackLine(track: TrackLine, number: string, albumArtists: readonly string[]): string {
+  const shown = trackArtists(track, albumArtists);
   const byline =
-    others.length === 0
+    shown.length === 0
       ? ''
-      : ` — ${others
+      : ` — ${shown
           .slice(0, 3)
           .map((artist) => md(artist, 40))
-          .join(', ')}${others.length > 3 ? ', …' : ''}`;
+          .join(', ')}${shown.length > 3 ? ', …' : ''}`;
   const marks = [
     formatDuration(track.durationMs),
     track.explicit ? 'explicit' : undefined,
@@ -218,7 +230,7 @@ export function renderArtist(view: ArtistView): MusicMessage {
         : fitLines(
             view.topTracks.map(
               (track, index) =>
-                `\`${index + 1}.\` ${md(track.name, 80)} — ${md(track.album.name, 60, 'untitled album')} · ${formatDuration(track.duration_ms)}`,
+                `\`${index + 1}.\` ${md(track.name, 80)} — ${md(track.album.name, 60, 'untitled album')} · ${formatDuration(track.duration_ms)}${track.explicit ? ' · explicit' : ''}`,
             ),
             EMBED_LIMITS.fieldValue,
             (hidden) => `…and ${plural(hidden, 'more track')}`,
