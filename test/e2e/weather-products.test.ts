@@ -143,7 +143,7 @@ describe.each([
   it('reads a typed January range in winter time (UTC+1)', async () => {
     const { reply, query } = await history({ start: '2025-01-10 00:00', hours: 12 });
     expect(reply.embeds[0]?.title).toBe('Berlin, Berlin, DE: 12 hours of history');
-    expect(reply.embeds[0]?.description).toBe('From Fri 00:00 to Fri 11:00 (UTC+1), local time.');
+    expect(reply.embeds[0]?.description).toBe('From Fri, Jan 10, 2025 00:00 to 11:00 (UTC+1), local time.');
     expect(query).toMatchObject({
       start: String(Date.UTC(2025, 0, 9, 23) / 1000),
       end: String(Date.UTC(2025, 0, 10, 10) / 1000),
@@ -152,7 +152,7 @@ describe.each([
 
   it('reads a typed July range in summer time (UTC+2)', async () => {
     const { reply, query } = await history({ start: '2025-07-10 00:00', hours: 12 });
-    expect(reply.embeds[0]?.description).toBe('From Thu 00:00 to Thu 11:00 (UTC+2), local time.');
+    expect(reply.embeds[0]?.description).toBe('From Thu, Jul 10, 2025 00:00 to 11:00 (UTC+2), local time.');
     expect(query).toMatchObject({
       start: String(Date.UTC(2025, 6, 9, 22) / 1000),
       end: String(Date.UTC(2025, 6, 10, 9) / 1000),
@@ -162,7 +162,9 @@ describe.each([
   it('reads a range across the spring change with the offset of each end, and says both', async () => {
     const { reply, query } = await history({ start: '2025-03-30 00:00', end: '2025-03-30 06:00' });
     expect(reply.embeds[0]?.title).toBe('Berlin, Berlin, DE: 6 hours of history');
-    expect(reply.embeds[0]?.description).toBe('From Sun 00:00 (UTC+1) to Sun 06:00 (UTC+2), local time.');
+    expect(reply.embeds[0]?.description).toBe(
+      'From Sun, Mar 30, 2025 00:00 (UTC+1) to 06:00 (UTC+2), local time.',
+    );
     expect(query).toMatchObject({
       start: String(Date.UTC(2025, 2, 29, 23) / 1000),
       end: String(Date.UTC(2025, 2, 30, 4) / 1000),

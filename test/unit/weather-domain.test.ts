@@ -346,6 +346,20 @@ describe('history ranges', () => {
     expect(
       problem({ start: parseDateTime('start', '2025-03-01'), end: parseDateTime('end', '2025-03-09') }),
     ).toBe('too-long');
+    // The limit counts hourly readings, as the refusal says: a week from 00:00 to 23:00 on the
+    // seventh day is 168 of them; to 00:00 on the eighth, 169.
+    expect(
+      problem({
+        start: parseDateTime('start', '2025-03-01'),
+        end: parseDateTime('end', '2025-03-07 23:00'),
+      }),
+    ).toBeUndefined();
+    expect(
+      problem({
+        start: parseDateTime('start', '2025-03-01'),
+        end: parseDateTime('end', '2025-03-08 00:00'),
+      }),
+    ).toBe('too-long');
     expect(
       problem({
         start: parseDateTime('start', '2025-03-01'),

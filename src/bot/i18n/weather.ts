@@ -327,7 +327,7 @@ const en = {
     'Totals count whole days in UTC, and that day has not begun there yet. Try a range that ends a day earlier.',
   rangeOrder: 'The end comes before the start.',
   rangeTooLongHours: (limit: number) =>
-    `That is too long: the weather service gives at most ${limit} hours at a time.`,
+    `That is too long: the weather service gives at most ${limit} hourly readings at a time, a week counted from its first hour (00:00 on a Monday to 23:00 on the Sunday).`,
   rangeTooLongDays: (limit: number) => `That is too long: at most ${limit} days at a time.`,
   endAndHours: 'Give a start and an end, or one of them with `hours`, not all three.',
   notInPlan: (product: string) =>
@@ -543,7 +543,7 @@ const de: WeatherMessages = {
     'Summen zählen ganze Tage in UTC, und dort hat dieser Tag noch nicht begonnen. Versuche einen Zeitraum, der einen Tag früher endet.',
   rangeOrder: 'Das Ende liegt vor dem Beginn.',
   rangeTooLongHours: (limit) =>
-    `Das ist zu lang: Der Wetterdienst liefert höchstens ${limit} Stunden auf einmal.`,
+    `Das ist zu lang: Der Wetterdienst liefert höchstens ${limit} Stundenwerte auf einmal, eine Woche ab der ersten Stunde gezählt (Montag 00:00 bis Sonntag 23:00).`,
   rangeTooLongDays: (limit) => `Das ist zu lang: höchstens ${limit} Tage auf einmal.`,
   endAndHours: 'Gib Beginn und Ende an oder eines von beiden mit `stunden`, nicht alle drei.',
   notInPlan: (product) =>

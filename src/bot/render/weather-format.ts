@@ -58,6 +58,8 @@ export interface WeatherFormat {
   time(unix: number, tz: number): string;
   /** `Tue 14:00`. */
   weekdayTime(unix: number, tz: number): string;
+  /** `Sat, Mar 1, 2025 00:00`: a moment that may be any day, years back (history's ends). */
+  dateTime(unix: number, tz: number): string;
   /** `Tue 24`: short, for chart axes. */
   dayLabel(unix: number, tz: number): string;
   /** `Tue, Nov 24`. */
@@ -119,6 +121,7 @@ export function weatherFormat(options: WeatherRenderOptions): WeatherFormat {
   const dayNumberFormat = utc({ day: 'numeric' });
   const headingFormat = utc({ weekday: 'short', day: 'numeric', month: 'short' });
   const dateFormat = utc({ day: 'numeric', month: 'short', year: 'numeric' });
+  const dateTimeFormat = utc({ weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
   const calendarFormat = utc({ day: 'numeric', month: 'long' });
   const shifted = (unix: number, tz: number) => new Date((unix + tz) * 1000);
   const temperatureUnit = temperatureSymbol(units);
@@ -171,6 +174,8 @@ export function weatherFormat(options: WeatherRenderOptions): WeatherFormat {
     time: (unix, tz) => timeFormat.format(shifted(unix, tz)),
     weekdayTime: (unix, tz) =>
       `${weekdayFormat.format(shifted(unix, tz))} ${timeFormat.format(shifted(unix, tz))}`,
+    dateTime: (unix, tz) =>
+      `${dateTimeFormat.format(shifted(unix, tz))} ${timeFormat.format(shifted(unix, tz))}`,
     dayLabel: (unix, tz) =>
       `${weekdayFormat.format(shifted(unix, tz))} ${dayNumberFormat.format(shifted(unix, tz))}`,
     dayHeading: (unix, tz) => headingFormat.format(shifted(unix, tz)),

@@ -6,7 +6,7 @@
  */
 import { EmbedBuilder } from '@discordjs/builders';
 import type { APIEmbedField } from 'discord-api-types/v10';
-import type { UnixRange } from '../../domain/weather/dates.js';
+import { HISTORY_MAX_HOURS, type UnixRange } from '../../domain/weather/dates.js';
 import type { MemberWeatherPrefs, ServerWeatherPrefs } from '../../domain/weather/prefs.js';
 import type {
   AccumulatedReport,
@@ -346,15 +346,19 @@ export function renderDailyForecast(report: DailyReport, options: WeatherRenderO
 }
 
 /**
- * `Fri 00:00`, `Fri 11:00 (UTC+1)`: each end in the place's time of its own date, with the offset
- * applied, which may be only the place's present one (see `domain/weather/zones.ts`); shown once
- * when both ends share it, at each end when the range crosses a change.
+ * `Fri, Nov 28, 2026 00:00`, `11:00 (UTC+1)`: the start with its date (a range may lie years back,
+ * and a weekday alone would not say which week), the end with its own unless it is the same day.
+ * Each end in the place's time of its own date, with the offset applied, which may be only the
+ * place's present one (see `domain/weather/zones.ts`); shown once when both ends share it, at each
+ * end when the range crosses a change.
  */
 function rangeEnds(f: WeatherFormat, clock: PlaceClock, range: UnixRange): [string, string] {
   const from = offsetAt(clock, range.start);
   const to = offsetAt(clock, range.end);
-  const start = f.weekdayTime(range.start, from);
-  const end = `${f.weekdayTime(range.end, to)} (${f.utcOffset(to)})`;
+  const start = f.dateTime(range.start, from);
+  const day = (unix: number, tz: number) => Math.floor((unix + tz) / 86_400);
+  const sameDay = day(range.start, from) === day(range.end, to);
+  const end = `${sameDay ? f.time(range.end, to) : f.dateTime(range.end, to)} (${f.utcOffset(to)})`;
   return [from === to ? start : `${start} (${f.utcOffset(from)})`, end];
 }
 
@@ -362,7 +366,7 @@ function rangeEnds(f: WeatherFormat, clock: PlaceClock, range: UnixRange): [stri
 export function renderWeatherHistory(report: HistoryReport, options: WeatherRenderOptions): WeatherMessage {
   const f = weatherFormat(options);
   const { t } = f;
-  const list = report.history.list.slice(0, 168);
+  const list = report.history.list.slice(0, HISTORY_MAX_HOURS);
   const title = t.historyTitle(report.place.label, list.length);
   const range = t.historyRange(...rangeEnds(f, report, report.range));
   if (list.length === 0) {
