@@ -195,6 +195,21 @@ describe('looking up typed places', () => {
       country: undefined,
     });
     expect(asked).toEqual(['zip 99999|']);
+    // Swedish, Czech, Slovak and Greek codes are written with a space: off the Earth as coordinates
+    // (latitude 114), they are postal codes, and the member hears to add the country.
+    asked.length = 0;
+    await expect(resolvePlace(client, '114 55', 'en')).rejects.toMatchObject({
+      name: 'PostalCodeNotFoundError',
+      code: '114 55',
+    });
+    expect(asked).toEqual(['zip 114 55|']);
+    // Coordinates on the Earth stay coordinates, and numbers off it with a comma or a decimal too.
+    await expect(resolvePlace(client, '114.5 55', 'en')).rejects.toMatchObject({
+      name: 'CoordinatesOffEarthError',
+    });
+    await expect(resolvePlace(client, '114, 55', 'en')).rejects.toMatchObject({
+      name: 'CoordinatesOffEarthError',
+    });
     // Words of four letters or more beside the digits make a name: `25 de Mayo`, `Paris 13`.
     asked.length = 0;
     await expect(suggestPlaces(client, '25 de Mayo', 'en')).resolves.toEqual([]);

@@ -102,7 +102,7 @@ export async function suggestPlaces(
   if (query.replaceAll(',', '').trim() === '') return [];
   const coordinates = typedCoordinates(query);
   if (coordinates) return [await placeAt(client, coordinates, lang)];
-  if (LOOKS_LIKE_COORDINATES.test(query)) return [];
+  if (offEarthCoordinates(query)) return [];
   const postal = postalCode(query);
   if (postal) {
     const place = await placeOfPostalCode(client, postal);
@@ -185,6 +185,16 @@ function typedCoordinates(text: string): { lat: number; lon: number } | undefine
 
 /** Two numbers as coordinates are typed, in range or not: never a place name worth geocoding. */
 const LOOKS_LIKE_COORDINATES = /^-?\d+(?:\.\d+)?\s*[,\s]\s*-?\d+(?:\.\d+)?$/;
+/**
+ * Two whole numbers with a space between: how Sweden, Czechia, Slovakia and Greece write postal
+ * codes (`114 55`). Off the Earth as coordinates, such text is read as a postal code instead.
+ */
+const SPACED_POSTAL_CODE = /^\d{2,5} \d{2,5}$/;
+
+/** Text typed as coordinates that are not on the Earth (and not a postal code written so). */
+function offEarthCoordinates(text: string): boolean {
+  return LOOKS_LIKE_COORDINATES.test(text) && !typedCoordinates(text) && !SPACED_POSTAL_CODE.test(text);
+}
 
 /** A latitude and longitude in range (NaN is not). */
 const onEarth = (lat: number, lon: number) => lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180;
@@ -227,8 +237,7 @@ export async function resolvePlace(client: WeatherClient, input: string, lang: W
   const chosen = decodePlace(input);
   if (chosen) return chosen;
   const typed = input.trim();
-  if (!typedCoordinates(typed) && LOOKS_LIKE_COORDINATES.test(typed))
-    throw new CoordinatesOffEarthError(typed);
+  if (offEarthCoordinates(typed)) throw new CoordinatesOffEarthError(typed);
   const [first] = await suggestPlaces(client, input, lang);
   if (first) return first;
   // A postal code is not a misspelt name: what helps is the country it belongs to.
