@@ -184,6 +184,27 @@ describe('weather answers are cached and coalesced', () => {
     await service.close();
   });
 
+  it('reads a history range ending at the command’s “now”, a moment before the client’s, as not over yet', async () => {
+    let now = START + 20 * 60_000;
+    const client = weatherClientFor(emulator, { cache: new Keyv(), now: () => now });
+    const HISTORY = { path: '/data/2.5/history/city' };
+    // As /weather history asks: the end is its clock's second, read before it defers and geocodes.
+    const lastDay = () => {
+      const end = Math.floor(now / 1000);
+      now += 2_000;
+      return { ...BERLIN, start: Math.floor(end / 3600) * 3600 - 23 * 3600, end };
+    };
+    await client.history.hourly(lastDay());
+    now += 30_000;
+    await client.history.hourly(lastDay());
+    expect(emulator.requestCount(HISTORY)).toBe(1);
+    // Eleven minutes on, the same hour: its record may have come since, so it is asked again.
+    now += 11 * 60_000;
+    await client.history.hourly(lastDay());
+    expect(emulator.requestCount(HISTORY)).toBe(2);
+    await client.close();
+  });
+
   it('keeps accumulated values up to now as long as current weather, and a past period for hours', async () => {
     let now = START;
     const client = weatherClientFor(emulator, { cache: new Keyv(), now: () => now });
@@ -266,7 +287,8 @@ describe('weather answers are cached and coalesced', () => {
   it('keeps history for hours and geocoding for a day', async () => {
     let now = START;
     const client = weatherClientFor(emulator, { cache: new Keyv(), now: () => now });
-    const range = { ...BERLIN, start: START / 1000 - 3 * 3600, end: START / 1000 };
+    // Over: it ends an hour before now (a range up to the present hour may still gain its record).
+    const range = { ...BERLIN, start: START / 1000 - 3 * 3600, end: START / 1000 - 3600 };
     await client.history.hourly(range);
     await client.geocoding.direct({ q: 'Springfield' });
     now += 5 * 60 * 60_000;

@@ -484,8 +484,9 @@ export function createWeatherClient(options: WeatherClientOptions): WeatherClien
           return call(ENDPOINTS.history, sent, hourlyHistorySchema, { ttlMs: ttl.current });
         // The records are hourly (`dt` on the hour), so the answer is the whole hours from `start` to
         // `last` (or now). Keyed by those, "the last 24 hours" asked at 14:35 and at 14:50 is one
-        // answer; keyed by the raw end, it would be a new call every second. A range that is not over
-        // yet will gain records: keep it only as long as current weather.
+        // answer; keyed by the raw end, it would be a new call every second. A range that reaches into
+        // the present hour (a command's "up to now", its end a moment behind this clock) may still
+        // gain that hour's record: keep it only as long as current weather.
         const nowSec = Math.floor(now() / 1000);
         const keyQuery = {
           lat: sent.lat,
@@ -495,7 +496,7 @@ export function createWeatherClient(options: WeatherClientOptions): WeatherClien
         };
         return call(ENDPOINTS.history, sent, hourlyHistorySchema, {
           keyQuery,
-          ...(last > nowSec ? { ttlMs: ttl.current } : {}),
+          ...(Math.floor(last / HOUR) >= Math.floor(nowSec / HOUR) ? { ttlMs: ttl.current } : {}),
         });
       },
       yearly: async (query) =>
