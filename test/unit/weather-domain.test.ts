@@ -435,6 +435,11 @@ describe('accumulation ranges', () => {
     };
     expect(problem('2025-03-11')).toBe('utc-future');
     expect(problem('2025-03-12')).toBe('future');
+    // At 01:20 UTC, tomorrow (UTC) has begun nowhere yet (UTC+14 is at 15:20): simply the future.
+    const early = Date.UTC(2025, 2, 10, 1, 20) / 1000;
+    expect(problem('2025-03-11', early)).toBe('future');
+    // From 10:00 UTC it is 11 March in UTC+14.
+    expect(problem('2025-03-11', Date.UTC(2025, 2, 10, 10) / 1000)).toBe('utc-future');
     expect(problem('2025-03-10')).toBeUndefined();
     expect(() =>
       resolveDayRange(

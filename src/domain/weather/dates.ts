@@ -18,6 +18,8 @@ export interface LocalDateTime {
 
 const HOUR = 3600;
 const DAY = 86_400;
+/** UTC+14 (Kiribati's Line Islands): where a calendar day begins first. */
+const EASTERNMOST_OFFSET = 14 * HOUR;
 
 /** Upstream answers at most a week of hourly history per call. */
 export const HISTORY_MAX_HOURS = 168;
@@ -158,9 +160,9 @@ export function resolveDayRange(
   const lastDay = request.end ? dayOf(request.end) : Math.floor(nowSec / DAY) * DAY;
   const latest = Math.max(start, lastDay);
   if (latest > nowSec) {
-    // The next UTC day is already today east of UTC (Sydney's morning): say why it is refused.
-    const tomorrowUtc = (Math.floor(nowSec / DAY) + 1) * DAY;
-    throw new InvalidRangeError(latest <= tomorrowUtc ? 'utc-future' : 'future');
+    // The next UTC day may already be today east of UTC (Sydney's morning): then say why it is
+    // refused. Only once it has begun somewhere: the easternmost zones are 14 hours ahead of UTC.
+    throw new InvalidRangeError(latest <= nowSec + EASTERNMOST_OFFSET ? 'utc-future' : 'future');
   }
   if (lastDay < start) throw new InvalidRangeError('order');
   if ((lastDay - start) / DAY + 1 > ACCUMULATED_MAX_DAYS) {
