@@ -103,6 +103,9 @@ describe('time zones as members type them', () => {
     expect(canonicalTimeZone(' EUROPE/BERLIN ')).toBe('Europe/Berlin');
     expect(canonicalTimeZone('AMERICA/PORT-AU-PRINCE')).toBe('America/Port-au-Prince');
     expect(canonicalTimeZone('utc')).toBe('UTC');
+    // Typed with spaces, as the suggestions read them.
+    expect(canonicalTimeZone('America/New York')).toBe('America/New_York');
+    expect(canonicalTimeZone('america/argentina/buenos  aires')).toBe('America/Argentina/Buenos_Aires');
     expect(canonicalTimeZone('etc/gmt+5')).toBe('Etc/GMT+5');
   });
 

@@ -179,11 +179,12 @@ export function timeZonesMatching(typed: string): string[] {
  * `America/Chicago` for `america/chicago`, which `Intl` accepts in any case (and which was otherwise
  * stored and shown as typed), and `Asia/Kolkata` for the old `Asia/Calcutta`. A current name stays
  * current: Node 20's `resolvedOptions` would turn `Europe/Kyiv` into `Europe/Kiev`. A name not
- * offered (`Etc/GMT+5`, `US/Eastern`) is spelled as the runtime resolves it. `undefined` when the
- * runtime knows no such zone.
+ * offered (`Etc/GMT+5`, `US/Eastern`) is spelled as the runtime resolves it. Spaces are read as `_`
+ * (`America/New York`). `undefined` when the runtime knows no such zone.
  */
 export function canonicalTimeZone(typed: string): string | undefined {
-  const zone = typed.trim();
+  // `America/New York`: spaces read as `_`, as the suggestions read them (no zone name has a space).
+  const zone = typed.trim().replace(/\s+/g, '_');
   if (zone === '') return undefined;
   const { byLowerName } = indexZones();
   const offered = byLowerName.get(zone.toLowerCase());
