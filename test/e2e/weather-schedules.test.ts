@@ -128,7 +128,7 @@ describe('scheduled weather posts, managed from Discord', () => {
       undefined,
       'de',
     ).reply();
-    expect(badTime.content).toBe('Die Uhrzeit muss wie 07:00 oder 19:30 aussehen.');
+    expect(badTime.content).toBe('Die Uhrzeit muss wie 07:00, 19:30 oder 19 Uhr aussehen.');
     expect(badTime.flags! & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
 
     const [first] = (await world.app.storage.ns('schedules').get(`guild:${world.guildId}`)) as {

@@ -18,8 +18,21 @@ describe('schedule input', () => {
     expect(parseTimeOfDay('7pm')).toBe('19:00');
     expect(parseTimeOfDay('12:30 am')).toBe('00:30');
     expect(parseTimeOfDay('12 pm')).toBe('12:00');
-    for (const bad of ['7', '24:00', '7:60', '13pm', 'noon', '', '7:5'])
+    for (const bad of ['7', '24:00', '7:60', '13pm', 'noon', '', '7:5', '12', '24 Uhr', '7 Uhr pm'])
       expect(parseTimeOfDay(bad)).toBeUndefined();
+  });
+
+  it('reads times as German and French members write them, and a bare hour that can only be one', () => {
+    expect(parseTimeOfDay('19 Uhr')).toBe('19:00');
+    expect(parseTimeOfDay('7 Uhr')).toBe('07:00');
+    expect(parseTimeOfDay('7:30 Uhr')).toBe('07:30');
+    expect(parseTimeOfDay('19.30 uhr')).toBe('19:30');
+    expect(parseTimeOfDay('19h')).toBe('19:00');
+    expect(parseTimeOfDay('7h30')).toBe('07:30');
+    expect(parseTimeOfDay('0 Uhr')).toBe('00:00');
+    // 13 to 23 cannot be morning: read as they are. 1 to 12 could be either, and stay refused.
+    expect(parseTimeOfDay('19')).toBe('19:00');
+    expect(parseTimeOfDay('13')).toBe('13:00');
   });
 
   it('never accepts a time that makes a bad cron pattern', () => {
@@ -78,6 +91,20 @@ describe('schedule input', () => {
     // German abbreviations as they are written, with their dots.
     expect(parseDays('Mo., Mi., Fr.')).toEqual([1, 3, 5]);
     expect(parseDays('Mo.-Fr.')).toEqual([1, 2, 3, 4, 5]);
+    // Days in words, as members type them.
+    expect(parseDays('wochentags')).toEqual([1, 2, 3, 4, 5]);
+    expect(parseDays('montags, mittwochs')).toEqual([1, 3]);
+    expect(parseDays('Sonntags')).toEqual([0]);
+    expect(parseDays('Montag bis Freitag')).toEqual([1, 2, 3, 4, 5]);
+    expect(parseDays('montags bis freitags')).toEqual([1, 2, 3, 4, 5]);
+    expect(parseDays('Mo. bis Fr.')).toEqual([1, 2, 3, 4, 5]);
+    expect(parseDays('mon to fri')).toEqual([1, 2, 3, 4, 5]);
+    expect(parseDays('fri through sun')).toEqual([0, 5, 6]);
+    expect(parseDays('mon, weds')).toEqual([1, 3]);
+    expect(parseDays('every day')).toEqual([]);
+    expect(parseDays('Jeden Tag')).toEqual([]);
+    expect(() => parseDays('mos')).toThrow('"mos" is not a day of the week');
+    expect(() => parseDays('mon to funday')).toThrow('"mon-funday" is not a range of days');
     expect(parseDays('Sa.–So.')).toEqual([0, 6]);
     expect(() => parseDays('.')).toThrow('"." is not a day of the week');
   });

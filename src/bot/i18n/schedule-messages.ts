@@ -140,7 +140,7 @@ const de: ScheduleMessages = {
   needsManager: 'Zum Verwalten geplanter Posts brauchst du die Berechtigung „Server verwalten“.',
   noSuchSchedule: (id) =>
     `Auf diesem Server gibt es keinen geplanten Post „${id}“. Siehe /wetter zeitplan liste.`,
-  badTime: 'Die Uhrzeit muss wie 07:00 oder 19:30 aussehen.',
+  badTime: 'Die Uhrzeit muss wie 07:00, 19:30 oder 19 Uhr aussehen.',
   badTimeZone: (zone) => `„${zone}“ ist keine Zeitzone. Wähle eine aus der Liste, z. B. Europe/Berlin.`,
   abbreviatedTimeZone: (typed, zones) =>
     `„${typed}“ ist eine Abkürzung, keine Zeitzone: Sie verrät weder den Ort noch, ob Sommerzeit gilt. ` +

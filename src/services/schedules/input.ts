@@ -1,18 +1,22 @@
 /** Reading what a server owner types for a schedule: a time of day and days of the week. */
 
-/** `7:05`, `07:05`, `19:30`, `7pm`, `7:30 am` → `HH:MM` (24 h), or undefined when it is not a time. */
+/**
+ * `7:05`, `07:05`, `19:30`, `7pm`, `7:30 am`, `19 Uhr`, `7.30 Uhr`, `19h`, `19` → `HH:MM` (24 h), or
+ * undefined when it is not a time. A bare hour is read only from 13 on: `7` could be morning or
+ * evening, `19` cannot; with `Uhr` or `h` (German and French usage) an hour is a 24-hour one.
+ */
 export function parseTimeOfDay(input: string): string | undefined {
-  const match = /^\s*(\d{1,2})(?:[:.h](\d{2}))?\s*(am|pm)?\s*$/i.exec(input);
+  const match = /^\s*(\d{1,2})(?:[:.h](\d{2}))?\s*(am|pm|uhr|h)?\s*$/i.exec(input);
   if (!match) return undefined;
   let hour = Number(match[1]);
   const minute = match[2] === undefined ? 0 : Number(match[2]);
-  const half = match[3]?.toLowerCase();
+  const suffix = match[3]?.toLowerCase();
   if (minute > 59) return undefined;
-  if (half) {
+  if (suffix === 'am' || suffix === 'pm') {
     if (hour < 1 || hour > 12) return undefined;
-    hour = (hour % 12) + (half === 'pm' ? 12 : 0);
-  } else if (hour > 23 || match[2] === undefined) {
-    // Out of range, or a bare number without minutes or am/pm: "7" could be morning or evening.
+    hour = (hour % 12) + (suffix === 'pm' ? 12 : 0);
+  } else if (hour > 23 || (match[2] === undefined && suffix === undefined && hour < 13)) {
+    // Out of range, or a bare number that could be morning or evening.
     return undefined;
   }
   return `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
@@ -35,6 +39,7 @@ const DAY_NAMES: Record<string, number> = {
   dienstag: 2,
   tu: 2,
   wed: 3,
+  weds: 3,
   wednesday: 3,
   mi: 3,
   mittwoch: 3,
@@ -59,6 +64,7 @@ const GROUPS: Record<string, number[]> = {
   weekdays: [1, 2, 3, 4, 5],
   weekday: [1, 2, 3, 4, 5],
   werktags: [1, 2, 3, 4, 5],
+  wochentags: [1, 2, 3, 4, 5],
   weekends: [0, 6],
   weekend: [0, 6],
   wochenende: [0, 6],
@@ -66,6 +72,26 @@ const GROUPS: Record<string, number[]> = {
   everyday: [],
   täglich: [],
 };
+/** German's full day names, whose `-s` form says "on Mondays" (`montags`, `mittwochs`). */
+const GERMAN_DAYS: ReadonlySet<string> = new Set([
+  'sonntag',
+  'montag',
+  'dienstag',
+  'mittwoch',
+  'donnerstag',
+  'freitag',
+  'samstag',
+]);
+
+/** A day's number from its name, English or German, short or long, or German's `montags` form. */
+function dayOf(word: string): number | undefined {
+  const day = lookUp(DAY_NAMES, word);
+  if (day !== undefined) return day;
+  const singular = word.slice(0, -1);
+  return word.endsWith('s') && GERMAN_DAYS.has(singular) ? lookUp(DAY_NAMES, singular) : undefined;
+}
+/** `every day`, `jeden Tag`, `alle Tage`: two words for every day. */
+const EVERY_DAY = /^\s*(every\s+day|jeden\s+tag|alle\s+tage)\s*$/i;
 
 /**
  * A word's entry in a table of words, its own only: `constructor` or `__proto__`, typed by a
@@ -76,13 +102,17 @@ function lookUp<T>(table: Record<string, T>, word: string): T | undefined {
 }
 
 /**
- * `mon,wed,fri`, `mo,we,fr`, `weekdays`, `mon-fri`, `mon – fri`, `sat sun`, `Mo-Fr`, `Mo., Mi.` → sorted day
- * numbers (0 = Sunday); `[]` means every day. Throws with the word it could not read.
+ * `mon,wed,fri`, `mo,we,fr`, `weekdays`, `wochentags`, `mon-fri`, `mon – fri`, `mon to fri`, `Mo bis
+ * Fr`, `sat sun`, `Mo-Fr`, `Mo., Mi.`, `montags`, `every day` → sorted day numbers (0 = Sunday); `[]`
+ * means every day. Throws with the word it could not read.
  */
 export function parseDays(input: string): number[] {
   const days = new Set<number>();
+  if (EVERY_DAY.test(input)) return [];
   const words = input
     .toLowerCase()
+    // `mon to fri`, `Mo bis Fr`: a range in words, as `mon-fri` is.
+    .replace(/\s+(?:to|through|thru|bis)\s+/g, '-')
     // `Mo., Mi.` and `Mo.-Fr.`, as German abbreviations are written: the dots are no part of a day.
     .replace(/\./g, ' ')
     // `mon – fri`, as phones type a dash: one range, as `mon-fri` is.
@@ -103,8 +133,8 @@ export function parseDays(input: string): number[] {
     }
     const range = /^([a-zä]+)-([a-zä]+)$/.exec(word);
     if (range) {
-      const from = lookUp(DAY_NAMES, range[1]!);
-      const to = lookUp(DAY_NAMES, range[2]!);
+      const from = dayOf(range[1]!);
+      const to = dayOf(range[2]!);
       if (from === undefined || to === undefined) throw new Error(`"${word}" is not a range of days`);
       for (let day = from; ; day = (day + 1) % 7) {
         days.add(day);
@@ -112,7 +142,7 @@ export function parseDays(input: string): number[] {
       }
       continue;
     }
-    const day = lookUp(DAY_NAMES, word);
+    const day = dayOf(word);
     if (day === undefined) throw new Error(`"${word}" is not a day of the week`);
     days.add(day);
   }
