@@ -7,6 +7,8 @@ import {
   UpstreamError,
 } from '../services/http/errors.js';
 import { VaultError } from '../auth/vault.js';
+import { UnreadableStoreError } from '../services/schedules/store.js';
+import { LockBusyError } from '../storage/index.js';
 import type { Logger } from '../logger.js';
 import { commonMessages } from './i18n/common.js';
 import { langOf, type Lang } from './i18n/index.js';
@@ -66,6 +68,9 @@ export function featureOffError(feature: Feature, locale: string | null | undefi
  */
 export function describeForUser(error: unknown, lang: Lang = 'en'): string | undefined {
   if (error instanceof StaleInteractionError) return commonMessages(lang)[error.kind];
+  // Storage's own refusals, met by any command that saves settings: in the member's language.
+  if (error instanceof LockBusyError) return commonMessages(lang).lockBusy;
+  if (error instanceof UnreadableStoreError) return commonMessages(lang).schedulesUnreadable;
   if (error instanceof UserError) return error.message;
   // Service and auth errors that the member can act on carry their own sentence for them.
   const userMessage = (error as { userMessage?: unknown } | null)?.userMessage;

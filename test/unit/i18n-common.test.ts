@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { describeForUser } from '../../src/bot/errors.js';
 import { commonMessages, waitText } from '../../src/bot/i18n/common.js';
+import { UnreadableStoreError } from '../../src/services/schedules/store.js';
+import { LockBusyError } from '../../src/storage/index.js';
 
 describe('waitText', () => {
   it('says how long to wait in words, one second in the singular', () => {
@@ -47,6 +50,23 @@ describe('the router’s own answers', () => {
     expect(commonMessages('de').unknownCommand).toBe(
       'Diesen Befehl kennt der Bot nicht mehr. Vielleicht wurde er entfernt. Tippe / oder führe /help aus, ' +
         'um die aktuellen Befehle zu sehen.',
+    );
+  });
+});
+
+describe('storage’s refusals, as a member reads them', () => {
+  it('says a busy setting and unreadable schedules in the member’s language', () => {
+    expect(describeForUser(new LockBusyError(), 'en')).toBe(
+      'Another change to the same settings is still being saved. Please try again in a moment.',
+    );
+    expect(describeForUser(new LockBusyError(), 'de')).toBe(
+      'Eine andere Änderung an denselben Einstellungen wird gerade noch gespeichert. Bitte versuche es gleich noch einmal.',
+    );
+    expect(describeForUser(new UnreadableStoreError('guild:1'), 'de')).toMatch(
+      /^Die geplanten Beiträge sind in einer Form gespeichert, die diese Version des Bots nicht lesen kann/,
+    );
+    expect(describeForUser(new UnreadableStoreError('guild:1'), 'en')).toMatch(
+      /^The scheduled posts are stored in a form this version of the bot cannot read/,
     );
   });
 });

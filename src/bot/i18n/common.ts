@@ -16,6 +16,10 @@ interface CommonMessages {
   tooManyRequests(service: string, waitMs: number | undefined): string;
   notAnswering(service: string): string;
   unreadable(service: string): string;
+  /** Storage's lock on the same settings is held by another change (`LockBusyError`). */
+  lockBusy: string;
+  /** The stored schedules are in a form this version cannot read (`UnreadableStoreError`). */
+  schedulesUnreadable: string;
 }
 
 const WAIT_WORDS: Record<
@@ -61,6 +65,10 @@ const en: CommonMessages = {
     'This command is not known to the bot any more. It may have been removed. Type / or run /help to see ' +
     'the current commands.',
   staleButton: 'This button no longer does anything. Run the command again.',
+  lockBusy: 'Another change to the same settings is still being saved. Please try again in a moment.',
+  schedulesUnreadable:
+    'The scheduled posts are stored in a form this version of the bot cannot read (saved by a newer ' +
+    'version, or damaged), so it leaves them as they are. Ask the bot’s owner to look at its log.',
   invalidButton: 'This button is not valid any more. Run the command again.',
   commandChanged:
     'This command has changed since Discord was last told about it. Try again in a minute; if it keeps ' +
@@ -90,6 +98,13 @@ const de: CommonMessages = {
     'Diesen Befehl kennt der Bot nicht mehr. Vielleicht wurde er entfernt. Tippe / oder führe /help aus, ' +
     'um die aktuellen Befehle zu sehen.',
   staleButton: 'Dieser Knopf tut nichts mehr. Führe den Befehl noch einmal aus.',
+  lockBusy:
+    'Eine andere Änderung an denselben Einstellungen wird gerade noch gespeichert. Bitte versuche es ' +
+    'gleich noch einmal.',
+  schedulesUnreadable:
+    'Die geplanten Beiträge sind in einer Form gespeichert, die diese Version des Bots nicht lesen kann ' +
+    '(von einer neueren Version gespeichert oder beschädigt), deshalb lässt er sie, wie sie sind. Bitte ' +
+    'den Betreiber des Bots, in sein Protokoll zu schauen.',
   invalidButton: 'Dieser Knopf gilt nicht mehr. Führe den Befehl noch einmal aus.',
   commandChanged:
     'Dieser Befehl hat sich geändert, seit Discord zuletzt davon erfahren hat. Versuche es in einer Minute ' +
