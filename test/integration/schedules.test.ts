@@ -474,6 +474,25 @@ describe('scheduled posts, on a controllable clock', () => {
     expect(w.posts).toEqual([]);
   });
 
+  it('keep a member’s pause made while the slot ran when the bot then pauses the schedule for a refusal', async () => {
+    const w = await world('2026-11-23T05:00:00Z');
+    const schedule = await w.add();
+    await w.store.pause(schedule.guildId, schedule.id, BY_ALICE, true, 1_000);
+    const refused = { reason: 'the weather service refuses this place', code: 'place-refused' } as const;
+    await w.store.pause(schedule.guildId, schedule.id, refused, false, 2_000);
+    expect((await w.store.list(schedule.guildId))[0]?.paused).toMatchObject({
+      code: 'member',
+      by: 'alice',
+      byUser: true,
+      at: 1_000,
+    });
+    // A member's own pause still replaces the bot's.
+    await w.store.resume(schedule.guildId, schedule.id, 3_000);
+    await w.store.pause(schedule.guildId, schedule.id, refused, false, 4_000);
+    await w.store.pause(schedule.guildId, schedule.id, BY_ALICE, true, 5_000);
+    expect((await w.store.list(schedule.guildId))[0]?.paused).toMatchObject({ code: 'member', at: 5_000 });
+  });
+
   it('skip the slot, not pause, when a 404 comes without the weather service’s own error (a proxy’s page)', async () => {
     const { weather, w } = await planWorld('paid');
     const schedule = await w.add({ kind: 'current' });

@@ -297,7 +297,11 @@ export class ScheduleStore {
     byUser: boolean,
     at: number,
   ): Promise<Schedule | undefined> {
-    return this.change(guildId, id, (schedule) => ({ ...schedule, paused: { ...why, at, byUser } }));
+    return this.change(guildId, id, (schedule) =>
+      // The bot's pause (a refusal met while posting) never replaces one made meanwhile: a member's
+      // pause keeps its "paused by" in the list.
+      !byUser && schedule.paused !== undefined ? schedule : { ...schedule, paused: { ...why, at, byUser } },
+    );
   }
 
   /**
