@@ -48,6 +48,12 @@ export const ANSWERED_PRIVATELY_TEXTS: Localized = {
 export async function answerPrivately(
   interaction: RepliableInteraction,
   answer: PrivateAnswer,
+  /**
+   * What the line says instead of {@link NOT_PRIVATE_TEXTS} when an answer with embeds or buttons
+   * cannot follow: for an answer to a change already made, that it was made, so the member does
+   * not run it again. Public: it must hold nothing private.
+   */
+  inPlaceOfRich?: string,
 ): Promise<void> {
   const pendingOriginal = interaction.deferred && !interaction.replied && !interaction.isMessageComponent();
   if (!interaction.deferred && !interaction.replied) {
@@ -55,14 +61,18 @@ export async function answerPrivately(
   } else if (pendingOriginal && interaction.ephemeral === true) {
     await interaction.editReply({ embeds: [], components: [], files: [], ...answer });
   } else if (pendingOriginal) {
-    await answerAfterPublicDefer(interaction, answer);
+    await answerAfterPublicDefer(interaction, answer, inPlaceOfRich);
   } else {
     await interaction.followUp({ ...answer, flags: MessageFlags.Ephemeral });
   }
 }
 
 /** See {@link answerPrivately}: a command deferred in public, its "thinking…" message not yet edited. */
-async function answerAfterPublicDefer(interaction: RepliableInteraction, answer: PrivateAnswer) {
+async function answerAfterPublicDefer(
+  interaction: RepliableInteraction,
+  answer: PrivateAnswer,
+  inPlaceOfRich: string | undefined,
+) {
   const lang = langOf(interaction.locale);
   const inPlace = (content: string) =>
     interaction.editReply({ content, embeds: [], components: [], files: [] });
@@ -77,7 +87,7 @@ async function answerAfterPublicDefer(interaction: RepliableInteraction, answer:
     await interaction.followUp({ ...answer, flags: MessageFlags.Ephemeral });
   } catch (error) {
     if (!edited) throw error;
-    await inPlace(textOnly(answer) || NOT_PRIVATE_TEXTS[lang]);
+    await inPlace(textOnly(answer) || inPlaceOfRich || NOT_PRIVATE_TEXTS[lang]);
     return;
   }
   if (edited) await interaction.deleteReply().catch(() => undefined);

@@ -92,6 +92,20 @@ describe('what a member reads when a player command does not go through', () => 
     expect(world.emulator.requestCount({ path: '/v1/me/player/pause' })).toBe(0);
   });
 
+  it('does not call a device inactive that the list just showed active', async () => {
+    // The list says the phone is active; by the time the command arrives the service finds it not.
+    const listed = await world.music.player.devices('alice');
+    const stale = listed.map((device) => ({ ...device, is_active: device.id === 'alice-phone' }));
+    const client = {
+      ...world.music,
+      player: { ...world.music.player, devices: () => Promise.resolve(stale) },
+    };
+    const { text } = await answerTo(pausePlayback({ ...deps, client }, 'alice', 'Alice’s phone'));
+    expect(text).toBe(
+      'The music service says “Alice’s phone” is not active any more: start playing on “Alice’s phone” first.',
+    );
+  });
+
   it('says to start playing on the chosen device when no device is active', async () => {
     const { text } = await answerTo(pausePlayback(deps, 'carol', 'carol-pc'));
     expect(text).toBe(

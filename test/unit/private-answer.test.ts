@@ -98,6 +98,13 @@ describe('a private answer to a command deferred in public', () => {
     });
   });
 
+  it('says a change was made, not to run it again, when the answer to a change cannot follow', async () => {
+    const { interaction, calls } = deferredInPublic({ followUp: serverError });
+    const made = 'Added 2 items at position 1. I could not show you the playlist privately here.';
+    await answerPrivately(interaction, prompt, made);
+    expect(calls[2]?.payload).toEqual({ content: made, embeds: [], components: [], files: [] });
+  });
+
   it('says the neutral line, and the line that stands in for a prompt, in the member’s language', async () => {
     const { interaction, calls } = deferredInPublic({ followUp: serverError }, 'de');
     await answerPrivately(interaction, prompt);

@@ -26,7 +26,7 @@ import type { ButtonHandler } from '../../bot/types.js';
 import type { MusicDeps } from '../../domain/music/deps.js';
 import { knownPrivate, type PlaylistEdit, type PlaylistHead } from '../../domain/music/playlists.js';
 import { within } from '../../domain/music/cache.js';
-import { renderPlaylistEdit } from '../../bot/render/playlist.js';
+import { editNote, renderPlaylistEdit } from '../../bot/render/playlist.js';
 import { listDevices } from '../../domain/music/player.js';
 import { ownerNotice } from '../../logger.js';
 import { UpstreamError } from '../../services/http/errors.js';
@@ -81,13 +81,17 @@ type Answerable = ChatInputCommandInteraction | ButtonInteraction;
  * neutral line, the message follows ephemerally, and the line is removed; a prompt with buttons is
  * never shown in the line's place).
  */
-export async function sendPrivately(interaction: Answerable, message: MusicMessage): Promise<void> {
+export async function sendPrivately(
+  interaction: Answerable,
+  message: MusicMessage,
+  inPlaceOfRich?: string,
+): Promise<void> {
   const payload = {
     ...(message.content === undefined ? {} : { content: clip(message.content, CONTENT_MAX) }),
     embeds: message.embeds,
     components: message.components,
   };
-  await answerPrivately(interaction, payload);
+  await answerPrivately(interaction, payload, inPlaceOfRich);
 }
 
 /** Whether a reply made now would be the interaction's own first message (so linking can edit it). */
@@ -307,15 +311,25 @@ export const PRIVATE_PLAYLIST_NOTE = '🔒 This playlist is private, so I did no
  */
 export async function showPlaylistMessage(
   interaction: ChatInputCommandInteraction | ButtonInteraction,
-  head: Pick<PlaylistHead, 'public'>,
+  head: Pick<PlaylistHead, 'public' | 'collaborative'>,
   message: MusicMessage,
+  /** For the result of a change: what the channel's line says if the private answer cannot follow. */
+  madeNote?: string,
 ): Promise<void> {
-  if (head.public !== false || !interaction.isChatInputCommand()) {
+  if (!isPrivate(head) || !interaction.isChatInputCommand()) {
     await interaction.editReply(message);
     return;
   }
   const content = [PRIVATE_PLAYLIST_NOTE, message.content].filter(Boolean).join('\n');
-  await sendPrivately(interaction, { ...message, content });
+  await sendPrivately(interaction, { ...message, content }, madeNote);
+}
+
+/**
+ * Whether a playlist is private: `public: false`, or collaborative (which the service makes private,
+ * whatever a response that leaves `public` out would default it to).
+ */
+function isPrivate(head: Pick<PlaylistHead, 'public' | 'collaborative'>): boolean {
+  return head.public === false || head.collaborative;
 }
 
 /**
@@ -333,5 +347,8 @@ export async function showEdit(
       { err: edit.pageError, playlistId: edit.head.id, edit: edit.kind },
       'a playlist edit was made, but the page that shows it could not be read',
     );
-  await showPlaylistMessage(interaction, edit.head, renderPlaylistEdit(edit, ownerId));
+  // Made already: should the private answer fail, the channel's line says so (with nothing of the
+  // playlist's), rather than "run the command again", which would make the change twice.
+  const made = `${editNote(edit)} I could not show you the playlist privately here: see it with /music playlist view.`;
+  await showPlaylistMessage(interaction, edit.head, renderPlaylistEdit(edit, ownerId), made);
 }

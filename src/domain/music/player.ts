@@ -91,6 +91,8 @@ function unknownDevice(devices: readonly Device[], input: string, source: Device
  */
 function notActiveMessage(chosen: Device, devices: readonly Device[]): string {
   const start = `start playing on ${quoted(chosen)} first`;
+  // The list said it was active, the service found it not (it went idle meanwhile).
+  if (chosen.is_active) return `The music service says ${quoted(chosen)} is not active any more: ${start}.`;
   const head = `${quoted(chosen)} is not your active device, and Pause and Next work only on that one`;
   const active = devices.find((device) => device.is_active && device.id !== chosen.id);
   if (active === undefined) return `${head}: ${start}.`;

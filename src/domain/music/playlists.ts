@@ -287,7 +287,7 @@ export async function knownPrivate(deps: MusicDeps, userId: string, input: strin
   if (id === undefined) return false;
   if (copy?.playlists.find((playlist) => playlist.id === id)?.public === false) return true;
   const head = await readCached(deps.cache, headKey(userId, id), playlistHeadSchema);
-  return head?.public === false;
+  return head !== undefined && (head.public === false || head.collaborative);
 }
 
 /**
