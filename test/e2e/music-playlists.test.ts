@@ -74,6 +74,13 @@ describe('playlists: pages, autocomplete and edits', () => {
       guildId: world.guildId,
       channelId: world.channelId,
     });
+  /** A member of their own, linked to a new premium music account `<username>-music`. */
+  const linkedMember = async (username: string, displayName: string) => {
+    world.music!.createUser({ id: `${username}-music`, displayName, product: 'premium' });
+    const member = world.discord.createUser({ username, locale: 'en-US' });
+    await world.linkMusic(member.id, `${username}-music`);
+    return member;
+  };
   const playlist = (subcommand: string, options: Record<string, string | number>, userId = world.alice.id) =>
     world.slash('music', { subcommandGroup: 'playlist', subcommand, options, userId });
 
@@ -124,9 +131,7 @@ describe('playlists: pages, autocomplete and edits', () => {
 
   it('finds a playlist past the member’s first 50, by suggestion and by its typed name', async () => {
     const music = world.music!;
-    music.createUser({ id: 'carol-music', displayName: 'Carol', product: 'premium' });
-    const carol = world.discord.createUser({ username: 'carol', locale: 'en-US' });
-    await world.linkMusic(carol.id, 'carol-music');
+    const carol = await linkedMember('carol', 'Carol');
     const old = music.createPlaylist('carol-music', {
       name: 'Old favourites',
       uris: [`service:track:${trackIds[0]}`],
@@ -215,9 +220,7 @@ describe('playlists: pages, autocomplete and edits', () => {
 
   it('answers privately about a private playlist the bot has not seen yet, then acknowledges its next command in private', async () => {
     const music = world.music!;
-    music.createUser({ id: 'erin-music', displayName: 'Erin', product: 'premium' });
-    const erin = world.discord.createUser({ username: 'erin', locale: 'en-US' });
-    await world.linkMusic(erin.id, 'erin-music');
+    const erin = await linkedMember('erin', 'Erin');
     const diary = music.createPlaylist('erin-music', {
       name: 'Diary',
       public: false,
@@ -292,9 +295,7 @@ describe('playlists: pages, autocomplete and edits', () => {
 
   it('shows in the suggestions the count a view has just read, after a change made in the music app', async () => {
     const music = world.music!;
-    music.createUser({ id: 'dana-music', displayName: 'Dana', product: 'premium' });
-    const dana = world.discord.createUser({ username: 'dana', locale: 'en-US' });
-    await world.linkMusic(dana.id, 'dana-music');
+    const dana = await linkedMember('dana', 'Dana');
     const radio = music.createPlaylist('dana-music', {
       name: 'Kitchen radio',
       uris: [`service:track:${trackIds[0]}`],
