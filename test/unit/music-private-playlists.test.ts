@@ -7,21 +7,12 @@ import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { showPlaylistMessage } from '../../src/commands/music/shared.js';
 import type { MusicDeps } from '../../src/domain/music/deps.js';
-import { knownPrivate, type PlaylistHead } from '../../src/domain/music/playlists.js';
+import { knownPrivate } from '../../src/domain/music/playlists.js';
+import { PLAYLIST_ID, playlistHead } from '../fixtures/music-render.js';
 
 const USER = '100';
-const ID = '37dQZ4hQrE0mzuNJBsqF7w';
-
-const head = (fields: Partial<PlaylistHead>): PlaylistHead => ({
-  id: ID,
-  name: 'Road trip',
-  ownerId: 'alice',
-  ownerName: 'Alice',
-  public: true,
-  collaborative: false,
-  description: null,
-  ...fields,
-});
+const ID = PLAYLIST_ID;
+const head = playlistHead;
 
 async function depsWith(entries: Record<string, unknown>): Promise<MusicDeps> {
   const cache = new Keyv();
