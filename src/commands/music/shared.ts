@@ -24,7 +24,12 @@ import { renderLinkNeeded, toChoices, type ChoiceInput } from '../../bot/render/
 import { renderDevices } from '../../bot/render/player.js';
 import type { ButtonHandler } from '../../bot/types.js';
 import type { MusicDeps } from '../../domain/music/deps.js';
-import { knownPrivate, type PlaylistEdit, type PlaylistHead } from '../../domain/music/playlists.js';
+import {
+  isPrivatePlaylist,
+  knownPrivate,
+  type PlaylistEdit,
+  type PlaylistHead,
+} from '../../domain/music/playlists.js';
 import { within } from '../../domain/music/cache.js';
 import { editNote, renderPlaylistEdit } from '../../bot/render/playlist.js';
 import { listDevices } from '../../domain/music/player.js';
@@ -316,20 +321,12 @@ export async function showPlaylistMessage(
   /** For the result of a change: what the channel's line says if the private answer cannot follow. */
   madeNote?: string,
 ): Promise<void> {
-  if (!isPrivate(head) || !interaction.isChatInputCommand()) {
+  if (!isPrivatePlaylist(head) || !interaction.isChatInputCommand()) {
     await interaction.editReply(message);
     return;
   }
   const content = [PRIVATE_PLAYLIST_NOTE, message.content].filter(Boolean).join('\n');
   await sendPrivately(interaction, { ...message, content }, madeNote);
-}
-
-/**
- * Whether a playlist is private: `public: false`, or collaborative (which the service makes private,
- * whatever a response that leaves `public` out would default it to).
- */
-function isPrivate(head: Pick<PlaylistHead, 'public' | 'collaborative'>): boolean {
-  return head.public === false || head.collaborative;
 }
 
 /**

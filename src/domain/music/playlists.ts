@@ -274,6 +274,14 @@ function named(playlists: readonly PlaylistChoice[], input: string): string | un
 }
 
 /**
+ * Whether a playlist is private: `public: false`, or collaborative (which the service makes private,
+ * whatever a response that leaves `public` out would default it to).
+ */
+export function isPrivatePlaylist(head: Pick<PlaylistHead, 'public' | 'collaborative'>): boolean {
+  return head.public === false || head.collaborative;
+}
+
+/**
  * Whether the playlist `input` names is known to be private from what the bot keeps: the member's
  * copy of their playlists (refreshed by autocomplete) or the playlist's head (kept by a view or an
  * edit for an hour). Storage only, no call to the service, so that a command can acknowledge in
@@ -287,7 +295,7 @@ export async function knownPrivate(deps: MusicDeps, userId: string, input: strin
   if (id === undefined) return false;
   if (copy?.playlists.find((playlist) => playlist.id === id)?.public === false) return true;
   const head = await readCached(deps.cache, headKey(userId, id), playlistHeadSchema);
-  return head !== undefined && (head.public === false || head.collaborative);
+  return head !== undefined && isPrivatePlaylist(head);
 }
 
 /**
