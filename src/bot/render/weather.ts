@@ -356,8 +356,7 @@ function rangeEnds(f: WeatherFormat, clock: PlaceClock, range: UnixRange): [stri
   const from = offsetAt(clock, range.start);
   const to = offsetAt(clock, range.end);
   const start = f.dateTime(range.start, from);
-  const day = (unix: number, tz: number) => Math.floor((unix + tz) / 86_400);
-  const sameDay = day(range.start, from) === day(range.end, to);
+  const sameDay = localDayNumber(clock, range.start) === localDayNumber(clock, range.end);
   const end = `${sameDay ? f.time(range.end, to) : f.dateTime(range.end, to)} (${f.utcOffset(to)})`;
   return [from === to ? start : `${start} (${f.utcOffset(from)})`, end];
 }
