@@ -98,6 +98,7 @@ describe('schedule input', () => {
     expect(parseDays('Montag bis Freitag')).toEqual([1, 2, 3, 4, 5]);
     expect(parseDays('montags bis freitags')).toEqual([1, 2, 3, 4, 5]);
     expect(parseDays('Mo. bis Fr.')).toEqual([1, 2, 3, 4, 5]);
+    expect(parseDays('Mo.bis Fr.')).toEqual([1, 2, 3, 4, 5]);
     expect(parseDays('mon to fri')).toEqual([1, 2, 3, 4, 5]);
     expect(parseDays('fri through sun')).toEqual([0, 5, 6]);
     expect(parseDays('mon, weds')).toEqual([1, 3]);

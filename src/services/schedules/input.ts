@@ -111,10 +111,11 @@ export function parseDays(input: string): number[] {
   if (EVERY_DAY.test(input)) return [];
   const words = input
     .toLowerCase()
+    // `Mo., Mi.` and `Mo.-Fr.`, as German abbreviations are written: the dots are no part of a day
+    // (taken out first, so that `Mo.bis Fr.` reads as `Mo bis Fr`).
+    .replace(/\./g, ' ')
     // `mon to fri`, `Mo bis Fr`: a range in words, as `mon-fri` is.
     .replace(/\s+(?:to|through|thru|bis)\s+/g, '-')
-    // `Mo., Mi.` and `Mo.-Fr.`, as German abbreviations are written: the dots are no part of a day.
-    .replace(/\./g, ' ')
     // `mon – fri`, as phones type a dash: one range, as `mon-fri` is.
     .replace(/\s*[-\u2010-\u2015\u2212]\s*/g, '-')
     .split(/[\s,;]+/)
