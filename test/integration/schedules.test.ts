@@ -341,6 +341,24 @@ describe('scheduled posts, on a controllable clock', () => {
     expect(stored?.id).toBe(schedule.id);
     expect(stored?.paused).toMatchObject({ reason: 'the channel was deleted', code: 'channel-deleted' });
     expect(w.posts).toHaveLength(0);
+    expect(w.warnings.filter((m) => m === 'schedule paused')).toHaveLength(1);
+  });
+
+  it('log a member’s pause made while a post was refused as kept, not as the bot’s pause', async () => {
+    const w = await world('2026-11-23T05:00:00Z');
+    const schedule = await w.add({ channelId: '999' });
+    w.rejected.add('999');
+    // Alice pauses it after the post was refused, just before the bot's own pause lands.
+    const pause = w.store.pause.bind(w.store);
+    w.store.pause = async (...args: Parameters<typeof pause>) => {
+      if (!args[3]) await pause(schedule.guildId, schedule.id, BY_ALICE, true, w.clock.now);
+      return pause(...args);
+    };
+    w.clock.now = Date.parse('2026-11-23T06:00:00Z');
+    expect(await w.runner.tick()).toMatchObject({ refused: 1, posted: 0 });
+    expect((await w.store.list('1000'))[0]?.paused).toMatchObject({ code: 'member', by: 'alice' });
+    expect(w.warnings).toContain('post refused; schedule was already paused by a member');
+    expect(w.warnings).not.toContain('schedule paused');
   });
 
   it('skip a post Discord refuses as malformed after one try, and post the next day as usual', async () => {

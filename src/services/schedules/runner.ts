@@ -393,11 +393,12 @@ export function createSlotPoster(options: SlotPosterOptions) {
 
   /** Pauses a schedule that cannot post (its channel, or the weather service, refuses it), logged. */
   async function pause(schedule: Schedule, why: PauseReason): Promise<void> {
-    logger.warn(
-      { scheduleId: schedule.id, guildId: schedule.guildId, reason: why.reason },
-      'schedule paused',
-    );
-    await options.store.pause(schedule.guildId, schedule.id, why, false, now());
+    const after = await options.store.pause(schedule.guildId, schedule.id, why, false, now());
+    const fields = { scheduleId: schedule.id, guildId: schedule.guildId, reason: why.reason };
+    // A member's pause made meanwhile is kept (see `ScheduleStore.pause`): logged as what happened.
+    if (after?.paused?.byUser === true)
+      logger.warn(fields, 'post refused; schedule was already paused by a member');
+    else if (after !== undefined) logger.warn(fields, 'schedule paused');
   }
 
   return {
