@@ -3,6 +3,7 @@
  * missing one skips its tests with a printed reason; under CI (`CI=true`) it fails instead, so a
  * green CI run never hides a skipped suite.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
@@ -39,6 +40,18 @@ function unavailable(what: string, why: string): boolean {
 /** True when Redis answers; false (with a printed reason) on a developer machine without it. */
 export async function haveRedis(): Promise<boolean> {
   return (await canConnect(REDIS_URL)) || unavailable('Redis', `nothing answers at ${REDIS_URL}`);
+}
+
+/**
+ * True when the `redis-server` program can be run: tests that need a Redis server with settings of
+ * their own (a password, no persistence) start one, apart from the shared one `haveRedis` finds.
+ */
+export function haveRedisServerProgram(): boolean {
+  const run = spawnSync('redis-server', ['--version'], { stdio: 'ignore', timeout: 10_000 });
+  return (
+    (run.error === undefined && run.status === 0) ||
+    unavailable('the redis-server program', 'it cannot be run here (apt-get install -y redis-server)')
+  );
 }
 
 /** True when Debian's chromium is installed. */

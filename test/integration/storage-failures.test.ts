@@ -13,9 +13,17 @@ import KeyvSqlite from '@keyv/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../emulators/net.js';
 import { createStorage, StorageError } from '../../src/storage/index.js';
-import { cleanRedisPrefix, haveRedis, redisLink, uniquePrefix } from '../helpers/services.js';
+import {
+  cleanRedisPrefix,
+  haveRedis,
+  haveRedisServerProgram,
+  redisLink,
+  uniquePrefix,
+} from '../helpers/services.js';
 
 const redisReady = await haveRedis();
+/** Tests that start a Redis server of their own, with its own settings. */
+const redisProgram = haveRedisServerProgram();
 const dirs: string[] = [];
 const prefixes: string[] = [];
 
@@ -96,7 +104,7 @@ async function privateRedis(settings: string[], port?: number) {
   return { port, stop: () => server.kill('SIGKILL') };
 }
 
-describe.runIf(redisReady)('Redis that wants a password', () => {
+describe.runIf(redisProgram)('Redis that wants a password', () => {
   it('fails the start naming REDIS_URL when none is given, rather than every command once running', async () => {
     const password = 'redis-password-canary-77';
     const redis = await passwordedRedis(password);
@@ -127,7 +135,7 @@ describe.runIf(redisReady)('Redis that wants a password', () => {
   });
 });
 
-describe.runIf(redisReady)('a Redis that does not keep its data on disk', () => {
+describe.runIf(redisProgram)('a Redis that does not keep its data on disk', () => {
   it('is named at start, and a restart that emptied it is told as such once it answers again', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'bot-redis-aof-'));
     const settings = ['--save', '', '--appendonly', 'no', '--dir', dir];

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { startScriptFlags } from '../helpers/bot-process.js';
 
-describe('the README’s systemd unit', () => {
+describe('the README’s systemd unit and shard command', () => {
   it('starts the compiled bot with the Node flags of npm start', () => {
     const readme = readFileSync('README.md', 'utf8');
     const line = /^ExecStart=(.*)$/m.exec(readme)?.[1];
@@ -15,5 +15,17 @@ describe('the README’s systemd unit', () => {
     const words = line!.trim().split(/\s+/);
     expect(words.at(-1)).toBe('dist/src/index.js');
     expect(words.filter((word) => word.startsWith('--')).sort()).toEqual([...startScriptFlags()].sort());
+  });
+
+  it('has `npm run start:shards`, which the README gives, fork shards with the Node flags of npm start', () => {
+    const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const words = (scripts['start:shards'] ?? '').split(/\s+/);
+    expect(words.at(-1)).toBe('dist/src/shards.js');
+    // The forks inherit the manager's own flags (`execArgv`), so these are theirs too.
+    const flags = words.filter((word) => word.startsWith('--') && !word.startsWith('--env-file'));
+    expect(flags.sort()).toEqual([...startScriptFlags()].sort());
+    expect(readFileSync('README.md', 'utf8')).toContain('`npm run start:shards`');
   });
 });
