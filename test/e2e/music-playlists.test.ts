@@ -102,6 +102,13 @@ describe('playlists: pages, autocomplete and edits', () => {
       'Everything, Forever — 10,000 items · Alice',
     );
     expect(await ask('road')).toEqual([{ name: 'Road trip — 30 items · Alice', value: roadTrip }]);
+    // A pasted id, URI or link finds its playlist (ids are case-sensitive).
+    for (const pasted of [
+      roadTrip,
+      `service:playlist:${roadTrip}`,
+      `https://open.service.example/playlist/${roadTrip}`,
+    ])
+      expect((await ask(pasted)).map((choice) => choice.value)).toEqual([roadTrip]);
   });
 
   it('suggests for the edits only the playlists the member may change', async () => {
@@ -192,6 +199,36 @@ describe('playlists: pages, autocomplete and edits', () => {
     const second = await click(back, 'Next').waitForEdit();
     expect(world.music!.requestCount()).toBe(1);
     expect(second.embeds[0]?.footer?.text).toBe('Page 2 of 1,000 · items 11–20 of 10,000');
+  });
+
+  it('says a playlist it can no longer open is gone, and takes the page buttons off its message', async () => {
+    const music = world.music!;
+    const uris = trackIds.slice(0, 25).map((id) => `service:track:${id}`);
+    const id = music.createPlaylist('alice', { name: 'Soon gone', uris });
+    const page = await playlist('view', { playlist: id }).reply();
+    music.failNext(`/v1/playlists/${id}/tracks`, 404);
+    const press = click(page, 'Next');
+    const answer = await press.waitForFollowUp();
+    expect(answer.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(answer.content).toBe('This playlist no longer exists: its pages cannot be turned any more.');
+    // The message keeps what it showed, without buttons that would fail each time.
+    const kept = await press.waitForEdit();
+    expect(kept.components ?? []).toEqual([]);
+    expect(kept.embeds[0]?.title).toBe('Soon gone');
+  });
+
+  it('goes from Last to the true last page of a playlist that has grown since it was shown', async () => {
+    const id = world.music!.createPlaylist('alice', {
+      name: 'Growing',
+      uris: trackIds.slice(0, 25).map((track) => `service:track:${track}`),
+    });
+    const page = await playlist('view', { playlist: id }).reply();
+    expect(page.embeds[0]?.footer?.text).toBe('Page 1 of 3 · items 1–10 of 25');
+    const more = trackIds.slice(25, 55).map((track) => `service:track:${track}`);
+    await playlist('add', { playlist: id, items: more.join(' ') }).reply();
+    const last = await click(page, 'Last').waitForEdit();
+    expect(last.embeds[0]?.footer?.text).toBe('Page 6 of 6 · items 51–55 of 55');
+    expect(button(last, 'Next').disabled).toBe(true);
   });
 
   it('takes the name of one of the member’s playlists typed without picking a suggestion', async () => {
@@ -584,6 +621,20 @@ describe('playlists: pages, autocomplete and edits', () => {
     expect(world.music!.playlist(shared)!.length).toBe(15);
   });
 
+  it('ends a removal prompt on a collaborative playlist the member is not part of, when the service refuses it', async () => {
+    const dave = world.discord.createUser({ username: 'dave' });
+    await world.linkMusic(dave.id, world.music!.fixtures!.users.noActiveDevice);
+    const { shared } = world.music!.fixtures!.playlists;
+    // Collaborative: offered, as the bot cannot tell who its collaborators are; the service refuses.
+    const prompt = await privateAnswer(playlist('remove', { playlist: shared, position: 1 }, dave.id));
+    const ended = await click(prompt, 'Remove', dave.id).waitForEdit();
+    expect(ended.content).toBe(
+      '“Shared with Bob” is not yours: you can only change playlists you own or collaborate on.',
+    );
+    expect(ended.components ?? []).toEqual([]);
+    expect(world.music!.playlist(shared)!.length).toBe(15);
+  });
+
   it('says a playlist was not found, and what is not a playlist', async () => {
     const missing = await playlist('view', { playlist: 'AAAAAAAAAAAAAAAAAAAAAA' }).waitForFollowUp();
     expect(missing.flags! & EPHEMERAL).toBe(EPHEMERAL);
@@ -662,6 +713,93 @@ describe('playlists: pages, autocomplete and edits', () => {
     const started = performance.now();
     expect(await ask(world.bob.id)).toEqual([]);
     expect(performance.now() - started).toBeLessThan(2_500);
+  });
+});
+
+describe('playlists on the 2026 API, where items are shown to owners and collaborators only', () => {
+  let world: BotWorld;
+  beforeAll(async () => {
+    world = await startBotWorld({ music: { variant: '2026' } });
+    await world.linkMusic(world.alice.id, world.music!.fixtures!.users.premium);
+    await world.linkMusic(world.bob.id, world.music!.fixtures!.users.free);
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  const suggest = async (subcommand: string, userId: string) =>
+    (
+      await world.discord.autocomplete({
+        guildId: world.guildId,
+        channelId: world.channelId,
+        userId,
+        name: 'music',
+        subcommandGroup: 'playlist',
+        subcommand,
+        options: { playlist: '' },
+        focused: 'playlist',
+      })
+    ).map((choice) => choice.value);
+
+  it('suggests for viewing only the playlists it can show: not one the member only follows', async () => {
+    // Bob follows Alice's big playlist, owns his picks and collaborates on one of Alice's.
+    const { big, bobPicks, shared } = world.music!.fixtures!.playlists;
+    const viewable = await suggest('view', world.bob.id);
+    expect(viewable.sort()).toEqual([bobPicks, shared].sort());
+    expect(viewable).not.toContain(big);
+    expect((await suggest('add', world.bob.id)).sort()).toEqual([bobPicks, shared].sort());
+  });
+
+  it('says a collaborative playlist the member is not part of is not theirs to change', async () => {
+    const carol = world.discord.createUser({ username: 'carol' });
+    await world.linkMusic(carol.id, world.music!.fixtures!.users.noActiveDevice);
+    const { shared } = world.music!.fixtures!.playlists;
+    const trackId = world.music!.fixtures!.trackIds[0]!;
+    for (const [subcommand, options] of [
+      ['add', { items: `service:track:${trackId}` }],
+      ['remove', { position: 1 }],
+    ] as const) {
+      const handle = world.slash('music', {
+        subcommandGroup: 'playlist',
+        subcommand,
+        options: { playlist: shared, ...options },
+        userId: carol.id,
+      });
+      const answer = await handle.waitForFollowUp();
+      expect(answer.flags! & EPHEMERAL).toBe(EPHEMERAL);
+      expect(answer.content).toBe(
+        '“Shared with Bob” is not yours: you can only change playlists you own or collaborate on.',
+      );
+    }
+    expect(world.music!.playlist(shared)!.length).toBe(15);
+  });
+
+  it('says so when the member can no longer see a playlist’s items, and takes the page buttons off', async () => {
+    const { shared } = world.music!.fixtures!.playlists;
+    // Collaborative, so shown to Bob alone.
+    const page = await privateAnswer(
+      world.slash('music', {
+        subcommandGroup: 'playlist',
+        subcommand: 'view',
+        options: { playlist: shared },
+        userId: world.bob.id,
+      }),
+    );
+    // As the service answers once Bob is no longer one of its collaborators.
+    world.music!.failNext(`/v1/playlists/${shared}/items`, 403, { message: 'Forbidden' });
+    const press = world.discord.clickButton({
+      userId: world.bob.id,
+      message: page,
+      customId: button(page, 'Next').custom_id,
+      guildId: world.guildId,
+      channelId: world.channelId,
+    });
+    const answer = await press.waitForFollowUp();
+    expect(answer.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(answer.content).toBe(
+      'You can no longer see this playlist’s items: the music service shows them only to its owner and collaborators.',
+    );
+    expect((await press.waitForEdit()).components ?? []).toEqual([]);
   });
 });
 

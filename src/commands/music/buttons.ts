@@ -16,7 +16,11 @@ import type { ButtonHandler } from '../../bot/types.js';
 import { getAlbumSummary } from '../../domain/music/catalog.js';
 import { removeAlbumsFromLibrary, saveAlbumsToLibrary } from '../../domain/music/library.js';
 import { listDevices, pausePlayback, skipToNext } from '../../domain/music/player.js';
-import { StaleConfirmationError } from '../../domain/music/errors.js';
+import {
+  NotYourPlaylistError,
+  PlaylistGoneError,
+  StaleConfirmationError,
+} from '../../domain/music/errors.js';
 import {
   getPlaylistPage,
   removePlaylistItems,
@@ -89,7 +93,19 @@ const player = musicButton(playerButton, async (interaction, state, music, ctx) 
 const playlistPage = musicButton(playlistPageButton, async (interaction, state, music, ctx) => {
   if (!(await ensureOwner(interaction, state.owner, 'playlist view'))) return;
   await interaction.deferUpdate();
-  const page = await getPlaylistPage(depsOf(music, ctx), state.owner, state.playlist, state.page);
+  const deps = depsOf(music, ctx);
+  const page = await getPlaylistPage(
+    deps,
+    state.owner,
+    state.playlist,
+    state.page,
+    state.nav === 'last',
+  ).catch(async (error: unknown) => {
+    // Its pages can no longer be turned: the message keeps what it shows, without the buttons
+    // that would fail each time; the member is told why (the error, answered privately).
+    if (error instanceof PlaylistGoneError) await interaction.editReply({ components: [] });
+    throw error;
+  });
   await interaction.editReply(renderPlaylistPage(page, { ownerId: state.owner }));
 });
 
@@ -121,9 +137,10 @@ const confirmReplacement = musicButton(replaceConfirmButton, async (interaction,
 });
 
 /**
- * A confirmation that can no longer be made (the playlist changed, or it expired) ends its prompt:
- * the prompt says why, without its buttons, rather than keeping a button that fails each time and
- * a text ("Nothing changes until then") that is no longer so. Other failures are answered as usual.
+ * A confirmation that can no longer be made (the playlist changed, or it expired, or it is not the
+ * member's to change) ends its prompt: the prompt says why, without its buttons, rather than
+ * keeping a button that fails each time and a text ("Nothing changes until then") that is no
+ * longer so. Other failures are answered as usual.
  */
 async function endsPrompt(
   interaction: ButtonInteraction,
@@ -132,7 +149,9 @@ async function endsPrompt(
   try {
     return await edit;
   } catch (error) {
-    if (!(error instanceof StaleConfirmationError)) throw error;
+    // A playlist the member turns out not to be able to change (a collaborative one they only
+    // follow: the service refuses the edit) ends the prompt as well: pressing again cannot work.
+    if (!(error instanceof StaleConfirmationError || error instanceof NotYourPlaylistError)) throw error;
     await interaction.editReply(renderConfirmationEnded(error.userMessage));
     return undefined;
   }

@@ -8,7 +8,7 @@ import type { AutocompleteInteraction } from 'discord.js';
 import type { BotContext, MusicServices } from '../../bot/context.js';
 import { CHOICE_MAX, choiceName, type ChoiceInput } from '../../bot/render/music-prompts.js';
 import { deviceChoices } from '../../domain/music/player.js';
-import { playlistChoices } from '../../domain/music/playlists.js';
+import { playlistChoices, type PlaylistChoice } from '../../domain/music/playlists.js';
 import { getRecent, matchRecent, type RecentKind } from '../../domain/music/recent.js';
 import { splitRefs } from '../../domain/music/refs.js';
 import { parseMusicRef } from '../../services/music/index.js';
@@ -79,7 +79,10 @@ const playlistSuggestions =
   async (interaction: AutocompleteInteraction, music: MusicServices, ctx: BotContext): Promise<void> => {
     await respondWith(interaction, async (): Promise<ChoiceInput[]> => {
       if ((await music.linking.getLink(interaction.user.id)) === undefined) return [];
-      const typed = interaction.options.getFocused().trim().toLowerCase();
+      const focused = interaction.options.getFocused().trim();
+      const typed = focused.toLowerCase();
+      // A pasted link, URI or id finds its playlist (ids are case-sensitive: matched as typed).
+      const pasted = parseMusicRef(focused, 'playlist');
       const playlists = await playlistChoices(
         depsOf(music, ctx),
         interaction.user.id,
@@ -88,8 +91,8 @@ const playlistSuggestions =
       return playlists
         .filter(
           (playlist) =>
-            (which === 'all' || playlist.editable !== false) &&
-            (typed === '' || playlist.name.toLowerCase().includes(typed) || playlist.id === typed),
+            (which === 'all' ? viewable(playlist) : playlist.editable !== false) &&
+            (typed === '' || playlist.name.toLowerCase().includes(typed) || playlist.id === pasted),
         )
         .map((playlist) => ({
           name: choiceName(
@@ -106,7 +109,17 @@ const playlistSuggestions =
     });
   };
 
-/** `/music playlist view`: every playlist in the member's list. */
+/**
+ * Whether `/music playlist view` can show it: not a playlist that is not the member's to change and
+ * came without its items' count. Since 2026 the service leaves the items (and their count) out of
+ * playlists the member neither owns nor collaborates on, and refuses to list them: suggested, they
+ * could only fail. Before that, every playlist came with its count.
+ */
+function viewable(playlist: PlaylistChoice): boolean {
+  return !(playlist.editable === false && playlist.total === null);
+}
+
+/** `/music playlist view`: every playlist in the member's list that it can show. */
 export const myPlaylistChoices = playlistSuggestions('all');
 
 /** The playlist edits: the member's own playlists and collaborative ones. */

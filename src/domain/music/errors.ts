@@ -28,6 +28,14 @@ export class NotYourPlaylistError extends MusicProblem {
   }
 }
 
+/**
+ * A playlist shown earlier that the member can no longer open (deleted, or no longer shared with
+ * them): a page turn on its message cannot work again, so the message loses its buttons.
+ */
+export class PlaylistGoneError extends MusicProblem {
+  override readonly name: string = 'PlaylistGoneError';
+}
+
 /** A confirmation no longer matches the playlist (it changed), or its pending state expired. */
 export class StaleConfirmationError extends MusicProblem {
   override readonly name: string = 'StaleConfirmationError';

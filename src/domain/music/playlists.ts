@@ -24,7 +24,13 @@ import {
 import { formatCount, joinList, plural, quoteText } from '../text.js';
 import { cached, readCached, within } from './cache.js';
 import type { MusicDeps } from './deps.js';
-import { MusicInputError, MusicProblem, NotYourPlaylistError, StaleConfirmationError } from './errors.js';
+import {
+  MusicInputError,
+  MusicProblem,
+  NotYourPlaylistError,
+  PlaylistGoneError,
+  StaleConfirmationError,
+} from './errors.js';
 import { articleFor, otherKind, parseItemRefs, requireAllValid, shortLinkHint } from './refs.js';
 
 export const PLAYLIST_PAGE_SIZE = 10;
@@ -152,31 +158,55 @@ export async function openPlaylist(
  * A page turn: exactly one request (the page's items) while the playlist's name and owner are
  * cached, two when they must be fetched again. A page past the end (the playlist shrank since the
  * button was drawn, or an edit removed the last page's items) becomes the last page, one request
- * more, as `openPlaylist` clamps.
+ * more, as `openPlaylist` clamps; so does "Last" (`toLast`) on a playlist that has grown since.
+ * A playlist the member can no longer open is said so, as a {@link PlaylistGoneError}: they typed
+ * no id that could be wrong.
  */
 export async function getPlaylistPage(
   deps: MusicDeps,
   userId: string,
   playlistId: string,
   page: number,
+  toLast = false,
 ): Promise<PlaylistPage> {
   const itemsAt = (at: number) =>
-    deps.client.playlists.items(
-      playlistId,
-      { offset: at * PLAYLIST_PAGE_SIZE, limit: PLAYLIST_PAGE_SIZE },
-      { userId },
+    whileOpen(
+      deps.client.playlists.items(
+        playlistId,
+        { offset: at * PLAYLIST_PAGE_SIZE, limit: PLAYLIST_PAGE_SIZE },
+        { userId },
+      ),
     );
   let at = page;
   let items = await itemsAt(at);
   const last = pageCount(items.total, PLAYLIST_PAGE_SIZE) - 1;
-  if (at > last) {
+  if (at > last || (toLast && at < last)) {
     at = last;
     if (items.total > 0) items = await itemsAt(at);
   }
   const head =
     (await readCached(deps.cache, headKey(userId, playlistId), playlistHeadSchema)) ??
-    (await keepHead(deps, userId, await getPlaylist(deps, playlistId, userId)));
+    (await keepHead(deps, userId, await whileOpen(getPlaylist(deps, playlistId, userId))));
   return pageView(head, at, items.total, items.items);
+}
+
+/**
+ * A request for a playlist shown before: a 404 means it is gone, a bare 403 that its items are no
+ * longer the member's to see (no longer a collaborator; since 2026 the service shows items only to
+ * the owner and collaborators).
+ */
+async function whileOpen<T>(request: Promise<T>): Promise<T> {
+  try {
+    return await request;
+  } catch (error) {
+    if (error instanceof NotFoundError)
+      throw new PlaylistGoneError('This playlist no longer exists: its pages cannot be turned any more.');
+    if (error instanceof ForbiddenError && error.userMessage === undefined)
+      throw new PlaylistGoneError(
+        'You can no longer see this playlist’s items: the music service shows them only to its owner and collaborators.',
+      );
+    throw error;
+  }
 }
 
 const mineSchema = z.object({
@@ -222,7 +252,7 @@ async function fetchMine(deps: MusicDeps, userId: string): Promise<PlaylistChoic
       owner: playlist.owner.display_name ?? playlist.owner.id,
       total: playlist.tracks?.total ?? null,
       public: playlist.public,
-      ...(me === undefined ? {} : { editable: playlist.owner.id === me.id || playlist.collaborative }),
+      ...(me === undefined ? {} : { editable: mayChange(playlist, me.id) }),
     });
   }
   // Kept only with the member's id known: a copy that cannot tell their playlists from those they
@@ -342,11 +372,20 @@ async function getPlaylist(deps: MusicDeps, id: string, userId: string): Promise
   }
 }
 
+/**
+ * Whether the member may change the playlist: theirs, or collaborative (the service checks that
+ * they are one of its collaborators). Since 2026 a playlist comes without its items to anyone but
+ * its owner and collaborators, so a collaborative one without them is one they only follow.
+ */
+function mayChange(playlist: Playlist | SimplifiedPlaylist, memberId: string): boolean {
+  return playlist.owner.id === memberId || (playlist.collaborative && playlist.tracks !== undefined);
+}
+
 /** The playlist, when the member owns it or it is collaborative (the service checks the rest). */
 async function requireEditable(deps: MusicDeps, userId: string, playlist: string): Promise<Playlist> {
   const id = await resolvePlaylist(deps, userId, playlist);
   const [full, me] = await Promise.all([getPlaylist(deps, id, userId), deps.client.users.me(userId)]);
-  if (full.owner.id !== me.id && !full.collaborative) throw new NotYourPlaylistError(full.name);
+  if (!mayChange(full, me.id)) throw new NotYourPlaylistError(full.name);
   await keepHead(deps, userId, full);
   return full;
 }
