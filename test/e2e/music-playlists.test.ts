@@ -429,10 +429,10 @@ describe('playlists: pages, autocomplete and edits', () => {
     const local = await playlist('remove', { playlist: big, position: 4, count: 2 }).waitForFollowUp();
     expect(local.flags! & EPHEMERAL).toBe(EPHEMERAL);
     expect(local.content).toMatch(
-      /^Item 5 cannot be removed by the bot: .*local files.*Remove them in the app\.$/,
+      /^Item 5 cannot be removed by the bot: .*local files.*Remove it in the app\.$/,
     );
     const both = await playlist('remove', { playlist: big, position: 3, count: 3 }).waitForFollowUp();
-    expect(both.content).toMatch(/^Items 3 and 5 cannot be removed by the bot: /);
+    expect(both.content).toMatch(/^Items 3 and 5 cannot be removed by the bot: .*Remove them in the app\.$/);
     expect(world.music!.playlist(big)!.length).toBe(length);
   });
 
@@ -579,6 +579,33 @@ describe('playlists: pages, autocomplete and edits', () => {
       ...before,
       ...items.slice(0, 100).map((id) => `service:track:${id}`),
     ]);
+  });
+
+  it('says where a long addition went, and where the rest belong, when the service fails part-way', async () => {
+    const id = world.music!.createPlaylist('alice', {
+      name: 'Long add',
+      uris: trackIds.slice(0, 20).map((track) => `service:track:${track}`),
+    });
+    const items = trackIds.slice(200, 350);
+    // The second of the addition's two requests fails (a POST that adds is never sent again).
+    let seen = 0;
+    const secondAdd = Object.assign(new RegExp(`^/v1/playlists/${id}/tracks$`), {
+      test: (path: string) => path === `/v1/playlists/${id}/tracks` && ++seen === 2,
+    });
+    world.music!.failNext(secondAdd, 500);
+    const error = await playlist('add', {
+      playlist: id,
+      items: items.join(' '),
+      position: 5,
+    }).waitForFollowUp();
+    expect(error.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(error.content).toBe(
+      'Only the first 100 of your 150 items were added, at positions 5–104: the music service then failed, ' +
+        'so items 101–150 were not. Add them again later at position 105, to keep your order.',
+    );
+    const uris = world.music!.playlist(id)!.uris;
+    expect(uris).toHaveLength(120);
+    expect(uris.slice(4, 104)).toEqual(items.slice(0, 100).map((track) => `service:track:${track}`));
   });
 
   it('refuses to edit someone else’s playlist, privately', async () => {

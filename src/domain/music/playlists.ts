@@ -527,7 +527,31 @@ function addFailure(deps: MusicDeps, error: unknown, at: number): unknown {
       { cause: error },
     );
   }
+  if (error instanceof IncompleteChangeError && error.applied > 0) return new IncompleteAddError(error, at);
   return error;
+}
+
+/**
+ * A long addition the service failed part-way through (its own trouble, not the items): which
+ * positions the added items took, and where the rest belong, so that adding them again keeps the
+ * member's order. Still the service's failure, for the log.
+ */
+class IncompleteAddError extends IncompleteChangeError {
+  override readonly userMessage: string;
+  constructor(source: IncompleteChangeError, at: number) {
+    super(source.applied, source.total, source.cause, 'playlist-add');
+    const { applied, total } = source;
+    const where =
+      applied === 1
+        ? `at position ${formatCount(at)}`
+        : `at positions ${formatCount(at)}–${formatCount(at + applied - 1)}`;
+    const rest = itemRange(applied + 1, total, true);
+    this.userMessage =
+      `${onlyTheFirst(applied, total, 'items', 'added', 'your')}, ${where}: the music service then ` +
+      `failed, so ${rest} ${total - applied === 1 ? 'was' : 'were'} not. Add ` +
+      `${total - applied === 1 ? 'it' : 'them'} again later at position ${formatCount(at + applied)}, ` +
+      'to keep your order.';
+  }
 }
 
 /** `/music playlist add`: appends, or inserts at a 1-based position. */
@@ -671,7 +695,8 @@ async function removableEntries(
   if (stuck.length > 0) {
     throw new MusicInputError(
       `${stuck.length === 1 ? 'Item' : 'Items'} ${joinList(stuck.map(formatCount))} cannot be removed by the bot: ` +
-        'the service does not let apps remove local files or tracks it no longer has. Remove them in the app.',
+        'the service does not let apps remove local files or items it no longer has. ' +
+        `Remove ${stuck.length === 1 ? 'it' : 'them'} in the app.`,
     );
   }
   return entries;
