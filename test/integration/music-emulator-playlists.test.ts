@@ -95,6 +95,39 @@ describe('music emulator: editing playlists', () => {
     });
   });
 
+  it('removes by URI exactly the entries that show it: a removed track’s entry, shown as null, stays', async () => {
+    const token = emulator.issueUserToken('alice', [
+      'playlist-read-private',
+      'playlist-modify-public',
+    ]).access_token;
+    type Page = { items: { track: { uri?: string } | null }[]; next: string | null };
+    const shown: (string | null)[] = [];
+    for (let offset = 0; offset < 10_000; offset += 100) {
+      const page = (
+        await call('GET', `/v1/playlists/${playlists.big}/tracks?offset=${offset}&limit=100`, token)
+      ).body as Page;
+      shown.push(...page.items.map((item) => item.track?.uri ?? null));
+    }
+    expect(shown[2]).toBeNull();
+    // The removed track's entry shares its URI with no entry that shows one: a removal by URI
+    // (which takes every copy) of a track the member sees never takes an entry they were not shown.
+    const hidden = emulator.playlist(playlists.big)!.uris[2];
+    expect(hidden).toMatch(/^service:track:/);
+    expect(shown).not.toContain(hidden);
+    // The track at position 1: every entry showing its URI goes, and nothing else.
+    const uri = shown[0]!;
+    const copies = shown.filter((shownUri) => shownUri === uri).length;
+    const snapshot = (
+      (await call('GET', `/v1/playlists/${playlists.big}`, token)).body as { snapshot_id: string }
+    ).snapshot_id;
+    const removed = await call('DELETE', `/v1/playlists/${playlists.big}/tracks`, token, {
+      tracks: [{ uri }],
+      snapshot_id: snapshot,
+    });
+    expect(removed.status).toBe(200);
+    expect(emulator.playlist(playlists.big)!.length).toBe(10_000 - copies);
+  });
+
   it('adds the query’s uris and ignores the body’s when both are sent (POST)', async () => {
     const [fromQuery, fromBody] = trackUris(emulator, 2, 40);
     const token = emulator.issueUserToken('alice', ['playlist-modify-private']).access_token;
