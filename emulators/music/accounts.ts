@@ -364,12 +364,16 @@ export function createAccounts(options: AccountsOptions): Accounts {
       code.used = true;
       if (form.get('redirect_uri') !== code.redirectUri)
         throw new OAuthFailure('invalid_grant', 'Invalid redirect URI');
+      const verifier = form.get('code_verifier');
       if (code.challenge !== null) {
-        const verifier = form.get('code_verifier');
         if (verifier === null) throw new OAuthFailure('invalid_request', 'code_verifier required');
         if (!VERIFIER.test(verifier) || s256(verifier) !== code.challenge) {
           throw new OAuthFailure('invalid_grant', 'code_verifier was incorrect');
         }
+      } else if (verifier !== null) {
+        // RFC 9700 §4.8.2 (PKCE downgrade): a verifier for a code asked for without a challenge is
+        // refused, or an attacker who stripped the challenge from the request would redeem it.
+        throw new OAuthFailure('invalid_grant', 'code_verifier was not expected');
       }
       return { status: 200, body: issueUserTokens(code.userId, code.scopes, !confidential, code.value) };
     }

@@ -245,6 +245,26 @@ describe('music emulator: accounts', () => {
     expect(right.status).toBe(200);
   });
 
+  it('refuses a code_verifier for a code asked for without a challenge (RFC 9700 §4.8.2, PKCE downgrade)', async () => {
+    const code = (await emulator.approve(authorizeUrl({}), 'alice')).searchParams.get('code') ?? '';
+    const answer = await token(
+      {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        code_verifier: pkcePair().verifier,
+      },
+      true,
+    );
+    expect(answer).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'code_verifier was not expected' },
+    });
+    // Spent on that presentation, as any code is.
+    const again = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, true);
+    expect(again.body).toEqual({ error: 'invalid_grant', error_description: 'Invalid authorization code' });
+  });
+
   it('rotates PKCE refresh tokens and refuses a used one', async () => {
     const { verifier, challenge } = pkcePair();
     const code =
