@@ -47,6 +47,33 @@ const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 const KNOWN_SCOPES: ReadonlySet<string> = new Set(SCOPES);
 
+/** The parameters each endpoint reads; others are ignored, repeated or not (RFC 6749 §3.1). */
+const AUTHORIZE_PARAMETERS = [
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'state',
+  'scope',
+  'show_dialog',
+  'code_challenge_method',
+  'code_challenge',
+] as const;
+const TOKEN_PARAMETERS = [
+  'grant_type',
+  'code',
+  'redirect_uri',
+  'client_id',
+  'client_secret',
+  'code_verifier',
+  'refresh_token',
+  'scope',
+] as const;
+
+/** The first of `names` that `params` carries more than once (RFC 6749 §3.1, §3.2 forbid it). */
+function repeated(params: URLSearchParams, names: readonly string[]): string | undefined {
+  return names.find((name) => params.getAll(name).length > 1);
+}
+
 const secret = (prefix: string) => prefix + randomBytes(48).toString('base64url');
 
 /** The accounts host's login session cookie. */
@@ -168,14 +195,24 @@ export function createAccounts(options: AccountsOptions): Accounts {
 
   function authorize(req: EmulatorRequest): Reply {
     const q = req.query;
-    if (q.get('client_id') !== options.clientId)
+    // A client or redirect URI given twice cannot be trusted to redirect to (RFC 6749 §4.1.2.1): it
+    // stops on the page an invalid one gets.
+    if (q.getAll('client_id').length > 1 || q.get('client_id') !== options.clientId)
       return page(400, 'Error', '<p>INVALID_CLIENT: Invalid client</p>');
     const redirectUri = q.get('redirect_uri');
     // No redirect to an unlisted URI. The token request must then name this one, port and all.
-    if (redirectUri === null || !redirectAllowed(options.redirectUris, redirectUri)) {
+    if (
+      q.getAll('redirect_uri').length > 1 ||
+      redirectUri === null ||
+      !redirectAllowed(options.redirectUris, redirectUri)
+    ) {
       return page(400, 'Error', '<p>INVALID_CLIENT: Invalid redirect URI</p>');
     }
-    const stateParam = q.get('state');
+    // A repeated state has no one value to echo back exactly (§4.1.2.1), so none is.
+    const stateParam = q.getAll('state').length > 1 ? null : q.get('state');
+    // Any other parameter given twice is `invalid_request`, answered at the redirect URI.
+    if (repeated(q, AUTHORIZE_PARAMETERS) !== undefined)
+      return redirect(redirectUri, { error: 'invalid_request', state: stateParam });
     // RFC 6749 §4.1.2.1: a required parameter missing is `invalid_request`; a value the service does
     // not support, `unsupported_response_type`.
     const responseType = q.get('response_type');
@@ -332,6 +369,8 @@ export function createAccounts(options: AccountsOptions): Accounts {
     const form = contentType.includes('application/x-www-form-urlencoded')
       ? new URLSearchParams(req.rawBody)
       : new URLSearchParams();
+    const twice = repeated(form, TOKEN_PARAMETERS);
+    if (twice !== undefined) throw new OAuthFailure('invalid_request', `${twice} parameter is repeated`);
     const grant = form.get('grant_type');
     if (grant === null) throw new OAuthFailure('unsupported_grant_type', 'grant_type parameter is missing');
     if (!['authorization_code', 'refresh_token', 'client_credentials'].includes(grant)) {

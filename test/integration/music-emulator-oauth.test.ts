@@ -27,7 +27,7 @@ describe('music emulator: accounts', () => {
   }
 
   async function token(
-    form: Record<string, string>,
+    form: Record<string, string> | [string, string][],
     basic = false,
   ): Promise<{ status: number; body: Record<string, unknown> }> {
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -470,6 +470,61 @@ describe('music emulator: accounts', () => {
       const location = await emulator.approve(authorizeUrl(params), 'alice');
       expect(location.searchParams.get('error')).toBe('invalid_request');
     }
+  });
+
+  describe('a parameter given twice (RFC 6749 §3.1, §3.2)', () => {
+    /** The authorize URL with `extras` appended, so that the parameters they name come again. */
+    const twice = (...extras: Record<string, string>[]) =>
+      [authorizeUrl({}), ...extras.map((extra) => new URLSearchParams(extra).toString())].join('&');
+
+    it('stops on the error page, without redirecting, for a repeated client or redirect URI', async () => {
+      for (const [extra, text] of [
+        [{ client_id: emulator.clientId }, 'INVALID_CLIENT: Invalid client'],
+        [{ redirect_uri: REDIRECT }, 'INVALID_CLIENT: Invalid redirect URI'],
+      ] as const) {
+        const response = await fetch(twice(extra), { redirect: 'manual' });
+        expect([response.status, response.headers.get('location')]).toEqual([400, null]);
+        expect(await response.text()).toContain(text);
+      }
+    });
+
+    it('redirects with invalid_request for any other repeated parameter, echoing no state when it is the one repeated', async () => {
+      const pkce = { code_challenge_method: 'S256', code_challenge: pkcePair().challenge };
+      for (const [url, state] of [
+        [twice({ state: 'other' }), null],
+        [twice({ response_type: 'code' }), 'st4te'],
+        [twice({ scope: 'user-read-private' }, { scope: 'user-read-private' }), 'st4te'],
+        [twice({ show_dialog: 'true' }, { show_dialog: 'false' }), 'st4te'],
+        [twice(pkce, pkce), 'st4te'],
+      ] as const) {
+        const response = await fetch(url, { redirect: 'manual' });
+        expect(response.status).toBe(302);
+        const location = new URL(response.headers.get('location') ?? '');
+        expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+        expect(location.searchParams.get('error')).toBe('invalid_request');
+        expect(location.searchParams.has('code')).toBe(false);
+        expect(location.searchParams.get('state')).toBe(state);
+      }
+    });
+
+    it('answers invalid_request at the token endpoint, and ignores a repeated parameter it does not read', async () => {
+      const code = (await emulator.approve(authorizeUrl({}), 'alice')).searchParams.get('code') ?? '';
+      const base: [string, string][] = [
+        ['grant_type', 'authorization_code'],
+        ['code', code],
+        ['redirect_uri', REDIRECT],
+      ];
+      expect(await token([...base, ['code', 'bogus']], true)).toEqual({
+        status: 400,
+        body: { error: 'invalid_request', error_description: 'code parameter is repeated' },
+      });
+      expect(await token([...base, ['grant_type', 'authorization_code']], true)).toEqual({
+        status: 400,
+        body: { error: 'invalid_request', error_description: 'grant_type parameter is repeated' },
+      });
+      const issued = await token([...base, ['unheard_of', '1'], ['unheard_of', '2']], true);
+      expect(issued.status).toBe(200);
+    });
   });
 
   it('takes any port on a registered loopback redirect URI, and needs that same URI for the code', async () => {
