@@ -1,7 +1,8 @@
 /**
  * The accounts host: `GET /authorize` (consent page), `POST /authorize` (the page's decision) and
  * `POST /api/token` for the authorization code (with or without PKCE, RFC 7636), refresh token and
- * client credentials grants (RFC 6749). Error shapes and texts from upstream-facts.md.
+ * client credentials grants (RFC 6749); any other method on those paths is 405 with `Allow`. Error
+ * shapes and texts from upstream-facts.md.
  *
  * Who the user is: whoever logs in on the consent page (its user chooser). The decision sets a login
  * session cookie on the accounts host; a later authorize request carrying it comes from that user,
@@ -448,9 +449,23 @@ export function createAccounts(options: AccountsOptions): Accounts {
     handle(req) {
       const path = req.path.slice(prefix.length);
       try {
-        if (path === '/authorize' && req.method === 'GET') return authorize(req);
-        if (path === '/authorize' && req.method === 'POST') return decide(req);
-        if (path === '/api/token' && req.method === 'POST') return uncacheable(token(req));
+        if (path === '/authorize') {
+          if (req.method === 'GET') return authorize(req);
+          if (req.method === 'POST') return decide(req);
+          // RFC 6749 §3.1 asks for GET and allows POST, here the consent page's decision. HEAD is
+          // refused, as the API refuses it: answered as GET it would mint a code for a logged-in user
+          // and hand it over in the Location header, and neither source says the service takes it.
+          return { ...page(405, 'Error', '<p>Method not allowed</p>'), headers: { allow: 'GET, POST' } };
+        }
+        if (path === '/api/token') {
+          if (req.method === 'POST') return uncacheable(token(req));
+          // RFC 6749 §3.2: the token endpoint takes POST only; a 405 names it (RFC 9110 §15.5.6).
+          return uncacheable({
+            status: 405,
+            headers: { allow: 'POST' },
+            body: { error: 'invalid_request', error_description: 'Method not allowed' },
+          });
+        }
       } catch (error) {
         if (!(error instanceof OAuthFailure)) throw error;
         const reply = error.toReply();

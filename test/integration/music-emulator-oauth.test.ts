@@ -527,6 +527,40 @@ describe('music emulator: accounts', () => {
     });
   });
 
+  it('takes only POST at the token endpoint, answering 405 with Allow: POST (RFC 6749 §3.2)', async () => {
+    for (const method of ['GET', 'HEAD', 'PUT', 'DELETE']) {
+      const response = await fetch(`${emulator.authUrl}/api/token?grant_type=client_credentials`, {
+        method,
+        headers: {
+          authorization: `Basic ${Buffer.from(`${emulator.clientId}:${emulator.clientSecret}`).toString('base64')}`,
+        },
+      });
+      expect([
+        method,
+        response.status,
+        response.headers.get('allow'),
+        response.headers.get('cache-control'),
+      ]).toEqual([method, 405, 'POST', 'no-store']);
+      if (method !== 'HEAD')
+        expect(await response.json()).toEqual({
+          error: 'invalid_request',
+          error_description: 'Method not allowed',
+        });
+    }
+  });
+
+  it('takes GET and the consent page’s POST at authorize, answering 405 with Allow to any other, HEAD too', async () => {
+    for (const method of ['HEAD', 'PUT', 'DELETE', 'PATCH']) {
+      const response = await fetch(authorizeUrl({}), { method, redirect: 'manual' });
+      expect([
+        method,
+        response.status,
+        response.headers.get('allow'),
+        response.headers.get('location'),
+      ]).toEqual([method, 405, 'GET, POST', null]);
+    }
+  });
+
   it('takes any port on a registered loopback redirect URI, and needs that same URI for the code', async () => {
     const loopback = await startMusicEmulator({
       redirectUris: ['http://127.0.0.1/callback', 'http://[::1]:8787/cb', 'https://bot.example/callback'],
