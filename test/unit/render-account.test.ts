@@ -29,4 +29,19 @@ describe('account renderers', () => {
     expect(field?.value).not.toMatch(MASKED_LINK);
     expect(field?.value).toBe(`${ESCAPED} (id\\_\\[y\\](http\\://evil.example))`);
   });
+
+  it('names the account the same way in /music status whether or not the service answers', () => {
+    const link = linkFactory({ displayName: 'Alice', accountId: '9f2c4e1a0b7d3e5f6a8b9c0d' });
+    const linkedAs = (profile: Parameters<typeof renderLinkStatus>[1]) =>
+      renderLinkStatus(link, profile)
+        .toJSON()
+        .fields?.find((f) => f.name === 'Linked as')?.value;
+    const profile = { id: 'alice', display_name: 'Alice', images: [], type: 'user', uri: 'music:user:alice' };
+    expect(linkedAs(profile)).toBe('Alice (alice)');
+    // The service down: the name the link kept, not the opaque account id in its place.
+    expect(linkedAs(undefined)).toBe('Alice');
+    // No display name: the user id, once.
+    expect(linkedAs({ ...profile, display_name: null })).toBe('alice');
+    expect(linkedAs({ ...profile, display_name: null })).not.toContain('9f2c');
+  });
 });

@@ -58,9 +58,21 @@ function premiumText(product: string | undefined): string {
   return 'Unknown: the service does not tell this app (pausing and skipping will say if premium is needed)';
 }
 
+/**
+ * The account's name and, when the service answered, its user id: the same whether or not it did.
+ * The stable account id the link keeps (an opaque one, where the service has it) is shown only when
+ * there is nothing else to show.
+ */
+function linkedAs(link: MusicLink, profile: CurrentUser | undefined): string {
+  // The service's answer wins over the name the link kept, a display name removed since included.
+  const name = profile === undefined ? link.displayName : profile.display_name;
+  const id = profile?.id;
+  if (name && id !== undefined) return `${md(name, 200)} (${md(id, 200)})`;
+  return md(name || id || link.accountId, 200);
+}
+
 /** `/music status`: the linked account, its premium status and the granted scopes. */
 export function renderLinkStatus(link: MusicLink, profile: CurrentUser | undefined): EmbedBuilder {
-  const name = profile?.display_name ?? link.displayName ?? link.accountId;
   const scopes = link.scopes.length > 0 ? link.scopes : [];
   return new EmbedBuilder()
     .setColor(MUSIC_COLOUR)
@@ -68,7 +80,7 @@ export function renderLinkStatus(link: MusicLink, profile: CurrentUser | undefin
     .addFields(
       {
         name: 'Linked as',
-        value: truncate(`${md(name, 200)} (${md(profile?.id ?? link.accountId, 200)})`, 1024),
+        value: truncate(linkedAs(link, profile), 1024),
         inline: true,
       },
       { name: 'Premium', value: premiumText(profile?.product ?? link.product), inline: true },
