@@ -67,6 +67,10 @@ describe('renderCurrentWeather', () => {
     expect(values['Wind']).toBe('9.2\u00a0mph E, gusts 13.9\u00a0mph');
     expect(values['Visibility']).toBe('5\u00a0mi');
     expect(values['Pressure']).toBe('29.88\u00a0inHg');
+    // To the hundredth always, as barometers read: 1009.1 hPa is 29.80 inHg, not 29.8.
+    const even = currentReportFixture();
+    even.weather.main.pressure = 1009.1;
+    expect(fields(renderCurrentWeather(even, US))['Pressure']).toBe('29.80\u00a0inHg');
     expect(values['Humidity']).toBe('81%');
     expect(values['Precipitation, last hour']).toBe('0\u00a0in');
     expect(values['As of (local time)']).toBe('Mon 17:00 (UTC+1)');

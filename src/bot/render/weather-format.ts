@@ -105,11 +105,17 @@ export function weatherFormat(options: WeatherRenderOptions): WeatherFormat {
   const locale = formatLocaleOf(options.locale);
   const { units } = options;
   const numbers = new Map<number, Intl.NumberFormat>();
-  const number = (value: number, digits = 1) => {
-    let format = numbers.get(digits);
+  /** `fixed`: every digit shown, trailing zeros too (a barometer's 29.80 inHg, not 29.8). */
+  const number = (value: number, digits = 1, fixed = false) => {
+    const key = fixed ? -1 - digits : digits;
+    let format = numbers.get(key);
     if (!format) {
-      format = new Intl.NumberFormat(locale, { maximumFractionDigits: digits, useGrouping: 'min2' });
-      numbers.set(digits, format);
+      format = new Intl.NumberFormat(locale, {
+        maximumFractionDigits: digits,
+        ...(fixed ? { minimumFractionDigits: digits } : {}),
+        useGrouping: 'min2',
+      });
+      numbers.set(key, format);
     }
     return format.format(rounded(value, digits));
   };
@@ -154,7 +160,9 @@ export function weatherFormat(options: WeatherRenderOptions): WeatherFormat {
     },
     pressure: (hectopascals) => {
       const reading = pressureReading(hectopascals, units);
-      return withUnit(number(reading.value, reading.unit === 'inHg' ? 2 : 0), reading.unit);
+      // Inches of mercury are read to the hundredth, always written so (29.80, as barometers show).
+      const inches = reading.unit === 'inHg';
+      return withUnit(number(reading.value, inches ? 2 : 0, inches), reading.unit);
     },
     visibility: (metres) => {
       // The service's visibility stops at 10 km: that reading is "10 km or more", not a limit.
