@@ -137,7 +137,7 @@ export const pages = {
     tone: 'problem',
     title: 'Please finish in the same browser',
     lines: [
-      'Linking has to end in the browser where it started (the button in Discord). Nothing was linked.',
+      'Linking has to end in the browser where it started (the button in Discord), with cookies allowed for this site. Nothing was linked.',
       BACK,
     ],
   }),

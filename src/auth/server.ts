@@ -273,9 +273,13 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     const binding = readBindings(req, linking.cookieKey, START_COOKIE, cookiePrefix(START_COOKIE)).find(
       (cookie) => cookie.state === stateHash && typeof cookie.value === 'string',
     );
-    // No cookie from the start page: the button was not pressed on that page in this browser.
-    if (!binding?.value || hashState(binding.value) !== stateHash)
-      return send(res, '/link/continue', pages.otherBrowser());
+    // No cookie from the start page: its ten minutes are over, the browser does not keep cookies, or
+    // the button was not pressed on that page in this browser. Whether the link itself still works
+    // says which (read only: the state stays as it is).
+    if (!binding?.value || hashState(binding.value) !== stateHash) {
+      const found = await linking.states.peekHash(stateHash);
+      return send(res, '/link/continue', found.kind === 'ok' ? pages.otherBrowser() : pages[found.kind]());
+    }
     const found = await linking.states.peek(binding.value);
     if (found.kind !== 'ok') return send(res, '/link/continue', pages[found.kind]());
     const bound = seal(linking.cookieKey, BOUND_COOKIE.context, {

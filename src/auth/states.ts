@@ -99,8 +99,15 @@ export class LinkStates {
   }
 
   /** Reads a pending link without using it up (for the redirect to the consent page). */
-  async peek(state: string): Promise<TakeResult> {
-    const id = hashState(state);
+  peek(state: string): Promise<TakeResult> {
+    return this.peekHash(hashState(state));
+  }
+
+  /**
+   * {@link peek} by the state's hash (see {@link hashState}), for a page that names its link without
+   * the state: what became of a link when the browser no longer says which state it is for.
+   */
+  async peekHash(id: string): Promise<TakeResult> {
     const link = await this.read(id);
     if (!link)
       return { kind: (await this.storage.held('oauth-states', `used:${id}`)) ? 'replayed' : 'unknown' };

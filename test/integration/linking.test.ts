@@ -386,6 +386,49 @@ describe('the start page, before anything happens', () => {
     expect(new URL(continued.location!).origin).toBe(new URL(music.authUrl).origin);
   });
 
+  it('says what became of the link when Continue comes without the start page’s cookie (gone after ten minutes, or blocked), and leaves it as it is', async () => {
+    // A start page left open past the link's ten minutes: its cookie has gone with them.
+    const late = await linking.startLink('discord-open-tab');
+    const latePage = await visit(late);
+    now += STATE_LIFETIME_MS + 1_000;
+    const expired = await visit(formAction(latePage, late)!, undefined, 'POST');
+    expect(expired.status).toBe(410);
+    expect(expired.body).toContain('This link has expired');
+    expect(expired.body).not.toContain('same browser');
+    now = Date.now();
+
+    // Used already, then withdrawn: the same pages as with the cookie.
+    const used = await linking.startLink('discord-used-tab');
+    const usedPage = await visit(used);
+    await completeLink(music, used, premium());
+    const again = await visit(formAction(usedPage, used)!, undefined, 'POST');
+    expect(again.status).toBe(409);
+    expect(again.body).toContain('This link was already used');
+    const withdrawn = await linking.startLink('discord-withdrawn-tab');
+    const withdrawnPage = await visit(withdrawn);
+    now += 1;
+    await linking.unlink('discord-withdrawn-tab');
+    const gone = await visit(formAction(withdrawnPage, withdrawn)!, undefined, 'POST');
+    expect(gone.status).toBe(410);
+    expect(gone.body).toContain('This link was withdrawn');
+
+    // Still valid (a browser that blocks cookies): only then "the same browser, with cookies allowed";
+    // and the link still goes on where the cookie is.
+    const valid = await linking.startLink('discord-no-cookies');
+    const validPage = await visit(valid);
+    const blocked = await visit(formAction(validPage, valid)!, undefined, 'POST');
+    expect(blocked.status).toBe(403);
+    expect(blocked.body).toContain('Please finish in the same browser');
+    expect(blocked.body).toContain('with cookies allowed');
+    const continued = await visit(formAction(validPage, valid)!, validPage.cookie, 'POST');
+    expect(continued.status).toBe(303);
+
+    // A link this bot never made.
+    const made = await visit(`${server.url}/link/continue?link=${'A'.repeat(43)}`, undefined, 'POST');
+    expect(made.status).toBe(400);
+    expect(made.body).toContain('This link is not valid');
+  });
+
   it('does not link a browser that only loaded the start page and was then sent to the consent page by someone else', async () => {
     // Mallory presses Continue on her own start link and keeps the consent address. Her page opens
     // the same start link in the victim's browser (a pop-up: the start page's cookie is stored
