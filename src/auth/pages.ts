@@ -1,4 +1,5 @@
 /** The callback server's pages: plain, readable HTML, no scripts, nothing loaded from elsewhere. */
+import type { LinkOutcome } from './states.js';
 
 const escapes: Record<string, string> = {
   '&': '&amp;',
@@ -108,15 +109,48 @@ export const pages = {
     title: 'This link was withdrawn',
     lines: ['/music unlink was used in Discord after this link was made, so it no longer works.', BACK],
   }),
-  replayed: (): Page => ({
-    status: 409,
-    tone: 'problem',
-    title: 'This link was already used',
-    lines: [
-      'Each link works once. If you have just linked your account here (this page may have been reloaded), that is done: /music status in Discord shows it.',
-      'If your account is not linked yet: ' + BACK,
-    ],
-  }),
+  /**
+   * A link used before, by what became of it then; `outcome` is absent while that use is still
+   * being finished, and for links used before the bot kept what became of them.
+   */
+  replayed: (outcome?: LinkOutcome): Page => {
+    if (outcome === 'expired') return pages.expired();
+    if (outcome === 'withdrawn') return pages.withdrawn();
+    const page = { status: 409, tone: 'problem', title: 'This link was already used' } as const;
+    switch (outcome) {
+      case 'linked':
+        return {
+          ...page,
+          lines: [
+            'Each link works once, and this one linked a music account (this page may have been reloaded), so that is done: /music status in Discord shows it.',
+          ],
+        };
+      case 'denied':
+        return {
+          ...page,
+          lines: [
+            'Each link works once. When this one was used, access was not granted, so nothing was linked.',
+            'To try again: ' + BACK,
+          ],
+        };
+      case 'failed':
+        return {
+          ...page,
+          lines: [
+            'Each link works once. Linking with this one did not complete, so nothing was linked.',
+            'To try again: ' + BACK,
+          ],
+        };
+      case undefined:
+        return {
+          ...page,
+          lines: [
+            'Each link works once, and this one has been used. /music status in Discord shows whether your music account is linked.',
+            'If it is not: ' + BACK,
+          ],
+        };
+    }
+  },
   unknown: (): Page => ({
     status: 400,
     tone: 'problem',

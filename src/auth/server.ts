@@ -20,7 +20,7 @@ import {
 import { MusicOAuth, OAuthError } from './oauth.js';
 import { pages, renderPage, type Page } from './pages.js';
 import { seal, unseal, type Keyring } from './seal.js';
-import { hashState, type LinkStates, type PendingLink } from './states.js';
+import { hashState, type LinkOutcome, type LinkStates, type PendingLink, type TakeResult } from './states.js';
 import { LinkBusyError, type MusicLink, type TokenVault } from './vault.js';
 
 export interface MusicProfile {
@@ -129,6 +129,27 @@ const SECURITY_HEADERS = {
 } as const;
 /** The headers of every page. */
 const PAGE_HEADERS = { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8' } as const;
+
+/** How a callback that used up its state ended (see `conclude`). */
+interface Conclusion {
+  /** For the `bot_music_links_total` metric. */
+  outcome: string;
+  page: Page;
+  /** What the state is remembered as, for a page that comes back to it. */
+  settled: LinkOutcome;
+  /** The link stored, when it was. */
+  linked?: MusicLink;
+}
+
+const ended = (outcome: string, page: Page, settled: LinkOutcome = 'failed'): Conclusion => ({
+  outcome,
+  page,
+  settled,
+});
+
+/** The page for a link that is no longer pending. */
+const notPending = (result: Exclude<TakeResult, { kind: 'ok' }>): Page =>
+  result.kind === 'replayed' ? pages.replayed(result.outcome) : pages[result.kind]();
 
 /**
  * What a link cookie holds: the Discord user and the hash of the state it binds, and the state
@@ -243,7 +264,7 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     const state = await linking.states.stateOf(ticket);
     if (state === undefined) return send(res, '/link/start', pages.unknown());
     const found = await linking.states.peek(state);
-    if (found.kind !== 'ok') return send(res, '/link/start', pages[found.kind]());
+    if (found.kind !== 'ok') return send(res, '/link/start', notPending(found));
     const stateHash = hashState(state);
     const binding: Binding = { userId: found.link.userId, state: stateHash, value: state };
     const cookie = seal(linking.cookieKey, START_COOKIE.context, binding);
@@ -278,10 +299,10 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     // says which (read only: the state stays as it is).
     if (!binding?.value || hashState(binding.value) !== stateHash) {
       const found = await linking.states.peekHash(stateHash);
-      return send(res, '/link/continue', found.kind === 'ok' ? pages.otherBrowser() : pages[found.kind]());
+      return send(res, '/link/continue', found.kind === 'ok' ? pages.otherBrowser() : notPending(found));
     }
     const found = await linking.states.peek(binding.value);
-    if (found.kind !== 'ok') return send(res, '/link/continue', pages[found.kind]());
+    if (found.kind !== 'ok') return send(res, '/link/continue', notPending(found));
     const bound = seal(linking.cookieKey, BOUND_COOKIE.context, {
       userId: found.link.userId,
       state: stateHash,
@@ -297,7 +318,7 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
 
   async function callback(url: URL, req: IncomingMessage, res: ServerResponse) {
     if (!linking) return send(res, '/callback', pages.notFound());
-    const { oauth, vault, cookieKey, states } = linking;
+    const { cookieKey, states } = linking;
     const state = url.searchParams.get('state') ?? '';
     const code = url.searchParams.get('code');
     const error = url.searchParams.get('error');
@@ -326,45 +347,66 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     }
 
     const taken = await states.take(state);
-    if (taken.kind !== 'ok') return outcome(res, taken.kind, pages[taken.kind]());
+    if (taken.kind !== 'ok') return outcome(res, taken.kind, notPending(taken));
+    const end = await conclude(linking, url, state, taken.link);
+    // Before the page goes out, so that the page reloaded reads as what happened. A link stored
+    // stays linked if this fails: going back to it then reads as used, without saying how.
+    try {
+      await states.settle(state, end.settled);
+    } catch (failure) {
+      logger.warn({ err: failure, userId: taken.link.userId }, 'could not note how a link ended');
+    }
     // Only this state's cookies: another link started in this browser may still be under way.
-    const clear = {
+    outcome(res, end.outcome, end.page, {
       'set-cookie': [setCookie(START_COOKIE, stateHash, '', 0), setCookie(BOUND_COOKIE, stateHash, '', 0)],
-    };
+    });
+    if (end.linked && linking.onLinked) {
+      linking.onLinked(taken.link.userId, end.linked, taken.link.notify).catch((failure: unknown) => {
+        logger.warn({ err: failure, userId: taken.link.userId }, 'could not tell Discord about the new link');
+      });
+    }
+  }
+
+  /**
+   * Finishes a link whose state the callback has used up: what the service sent back, traded for
+   * tokens and stored. Answers the page, the metric's outcome and what the state is remembered as.
+   */
+  async function conclude(
+    parts: LinkingParts,
+    url: URL,
+    state: string,
+    pending: PendingLink,
+  ): Promise<Conclusion> {
+    const { oauth, vault, states } = parts;
+    const { userId } = pending;
+    const error = url.searchParams.get('error');
     if (error !== null) {
       // RFC 6749 §4.1.2.1: only `access_denied` is the member's refusal.
-      if (error === 'access_denied') {
-        links.inc({ outcome: 'denied' });
-        return send(res, '/callback', pages.denied(), clear);
-      }
+      if (error === 'access_denied') return ended('denied', pages.denied(), 'denied');
       const code = ERROR_CODE_PATTERN.test(error) ? error : 'unrecognised';
       if (APP_FAULTS.has(error)) {
         logger.error(
-          { userId: taken.link.userId, error: code },
+          { userId, error: code },
           'the music service refused the bot’s authorization request: check MUSIC_CLIENT_ID, and that the app allows the Authorization Code flow with PKCE',
         );
-        links.inc({ outcome: 'app_misconfigured' });
-        return send(res, '/callback', pages.appMisconfigured(), clear);
+        return ended('app_misconfigured', pages.appMisconfigured());
       }
-      logger.warn({ userId: taken.link.userId, error: code }, 'the music service sent back an error');
-      if (error === 'server_error' || error === 'temporarily_unavailable') {
-        links.inc({ outcome: 'service_down' });
-        return send(res, '/callback', pages.serviceDown(), clear);
-      }
-      links.inc({ outcome: 'error' });
-      return send(res, '/callback', pages.linkFailed(), clear);
+      logger.warn({ userId, error: code }, 'the music service sent back an error');
+      if (error === 'server_error' || error === 'temporarily_unavailable')
+        return ended('service_down', pages.serviceDown());
+      return ended('error', pages.linkFailed());
     }
 
     let tokens;
     try {
-      tokens = await oauth.exchangeCode(url.searchParams, state, taken.link.verifier);
+      tokens = await oauth.exchangeCode(url.searchParams, state, pending.verifier);
     } catch (failure) {
       if (failure instanceof OAuthError && APP_FAULTS.has(failure.oauthError)) {
         logger.error(
-          { err: failure, userId: taken.link.userId },
+          { err: failure, userId },
           'the music service refused the bot’s code exchange: check MUSIC_CLIENT_ID and the redirect URI (PUBLIC_URL/callback) registered for the app',
         );
-        return outcome(res, 'app_misconfigured', pages.appMisconfigured(), clear);
+        return ended('app_misconfigured', pages.appMisconfigured());
       }
       const down = failure instanceof OAuthError && failure.transient;
       // An answer that is no OAuth answer at all, and not one that passes: for the owner to look
@@ -375,49 +417,46 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
         (failure.oauthError === 'no_oauth_error' || failure.oauthError === 'invalid_response');
       if (unreadable)
         logger.error(
-          { err: failure, userId: taken.link.userId },
+          { err: failure, userId },
           'music code exchange failed: the token endpoint’s answer is no OAuth answer (is a proxy or firewall in between?)',
         );
-      else logger.warn({ err: failure, userId: taken.link.userId }, 'music code exchange failed');
-      return outcome(
-        res,
-        down ? 'service_down' : 'exchange_failed',
-        down ? pages.serviceDown() : pages.exchangeFailed(),
-        clear,
-      );
+      else logger.warn({ err: failure, userId }, 'music code exchange failed');
+      return down
+        ? ended('service_down', pages.serviceDown())
+        : ended('exchange_failed', pages.exchangeFailed());
     }
     let profile: MusicProfile;
     try {
-      profile = await linking.fetchProfile(tokens.accessToken);
+      profile = await parts.fetchProfile(tokens.accessToken);
     } catch (failure) {
       // A development-mode app hands out tokens to any account but answers only those on its user
       // list: trying again cannot help, the owner has to add the account.
       if (failure instanceof UserNotRegisteredError) {
         logger.warn(
-          { userId: taken.link.userId },
+          { userId },
           'a member’s music account is not on the music app’s user list: add it under User Management in the music dashboard',
         );
-        return outcome(res, 'not_registered', pages.notRegistered(), clear);
+        return ended('not_registered', pages.notRegistered());
       }
       // A token the service has just issued, refused (401) or not allowed to read the profile
       // (403: a scope, an endpoint a development-mode app lost): trying again gives the same answer.
       if (failure instanceof MusicAuthError || failure instanceof ForbiddenError) {
         logger.error(
-          { err: failure, userId: taken.link.userId },
+          { err: failure, userId },
           'the music service refused a new link’s token for the profile: check MUSIC_API_URL and MUSIC_API_VARIANT',
         );
-        return outcome(res, 'app_misconfigured', pages.appMisconfigured(), clear);
+        return ended('app_misconfigured', pages.appMisconfigured());
       }
       // A development-mode app's quota, used up: the owner's to mend, not the service being down.
       if (failure instanceof QuotaExceededError) {
         logger.error(
-          { err: failure, userId: taken.link.userId },
+          { err: failure, userId },
           'the music app has used up its request quota with the music service (counted per developer account): wait, or ask for an extended quota in its dashboard',
         );
-        return outcome(res, 'quota_exceeded', pages.quotaUsedUp(), clear);
+        return ended('quota_exceeded', pages.quotaUsedUp());
       }
-      logger.warn({ err: failure, userId: taken.link.userId }, 'could not read the music profile');
-      return outcome(res, 'service_down', pages.serviceDown(), clear);
+      logger.warn({ err: failure, userId }, 'could not read the music profile');
+      return ended('service_down', pages.serviceDown());
     }
     const at = now();
     const link: MusicLink = {
@@ -432,35 +471,31 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
       linkedAt: at,
     };
     if (!link.refreshToken) {
-      logger.warn({ userId: taken.link.userId }, 'the music service sent no refresh token');
-      return outcome(res, 'exchange_failed', pages.exchangeFailed(), clear);
+      logger.warn({ userId }, 'the music service sent no refresh token');
+      return ended('exchange_failed', pages.exchangeFailed());
     }
     let withdrawn = false;
     try {
       // Under the link lock, so a refresh of the previous link in flight cannot write over this one,
       // and an unlink made while the code was traded (it withdraws the link, under the same lock)
       // is not undone.
-      await vault.locked(taken.link.userId, async () => {
-        withdrawn = await states.withdrawnFrom(taken.link);
-        if (!withdrawn) await vault.put(taken.link.userId, link);
+      await vault.locked(userId, async () => {
+        withdrawn = await states.withdrawnFrom(pending);
+        if (!withdrawn) await vault.put(userId, link);
       });
     } catch (failure) {
       if (!(failure instanceof LinkBusyError)) throw failure;
-      logger.warn({ err: failure, userId: taken.link.userId }, 'could not store the new music link');
-      return outcome(res, 'service_down', pages.serviceDown(), clear);
+      logger.warn({ err: failure, userId }, 'could not store the new music link');
+      return ended('service_down', pages.serviceDown());
     }
-    if (withdrawn) {
-      links.inc({ outcome: 'withdrawn' });
-      return send(res, '/callback', pages.withdrawn(), clear);
-    }
-    links.inc({ outcome: 'linked' });
-    logger.info({ userId: taken.link.userId, accountId: profile.accountId }, 'music account linked');
-    send(res, '/callback', pages.linked(profile.displayName ?? profile.accountId), clear);
-    if (linking.onLinked) {
-      linking.onLinked(taken.link.userId, link, taken.link.notify).catch((failure: unknown) => {
-        logger.warn({ err: failure, userId: taken.link.userId }, 'could not tell Discord about the new link');
-      });
-    }
+    if (withdrawn) return ended('withdrawn', pages.withdrawn(), 'withdrawn');
+    logger.info({ userId, accountId: profile.accountId }, 'music account linked');
+    return {
+      outcome: 'linked',
+      page: pages.linked(profile.displayName ?? profile.accountId),
+      settled: 'linked',
+      linked: link,
+    };
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {

@@ -37,15 +37,34 @@ export type PendingLink = z.infer<typeof pendingLinkSchema>;
 /** What a start link's ticket is stored as: the state it stands for. */
 const ticketSchema = z.object({ state: z.string() });
 
+/**
+ * What became of a used state, remembered beside its used marker so that coming back to it (a
+ * reload, the same start link again) reads as what happened rather than as a success.
+ */
+export type LinkOutcome = 'linked' | 'denied' | 'expired' | 'withdrawn' | 'failed';
+const OUTCOMES: ReadonlySet<string> = new Set<LinkOutcome>([
+  'linked',
+  'denied',
+  'expired',
+  'withdrawn',
+  'failed',
+]);
+
 export type TakeResult =
   | { kind: 'ok'; link: PendingLink }
   | { kind: 'expired' }
   | { kind: 'withdrawn' }
-  | { kind: 'replayed' }
+  /**
+   * `outcome` is absent while the callback that used it is still at work, when it ended without
+   * saying (a crash), and for states used before outcomes were kept.
+   */
+  | { kind: 'replayed'; outcome?: LinkOutcome | undefined }
   | { kind: 'unknown' };
 
 /** The key that remembers when a member last unlinked (see {@link LinkStates.withdraw}). */
 const withdrawnKey = (userId: string) => `withdrawn:${userId}`;
+/** The key that remembers what became of a used state (see {@link LinkStates.settle}). */
+const outcomeKey = (id: string) => `outcome:${id}`;
 
 export function hashState(state: string): string {
   return createHash('sha256').update(state).digest('base64url');
@@ -109,8 +128,7 @@ export class LinkStates {
    */
   async peekHash(id: string): Promise<TakeResult> {
     const link = await this.read(id);
-    if (!link)
-      return { kind: (await this.storage.held('oauth-states', `used:${id}`)) ? 'replayed' : 'unknown' };
+    if (!link) return this.used(id);
     if (this.now() - link.createdAt > STATE_LIFETIME_MS) return { kind: 'expired' };
     if (await this.withdrawnFrom(link)) return { kind: 'withdrawn' };
     return { kind: 'ok', link };
@@ -137,14 +155,34 @@ export class LinkStates {
     // Read before claiming: a state we never issued must not leave a row behind, or anyone could
     // fill storage by sending random states to the callback.
     const link = await this.read(id);
-    if (!link)
-      return { kind: (await this.storage.held('oauth-states', `used:${id}`)) ? 'replayed' : 'unknown' };
+    if (!link) return this.used(id);
     const first = await this.storage.claim('oauth-states', `used:${id}`, USED_RETENTION_MS);
-    if (!first) return { kind: 'replayed' };
+    if (!first) return this.used(id);
     await this.store.delete(id);
-    if (this.now() - link.createdAt > STATE_LIFETIME_MS) return { kind: 'expired' };
-    if (await this.withdrawnFrom(link)) return { kind: 'withdrawn' };
+    if (this.now() - link.createdAt > STATE_LIFETIME_MS) {
+      await this.settle(state, 'expired');
+      return { kind: 'expired' };
+    }
+    if (await this.withdrawnFrom(link)) {
+      await this.settle(state, 'withdrawn');
+      return { kind: 'withdrawn' };
+    }
     return { kind: 'ok', link };
+  }
+
+  /**
+   * Remembers what became of a state {@link take} handed out as `ok`, for as long as it is
+   * remembered as used.
+   */
+  async settle(state: string, outcome: LinkOutcome): Promise<void> {
+    await this.store.set(outcomeKey(hashState(state)), outcome, USED_RETENTION_MS);
+  }
+
+  /** A state with no pending link: used (and what became of it), or never issued (or long gone). */
+  private async used(id: string): Promise<TakeResult> {
+    if (!(await this.storage.held('oauth-states', `used:${id}`))) return { kind: 'unknown' };
+    const outcome = await this.store.get(outcomeKey(id));
+    return { kind: 'replayed', outcome: OUTCOMES.has(outcome ?? '') ? (outcome as LinkOutcome) : undefined };
   }
 
   private async read(id: string): Promise<PendingLink | undefined> {

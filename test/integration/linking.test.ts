@@ -187,6 +187,52 @@ describe('linking a music account', () => {
     expect(await vault.get('discord-replay')).toEqual(stored);
   });
 
+  it('says what became of a used link when it is opened again, claiming a link only when one was made', async () => {
+    // Cancelled on the consent page: the callback reloaded, then the start link in Discord again.
+    const cancelled = await linking.startLink('discord-back-denied');
+    const denied = await completeLink(music, cancelled, premium(), { deny: true });
+    for (const again of [await visit(denied.callbackUrl, denied.browserCookie), await visit(cancelled)]) {
+      expect(again.status).toBe(409);
+      expect(again.body).toContain('This link was already used');
+      expect(again.body).toContain('access was not granted, so nothing was linked');
+      expect(again.body).toContain('run /music link again');
+      expect(again.body).not.toContain('that is done');
+    }
+
+    // A code exchange that failed.
+    exchangeVerifier = () => 'w'.repeat(64);
+    const refused = await completeLink(music, await linking.startLink('discord-back-failed'), premium());
+    exchangeVerifier = undefined;
+    const reloaded = await visit(refused.callbackUrl, refused.browserCookie);
+    expect(reloaded.status).toBe(409);
+    expect(reloaded.body).toContain('Linking with this one did not complete, so nothing was linked');
+    expect(reloaded.body).not.toContain('that is done');
+
+    // Back at the consent page's answer after the ten minutes: expired, as the first time.
+    const start = await beginLink(await linking.startLink('discord-back-late'));
+    const back = await music.approve(start.location!, premium());
+    now += STATE_LIFETIME_MS + 1_000;
+    expect((await visit(back.toString(), start.cookie)).status).toBe(410);
+    const late = await visit(back.toString(), start.cookie);
+    expect(late.status).toBe(410);
+    expect(late.body).toContain('This link has expired');
+    expect(late.body).not.toContain('that is done');
+    expect(await vault.get('discord-back-denied')).toBeUndefined();
+    expect(await vault.get('discord-back-failed')).toBeUndefined();
+    expect(await vault.get('discord-back-late')).toBeUndefined();
+  });
+
+  it('reads a link used before outcomes were kept as used, without saying it linked', async () => {
+    // What an earlier version left behind: the used marker alone.
+    const start = await startIn('discord-old-marker');
+    expect((await states.take(start.state)).kind).toBe('ok');
+    const again = await visit(`${server.url}/callback?state=${start.state}&code=x`, start.cookie);
+    expect(again.status).toBe(409);
+    expect(again.body).toContain('This link was already used');
+    expect(again.body).toContain('/music status in Discord shows whether your music account is linked');
+    expect(again.body).not.toContain('that is done');
+  });
+
   it('refuses an expired state on its own page and stores nothing', async () => {
     const url = await linking.startLink('discord-late');
     const start = await beginLink(url);

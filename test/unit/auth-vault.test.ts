@@ -163,6 +163,29 @@ describe('link states', () => {
     expect((await states.take('x'.repeat(43))).kind).toBe('unknown');
   });
 
+  it('remember what became of a used state, and read a marker kept without one as used, saying nothing of how', async () => {
+    const { storage } = await sqliteStorage();
+    let now = Date.now();
+    const states = new LinkStates(storage, new Keyring(randomBytes(32)), () => now);
+    const denied = await states.create('user-1');
+    expect((await states.take(denied.state)).kind).toBe('ok');
+    await states.settle(denied.state, 'denied');
+    expect(await states.peek(denied.state)).toEqual({ kind: 'replayed', outcome: 'denied' });
+    expect(await states.take(denied.state)).toEqual({ kind: 'replayed', outcome: 'denied' });
+
+    const late = await states.create('user-1');
+    now += STATE_LIFETIME_MS + 1;
+    expect((await states.take(late.state)).kind).toBe('expired');
+    expect(await states.peek(late.state)).toEqual({ kind: 'replayed', outcome: 'expired' });
+
+    // An earlier version's marker (no outcome beside it), and an outcome this version does not know.
+    const old = await states.create('user-1');
+    expect((await states.take(old.state)).kind).toBe('ok');
+    expect(await states.peek(old.state)).toEqual({ kind: 'replayed', outcome: undefined });
+    await storage.ns('oauth-states').set(`outcome:${hashState(old.state)}`, 'teleported');
+    expect(await states.peek(old.state)).toEqual({ kind: 'replayed', outcome: undefined });
+  });
+
   it('write nothing for a state they never issued, and still read a used one as replayed', async () => {
     const { storage } = await sqliteStorage();
     const states = new LinkStates(storage, new Keyring(randomBytes(32)));
