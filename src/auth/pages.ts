@@ -190,6 +190,15 @@ export const pages = {
     title: 'The music service did not accept this link',
     lines: ['It refused to hand over access for this sign-in, so nothing was linked.', BACK],
   }),
+  unusableAnswer: (): Page => ({
+    status: 502,
+    tone: 'problem',
+    title: 'The bot could not use the music service’s answer',
+    lines: [
+      'The music service answered, but not in a way the bot can use, so nothing was linked. Trying again will probably not help.',
+      'Please tell the bot’s owner; they will find the details in the bot’s log.',
+    ],
+  }),
   notRegistered: (): Page => ({
     status: 403,
     tone: 'problem',

@@ -111,6 +111,20 @@ const APP_FAULTS: ReadonlySet<string> = new Set([
   'invalid_scope',
   'invalid_request',
 ]);
+/**
+ * Code exchanges that failed on an answer the bot itself cannot use, not on a refusal: the same
+ * answer comes again on the next try, so they are for the owner to look into, with what the log
+ * says of each (see `OAuthError.oauthError`).
+ */
+const UNUSABLE_ANSWERS: ReadonlyMap<string, string> = new Map([
+  [
+    'invalid_callback',
+    'the address the music service sent the browser back to is not an answer the bot accepts (a parameter it never sends, such as `iss`?)',
+  ],
+  ['invalid_response', 'the token endpoint’s success answer is not one the bot can use'],
+  // An error status that passes (a 5xx, a 429) is the service being down, not this.
+  ['no_oauth_error', 'the token endpoint’s answer is no OAuth answer (is a proxy or firewall in between?)'],
+]);
 /** RFC 6749 §4.1.2.1: an error code is printable ASCII without `"` and `\`. */
 const ERROR_CODE_PATTERN = /^[\x20\x21\x23-\x5b\x5d-\x7e]{1,64}$/;
 
@@ -409,21 +423,24 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
         return ended('app_misconfigured', pages.appMisconfigured());
       }
       const down = failure instanceof OAuthError && failure.transient;
-      // An answer that is no OAuth answer at all, and not one that passes: for the owner to look
-      // into (a proxy or firewall between the bot and the service), as every link will fail so.
-      const unreadable =
-        failure instanceof OAuthError &&
-        !down &&
-        (failure.oauthError === 'no_oauth_error' || failure.oauthError === 'invalid_response');
-      if (unreadable)
-        logger.error(
-          { err: failure, userId },
-          'music code exchange failed: the token endpoint’s answer is no OAuth answer (is a proxy or firewall in between?)',
-        );
-      else logger.warn({ err: failure, userId }, 'music code exchange failed');
+      const unusable = failure instanceof OAuthError && !down && UNUSABLE_ANSWERS.get(failure.oauthError);
+      if (unusable) {
+        logger.error({ err: failure, userId }, `music code exchange failed: ${unusable}`);
+        return ended('unusable_answer', pages.unusableAnswer());
+      }
+      logger.warn({ err: failure, userId }, 'music code exchange failed');
       return down
         ? ended('service_down', pages.serviceDown())
         : ended('exchange_failed', pages.exchangeFailed());
+    }
+    // Without one the link would end with its first access token, an hour from now.
+    const refreshToken = tokens.refreshToken;
+    if (!refreshToken) {
+      logger.error(
+        { userId },
+        'music code exchange failed: the token endpoint’s answer has no refresh token, without which the bot cannot keep a link',
+      );
+      return ended('unusable_answer', pages.unusableAnswer());
     }
     let profile: MusicProfile;
     try {
@@ -466,14 +483,10 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
       ...(profile.country ? { country: profile.country } : {}),
       scopes: tokens.scopes,
       accessToken: tokens.accessToken,
-      refreshToken: tokens.refreshToken ?? '',
+      refreshToken,
       expiresAt: at + tokens.expiresInSeconds * 1000,
       linkedAt: at,
     };
-    if (!link.refreshToken) {
-      logger.warn({ userId }, 'the music service sent no refresh token');
-      return ended('exchange_failed', pages.exchangeFailed());
-    }
     let withdrawn = false;
     try {
       // Under the link lock, so a refresh of the previous link in flight cannot write over this one,

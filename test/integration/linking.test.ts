@@ -12,7 +12,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMusicEmulator, type MusicEmulator } from '../../emulators/music/index.js';
 import { createLinking, type Linking } from '../../src/auth/linking.js';
-import { MusicOAuth } from '../../src/auth/oauth.js';
+import { MusicOAuth, OAuthError, type TokenSet } from '../../src/auth/oauth.js';
 import { startCallbackServer, type CallbackServer } from '../../src/auth/server.js';
 import { LinkStates, STATE_LIFETIME_MS } from '../../src/auth/states.js';
 import { createTokenSource } from '../../src/auth/tokens.js';
@@ -38,6 +38,8 @@ let beforeProfile: (() => Promise<void>) | undefined;
 let exchangeVerifier: ((real: string) => string) | undefined;
 /** The client id the code exchange sends, when a test makes it another than the app's. */
 let exchangeClientId: string | undefined;
+/** Stands in for the code exchange's answer, given the real exchange. */
+let exchangeAnswer: ((real: () => Promise<TokenSet>) => Promise<TokenSet>) | undefined;
 let publicUrl: string;
 const logs: string[] = [];
 const linked: string[] = [];
@@ -83,15 +85,18 @@ beforeAll(async () => {
       cookieKey: key,
       oauth: {
         authorizeUrl: (state, challenge, options) => oauth.authorizeUrl(state, challenge, options),
-        exchangeCode: (callback, state, verifier) =>
-          (exchangeClientId
-            ? new MusicOAuth({
-                authUrl: music.authUrl,
-                clientId: exchangeClientId,
-                redirectUri: `${publicUrl}/callback`,
-              })
-            : oauth
-          ).exchangeCode(callback, state, exchangeVerifier ? exchangeVerifier(verifier) : verifier),
+        exchangeCode: (callback, state, verifier) => {
+          const real = () =>
+            (exchangeClientId
+              ? new MusicOAuth({
+                  authUrl: music.authUrl,
+                  clientId: exchangeClientId,
+                  redirectUri: `${publicUrl}/callback`,
+                })
+              : oauth
+            ).exchangeCode(callback, state, exchangeVerifier ? exchangeVerifier(verifier) : verifier);
+          return exchangeAnswer ? exchangeAnswer(real) : real();
+        },
       },
       fetchProfile: async (token) => {
         await beforeProfile?.();
@@ -122,6 +127,7 @@ beforeEach(() => {
   beforeProfile = undefined;
   exchangeVerifier = undefined;
   exchangeClientId = undefined;
+  exchangeAnswer = undefined;
 });
 
 const premium = () => music.fixtures!.users.premium;
@@ -318,6 +324,36 @@ describe('linking a music account', () => {
     const line = logs.find((l) => l.includes('refused the bot’s code exchange'));
     expect(line).toBeDefined();
     expect((JSON.parse(line!) as { level: number }).level).toBe(50);
+  });
+
+  it('tells the member to tell the owner, not to retry, when the bot cannot use the token answer, and logs why at error', async () => {
+    const answers = [
+      // A 200 without a refresh token: the link would end with its first access token.
+      async (real: () => Promise<TokenSet>) => ({ ...(await real()), refreshToken: undefined }),
+      () =>
+        Promise.reject(
+          new OAuthError(
+            'invalid_response',
+            "The music service's token endpoint sent an answer the bot cannot use: unexpected token_type",
+          ),
+        ),
+    ];
+    for (const [i, answer] of answers.entries()) {
+      exchangeAnswer = answer;
+      const from = logs.length;
+      const page = await completeLink(music, await linking.startLink(`discord-unusable-${i}`), premium());
+      expect(page.status).toBe(502);
+      expect(page.body).toContain('The bot could not use the music service’s answer');
+      expect(page.body).toContain('Trying again will probably not help.');
+      expect(page.body).toContain('they will find the details in the bot’s log');
+      expect(page.body).not.toContain('did not accept this link');
+      expect(await vault.get(`discord-unusable-${i}`)).toBeUndefined();
+      const line = logs.slice(from).find((l) => l.includes('music code exchange failed'));
+      expect((JSON.parse(line!) as { level: number }).level).toBe(50);
+      const callback = new URL(page.callbackUrl);
+      for (const secret of [callback.searchParams.get('code')!, callback.searchParams.get('state')!])
+        expect(logs.slice(from).join('')).not.toContain(secret);
+    }
   });
 
   it('tells a member whose music account is not on a development-mode app’s user list to ask the owner, not to retry', async () => {
@@ -687,14 +723,21 @@ describe('the callback server under abuse and odd answers', () => {
     expect((await visit(back.toString(), start.cookie)).status).toBe(200);
     expect(await vault.get('discord-repeats')).toBeDefined();
 
-    // RFC 9207's `iss`, which this service does not send: not a valid answer, not the service down.
+    // RFC 9207's `iss`, which this service does not send: not a valid answer, not the service down,
+    // and the bot's own refusal, not the service's.
     const other = await startIn('discord-iss');
     const approved = await music.approve(other.location!, premium());
     approved.searchParams.set('iss', 'https://issuer.invalid');
+    const from = logs.length;
     const page = await visit(approved.toString(), other.cookie);
     expect(page.status).toBe(502);
-    expect(page.body).toContain('did not accept this link');
+    expect(page.body).toContain('The bot could not use the music service’s answer');
+    expect(page.body).toContain('Please tell the bot’s owner');
+    expect(page.body).not.toContain('did not accept this link');
     expect(await vault.get('discord-iss')).toBeUndefined();
+    const line = logs.slice(from).find((l) => l.includes('music code exchange failed'));
+    expect((JSON.parse(line!) as { level: number }).level).toBe(50);
+    expect(line).not.toContain(approved.searchParams.get('code')!);
   });
 
   it('finishes two links started in one browser, each clearing only its own cookie', async () => {
