@@ -82,13 +82,14 @@ export const pages = {
     title: 'Music account linked',
     lines: [`Linked as ${name}. You can close this tab and go back to Discord.`],
   }),
+  /** `access_denied`, which the service sends for consent refused and for consent that failed alike. */
   denied: (): Page => ({
     status: 200,
     tone: 'problem',
-    title: 'Linking cancelled',
+    title: 'Access was not granted',
     lines: [
-      'You did not allow access, so nothing was linked and nothing was stored.',
-      'If that was a mistake: ' + BACK,
+      'Access to your music account was not granted: it was cancelled on the music service’s page, or did not complete there. Nothing was linked and nothing was stored.',
+      'To try again: ' + BACK,
     ],
   }),
   linkFailed: (): Page => ({

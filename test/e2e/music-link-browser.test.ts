@@ -54,7 +54,7 @@ describe.runIf(chromiumReady)('linking a music account in a real browser', () =>
     await page.click('button:has-text("Continue")');
     await page.click('button[value="deny"]');
     await page.waitForURL(/\/callback\?/);
-    expect(await page.textContent('h1')).toBe('Linking cancelled');
+    expect(await page.textContent('h1')).toBe('Access was not granted');
     const status = await world.slash('music', { subcommand: 'status', userId: world.bob.id }).reply();
     expect(`${status.content ?? ''}\n${status.embeds[0]?.description ?? ''}`).toContain('/music link');
   }, 30_000);

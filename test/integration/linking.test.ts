@@ -297,9 +297,14 @@ describe('linking a music account', () => {
     expect(await vault.get('discord-attacker')).toBeUndefined();
   });
 
-  it('shows a denial on its own page and stores nothing', async () => {
+  it('shows a denial on its own page, not claiming the member refused (the service says so for a failed consent too), and stores nothing', async () => {
     const page = await completeLink(music, await linking.startLink('discord-no'), premium(), { deny: true });
-    expect(page.body).toContain('Linking cancelled');
+    expect(page.body).toContain('Access was not granted');
+    expect(page.body).toContain(
+      'it was cancelled on the music service’s page, or did not complete there. Nothing was linked',
+    );
+    expect(page.body).toContain('To try again: Go back to Discord and run /music link again');
+    expect(page.body).not.toContain('You did not allow');
     expect(await vault.get('discord-no')).toBeUndefined();
   });
 
@@ -687,7 +692,7 @@ describe('the callback server under abuse and odd answers', () => {
 
   it('tells a refusal, a service fault and any other error code apart, echoing none of them', async () => {
     const cases = [
-      ['access_denied', 200, 'You did not allow access'],
+      ['access_denied', 200, 'Access was not granted'],
       ['server_error', 503, 'The music service is not answering'],
       ['temporarily_unavailable', 503, 'The music service is not answering'],
       ['invalid_scope', 502, 'The bot’s music app is not set up right'],
@@ -703,7 +708,7 @@ describe('the callback server under abuse and odd answers', () => {
       expect(page.status, error).toBe(status);
       expect(page.body, error).toContain(text);
       expect(page.body).not.toContain('<script>');
-      if (error !== 'access_denied') expect(page.body).not.toContain('did not allow');
+      if (error !== 'access_denied') expect(page.body).not.toContain('Access was not granted');
     }
     expect(await vault.get('discord-errors')).toBeUndefined();
   });
