@@ -233,6 +233,18 @@ export const pages = {
     title: 'The music service is not answering',
     lines: ['Nothing was linked. Please try again in a few minutes: ' + BACK],
   }),
+  /** A request with a method the route does not take; `linkStep` for the routes of linking. */
+  methodNotAllowed: (linkStep: boolean): Page => ({
+    status: 405,
+    tone: 'problem',
+    title: 'This address cannot be opened this way',
+    lines: linkStep
+      ? [
+          'It is a step of linking a music account, and only works when reached through the link the bot gave you in Discord, so nothing happened here and nothing was linked.',
+          BACK,
+        ]
+      : ['This server only links music accounts for the Discord bot.'],
+  }),
   badRequest: (what: string): Page => ({
     status: 400,
     tone: 'problem',

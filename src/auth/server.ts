@@ -534,9 +534,8 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     // from a link preview or a prefetch must not do any of that.
     const allow = LINK_METHODS.get(url.pathname) ?? ['GET', 'HEAD'];
     if (!allow.includes(req.method ?? '')) {
-      requests.inc({ route: 'other', status: '405' });
-      res.writeHead(405, { ...SECURITY_HEADERS, allow: allow.join(', '), 'content-type': 'text/plain' });
-      return res.end('Method not allowed\n');
+      const page = pages.methodNotAllowed(LINK_METHODS.has(url.pathname));
+      return send(res, 'other', page, { allow: allow.join(', ') });
     }
     switch (url.pathname) {
       case '/healthz':

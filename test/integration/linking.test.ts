@@ -690,6 +690,32 @@ describe('the callback server under abuse and odd answers', () => {
     expect(await vault.get('discord-head')).toBeDefined();
   });
 
+  it('answers a wrong method on a link route with a readable page, its Allow header, and no caching', async () => {
+    const start = await beginLink(await linking.startLink('discord-wrong-method'));
+    for (const [url, method, allow] of [
+      [start.continueUrl, 'GET', 'POST'],
+      [`${server.url}/callback?state=${'a'.repeat(43)}&code=x`, 'POST', 'GET'],
+    ] as const) {
+      const response = await request(url, { method, headers: { cookie: start.cookie! } });
+      const body = await response.body.text();
+      expect(response.statusCode).toBe(405);
+      expect(response.headers.allow).toBe(allow);
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(body).toContain('<h1>This address cannot be opened this way</h1>');
+      expect(body).toContain('only works when reached through the link the bot gave you in Discord');
+      expect(body).toContain('run /music link again');
+    }
+    const post = await request(`${server.url}/healthz`, { method: 'POST' });
+    expect(post.statusCode).toBe(405);
+    expect(post.headers.allow).toBe('GET, HEAD');
+    expect(await post.body.text()).toContain('This server only links music accounts for the Discord bot.');
+    // The link is untouched.
+    expect(
+      (await visit((await music.approve(start.location!, premium())).toString(), start.cookie)).status,
+    ).toBe(200);
+  });
+
   it('tells a refusal, a service fault and any other error code apart, echoing none of them', async () => {
     const cases = [
       ['access_denied', 200, 'Access was not granted'],
