@@ -411,6 +411,10 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
       return ended('error', pages.linkFailed());
     }
 
+    // RFC 6749 §5.1: `expires_in` counts from the answer. Timed from before the request, not from
+    // after the profile read (which may retry for many seconds): the link renews a little early
+    // rather than use a token past its end.
+    const requestedAt = now();
     let tokens;
     try {
       tokens = await oauth.exchangeCode(url.searchParams, state, pending.verifier);
@@ -484,7 +488,7 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
       scopes: tokens.scopes,
       accessToken: tokens.accessToken,
       refreshToken,
-      expiresAt: at + tokens.expiresInSeconds * 1000,
+      expiresAt: requestedAt + tokens.expiresInSeconds * 1000,
       linkedAt: at,
     };
     let withdrawn = false;

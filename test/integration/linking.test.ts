@@ -110,6 +110,7 @@ beforeAll(async () => {
     },
     registry: new Registry(),
     logger,
+    now: () => now,
   });
   linking = createLinking({ states, vault, publicUrl });
 });
@@ -382,6 +383,28 @@ describe('linking a music account', () => {
     expect(await vault.get('discord-quota')).toBeUndefined();
     const line = logs.find((l) => l.includes('used up its request quota'));
     expect((JSON.parse(line!) as { level: number }).level).toBe(50);
+  });
+
+  it('times a new link’s access token from before the code exchange, not from after a slow profile read', async () => {
+    const requestedAt = now;
+    let lifetimeS = 0;
+    exchangeAnswer = async (real) => {
+      const tokens = await real();
+      lifetimeS = tokens.expiresInSeconds;
+      now += 2_000;
+      return tokens;
+    };
+    // The profile read retrying for a while.
+    beforeProfile = () => {
+      now += 40_000;
+      return Promise.resolve();
+    };
+    const page = await completeLink(music, await linking.startLink('discord-slow-profile'), premium());
+    expect(page.status).toBe(200);
+    const link = await vault.get('discord-slow-profile');
+    expect(lifetimeS).toBeGreaterThan(0);
+    expect(link?.expiresAt).toBe(requestedAt + lifetimeS * 1000);
+    expect(link?.linkedAt).toBe(requestedAt + 42_000);
   });
 
   it('never logs the code, the state or a token', async () => {
