@@ -42,8 +42,8 @@ export const ANSWERED_PRIVATELY_TEXTS: Localized = {
  * follow-up fails, a text answer (an error message, which never carries a secret) takes the line's
  * place instead, as public as it was, rather than the member hearing nothing; an answer with embeds
  * or buttons is not shown there, and {@link NOT_PRIVATE_TEXTS} is. When the edit fails, nothing is
- * followed up (the follow-up could take the public deferral's place), except when the message is
- * gone already (10008).
+ * followed up (the follow-up could take the public deferral's place), except a text answer when
+ * the message is gone already (10008).
  */
 export async function answerPrivately(
   interaction: RepliableInteraction,
@@ -83,6 +83,11 @@ async function answerAfterPublicDefer(
       throw error;
     },
   );
+  // The "thinking…" message gone already (deleted by someone): what a follow-up then becomes is
+  // not documented, and it may take the deferral's public place. Only a text answer (an error
+  // message, which never carries a secret) is risked there; a sign-in prompt or a private playlist
+  // is not, and the member, whose "thinking…" vanished, runs the command again.
+  if (!edited && textOnly(answer) === undefined) return;
   try {
     await interaction.followUp({ ...answer, flags: MessageFlags.Ephemeral });
   } catch (error) {

@@ -127,6 +127,12 @@ describe('a private answer to a command deferred in public', () => {
     expect(calls.map((call) => call.method)).toEqual(['editReply', 'followUp']);
     expect(calls[1]?.payload).toMatchObject({ flags: MessageFlags.Ephemeral });
   });
+
+  it('follows up no prompt with a sign-in link when “thinking…” is gone, as the follow-up might take its public place', async () => {
+    const { interaction, calls } = deferredInPublic({ editReply: unknownMessage });
+    await answerPrivately(interaction, prompt);
+    expect(calls.map((call) => call.method)).toEqual(['editReply']);
+  });
 });
 
 /** An interaction not yet answered, whose calls are recorded with when they were made. */
