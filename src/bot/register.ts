@@ -2,12 +2,12 @@ import {
   ApplicationIntegrationType,
   DiscordAPIError,
   InteractionContextType,
-  REST,
+  RateLimitError,
   RESTJSONErrorCodes,
   Routes,
   type RESTPutAPIApplicationCommandsResult,
 } from 'discord.js';
-import { rejectOnRateLimit, unreachableDiscord } from './client.js';
+import { createDiscordRest, unreachableDiscord } from './client.js';
 import { botInviteUrl } from './post-permissions.js';
 import type { Command } from './types.js';
 
@@ -36,7 +36,8 @@ const OFFERED = {
 export async function registerCommands(
   options: RegisterOptions,
 ): Promise<RESTPutAPIApplicationCommandsResult> {
-  const rest = new REST({ api: options.apiUrl, rejectOnRateLimit }).setToken(options.token);
+  // The bot's own REST set-up: a 429 whose wait is in its body only is waited out, not refused.
+  const rest = createDiscordRest({ apiUrl: options.apiUrl, token: options.token });
   const body = options.commands.map((command) => ({
     ...command.data.toJSON(),
     ...(options.guildId ? {} : OFFERED),
@@ -77,5 +78,24 @@ export function describeRegisterFailure(
       return `The bot cannot register commands in the server DISCORD_GUILD_ID names (${where.guildId}): add it there with ${botInviteUrl(where.applicationId, where.guildId)} or correct the id.`;
     return `Discord refused the commands: ${error.status} ${error.message}`;
   }
+  if (error instanceof RateLimitError) return rateLimited(error.retryAfter, where.guildId === undefined);
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * A rate limit registering did not wait out (over a minute, or with no wait given): how long, and,
+ * for global commands, the daily limit on creating them that is the likeliest cause.
+ */
+function rateLimited(retryAfterMs: number, global: boolean): string {
+  const minutes = Math.ceil(retryAfterMs / 60_000);
+  const when =
+    retryAfterMs > 0
+      ? `try again in ${minutes >= 120 ? `about ${Math.round(minutes / 60)} hours` : `${minutes} minute${minutes === 1 ? '' : 's'}`}`
+      : 'try again later';
+  return (
+    `Discord is rate-limiting command registration: ${when}.` +
+    (global
+      ? ' Discord allows 200 creations of global commands a day; while setting up, register in one server (DISCORD_GUILD_ID) instead.'
+      : '')
+  );
 }
