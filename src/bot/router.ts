@@ -20,6 +20,17 @@ import type { ButtonHandler, Command, Feature } from './types.js';
  */
 export const AUTOCOMPLETE_BUDGET_MS = 2_400;
 
+/**
+ * {@link AUTOCOMPLETE_BUDGET_MS}, less the time the interaction took to reach the bot: Discord's 3 s
+ * run from when it made the interaction (the time in its id), not from when the gateway delivered
+ * it. A lag outside 0-2 s says more about this machine's clock than about the delivery, and is not
+ * counted.
+ */
+export function autocompleteBudgetMs(createdTimestamp: number, now: number): number {
+  const lag = now - createdTimestamp;
+  return lag > 0 && lag <= 2_000 ? Math.max(0, AUTOCOMPLETE_BUDGET_MS - lag) : AUTOCOMPLETE_BUDGET_MS;
+}
+
 /** discord.js's refusals to read options that are not as the code declares them. */
 const OPTION_MISMATCHES: ReadonlySet<unknown> = new Set([
   DiscordjsErrorCodes.CommandInteractionOptionNotFound,
@@ -93,7 +104,7 @@ export function createInteractionRouter({ commands, buttons, ctx }: RouterOption
         // Discord drops suggestions that come after 3 s: past the budget, none are offered, now.
         await withinMs(
           command.autocomplete(interaction, ctx),
-          AUTOCOMPLETE_BUDGET_MS,
+          autocompleteBudgetMs(interaction.createdTimestamp, Date.now()),
           LATE_AUTOCOMPLETE_MESSAGE,
         );
       } else if (interaction.isButton()) {
