@@ -70,8 +70,9 @@ export async function botStanding(
 /**
  * Refuses (with the reason, in the reader's language) to start posting in a channel that, as far
  * as the bot can tell, it cannot post in: one the server no longer has (Discord sends every channel
- * of a server to the bot, so one missing from a cached server is gone), or one where the bot lacks
- * a permission it needs. What cannot be checked is let through.
+ * of a server to the bot, so one missing from a cached server is gone, unless the server is
+ * unavailable, an outage, and came without them), or one where the bot lacks a permission it needs.
+ * What cannot be checked is let through.
  */
 export async function requirePostable(
   interaction: ChatInputCommandInteraction,
@@ -81,7 +82,8 @@ export async function requirePostable(
   now: number,
 ): Promise<void> {
   const guild = interaction.guild;
-  if (guild && !guild.channels.cache.has(channelId)) throw new UserError(t.channelGone(channelId));
+  // A server Discord says is unavailable (an outage) comes without its channels: none is missing.
+  if (guild?.available && !guild.channels.cache.has(channelId)) throw new UserError(t.channelGone(channelId));
   const { granted } = await botStanding(interaction, channelId, now);
   const missing = granted ? missingPermissions(granted, kind, t) : [];
   if (missing.length > 0) throw new UserError(t.missingPermissions(channelId, missing));
