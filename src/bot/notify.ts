@@ -12,7 +12,7 @@ export function createLinkNotifier(rest: REST) {
   return async (_userId: string, link: MusicLink, notify: PendingLink['notify']): Promise<void> => {
     if (!notify) return;
     await rest.patch(Routes.webhookMessage(notify.applicationId, notify.interactionToken), {
-      body: { embeds: [renderLinked(link).toJSON()], components: [] },
+      body: { embeds: [renderLinked(link).toJSON()], components: [], allowed_mentions: { parse: [] } },
       auth: false,
     });
   };

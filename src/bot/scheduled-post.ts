@@ -221,8 +221,9 @@ async function botTimedOutUntil(
  * server (removed while this process was not running, so no GUILD_DELETE paused its schedules),
  * rather than because it cannot see the channel: its own member there is looked up once, which
  * Discord refuses with the same 50001 (or 10004 for a server that is gone) to a bot that is not a
- * member. A server in the cache is one the bot is in (READY lists them all). Any other answer, or
- * none, leaves the refusal as the channel's.
+ * member (or 10007 Unknown Member, which the endpoint documents for a member who is not there). A
+ * server in the cache is one the bot is in (READY lists them all). Any other answer, or none,
+ * leaves the refusal as the channel's.
  */
 async function notAMember(client: Client, guildId: string): Promise<boolean> {
   if (!client.user || client.guilds.cache.has(guildId)) return false;
@@ -232,7 +233,9 @@ async function notAMember(client: Client, guildId: string): Promise<boolean> {
   } catch (error) {
     return (
       error instanceof DiscordAPIError &&
-      (error.code === RESTJSONErrorCodes.MissingAccess || error.code === RESTJSONErrorCodes.UnknownGuild)
+      (error.code === RESTJSONErrorCodes.MissingAccess ||
+        error.code === RESTJSONErrorCodes.UnknownGuild ||
+        error.code === RESTJSONErrorCodes.UnknownMember)
     );
   }
 }
@@ -262,6 +265,8 @@ export function createScheduledPoster(
           })),
           nonce,
           enforce_nonce: true,
+          // Embeds only today, which never ping; said outright so that no text added later can.
+          allowed_mentions: { parse: [] },
         },
         files: message.files.map((file) => ({
           name: file.name,

@@ -205,6 +205,22 @@ describe("the bot's Discord client", () => {
     expect(removed).toBeInstanceOf(PostRejectedError);
     expect((removed as PostRejectedError).code).toBe('bot-removed');
     expect((removed as PostRejectedError).message).toBe('the bot was removed from this server');
+    // A Discord that answers the bot's own member lookup there with 10007 Unknown Member, as the
+    // endpoint documents for one who is not a member, is read the same way.
+    const { guild: other, room: otherRoom } = await uncachedChannel('Other');
+    proxy.fail({
+      match: new RegExp(`^POST /api/v10/channels/${otherRoom.id}/messages`),
+      status: 403,
+      body: JSON.stringify({ message: 'Missing Access', code: 50001 }),
+    });
+    proxy.fail({
+      match: new RegExp(`^GET /api/v10/guilds/${other.id}/members/`),
+      status: 404,
+      body: JSON.stringify({ message: 'Unknown Member', code: 10007 }),
+    });
+    const elsewhere = { ...berlinSchedule({ guildId: other.id, channelId: otherRoom.id }), id: 'other' };
+    const unknown = await post(elsewhere, fetched, 'nonce-other').catch((error: unknown) => error);
+    expect((unknown as PostRejectedError).code).toBe('bot-removed');
     // In a server it is in, where this process holds nothing of it, a channel it may not view.
     const { guild: kept, room: hidden } = await uncachedChannel('Kept');
     emu.setBotPermissions(hidden.id, { deny: PermissionFlagsBits.ViewChannel });
