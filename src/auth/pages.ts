@@ -76,11 +76,19 @@ export const pages = {
       form: { action, label: 'Continue' },
     };
   },
-  linked: (name: string): Page => ({
+  /** `missing`: what the service did not grant of what the bot asked for, in words. */
+  linked: (name: string, missing: readonly string[] = []): Page => ({
     status: 200,
     tone: 'ok',
     title: 'Music account linked',
-    lines: [`Linked as ${name}. You can close this tab and go back to Discord.`],
+    lines: [
+      `Linked as ${name}. You can close this tab and go back to Discord.`,
+      ...(missing.length === 0
+        ? []
+        : [
+            `The music service did not grant everything the bot asked for, so it cannot ${missing.join('; ')}. Linking again asks for the same; the music service decides what it grants.`,
+          ]),
+    ],
   }),
   /** `access_denied`, which the service sends for consent refused and for consent that failed alike. */
   denied: (): Page => ({

@@ -19,6 +19,7 @@ import {
 } from '../services/music/errors.js';
 import { MusicOAuth, OAuthError } from './oauth.js';
 import { pages, renderPage, type Page } from './pages.js';
+import { missingScopes } from './scopes.js';
 import { seal, unseal, type Keyring } from './seal.js';
 import { hashState, type LinkOutcome, type LinkStates, type PendingLink, type TakeResult } from './states.js';
 import { LinkBusyError, type MusicLink, type TokenVault } from './vault.js';
@@ -509,7 +510,7 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     logger.info({ userId, accountId: profile.accountId }, 'music account linked');
     return {
       outcome: 'linked',
-      page: pages.linked(profile.displayName ?? profile.accountId),
+      page: pages.linked(profile.displayName ?? profile.accountId, missingScopes(link.scopes)),
       settled: 'linked',
       linked: link,
     };

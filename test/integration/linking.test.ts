@@ -385,6 +385,28 @@ describe('linking a music account', () => {
     expect((JSON.parse(line!) as { level: number }).level).toBe(50);
   });
 
+  it('links with the permissions the service granted, and says which of those asked for it did not grant', async () => {
+    // RFC 6749 §5.1: the answer names the scope granted when it is not the one asked for.
+    exchangeAnswer = async (real) => ({
+      ...(await real()),
+      scopes: ['user-read-private', 'playlist-read-private', 'playlist-read-collaborative'],
+    });
+    const page = await completeLink(music, await linking.startLink('discord-narrow'), premium());
+    expect(page.status).toBe(200);
+    expect(page.body).toContain(
+      'The music service did not grant everything the bot asked for, so it cannot save and remove albums in your library; see your devices; pause and skip; edit your public playlists; edit your private playlists.',
+    );
+    expect((await vault.get('discord-narrow'))?.scopes).toEqual([
+      'user-read-private',
+      'playlist-read-private',
+      'playlist-read-collaborative',
+    ]);
+    // Everything granted: not a word of it.
+    exchangeAnswer = undefined;
+    const whole = await completeLink(music, await linking.startLink('discord-whole'), premium());
+    expect(whole.body).not.toContain('did not grant');
+  });
+
   it('times a new link’s access token from before the code exchange, not from after a slow profile read', async () => {
     const requestedAt = now;
     let lifetimeS = 0;

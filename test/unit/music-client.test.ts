@@ -371,7 +371,8 @@ describe('music client (mocked HTTP)', () => {
         'Your music account link needs renewing: run `/music link` to link it again.',
       );
       expect(new InsufficientScopeError(source(403, {})).userMessage).toBe(
-        'This needs a permission your music account link does not include: run `/music link` to link it again.',
+        'This needs a permission your music account link does not include (`/music status` shows what it allows). ' +
+          '`/music link` asks for it again; the music service decides what it grants.',
       );
       const refused =
         'The player refused that command right now. Check that something is playing on a device you can ' +

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderLinked, renderLinkStatus } from '../../src/bot/render/account.js';
+import { MUSIC_SCOPES } from '../../src/auth/oauth.js';
 import { linkFactory } from '../fixtures/links.js';
 
 const HOSTILE = 'Evil [x](http://evil.example) `code` **bold**';
@@ -43,5 +44,30 @@ describe('account renderers', () => {
     // No display name: the user id, once.
     expect(linkedAs({ ...profile, display_name: null })).toBe('alice');
     expect(linkedAs({ ...profile, display_name: null })).not.toContain('9f2c');
+  });
+
+  it('says what a link made with fewer permissions than asked for cannot do, in the message and /music status', () => {
+    const scopes = ['user-read-private', 'playlist-read-private', 'playlist-read-collaborative'];
+    const linked = renderLinked({ displayName: 'Alice', accountId: 'a1', scopes }).toJSON().description;
+    expect(linked).toContain(
+      'The music service did not grant everything the bot asked for, so it cannot save and remove albums in your library; see your devices; pause and skip;',
+    );
+    const status = renderLinkStatus(linkFactory({ scopes }), undefined).toJSON();
+    expect(status.fields?.find((f) => f.name === 'Not granted')?.value.split('\n')).toEqual([
+      '• save and remove albums in your library',
+      '• see your devices',
+      '• pause and skip',
+      '• edit your public playlists',
+      '• edit your private playlists',
+    ]);
+    // A link with everything: nothing said of it.
+    expect(
+      renderLinked({ displayName: 'Alice', accountId: 'a1', scopes: [...MUSIC_SCOPES] }).toJSON().description,
+    ).not.toContain('grant');
+    expect(
+      renderLinkStatus(linkFactory({ scopes: [...MUSIC_SCOPES] }), undefined)
+        .toJSON()
+        .fields?.map((f) => f.name),
+    ).not.toContain('Not granted');
   });
 });

@@ -1,22 +1,11 @@
 import { EmbedBuilder } from '@discordjs/builders';
+import { SCOPE_WORDS, missingScopes } from '../../auth/scopes.js';
 import type { MusicLink } from '../../auth/vault.js';
 import type { CurrentUser } from '../../services/music/index.js';
 import { md } from './music-text.js';
 import { truncate } from './text.js';
 
 const MUSIC_COLOUR = 0x1db954;
-
-/** What each granted scope lets the bot do, in words. */
-const SCOPE_WORDS: Record<string, string> = {
-  'user-read-private': 'see your profile and whether it is premium',
-  'user-library-modify': 'save and remove albums in your library',
-  'user-read-playback-state': 'see your devices',
-  'user-modify-playback-state': 'pause and skip',
-  'playlist-read-private': 'read your playlists',
-  'playlist-read-collaborative': 'read playlists you collaborate on',
-  'playlist-modify-public': 'edit your public playlists',
-  'playlist-modify-private': 'edit your private playlists',
-};
 
 /** `/music link`: what to do, and (when the member is linked already) which account it replaces. */
 export function renderLinkPrompt(current?: Pick<MusicLink, 'displayName' | 'accountId'>): EmbedBuilder {
@@ -40,16 +29,30 @@ export function renderLinkPrompt(current?: Pick<MusicLink, 'displayName' | 'acco
     );
 }
 
-export function renderLinked(link: Pick<MusicLink, 'displayName' | 'accountId'>): EmbedBuilder {
+export function renderLinked(
+  link: Pick<MusicLink, 'displayName' | 'accountId'> & Partial<Pick<MusicLink, 'scopes'>>,
+): EmbedBuilder {
+  const missing = link.scopes === undefined ? [] : missingScopes(link.scopes);
   return new EmbedBuilder()
     .setColor(MUSIC_COLOUR)
     .setTitle('Music account linked')
     .setDescription(
       truncate(
-        `Linked as **${md(link.displayName ?? link.accountId, 200)}**. Your music commands now use this account.`,
+        [
+          `Linked as **${md(link.displayName ?? link.accountId, 200)}**. Your music commands now use this account.`,
+          ...(missing.length === 0 ? [] : [notGranted(missing)]),
+        ].join('\n'),
         4096,
       ),
     );
+}
+
+/** A link made with fewer permissions than the bot asked for: what will not work, and why. */
+function notGranted(missing: readonly string[]): string {
+  return (
+    `The music service did not grant everything the bot asked for, so it cannot ${missing.join('; ')}. ` +
+    'Linking again asks for the same; the music service decides what it grants.'
+  );
 }
 
 function premiumText(product: string | undefined): string {
@@ -93,6 +96,20 @@ export function renderLinkStatus(link: MusicLink, profile: CurrentUser | undefin
           1024,
         ),
       },
+      // A link that holds some permissions but not all the bot asks for (the service granted fewer).
+      ...(scopes.length > 0 && missingScopes(scopes).length > 0
+        ? [
+            {
+              name: 'Not granted',
+              value: truncate(
+                missingScopes(scopes)
+                  .map((words) => `• ${words}`)
+                  .join('\n'),
+                1024,
+              ),
+            },
+          ]
+        : []),
     )
     .setFooter({ text: 'Use /music unlink to remove the link at any time.' });
 }

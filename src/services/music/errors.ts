@@ -139,7 +139,8 @@ export class InsufficientScopeError extends ForbiddenError {
   constructor(source: HttpError) {
     super(
       source,
-      'This needs a permission your music account link does not include: run `/music link` to link it again.',
+      'This needs a permission your music account link does not include (`/music status` shows what it allows). ' +
+        '`/music link` asks for it again; the music service decides what it grants.',
     );
   }
 }
