@@ -43,6 +43,15 @@ const privately = async (handle: InteractionHandle) => {
   return answer;
 };
 
+/** What a member is told, privately, of an edit to a playlist that is not theirs to change. */
+const notYours = (name: string) =>
+  `“${name}” is not yours: you can only change playlists you own or collaborate on.`;
+const refusedAsNotYours = async (handle: InteractionHandle, name: string) => {
+  const answer = await handle.waitForFollowUp();
+  expect(answer.flags! & EPHEMERAL).toBe(EPHEMERAL);
+  expect(answer.content).toBe(notYours(name));
+};
+
 const itemLines = (message: EmulatedMessage) =>
   (message.embeds[0]?.description ?? '').split('\n').filter((line) => /^`[\d,]+\.`/.test(line));
 
@@ -609,12 +618,7 @@ describe('playlists: pages, autocomplete and edits', () => {
   });
 
   it('refuses to edit someone else’s playlist, privately', async () => {
-    const handle = playlist('add', { playlist: bobPicks, items: trackIds[0]! });
-    const error = await handle.waitForFollowUp();
-    expect(error.flags! & EPHEMERAL).toBe(EPHEMERAL);
-    expect(error.content).toBe(
-      '“Bob’s picks” is not yours: you can only change playlists you own or collaborate on.',
-    );
+    await refusedAsNotYours(playlist('add', { playlist: bobPicks, items: trackIds[0]! }), 'Bob’s picks');
     expect(world.music!.playlist(bobPicks)!.length).toBe(12);
   });
 
@@ -636,14 +640,9 @@ describe('playlists: pages, autocomplete and edits', () => {
     const carol = world.discord.createUser({ username: 'carol' });
     await world.linkMusic(carol.id, world.music!.fixtures!.users.noActiveDevice);
     const { shared } = world.music!.fixtures!.playlists;
-    const error = await playlist(
-      'add',
-      { playlist: shared, items: trackIds[0]! },
-      carol.id,
-    ).waitForFollowUp();
-    expect(error.flags! & EPHEMERAL).toBe(EPHEMERAL);
-    expect(error.content).toBe(
-      '“Shared with Bob” is not yours: you can only change playlists you own or collaborate on.',
+    await refusedAsNotYours(
+      playlist('add', { playlist: shared, items: trackIds[0]! }, carol.id),
+      'Shared with Bob',
     );
     expect(world.music!.playlist(shared)!.length).toBe(15);
   });
@@ -655,9 +654,7 @@ describe('playlists: pages, autocomplete and edits', () => {
     // Collaborative: offered, as the bot cannot tell who its collaborators are; the service refuses.
     const prompt = await privateAnswer(playlist('remove', { playlist: shared, position: 1 }, dave.id));
     const ended = await click(prompt, 'Remove', dave.id).waitForEdit();
-    expect(ended.content).toBe(
-      '“Shared with Bob” is not yours: you can only change playlists you own or collaborate on.',
-    );
+    expect(ended.content).toBe(notYours('Shared with Bob'));
     expect(ended.components ?? []).toEqual([]);
     expect(world.music!.playlist(shared)!.length).toBe(15);
   });
@@ -792,11 +789,7 @@ describe('playlists on the 2026 API, where items are shown to owners and collabo
         options: { playlist: shared, ...options },
         userId: carol.id,
       });
-      const answer = await handle.waitForFollowUp();
-      expect(answer.flags! & EPHEMERAL).toBe(EPHEMERAL);
-      expect(answer.content).toBe(
-        '“Shared with Bob” is not yours: you can only change playlists you own or collaborate on.',
-      );
+      await refusedAsNotYours(handle, 'Shared with Bob');
     }
     expect(world.music!.playlist(shared)!.length).toBe(15);
   });
