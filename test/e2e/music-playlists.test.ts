@@ -43,6 +43,19 @@ const privately = async (handle: InteractionHandle) => {
   return answer;
 };
 
+/** What `/music playlist <subcommand>` suggests to `userId` for `typed` in its playlist option. */
+const suggestionsIn = (world: BotWorld, subcommand: string, typed: string, userId: string) =>
+  world.discord.autocomplete({
+    guildId: world.guildId,
+    channelId: world.channelId,
+    userId,
+    name: 'music',
+    subcommandGroup: 'playlist',
+    subcommand,
+    options: { playlist: typed },
+    focused: 'playlist',
+  });
+
 /** What a member is told, privately, of an edit to a playlist that is not theirs to change. */
 const notYours = (name: string) =>
   `“${name}” is not yours: you can only change playlists you own or collaborate on.`;
@@ -307,18 +320,7 @@ describe('playlists: pages, autocomplete and edits', () => {
   });
 
   const suggestFor = async (subcommand: string, typed: string, userId = world.alice.id) =>
-    (
-      await world.discord.autocomplete({
-        guildId: world.guildId,
-        channelId: world.channelId,
-        userId,
-        name: 'music',
-        subcommandGroup: 'playlist',
-        subcommand,
-        options: { playlist: typed },
-        focused: 'playlist',
-      })
-    ).map((choice) => choice.name);
+    (await suggestionsIn(world, subcommand, typed, userId)).map((choice) => choice.name);
 
   it('adds items at a position and shows the page where they landed', async () => {
     const uris = [`service:track:${trackIds[0]}`, `https://open.service.example/episode/${episodeIds[2]}`];
@@ -752,18 +754,7 @@ describe('playlists on the 2026 API, where items are shown to owners and collabo
   });
 
   const suggest = async (subcommand: string, userId: string) =>
-    (
-      await world.discord.autocomplete({
-        guildId: world.guildId,
-        channelId: world.channelId,
-        userId,
-        name: 'music',
-        subcommandGroup: 'playlist',
-        subcommand,
-        options: { playlist: '' },
-        focused: 'playlist',
-      })
-    ).map((choice) => choice.value);
+    (await suggestionsIn(world, subcommand, '', userId)).map((choice) => choice.value);
 
   it('suggests for viewing only the playlists it can show: not one the member only follows', async () => {
     // Bob follows Alice's big playlist, owns his picks and collaborates on one of Alice's.
