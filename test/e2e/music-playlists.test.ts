@@ -722,17 +722,7 @@ describe('playlists: pages, autocomplete and edits', () => {
 
   // Last: the 429 pauses every music call of the bot for a few seconds.
   it('answers autocomplete with nothing, in time, for a member without a link or when the service is slow', async () => {
-    const ask = (userId: string) =>
-      world.discord.autocomplete({
-        guildId: world.guildId,
-        channelId: world.channelId,
-        userId,
-        name: 'music',
-        subcommandGroup: 'playlist',
-        subcommand: 'view',
-        options: { playlist: '' },
-        focused: 'playlist',
-      });
+    const ask = (userId: string) => suggestionsIn(world, 'view', '', userId);
     const dave = world.discord.createUser({ username: 'dave' });
     expect(await ask(dave.id)).toEqual([]);
     world.music!.setRateLimit({ retryAfterSeconds: 3, count: 1, path: '/v1/me/playlists' });
