@@ -42,8 +42,8 @@ export const ANSWERED_PRIVATELY_TEXTS: Localized = {
  * follow-up fails, a text answer (an error message, which never carries a secret) takes the line's
  * place instead, as public as it was, rather than the member hearing nothing; an answer with embeds
  * or buttons is not shown there, and {@link NOT_PRIVATE_TEXTS} is. When the edit fails, nothing is
- * followed up (the follow-up could take the public deferral's place), except a text answer when
- * the message is gone already (10008).
+ * followed up (the follow-up could take the public deferral's place), except, when the message is
+ * gone already (10008), text that holds nothing private.
  */
 export async function answerPrivately(
   interaction: RepliableInteraction,
@@ -84,12 +84,15 @@ async function answerAfterPublicDefer(
     },
   );
   // The "thinking…" message gone already (deleted by someone): what a follow-up then becomes is
-  // not documented, and it may take the deferral's public place. Only a text answer (an error
-  // message, which never carries a secret) is risked there; a sign-in prompt or a private playlist
-  // is not, and the member, whose "thinking…" vanished, runs the command again.
-  if (!edited && textOnly(answer) === undefined) return;
+  // not documented, and it may take the deferral's public place. Only text that holds nothing
+  // private is risked there: a text answer (an error message, which never carries a secret), else
+  // the line that stands in for a rich one (a change made: so that it is not made twice), else
+  // {@link NOT_PRIVATE_TEXTS}. A sign-in prompt or a private playlist is never sent so.
+  const followed = edited
+    ? answer
+    : { content: textOnly(answer) || inPlaceOfRich || NOT_PRIVATE_TEXTS[lang] };
   try {
-    await interaction.followUp({ ...answer, flags: MessageFlags.Ephemeral });
+    await interaction.followUp({ ...followed, flags: MessageFlags.Ephemeral });
   } catch (error) {
     if (!edited) throw error;
     await inPlace(textOnly(answer) || inPlaceOfRich || NOT_PRIVATE_TEXTS[lang]);

@@ -131,7 +131,13 @@ describe('a private answer to a command deferred in public', () => {
   it('follows up no prompt with a sign-in link when “thinking…” is gone, as the follow-up might take its public place', async () => {
     const { interaction, calls } = deferredInPublic({ editReply: unknownMessage });
     await answerPrivately(interaction, prompt);
-    expect(calls.map((call) => call.method)).toEqual(['editReply']);
+    expect(calls.map((call) => call.method)).toEqual(['editReply', 'followUp']);
+    expect(calls[1]?.payload).toEqual({ content: NOT_PRIVATE_TEXTS.en, flags: MessageFlags.Ephemeral });
+    expect(JSON.stringify(calls)).not.toContain('t1ck3t');
+    // The answer to a change made: that it was made, so that the member does not make it twice.
+    const made = deferredInPublic({ editReply: unknownMessage });
+    await answerPrivately(made.interaction, prompt, 'Added 3 items.');
+    expect(made.calls[1]?.payload).toEqual({ content: 'Added 3 items.', flags: MessageFlags.Ephemeral });
   });
 });
 
