@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MusicDeps } from '../../src/domain/music/deps.js';
 import { MusicInputError } from '../../src/domain/music/errors.js';
 import { addToPlaylist, movePlaylistItems, prepareReplacement } from '../../src/domain/music/playlists.js';
-import { HttpError } from '../../src/services/http/errors.js';
-import { IncompleteChangeError } from '../../src/services/music/index.js';
+import { HttpError, RateLimitError } from '../../src/services/http/errors.js';
+import { IncompleteChangeError, type MusicClient } from '../../src/services/music/index.js';
 import { createMusicWorld, trackUris, type MusicWorld } from '../fixtures/music.js';
 
 describe('playlist edits refused for their numbers', () => {
@@ -88,6 +88,36 @@ describe('playlist edits refused for their numbers', () => {
     );
     expect(message).toMatch(
       /^Only the first of your 2 items was added, at position 6\. The music service refused item 2, as it is not a track or episode it knows\. .* Then add item 2 again\.$/,
+    );
+  });
+
+  it('says the rest of a long addition did not go in when the service refused it part-way, and where they belong', async () => {
+    const id = world.emulator.createPlaylist('alice', {
+      name: 'Refused half',
+      uris: trackUris(world.emulator, 20),
+    });
+    // The second request refused (an hour's rate limit): nothing of it went in.
+    const refusing = Object.assign(Object.create(world.music.playlists) as MusicClient['playlists'], {
+      addItems: () =>
+        Promise.reject(
+          new IncompleteChangeError(
+            100,
+            150,
+            new RateLimitError('music', 'POST', `https://music.example/v1/playlists/${id}/tracks`, 3_600_000),
+          ),
+        ),
+    });
+    const client = Object.assign(Object.create(world.music) as MusicClient, { playlists: refusing });
+    const error = await addToPlaylist(
+      { ...deps, client },
+      'alice',
+      id,
+      trackUris(world.emulator, 150, 300).join(' '),
+      5,
+    ).catch((caught: unknown) => caught);
+    expect((error as IncompleteChangeError).userMessage).toBe(
+      'Only the first 100 of your 150 items were added, at positions 5–104: the music service then failed, ' +
+        'so items 101–150 were not. Add them again later at position 105, to keep your order.',
     );
   });
 });

@@ -111,12 +111,12 @@ const playlistSuggestions =
 
 /**
  * Whether `/music playlist view` can show it: not a playlist that is not the member's to change and
- * came without its items' count. Since 2026 the service leaves the items (and their count) out of
- * playlists the member neither owns nor collaborates on, and refuses to list them: suggested, they
- * could only fail. Before that, every playlist came with its count.
+ * came without its items. Since 2026 the service leaves the items out of playlists the member
+ * neither owns nor collaborates on, and refuses to list them: suggested, they could only fail.
+ * (A playlist whose items came without a count, as some the service makes itself, stays.)
  */
 function viewable(playlist: PlaylistChoice): boolean {
-  return !(playlist.editable === false && playlist.total === null);
+  return !(playlist.editable === false && playlist.itemsShown === false);
 }
 
 /** `/music playlist view`: every playlist in the member's list that it can show. */

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { HttpError } from '../../services/http/errors.js';
+import { HttpError, RateLimitError } from '../../services/http/errors.js';
 import {
   MAX_PAGE_SIZE,
   MAX_PLAYLIST_ITEMS_PER_REQUEST,
@@ -224,6 +224,11 @@ const mineSchema = z.object({
       editable: z.boolean().optional(),
       /** The service's `public` (false: private); absent in copies kept before this field. */
       public: z.boolean().nullable().optional(),
+      /**
+       * Whether the playlist came with its items' reference: since 2026, only to its owner and
+       * collaborators. Absent in copies kept before this field.
+       */
+      itemsShown: z.boolean().optional(),
     }),
   ),
 });
@@ -252,6 +257,7 @@ async function fetchMine(deps: MusicDeps, userId: string): Promise<PlaylistChoic
       owner: playlist.owner.display_name ?? playlist.owner.id,
       total: playlist.tracks?.total ?? null,
       public: playlist.public,
+      itemsShown: playlist.tracks !== undefined,
       ...(me === undefined ? {} : { editable: mayChange(playlist, me.id) }),
     });
   }
@@ -534,7 +540,9 @@ function addFailure(deps: MusicDeps, error: unknown, at: number): unknown {
 /**
  * A long addition the service failed part-way through (its own trouble, not the items): which
  * positions the added items took, and where the rest belong, so that adding them again keeps the
- * member's order. Still the service's failure, for the log.
+ * member's order. Still the service's failure, for the log. Only a refusal (a 4xx, a rate limit)
+ * says the failed request added nothing; a request that timed out, lost its connection or met a
+ * 5xx may have been applied (an addition is never sent twice), so the member is asked to look first.
  */
 class IncompleteAddError extends IncompleteChangeError {
   override readonly userMessage: string;
@@ -546,11 +554,18 @@ class IncompleteAddError extends IncompleteChangeError {
         ? `at position ${formatCount(at)}`
         : `at positions ${formatCount(at)}–${formatCount(at + applied - 1)}`;
     const rest = itemRange(applied + 1, total, true);
-    this.userMessage =
-      `${onlyTheFirst(applied, total, 'items', 'added', 'your')}, ${where}: the music service then ` +
-      `failed, so ${rest} ${total - applied === 1 ? 'was' : 'were'} not. Add ` +
-      `${total - applied === 1 ? 'it' : 'them'} again later at position ${formatCount(at + applied)}, ` +
-      'to keep your order.';
+    const one = total - applied === 1;
+    const next = formatCount(at + applied);
+    const refused =
+      source.cause instanceof RateLimitError ||
+      (source.cause instanceof HttpError && source.cause.status >= 400 && source.cause.status < 500);
+    this.userMessage = refused
+      ? `${onlyTheFirst(applied, total, 'items', 'added', 'your')}, ${where}: the music service then ` +
+        `failed, so ${rest} ${one ? 'was' : 'were'} not. Add ${one ? 'it' : 'them'} again later at ` +
+        `position ${next}, to keep your order.`
+      : `${onlyTheFirst(applied, total, 'items', 'added', 'your')} for sure, ${where}: the music ` +
+        `service then failed, and ${rest} may or may not have gone in. Look at the playlist from ` +
+        `position ${next} (\`/music playlist view\`) before adding ${one ? 'it' : 'them'} again there.`;
   }
 }
 
