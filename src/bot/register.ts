@@ -87,7 +87,8 @@ export function describeRegisterFailure(
  * for global commands, the daily limit on creating them that is the likeliest cause.
  */
 function rateLimited(retryAfterMs: number, global: boolean): string {
-  const minutes = Math.ceil(retryAfterMs / 60_000);
+  // Less the library's own margin (50 ms), so that an hour reads as 60 minutes, not 61.
+  const minutes = Math.ceil(Math.max(0, retryAfterMs - 1_000) / 60_000);
   const when =
     retryAfterMs > 0
       ? `try again in ${minutes >= 120 ? `about ${Math.round(minutes / 60)} hours` : `${minutes} minute${minutes === 1 ? '' : 's'}`}`

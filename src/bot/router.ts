@@ -21,14 +21,15 @@ import type { ButtonHandler, Command, Feature } from './types.js';
 export const AUTOCOMPLETE_BUDGET_MS = 2_400;
 
 /**
- * {@link AUTOCOMPLETE_BUDGET_MS}, less the time the interaction took to reach the bot: Discord's 3 s
- * run from when it made the interaction (the time in its id), not from when the gateway delivered
- * it. A lag outside 0-2 s says more about this machine's clock than about the delivery, and is not
- * counted.
+ * {@link AUTOCOMPLETE_BUDGET_MS}, less the time the interaction took to reach the bot (and to wait
+ * on its event loop): Discord's 3 s run from when it made the interaction (the time in its id), not
+ * from when the gateway delivered it. Past the budget, nothing is left: no suggestions, at once,
+ * which may still arrive in time where late ones would not. A lag below 0 or over 3 s says more
+ * about this machine's clock than about the delivery, and is not counted.
  */
 export function autocompleteBudgetMs(createdTimestamp: number, now: number): number {
   const lag = now - createdTimestamp;
-  return lag > 0 && lag <= 2_000 ? Math.max(0, AUTOCOMPLETE_BUDGET_MS - lag) : AUTOCOMPLETE_BUDGET_MS;
+  return lag > 0 && lag <= 3_000 ? Math.max(0, AUTOCOMPLETE_BUDGET_MS - lag) : AUTOCOMPLETE_BUDGET_MS;
 }
 
 /** discord.js's refusals to read options that are not as the code declares them. */

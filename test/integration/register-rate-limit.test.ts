@@ -79,5 +79,18 @@ describe('registering commands while Discord rate-limits it', () => {
     expect(describeRegisterFailure(error, { ...where, guildId: '222', apiUrl: discord.apiUrl })).toBe(
       'Discord is rate-limiting command registration: try again in about 2 hours.',
     );
+    // An hour reads as an hour (the library adds a margin of its own to the wait).
+    const hour = await discordAnswering([
+      { status: 429, headers: { 'retry-after': '3600' }, body: { message: 'Slow down', retry_after: 3600 } },
+    ]);
+    const inAnHour = await registerCommands({
+      token: 't',
+      applicationId: '111',
+      apiUrl: hour.apiUrl,
+      commands,
+    }).catch((caught: unknown) => caught);
+    expect(describeRegisterFailure(inAnHour, { ...where, guildId: '222', apiUrl: hour.apiUrl })).toBe(
+      'Discord is rate-limiting command registration: try again in 60 minutes.',
+    );
   });
 });

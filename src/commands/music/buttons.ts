@@ -103,7 +103,8 @@ const playlistPage = musicButton(playlistPageButton, async (interaction, state, 
   ).catch(async (error: unknown) => {
     // Its pages can no longer be turned: the message keeps what it shows, without the buttons
     // that would fail each time; the member is told why (the error, answered privately).
-    if (error instanceof PlaylistGoneError) await interaction.editReply({ components: [] });
+    if (error instanceof PlaylistGoneError)
+      await interaction.editReply({ components: [] }).catch(() => undefined);
     throw error;
   });
   await interaction.editReply(renderPlaylistPage(page, { ownerId: state.owner }));
