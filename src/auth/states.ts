@@ -160,14 +160,22 @@ export class LinkStates {
     if (!first) return this.used(id);
     await this.store.delete(id);
     if (this.now() - link.createdAt > STATE_LIFETIME_MS) {
-      await this.settle(state, 'expired');
+      await this.settleIfCan(state, 'expired');
       return { kind: 'expired' };
     }
     if (await this.withdrawnFrom(link)) {
-      await this.settle(state, 'withdrawn');
+      await this.settleIfCan(state, 'withdrawn');
       return { kind: 'withdrawn' };
     }
     return { kind: 'ok', link };
+  }
+
+  /**
+   * {@link settle}, best effort: the state is used up already, and the page for what happened must
+   * still be shown. Unwritten, coming back to it reads as used, without saying how.
+   */
+  private async settleIfCan(state: string, outcome: LinkOutcome): Promise<void> {
+    await this.settle(state, outcome).catch(() => undefined);
   }
 
   /**

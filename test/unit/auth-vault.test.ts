@@ -186,6 +186,18 @@ describe('link states', () => {
     expect(await states.peek(old.state)).toEqual({ kind: 'replayed', outcome: undefined });
   });
 
+  it('still say a state expired when what became of it cannot be written', async () => {
+    const { storage } = await sqliteStorage();
+    let now = Date.now();
+    const states = new LinkStates(storage, new Keyring(randomBytes(32)), () => now);
+    const late = await states.create('user-1');
+    now += STATE_LIFETIME_MS + 1;
+    states.settle = () => Promise.reject(new Error('storage down'));
+    expect((await states.take(late.state)).kind).toBe('expired');
+    // Coming back to it: used, without saying how.
+    expect(await states.peek(late.state)).toEqual({ kind: 'replayed', outcome: undefined });
+  });
+
   it('write nothing for a state they never issued, and still read a used one as replayed', async () => {
     const { storage } = await sqliteStorage();
     const states = new LinkStates(storage, new Keyring(randomBytes(32)));

@@ -96,8 +96,8 @@ export function renderLinkStatus(link: MusicLink, profile: CurrentUser | undefin
           1024,
         ),
       },
-      // A link that holds some permissions but not all the bot asks for (the service granted fewer).
-      ...(scopes.length > 0 && missingScopes(scopes).length > 0
+      // A link that holds fewer permissions than the bot asks for (the service granted fewer).
+      ...(missingScopes(scopes).length > 0
         ? [
             {
               name: 'Not granted',
