@@ -1,4 +1,5 @@
 /** The callback server's pages: plain, readable HTML, no scripts, nothing loaded from elsewhere. */
+import { notGrantedText } from './scopes.js';
 import type { LinkOutcome } from './states.js';
 
 const escapes: Record<string, string> = {
@@ -83,11 +84,7 @@ export const pages = {
     title: 'Music account linked',
     lines: [
       `Linked as ${name}. You can close this tab and go back to Discord.`,
-      ...(missing.length === 0
-        ? []
-        : [
-            `The music service did not grant everything the bot asked for, so it cannot ${missing.join('; ')}. Linking again asks for the same; the music service decides what it grants.`,
-          ]),
+      ...(missing.length === 0 ? [] : [notGrantedText(missing)]),
     ],
   }),
   /** `access_denied`, which the service sends for consent refused and for consent that failed alike. */

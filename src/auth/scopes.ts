@@ -16,6 +16,14 @@ export const SCOPE_WORDS: Readonly<Record<string, string>> = {
   'playlist-modify-private': 'edit your private playlists',
 };
 
+/** What a link made with the `missing` permissions not granted cannot do, and why linking again may not help. */
+export function notGrantedText(missing: readonly string[]): string {
+  return (
+    `The music service did not grant everything the bot asked for, so it cannot ${missing.join('; ')}. ` +
+    'Linking again asks for the same; the music service decides what it grants.'
+  );
+}
+
 /**
  * What the bot asks for that the service did not grant, in words (RFC 6749 §5.1: the token answer
  * names the scope granted when it differs from the one asked for). Linking again asks for the same,

@@ -88,14 +88,15 @@ async function answerAfterPublicDefer(
   // private is risked there: a text answer (an error message, which never carries a secret), else
   // the line that stands in for a rich one (a change made: so that it is not made twice), else
   // {@link NOT_PRIVATE_TEXTS}. A sign-in prompt or a private playlist is never sent so.
-  const followed = edited
-    ? answer
-    : { content: textOnly(answer) || inPlaceOfRich || NOT_PRIVATE_TEXTS[lang] };
+  const publicSafe = textOnly(answer) || inPlaceOfRich || NOT_PRIVATE_TEXTS[lang];
   try {
-    await interaction.followUp({ ...followed, flags: MessageFlags.Ephemeral });
+    await interaction.followUp({
+      ...(edited ? answer : { content: publicSafe }),
+      flags: MessageFlags.Ephemeral,
+    });
   } catch (error) {
     if (!edited) throw error;
-    await inPlace(textOnly(answer) || inPlaceOfRich || NOT_PRIVATE_TEXTS[lang]);
+    await inPlace(publicSafe);
     return;
   }
   if (edited) await interaction.deleteReply().catch(() => undefined);

@@ -1,5 +1,5 @@
 import { EmbedBuilder } from '@discordjs/builders';
-import { SCOPE_WORDS, missingScopes } from '../../auth/scopes.js';
+import { SCOPE_WORDS, missingScopes, notGrantedText } from '../../auth/scopes.js';
 import type { MusicLink } from '../../auth/vault.js';
 import type { CurrentUser } from '../../services/music/index.js';
 import { md } from './music-text.js';
@@ -40,19 +40,11 @@ export function renderLinked(
       truncate(
         [
           `Linked as **${md(link.displayName ?? link.accountId, 200)}**. Your music commands now use this account.`,
-          ...(missing.length === 0 ? [] : [notGranted(missing)]),
+          ...(missing.length === 0 ? [] : [notGrantedText(missing)]),
         ].join('\n'),
         4096,
       ),
     );
-}
-
-/** A link made with fewer permissions than the bot asked for: what will not work, and why. */
-function notGranted(missing: readonly string[]): string {
-  return (
-    `The music service did not grant everything the bot asked for, so it cannot ${missing.join('; ')}. ` +
-    'Linking again asks for the same; the music service decides what it grants.'
-  );
 }
 
 function premiumText(product: string | undefined): string {
@@ -76,7 +68,8 @@ function linkedAs(link: MusicLink, profile: CurrentUser | undefined): string {
 
 /** `/music status`: the linked account, its premium status and the granted scopes. */
 export function renderLinkStatus(link: MusicLink, profile: CurrentUser | undefined): EmbedBuilder {
-  const scopes = link.scopes.length > 0 ? link.scopes : [];
+  const scopes = link.scopes;
+  const missing = missingScopes(scopes);
   return new EmbedBuilder()
     .setColor(MUSIC_COLOUR)
     .setTitle('Your music account')
@@ -97,16 +90,11 @@ export function renderLinkStatus(link: MusicLink, profile: CurrentUser | undefin
         ),
       },
       // A link that holds fewer permissions than the bot asks for (the service granted fewer).
-      ...(missingScopes(scopes).length > 0
+      ...(missing.length > 0
         ? [
             {
               name: 'Not granted',
-              value: truncate(
-                missingScopes(scopes)
-                  .map((words) => `• ${words}`)
-                  .join('\n'),
-                1024,
-              ),
+              value: truncate(missing.map((words) => `• ${words}`).join('\n'), 1024),
             },
           ]
         : []),

@@ -518,10 +518,7 @@ function addFailure(deps: MusicDeps, error: unknown, at: number): unknown {
     const { applied, total } = error;
     const refusedTo = Math.min(applied + MAX_PLAYLIST_ITEMS_PER_REQUEST, total);
     const unsent = refusedTo < total ? `, and ${itemRange(refusedTo + 1, total, true)} were not sent` : '';
-    const where =
-      applied === 1
-        ? `at position ${formatCount(at)}`
-        : `at positions ${formatCount(at)}–${formatCount(at + applied - 1)}`;
+    const where = placedAt(at, applied);
     const which =
       refusedTo === applied + 1
         ? 'as it is not a track or episode it knows'
@@ -537,6 +534,13 @@ function addFailure(deps: MusicDeps, error: unknown, at: number): unknown {
   return error;
 }
 
+/** `at position 5`, `at positions 5–104`: where `applied` items added at `at` went. */
+function placedAt(at: number, applied: number): string {
+  return applied === 1
+    ? `at position ${formatCount(at)}`
+    : `at positions ${formatCount(at)}–${formatCount(at + applied - 1)}`;
+}
+
 /**
  * A long addition the service failed part-way through (its own trouble, not the items): which
  * positions the added items took, and where the rest belong, so that adding them again keeps the
@@ -549,10 +553,7 @@ class IncompleteAddError extends IncompleteChangeError {
   constructor(source: IncompleteChangeError, at: number) {
     super(source.applied, source.total, source.cause, 'playlist-add');
     const { applied, total } = source;
-    const where =
-      applied === 1
-        ? `at position ${formatCount(at)}`
-        : `at positions ${formatCount(at)}–${formatCount(at + applied - 1)}`;
+    const where = placedAt(at, applied);
     const rest = itemRange(applied + 1, total, true);
     const one = total - applied === 1;
     const next = formatCount(at + applied);
