@@ -686,7 +686,9 @@ export async function startWeatherEmulator(options: WeatherEmulatorOptions = {})
       return;
     }
     const handler = host ? ROUTES[host][path] : undefined;
-    if (!handler) return answer(new Reply(404, { cod: '404', message: 'Not found' }));
+    // Upstream answers a path it does not serve (or a product asked on another product's host) with
+    // this body, not with a "not found" wording: seen in public client tests and troubleshooting notes.
+    if (!handler) return answer(new Reply(404, { cod: '404', message: 'Internal error' }));
     const reply = handler({ query, nowSec: Math.floor(now() / 1000), seed, siteUrl, yearly });
     answer(host && XML_PRODUCTS[host]?.has(path) && query.get('mode') === 'xml' ? xmlError(reply) : reply);
   }

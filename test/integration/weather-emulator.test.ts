@@ -192,7 +192,10 @@ describe('the weather emulator speaks like the service', () => {
   });
 
   it('serves each endpoint on its own host, and the api host’s weather on the paid pro host too', async () => {
-    expect((await get(`${emulator.apiUrl}/data/2.5/forecast/hourly?lat=1&lon=1&${KEY}`)).status).toBe(404);
+    const wrongHost = await get(`${emulator.apiUrl}/data/2.5/forecast/hourly?lat=1&lon=1&${KEY}`);
+    expect(wrongHost.status).toBe(404);
+    // Upstream's body for a path it does not serve.
+    expect(wrongHost.body).toEqual({ cod: '404', message: 'Internal error' });
     expect((await get(`${emulator.historyUrl}/data/2.5/forecast?lat=1&lon=1&${KEY}`)).status).toBe(404);
     expect((await get(`${emulator.proUrl}/geo/1.0/direct?q=London&${KEY}`)).status).toBe(404);
     const onPro = await get(`${emulator.proUrl}/data/2.5/weather?lat=1&lon=1&${KEY}`);
