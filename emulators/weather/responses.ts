@@ -333,7 +333,9 @@ export function statisticsYears(now: number): number[] {
 }
 
 /**
- * `GET {history}/data/2.5/aggregated/year`: one item per calendar day (366, 29 February included),
+ * `GET {history}/data/2.5/aggregated/year`: one item per calendar day, "all 365 days of the entire
+ * year" as the service's own page puts it (the spec says only "one item per calendar day in the
+ * sample"), so 29 February is not among them; each holds
  * statistics over the hourly observations of that UTC date in each of the covered years, i.e. over
  * exactly the records the hourly history gives for those days. Temperatures in Kelvin whatever `units`;
  * precipitation is the hourly amount (rain and snow water, mm).
@@ -342,14 +344,13 @@ export function yearlyStatistics(location: Location, now: number, seed: number) 
   const years = statisticsYears(now);
   const result = [];
   for (let month = 1; month <= 12; month++) {
-    const days = new Date(Date.UTC(2024, month, 0)).getUTCDate();
+    const days = new Date(Date.UTC(2025, month, 0)).getUTCDate(); // a common year: no 29 February
     for (let day = 1; day <= days; day++) {
       const samples: Sample[] = [];
       const dailyMin: number[] = [];
       const dailyMax: number[] = [];
       for (const year of years) {
         const midnight = Date.UTC(year, month - 1, day) / 1000;
-        if (new Date(midnight * 1000).getUTCMonth() !== month - 1) continue; // no 29 Feb that year
         const hours = dayObservations(seed, location.lat, location.lon, midnight);
         samples.push(...hours);
         dailyMin.push(Math.min(...hours.map((s) => s.tempK)));

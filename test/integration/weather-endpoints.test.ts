@@ -85,7 +85,9 @@ describe('every endpoint of the weather spec, through the client', () => {
     expect(history.list.at(-1)?.dt).toBe(NOW_S);
 
     const yearly = await client.history.yearly(BERLIN);
-    expect(yearly.result).toHaveLength(366);
+    // "All 365 days of the entire year" (the service's page): 29 February is not among them.
+    expect(yearly.result).toHaveLength(365);
+    expect(yearly.result.some((d) => d.month === 2 && d.day === 29)).toBe(false);
     const july = yearly.result.find((d) => d.month === 7 && d.day === 15);
     const january = yearly.result.find((d) => d.month === 1 && d.day === 15);
     expect(july?.temp.mean).toBeGreaterThan((january?.temp.mean ?? Infinity) + 10);

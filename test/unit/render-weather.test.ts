@@ -568,6 +568,13 @@ describe('renderDayStatistics', () => {
     const embed = renderDayStatistics(statisticsReportFixture({ statistics: undefined }), DE);
     expect(embed.data.description).toBe('Der Wetterdienst hat für diesen Tag keine Statistik.');
   });
+
+  it('says which days to ask for instead when 29 February has no statistics', () => {
+    const report = { ...statisticsReportFixture({ statistics: undefined }), month: 2, day: 29 };
+    const description = renderDayStatistics(report, US).data.description;
+    expect(description).toContain('29 February is not one of them');
+    expect(description).toContain('28 February or 1 March');
+  });
 });
 
 describe('renderAccumulated', () => {

@@ -256,6 +256,8 @@ const en = {
   statsIntro: (count: number, formatted: string) =>
     `Statistics of every measurement on this calendar day over the past years (${formatted} ${count === 1 ? 'measurement' : 'measurements'}).`,
   statsEmpty: 'The weather service has no statistics for this day.',
+  statsNoLeapDay:
+    'The weather service keeps statistics for 365 days of the year, and 29 February is not one of them: ask for 28 February or 1 March.',
   records: 'Records',
   recordLowHigh: (low: string, high: string) => `lowest ${low}, highest ${high}`,
   averageLowHigh: 'Average low / high',
@@ -468,6 +470,8 @@ const de: WeatherMessages = {
   statsIntro: (count, formatted) =>
     `Statistik aller Messungen an diesem Kalendertag in den vergangenen Jahren (${formatted} ${count === 1 ? 'Messung' : 'Messungen'}).`,
   statsEmpty: 'Der Wetterdienst hat für diesen Tag keine Statistik.',
+  statsNoLeapDay:
+    'Der Wetterdienst führt Statistiken für 365 Tage im Jahr, und der 29. Februar gehört nicht dazu: Frag nach dem 28. Februar oder dem 1. März.',
   records: 'Rekorde',
   recordLowHigh: (low, high) => `Tiefstwert ${low}, Höchstwert ${high}`,
   averageLowHigh: 'Mittleres Minimum / Maximum',

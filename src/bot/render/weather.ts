@@ -425,7 +425,11 @@ export function renderDayStatistics(report: StatisticsReport, options: WeatherRe
   const { t } = f;
   const title = t.statsTitle(report.place.label, f.calendarDay(report.month, report.day));
   const stats = report.statistics;
-  if (!stats) return weatherEmbed({ title, description: t.statsEmpty, footer: f.footer });
+  if (!stats) {
+    // The service's year has 365 days ("all 365 days of the entire year"): no 29 February.
+    const leapDay = report.month === 2 && report.day === 29;
+    return weatherEmbed({ title, description: leapDay ? t.statsNoLeapDay : t.statsEmpty, footer: f.footer });
+  }
   const { temp } = stats;
   const range = (low: string, high: string) => `${low} – ${high}`;
   return weatherEmbed({
