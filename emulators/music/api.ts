@@ -89,6 +89,12 @@ export const LIMITS = {
 } as const;
 
 const ID = /^[0-9A-Za-z]{22}$/;
+/**
+ * The 404 message of a well-formed catalog id (album, artist) that names nothing: recorded from the
+ * real service for albums and their tracks (spotipy #575, spotifydl-core #6; shows too). A playlist's
+ * 404 says `Resource not found` instead.
+ */
+const NO_SUCH_ID = 'non existing id';
 const ITEM_URI = new RegExp(`^${URI_SCHEME}:(track|episode):([0-9A-Za-z]{22})$`);
 
 const fail = (status: number, message: string, reason?: string): never => {
@@ -216,7 +222,7 @@ export function createApi(options: ApiOptions): Api {
     offset: number,
     limit: number,
   ) {
-    const album = catalog.albums.get(albumId) ?? fail(404, 'Resource not found');
+    const album = catalog.albums.get(albumId) ?? fail(404, NO_SUCH_ID);
     const items = album.trackIds.slice(offset, offset + limit).flatMap((id) => {
       const track = catalog.tracks.get(id);
       return track === undefined ? [] : [trackSimple(ctx, track)];
@@ -233,7 +239,7 @@ export function createApi(options: ApiOptions): Api {
   }
 
   const getAlbum: Route['handle'] = (req, auth, [id = '']) => {
-    const album = catalog.albums.get(validId(id)) ?? fail(404, 'Resource not found');
+    const album = catalog.albums.get(validId(id)) ?? fail(404, NO_SUCH_ID);
     const ctx = render(req, auth);
     return {
       status: 200,
@@ -263,12 +269,12 @@ export function createApi(options: ApiOptions): Api {
   };
 
   const getArtist: Route['handle'] = (req, auth, [id = '']) => {
-    const artist = catalog.artists.get(validId(id)) ?? fail(404, 'Resource not found');
+    const artist = catalog.artists.get(validId(id)) ?? fail(404, NO_SUCH_ID);
     return { status: 200, body: artistFull(render(req, auth), artist) };
   };
 
   const getTopTracks: Route['handle'] = (req, auth, [id = '']) => {
-    const artist = catalog.artists.get(validId(id)) ?? fail(404, 'Resource not found');
+    const artist = catalog.artists.get(validId(id)) ?? fail(404, NO_SUCH_ID);
     const ctx = render(req, auth);
     const market = ctx.market;
     // Only content available in the market is returned; with no market, none is.

@@ -15,6 +15,23 @@ describe('music emulator: error answers a client sees', () => {
 
   const call = (method: string, path: string) => callMusicApi(emulator, token, path, method);
 
+  it('answers a well-formed id that names no album or artist as the service does, and an unknown playlist its own way', async () => {
+    const unknown = '0000000000000000000000';
+    const noSuchId = { error: { status: 404, message: 'non existing id' } };
+    for (const path of [
+      `/v1/albums/${unknown}`,
+      `/v1/albums/${unknown}/tracks`,
+      `/v1/artists/${unknown}`,
+      `/v1/artists/${unknown}/top-tracks?market=DE`,
+    ]) {
+      const answer = await call('GET', path);
+      expect([path, answer.status, answer.body]).toEqual([path, 404, noSuchId]);
+    }
+    expect((await call('GET', `/v1/playlists/${unknown}`)).body).toEqual({
+      error: { status: 404, message: 'Resource not found' },
+    });
+  });
+
   it('gives an injected 429 a Retry-After of 1 second by default', async () => {
     emulator.failNext('/v1/me', 429);
     expect(await call('GET', '/v1/me')).toEqual({
