@@ -54,6 +54,31 @@ describe('playlist edits refused for their numbers', () => {
     );
   });
 
+  it('says the playlist got shorter meanwhile when the position is past its end by the time the items go in', async () => {
+    const uris = trackUris(world.emulator, 6);
+    const id = world.emulator.createPlaylist('alice', { name: 'Shrinking', uris });
+    const real = world.music.playlists;
+    const shrinking = Object.assign(Object.create(real) as MusicClient['playlists'], {
+      // While the bot is on its way, the member removes the last three items in the app.
+      addItems: async (...args: Parameters<MusicClient['playlists']['addItems']>) => {
+        const snapshot = world.emulator.playlist(id)?.snapshotId ?? '';
+        await real.removeItems('alice', id, uris.slice(3), snapshot);
+        return real.addItems(...args);
+      },
+    });
+    const client = Object.assign(Object.create(world.music) as MusicClient, { playlists: shrinking });
+    const track = trackUris(world.emulator, 1, 300)[0]!;
+    expect(await refusal(addToPlaylist({ ...deps, client }, 'alice', id, track, 7))).toBe(
+      '“Shrinking” has fewer items than a moment ago (it changed meanwhile), so that position is past ' +
+        'its end: nothing was changed. Look at it again (`/music playlist view`) and choose the position from there.',
+    );
+    expect(world.emulator.playlist(id)?.length).toBe(3);
+    // The service has been seen answering this with a 403, which is no "not yours".
+    world.emulator.failNext(`/v1/playlists/${id}/tracks`, 403, { message: 'Index out of bounds' });
+    expect(await refusal(addToPlaylist(deps, 'alice', id, track, 4))).toMatch(/^“Shrinking” has fewer items/);
+    expect(world.emulator.playlist(id)?.length).toBe(3);
+  });
+
   it('says one item is already there in the singular', async () => {
     const id = world.emulator.createPlaylist('alice', { name: 'Short', uris: trackUris(world.emulator, 3) });
     expect(await refusal(movePlaylistItems(deps, 'alice', id, 2, 2))).toBe('That item is already there.');

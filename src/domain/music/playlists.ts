@@ -396,11 +396,33 @@ async function requireEditable(deps: MusicDeps, userId: string, playlist: string
   return full;
 }
 
+/**
+ * The service's `Index out of bounds`: a position past the end of the playlist as it is now, read a
+ * moment ago with more items (a change made meanwhile, in the app or another command). The emulator
+ * answers it with a 400; the service has been recorded answering it with a 403 (spotipy #716), which
+ * would otherwise read as a playlist that is not the member's.
+ */
+function isPastTheEnd(error: unknown): boolean {
+  return (
+    error instanceof HttpError &&
+    (error.status === 400 || error.status === 403) &&
+    /\bindex out of bounds\b/i.test(error.detail ?? '')
+  );
+}
+
 /** A 403 on an edit means the playlist is not the member's to change. */
 async function editing<T>(playlist: Playlist, change: () => Promise<T>): Promise<T> {
   try {
     return await change();
   } catch (error) {
+    if (isPastTheEnd(error)) {
+      throw new MusicInputError(
+        `“${quoteText(playlist.name)}” has fewer items than a moment ago (it changed meanwhile), so ` +
+          'that position is past its end: nothing was changed. Look at it again (`/music playlist view`) ' +
+          'and choose the position from there.',
+        { cause: error },
+      );
+    }
     // A bare 403 (no scope, allow-list or removal meaning) on an edit: not the member's playlist.
     if (error instanceof ForbiddenError && error.userMessage === undefined)
       throw new NotYourPlaylistError(playlist.name);
