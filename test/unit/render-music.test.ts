@@ -75,6 +75,43 @@ describe('album renderer', () => {
     ]);
   });
 
+  it('shows every track of a long-titled album on one of its pages: names shortened, none skipped', () => {
+    // A classical compilation: long titles and credits, with markdown characters that double when escaped.
+    const title = (i: number) =>
+      `Symphony_No._${i}_in_D_Minor,_Op._125_*Choral*:_IV._Presto_-_Allegro_assai_-_Allegro_`;
+    const credits = [
+      'Ludwig_van_Beethoven',
+      'Symphonieorchester_des_Bayerischen_Rundfunks',
+      'Chor_des_BR',
+      'Mariss_Jansons',
+    ];
+    const tracks = Array.from({ length: 40 }, (_, i) =>
+      trackLine({ name: title(i + 1), artists: credits, trackNumber: i + 1 }),
+    );
+    const album = albumSummary({
+      artists: Array.from({ length: 12 }, (_, i) => ({
+        id: `a${i}`,
+        name: `Various_*Artists*_${'_'.repeat(70)}${i}`,
+      })),
+      tracks,
+      totalTracks: 40,
+    });
+    const shown = [0, 1].flatMap((page) => {
+      const message = pure((a) => renderAlbum(a, { ownerId: OWNER, page }), album);
+      const description = message.embeds[0]!.description!;
+      // Only the tracks of later pages are counted as more.
+      expect(/…and (\d+) more tracks$/.exec(description)?.[1]).toBe(page === 0 ? '20' : undefined);
+      return description
+        .split('\n')
+        .filter((line) => line.startsWith('`'))
+        .map((line) => Number(/^`(\d+)\.`/.exec(line)?.[1]));
+    });
+    expect(shown).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    // Short names keep their full length.
+    const short = renderAlbum(albumSummary(), { ownerId: OWNER }).embeds[0]!.description!;
+    expect(short).toContain('`1.` Morning Window');
+  });
+
   it('numbers tracks as the album does, by disc once there are two, not by place in the list', () => {
     const numbered = (tracks: ReturnType<typeof trackLine>[], page = 0) =>
       renderAlbum(albumSummary({ tracks, totalTracks: tracks.length }), { ownerId: OWNER, page })
@@ -247,6 +284,19 @@ describe('artist renderers', () => {
     );
   });
 
+  it('lists all ten top tracks in their field, shortening long names rather than leaving tracks out', () => {
+    const long = '_*'.repeat(60);
+    const topTracks = Array.from({ length: 10 }, (_, i) =>
+      track({ name: `${i + 1}${long}`, album: { ...track().album, name: long } }),
+    );
+    const message = pure(renderArtist, { artist: artist(), topTracks, market: 'SE' });
+    const value = message.embeds[0]!.fields![3]!.value;
+    expect(value).not.toMatch(/more track/);
+    expect(value.split('\n').map((line) => /^`(\d+)\.`/.exec(line)?.[1])).toEqual(
+      Array.from({ length: 10 }, (_, i) => String(i + 1)),
+    );
+  });
+
   it('lists 300 artists and 300 unknown ids without passing any limit', () => {
     const message = pure(renderArtists, {
       found: Array.from({ length: 300 }, () => artist({ name: LONG, genres: [LONG, LONG, LONG] })),
@@ -389,6 +439,31 @@ describe('playlist renderers', () => {
       '`7.` Winter Rain — The Golden Islands · 5:45 · unavailable',
     ]);
     expect(message.components).toEqual([]);
+  });
+
+  it('names every item a removal would take, shortening long names rather than leaving items out', () => {
+    const long = '*_~'.repeat(40);
+    const entries = Array.from({ length: 15 }, (_, i) =>
+      playlistEntry('track', {
+        name: `${i}${long}`,
+        artists: [1, 2, 3].map((n) => ({ id: `a${n}`, name: `${long}${n}`, uri: `service:artist:a${n}` })),
+      }),
+    );
+    const message = pure((p) => renderRemovalPrompt(p, OWNER), {
+      head: playlistHead(),
+      from: 5,
+      entries,
+      copiesAt: [],
+      total: 40,
+      fingerprint: 'AbC_-123xy',
+    });
+    const description = message.embeds[0]!.description!;
+    expect(description).not.toMatch(/more item/);
+    const numbers = description
+      .split('\n')
+      .filter((line) => line.startsWith('`'))
+      .map((line) => Number(/^`(\d+)\.`/.exec(line)?.[1]));
+    expect(numbers).toEqual(Array.from({ length: 15 }, (_, i) => i + 5));
   });
 
   it('pages a 10,000-item playlist: "page k of n" and buttons to the first, previous, next and last page', () => {

@@ -8,12 +8,14 @@ import {
   EMBED_LIMITS,
   fitEmbed,
   fitLines,
+  fitPage,
   formatCount,
   formatDuration,
   formatLength,
   label,
   md,
   plural,
+  scaled,
 } from './music-text.js';
 
 /** Tracks listed per page of an album. */
@@ -80,21 +82,22 @@ function trackArtists(track: TrackLine, albumArtists: readonly string[]): string
   return albumArtists.length <= 1 ? others : track.artists;
 }
 
-function trackLine(track: TrackLine, number: string, albumArtists: readonly string[]): string {
+function trackLine(track: TrackLine, number: string, albumArtists: readonly string[], scale = 1): string {
   const shown = trackArtists(track, albumArtists);
+  const most = scale < 1 / 2 ? 1 : scale < 1 ? 2 : 3;
   const byline =
     shown.length === 0
       ? ''
       : ` — ${shown
-          .slice(0, 3)
-          .map((artist) => md(artist, 40))
-          .join(', ')}${shown.length > 3 ? ', …' : ''}`;
+          .slice(0, most)
+          .map((artist) => md(artist, scaled(40, scale)))
+          .join(', ')}${shown.length > most ? ', …' : ''}`;
   const marks = [
     formatDuration(track.durationMs),
     track.explicit ? 'explicit' : undefined,
     track.playable ? undefined : 'unavailable',
   ].filter((mark): mark is string => mark !== undefined);
-  return `\`${number}.\` ${md(track.name, 90)}${byline} · ${marks.join(' · ')}`;
+  return `\`${number}.\` ${md(track.name, scaled(90, scale))}${byline} · ${marks.join(' · ')}`;
 }
 
 export interface AlbumRenderOptions {
@@ -133,10 +136,11 @@ export function renderAlbum(album: AlbumSummary, options: AlbumRenderOptions): M
       ? album.totalTracks === 0
         ? 'This album lists no tracks.'
         : 'The service listed none of its tracks.'
-      : fitLines(
-          shown.map((track, index) =>
-            trackLine(track, trackNumber(track, offset + index + 1, discs), artistNames),
-          ),
+      : fitPage(
+          (scale) =>
+            shown.map((track, index) =>
+              trackLine(track, trackNumber(track, offset + index + 1, discs), artistNames, scale),
+            ),
           EMBED_LIMITS.description - byline.length - 2,
           (hidden) => `…and ${plural(hidden, 'more track')}`,
           after,
@@ -221,17 +225,18 @@ function genres(artist: Artist, max: number): string {
 
 /** The artist with followers, genres, popularity and top tracks in the member's market. */
 export function renderArtist(view: ArtistView): MusicMessage {
-  const { artist } = view;
+  const { artist, topTracks } = view;
   const top =
-    view.topTracks === undefined
+    topTracks === undefined
       ? 'The music service does not offer top tracks to this bot’s app.'
-      : view.topTracks.length === 0
+      : topTracks.length === 0
         ? `None available in ${label(view.market, 20)}.`
-        : fitLines(
-            view.topTracks.map(
-              (track, index) =>
-                `\`${index + 1}.\` ${md(track.name, 80)} — ${md(track.album.name, 60, 'untitled album')} · ${formatDuration(track.duration_ms)}${track.explicit ? ' · explicit' : ''}`,
-            ),
+        : fitPage(
+            (scale) =>
+              topTracks.map(
+                (track, index) =>
+                  `\`${index + 1}.\` ${md(track.name, scaled(80, scale))} — ${md(track.album.name, scaled(60, scale), 'untitled album')} · ${formatDuration(track.duration_ms)}${track.explicit ? ' · explicit' : ''}`,
+              ),
             EMBED_LIMITS.fieldValue,
             (hidden) => `…and ${plural(hidden, 'more track')}`,
           );

@@ -58,6 +58,39 @@ export function fitLines(
   return clip(tail(bounded.length + alsoHidden), max);
 }
 
+/**
+ * How much of each name a page's lines keep, loosest first: 1 is each list's own lengths, the
+ * others shrink them (see {@link fitPage}).
+ */
+export const LINE_SCALES = [1, 2 / 3, 4 / 9, 1 / 4] as const;
+
+/** `base` scaled for {@link fitPage}, never below 8. */
+export function scaled(base: number, scale: number): number {
+  return Math.max(8, Math.round(base * scale));
+}
+
+/**
+ * Every line of one page, made (`make(scale)`) with the loosest of {@link LINE_SCALES} that lets all
+ * of them fit in `max`, with `tail(alsoHidden)` after them when items lie beyond the page. A page's
+ * next page starts after its last item, so an item left off a page would be shown on none: names
+ * are shortened instead. Only if even the tightest lines do not fit are lines left out (`fitLines`).
+ */
+export function fitPage(
+  make: (scale: number) => readonly string[],
+  max: number,
+  tail: (hidden: number) => string,
+  alsoHidden = 0,
+): string {
+  const more = alsoHidden > 0 ? tail(alsoHidden) : '';
+  let lines: readonly string[] = [];
+  for (const scale of LINE_SCALES) {
+    lines = make(scale);
+    const length = lines.reduce((sum, line) => sum + line.length + 1, 0) + (more === '' ? -1 : more.length);
+    if (length <= max) return [...lines, ...(more === '' ? [] : [more])].join('\n');
+  }
+  return fitLines(lines, max, tail, alsoHidden);
+}
+
 /** `3:07`, `1:02:03`. */
 export function formatDuration(ms: number): string {
   const total = Math.max(0, Math.round(ms / 1000));

@@ -18,22 +18,25 @@ import {
   EMBED_LIMITS,
   fitEmbed,
   fitLines,
+  fitPage,
   formatCount,
   formatDuration,
   label,
   md,
   plural,
+  scaled,
 } from './music-text.js';
 
-function artistsOf(entry: PlaylistEntry): string {
+function artistsOf(entry: PlaylistEntry, scale: number): string {
   const names = (entry.track?.artists ?? [])
     .map((artist) => artist.name ?? '')
     .filter((name) => name.trim() !== '');
   if (names.length === 0) return '';
+  const most = scale < 1 / 2 ? 1 : 2;
   return ` — ${names
-    .slice(0, 2)
-    .map((name) => md(name, 40))
-    .join(', ')}${names.length > 2 ? ', …' : ''}`;
+    .slice(0, most)
+    .map((name) => md(name, scaled(40, scale)))
+    .join(', ')}${names.length > most ? ', …' : ''}`;
 }
 
 function durationOf(entry: PlaylistEntry): string {
@@ -41,8 +44,11 @@ function durationOf(entry: PlaylistEntry): string {
   return ms === null || ms === undefined || ms <= 0 ? '' : ` · ${formatDuration(ms)}`;
 }
 
-/** One line per item, whatever it is: a null, local or episode item never breaks a page. */
-export function entryLine(entry: PlaylistEntry, position: number): string {
+/**
+ * One line per item, whatever it is: a null, local or episode item never breaks a page. `scale`
+ * shortens the names (see `fitPage`).
+ */
+export function entryLine(entry: PlaylistEntry, position: number, scale = 1): string {
   const number = `\`${formatCount(position)}.\``;
   const item = entry.track;
   switch (entry.kind) {
@@ -55,14 +61,14 @@ export function entryLine(entry: PlaylistEntry, position: number): string {
         .filter((mark) => mark !== undefined)
         .map((mark) => ` · ${mark}`)
         .join('');
-      return `${number} ${md(item?.name, 80)}${artistsOf(entry)}${durationOf(entry)}${marks}`;
+      return `${number} ${md(item?.name, scaled(80, scale))}${artistsOf(entry, scale)}${durationOf(entry)}${marks}`;
     }
     case 'episode':
-      return `${number} 🎙️ ${md(item?.name, 80, 'untitled episode')}${
-        item?.show?.name ? ` — ${md(item.show.name, 60)}` : ''
+      return `${number} 🎙️ ${md(item?.name, scaled(80, scale), 'untitled episode')}${
+        item?.show?.name ? ` — ${md(item.show.name, scaled(60, scale))}` : ''
       }${durationOf(entry)}`;
     case 'local':
-      return `${number} 💾 ${md(item?.name, 80, 'untitled file')}${artistsOf(entry)}${durationOf(entry)} · local file`;
+      return `${number} 💾 ${md(item?.name, scaled(80, scale), 'untitled file')}${artistsOf(entry, scale)}${durationOf(entry)} · local file`;
     case 'unavailable':
       return `${number} *Unavailable: removed from the service*`;
     case 'unsupported':
@@ -116,21 +122,22 @@ export function renderPlaylistPage(page: PlaylistPage, options: PlaylistPageOpti
   ]
     .map((line) => clip(line, 600))
     .join('\n');
-  const lines = page.entries.map((entry, index) => entryLine(entry, page.offset + index + 1));
+  const lines = (scale?: number) =>
+    page.entries.map((entry, index) => entryLine(entry, page.offset + index + 1, scale));
   const body =
     page.total === 0
       ? 'This playlist is empty.'
-      : lines.length === 0
+      : page.entries.length === 0
         ? `Nothing on this page any more: the playlist now has ${plural(page.total, 'item')}.`
-        : fitLines(
+        : fitPage(
             lines,
             EMBED_LIMITS.description - top.length - 2,
             (hidden) => `…and ${plural(hidden, 'more item')}`,
           );
   const range =
-    lines.length === 0
+    page.entries.length === 0
       ? ''
-      : ` · items ${formatCount(page.offset + 1)}–${formatCount(page.offset + lines.length)} of ${formatCount(page.total)}`;
+      : ` · items ${formatCount(page.offset + 1)}–${formatCount(page.offset + page.entries.length)} of ${formatCount(page.total)}`;
   const embed = fitEmbed({
     title: label(page.head.name, EMBED_LIMITS.title, 'Untitled playlist'),
     url: page.head.url,
@@ -200,7 +207,8 @@ function copiesLine(positions: readonly number[]): string {
 
 /** Asks before removing: the items that would go, Remove (only the invoker may confirm) and Cancel. */
 export function renderRemovalPrompt(preview: RemovalPreview, ownerId: string): MusicMessage {
-  const lines = preview.entries.map((entry, index) => entryLine(entry, preview.from + index));
+  const lines = (scale: number) =>
+    preview.entries.map((entry, index) => entryLine(entry, preview.from + index, scale));
   const n = preview.entries.length;
   const copies = preview.copiesAt.length;
   const copiesNote = copies === 0 ? [] : ['', copiesLine(preview.copiesAt)];
@@ -210,7 +218,7 @@ export function renderRemovalPrompt(preview: RemovalPreview, ownerId: string): M
     description: [
       `${n === 1 ? 'This item' : `These ${plural(n, 'item')}`} of ${formatCount(preview.total)} would be removed:`,
       '',
-      fitLines(lines, EMBED_LIMITS.description - 500, (hidden) => `…and ${plural(hidden, 'more item')}`),
+      fitPage(lines, EMBED_LIMITS.description - 500, (hidden) => `…and ${plural(hidden, 'more item')}`),
       ...copiesNote,
       '',
       `Only <@${ownerId}> can confirm. Nothing changes until then.`,
