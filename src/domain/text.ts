@@ -29,10 +29,27 @@ export function truncate(text: string, max: number): string {
  * `text` escaped for Discord markdown: bold, italics, underline, strike-through, spoilers, code,
  * masked links (`[text](url)`), mention or emoji tags (`<@id>`, `<#id>`, `<:name:id>`) and bare
  * links (`https://…`, which Discord makes clickable: `\:` shows a colon and breaks the link, as
- * `\:name:` shows an emoji's code) show as typed.
+ * `\:name:` shows an emoji's code) show as typed. So do, at the start of a line (where a name
+ * begins a field's value), a heading (`# `), subtext (`-# `) and a list (`- `, `1. `).
  */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\*_~`|<>[\]]/g, '\\$&').replace(/:(?=\/\/)/g, '\\:');
+  return text
+    .replace(/[\\*_~`|<>[\]]/g, '\\$&')
+    .replace(/:(?=\/\/)/g, '\\:')
+    .replace(/^([ \t]*)(#|-(?=[\s#]))/gm, '$1\\$2')
+    .replace(/^([ \t]*\d+)\.(?=\s)/gm, '$1\\.');
+}
+
+/**
+ * Characters that set the direction of the text after them until the paragraph ends (embeddings,
+ * overrides, isolates): inside a name they would turn the rest of the bot's own line around
+ * (`abc\u202Eevil` reverses what follows). Marks (U+200E, U+200F) only nudge their neighbours, and stay.
+ */
+const DIRECTION_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+
+/** `text` without {@link DIRECTION_CONTROLS}. */
+export function withoutDirectionControls(text: string): string {
+  return text.replace(DIRECTION_CONTROLS, '');
 }
 
 /**
@@ -41,7 +58,7 @@ export function escapeMarkdown(text: string): string {
  * rather than as a link in the bot's own message (nor is its address one).
  */
 export function quoteText(text: string, max = 60): string {
-  return escapeMarkdown(truncate(text.replace(/\s+/g, ' ').trim(), max));
+  return escapeMarkdown(truncate(withoutDirectionControls(text).replace(/\s+/g, ' ').trim(), max));
 }
 
 /** `1,234`: a count as the bot's English texts write it. */

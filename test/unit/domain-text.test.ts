@@ -52,6 +52,22 @@ describe('quoting names and input inside a sentence', () => {
     );
   });
 
+  it('keeps a name that begins a line from becoming a heading, subtext or a list, and leaves such signs inside it alone', () => {
+    expect(escapeMarkdown('# FREE NITRO')).toBe('\\# FREE NITRO');
+    expect(escapeMarkdown('## x\n-# tiny\n- item\n  12. twelve')).toBe(
+      '\\## x\n\\-# tiny\n\\- item\n  12\\. twelve',
+    );
+    expect(quoteText('1. Symphonie')).toBe('1\\. Symphonie');
+    expect(quoteText('Vol. 2 - Side #1, 3. Satz')).toBe('Vol. 2 - Side #1, 3. Satz');
+    expect(quoteText('-dash-')).toBe('-dash-');
+  });
+
+  it('leaves out the characters that would turn the rest of the line around, and keeps right-to-left names', () => {
+    expect(quoteText('abc\u202Eevil\u202C ok')).toBe('abcevil ok');
+    expect(quoteText('\u2067isolate\u2069')).toBe('isolate');
+    expect(quoteText('שלום \u200Fעולם')).toBe('שלום \u200Fעולם');
+  });
+
   it('keeps a quote on one line and short before escaping it', () => {
     expect(quoteText('  Road\ntrip  mix ')).toBe('Road trip mix');
     expect(quoteText(`${'*'.repeat(70)}`, 10)).toBe(`${'\\*'.repeat(9)}…`);

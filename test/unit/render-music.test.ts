@@ -355,6 +355,9 @@ describe('player renderers', () => {
     expect(lines[0]).toContain(`volume ${devices[0]!.volume_percent}% ·`);
     expect(lines[1]).not.toContain('volume');
     expect(renderDevices([]).embeds[0]!.description).toMatch(/^No devices right now/);
+    // A device type is the service's text like any other: a masked link in it shows as typed.
+    const odd = renderDevices([device({ type: '[Update](https://evil.example)' })]);
+    expect(odd.embeds[0]!.description).toContain('\\[Update\\](https\\://evil.example)');
   });
 
   it('builds a panel whose buttons carry the owner, the action and the target device', () => {

@@ -4,7 +4,7 @@
  */
 import { EmbedBuilder } from '@discordjs/builders';
 import type { APIEmbed, APIEmbedField } from 'discord-api-types/v10';
-import { formatCount, plural, quoteText } from '../../domain/text.js';
+import { formatCount, plural, quoteText, withoutDirectionControls } from '../../domain/text.js';
 import { EMBED_LIMITS, truncate as clip } from './text.js';
 
 export { clip, EMBED_LIMITS, formatCount, plural };
@@ -17,9 +17,12 @@ export const LABEL_MAX = 80;
 /** Message content. */
 export const CONTENT_MAX = 2000;
 
-/** One line: runs of white space (new lines included) become one space. */
+/**
+ * One line: runs of white space (new lines included) become one space, and characters that would
+ * turn the direction of the rest of the line are left out (`withoutDirectionControls`).
+ */
 export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return withoutDirectionControls(text).replace(/\s+/g, ' ').trim();
 }
 
 /** A name for plain-text places (titles, labels, footers): one line, clipped, never empty. */

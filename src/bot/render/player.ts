@@ -10,7 +10,7 @@ export const MAX_DEVICE_BUTTONS = 15;
 
 export function deviceLine(device: Device, target?: string): string {
   const marks = [
-    device.type === '' ? undefined : label(device.type, 40),
+    device.type === '' ? undefined : md(device.type, 40),
     device.volume_percent === null || device.volume_percent === undefined
       ? undefined
       : `volume ${device.volume_percent}%`,
