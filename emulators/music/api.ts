@@ -676,6 +676,16 @@ export function createApi(options: ApiOptions): Api {
       return { status: 200, body: { snapshot_id: snapshot } };
     };
 
+  /**
+   * Where the paging links of a member's playlists point. The service's answers to
+   * `GET /v1/me/playlists` carry `href`/`next`/`previous` on `/v1/users/{id}/playlists` (recorded
+   * answers, e.g. `"next" : "https://api.spotify.com/v1/users/jeganmatthews/playlists?offset=10&limit=10"`),
+   * which serves the same list. Since 2026 that path is gone for development-mode apps; whether the
+   * links changed with it is not known (not shown), so there they stay on `/v1/me/playlists`.
+   */
+  const myPlaylistsPath = (user: UserRecord) =>
+    variant === '2026' ? '/v1/me/playlists' : `/v1/users/${user.id}/playlists`;
+
   const myPlaylists: Route['handle'] = (req, auth) => {
     const user = requireUser(auth);
     const { offset, limit } = pageParams(req, LIMITS.pageSize, 20, LIMITS.myPlaylistsMaxOffset);
@@ -696,7 +706,32 @@ export function createApi(options: ApiOptions): Api {
     });
     return {
       status: 200,
-      body: paging(ctx.apiUrl, '/v1/me/playlists', {}, offset, limit, visible.length, items),
+      body: paging(ctx.apiUrl, myPlaylistsPath(user), {}, offset, limit, visible.length, items),
+    };
+  };
+
+  /**
+   * `GET /v1/users/{id}/playlists` (outside the contract, served because the member's playlists link
+   * to it): for the token's own user the list `/v1/me/playlists` gives; for anyone else the public
+   * playlists they own. Gone for development-mode apps in 2026 (upstream-facts).
+   */
+  const userPlaylists: Route['handle'] = (req, auth, [id = '']) => {
+    if (auth.user?.id === id) {
+      requireScope(auth, ['playlist-read-private']);
+      return myPlaylists(req, auth, []);
+    }
+    const owner = state.users.get(id) ?? fail(404, 'Resource not found');
+    const { offset, limit } = pageParams(req, LIMITS.pageSize, 20, LIMITS.myPlaylistsMaxOffset);
+    const ctx = render(req, auth);
+    const visible = owner.playlists
+      .map((playlistId) => state.playlists.get(playlistId))
+      .filter((p): p is PlaylistRecord => p !== undefined && p.ownerId === owner.id && p.isPublic === true);
+    const items = visible
+      .slice(offset, offset + limit)
+      .map((p) => playlistSimple(ctx, p, `/v1/playlists/${p.id}/${itemsKey}`));
+    return {
+      status: 200,
+      body: paging(ctx.apiUrl, `/v1/users/${owner.id}/playlists`, {}, offset, limit, visible.length, items),
     };
   };
 
@@ -740,7 +775,6 @@ export function createApi(options: ApiOptions): Api {
   const REMOVED_ELSEWHERE_IN_2026: readonly { methods?: readonly string[]; pattern: RegExp }[] = [
     { pattern: /^\/v1\/albums$/ },
     { pattern: /^\/v1\/users\/[^/]+$/ },
-    { pattern: /^\/v1\/users\/[^/]+\/playlists$/ },
     { pattern: /^\/v1\/markets$/ },
     { pattern: /^\/v1\/browse(\/.*)?$/ },
     { methods: ['PUT', 'DELETE'], pattern: /^\/v1\/me\/(tracks|following)$/ },
@@ -805,6 +839,12 @@ export function createApi(options: ApiOptions): Api {
       user: true,
       scopes: ['playlist-read-private'],
       handle: myPlaylists,
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/users\/([^/]+)\/playlists$/,
+      removedIn2026: true,
+      handle: userPlaylists,
     },
     { method: 'GET', pattern: /^\/v1\/me$/, user: true, handle: me },
     { method: 'GET', pattern: new RegExp(`^${P}$`), handle: getPlaylist },

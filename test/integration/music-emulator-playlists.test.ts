@@ -3,6 +3,7 @@ import { startMusicEmulator, type MusicEmulator } from '../../emulators/music/in
 import { trackUris } from '../fixtures/music.js';
 
 const INSUFFICIENT = { error: { status: 403, message: 'Insufficient client scope' } };
+const READ_ALL = ['playlist-read-private', 'playlist-read-collaborative'];
 
 describe('music emulator: editing playlists', () => {
   let emulator: MusicEmulator;
@@ -25,6 +26,52 @@ describe('music emulator: editing playlists', () => {
     });
     return { status: response.status, body: await response.json() };
   }
+
+  it('links the member’s playlists to /v1/users/{id}/playlists, as the service does, and serves that list there', async () => {
+    const token = emulator.issueUserToken('bob', READ_ALL).access_token;
+    type Page = { href: string; next: string | null; items: { name: string }[]; total: number };
+    const first = (await call('GET', '/v1/me/playlists?limit=2', token)).body as Page;
+    expect(first.href).toBe(`${emulator.apiUrl}/v1/users/bob/playlists?offset=0&limit=2`);
+    expect(first.next).toBe(`${emulator.apiUrl}/v1/users/bob/playlists?offset=2&limit=2`);
+    const followed = await call('GET', new URL(first.next ?? '').pathname + '?offset=2&limit=2', token);
+    const second = (await call('GET', '/v1/me/playlists?offset=2&limit=2', token)).body as Page;
+    expect(followed).toEqual({ status: 200, body: second });
+    // Someone else's list holds only the public playlists they own.
+    const others = (await call('GET', '/v1/users/alice/playlists?limit=50', token)).body as Page;
+    const alicesOwn = (
+      (
+        await call(
+          'GET',
+          '/v1/me/playlists?limit=50',
+          emulator.issueUserToken('alice', ['playlist-read-private']).access_token,
+        )
+      ).body as { items: { name: string; public: boolean; owner: { id: string } }[] }
+    ).items.filter((p) => p.public && p.owner.id === 'alice');
+    expect(others.items.map((p) => p.name)).toEqual(alicesOwn.map((p) => p.name));
+    expect(others.items.length).toBeGreaterThan(0);
+    expect((await call('GET', '/v1/users/nobody-at-all/playlists', token)).status).toBe(404);
+    // Without playlist-read-private, a member's own list is refused there as at /v1/me/playlists.
+    const narrow = emulator.issueUserToken('bob', ['user-read-private']).access_token;
+    expect(await call('GET', '/v1/users/bob/playlists', narrow)).toEqual({ status: 403, body: INSUFFICIENT });
+  });
+
+  it('refuses /v1/users/{id}/playlists to 2026 development-mode apps, and links the member’s playlists to /v1/me/playlists', async () => {
+    const modern = await startMusicEmulator({ variant: '2026' });
+    try {
+      const token = modern.issueUserToken('bob', READ_ALL).access_token;
+      const get = async (path: string) =>
+        fetch(`${modern.apiUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      const first = (await (await get('/v1/me/playlists?limit=2')).json()) as { next: string };
+      expect(new URL(first.next).pathname).toBe('/v1/me/playlists');
+      const refused = await get('/v1/users/bob/playlists');
+      expect([refused.status, await refused.json()]).toEqual([
+        403,
+        { error: { status: 403, message: 'Forbidden' } },
+      ]);
+    } finally {
+      await modern.close();
+    }
+  });
 
   it('sends episodes in the track format unless additional_types names episode', async () => {
     const token = emulator.issueUserToken('alice', ['playlist-read-private']).access_token;

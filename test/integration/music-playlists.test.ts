@@ -240,6 +240,21 @@ describe.each(VARIANTS)('playlists (%s API)', (variant) => {
     expect(page.items[0]?.tracks?.total).toBe(12);
   });
 
+  it('goes through the member’s playlists page by page on the path the bot is granted, wherever the service’s links point', async () => {
+    world.emulator.resetCounters();
+    const first = await world.music.playlists.mine('bob', { offset: 0, limit: 2 });
+    // The service links the member's playlists to /v1/users/{id}/playlists, which 2026 took away.
+    if (variant === 'classic') expect(new URL(first.next ?? '').pathname).toBe('/v1/users/bob/playlists');
+    const names: string[] = [];
+    for await (const playlist of world.music.paging.iterate(first)) names.push(playlist?.name ?? '');
+    expect(names).toEqual(['Bob’s picks', 'Shared with Bob', 'Everything, Forever']);
+    expect(world.emulator.requestCount({ path: '/v1/me/playlists' })).toBe(2);
+    expect(world.emulator.requestCount({ path: /^\/v1\/users\// })).toBe(0);
+    const again = await world.music.paging.fetch(first, { offset: 1, limit: 2 });
+    expect(again.items.map((playlist) => playlist?.name)).toEqual(['Shared with Bob', 'Everything, Forever']);
+    expect(world.emulator.requestCount({ path: /^\/v1\/users\// })).toBe(0);
+  });
+
   it('refuses changes to someone else’s playlist', async () => {
     await expect(
       world.music.playlists.addItems('bob', big, trackUris(world.emulator, 1, 0)),

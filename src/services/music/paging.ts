@@ -49,6 +49,19 @@ export function pageUrl(href: string, at: PageRequest): string {
   return url.toString();
 }
 
+/**
+ * The slice a paging URL of the service asks for: its `offset` and `limit` (0 and 20, the service's
+ * defaults, when left out; its own links always carry both).
+ */
+export function sliceOf(url: string): PageRequest {
+  const query = new URL(url).searchParams;
+  const number = (name: string, fallback: number) => {
+    const value = Number(query.get(name) ?? '');
+    return query.get(name) !== null && Number.isInteger(value) && value >= 0 ? value : fallback;
+  };
+  return { offset: number('offset', 0), limit: number('limit', 20) };
+}
+
 /** Fetches the page at an absolute URL of the service, with the same token and schema as the page it came from. */
 export type PageLoader<T> = (url: string) => Promise<Page<T>>;
 
