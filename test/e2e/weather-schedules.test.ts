@@ -130,6 +130,18 @@ describe('scheduled weather posts, managed from Discord', () => {
     ).reply();
     expect(badTime.content).toBe('Die Uhrzeit muss wie 07:00, 19:30 oder 19 Uhr aussehen.');
     expect(badTime.flags! & MessageFlags.Ephemeral).toBe(MessageFlags.Ephemeral);
+    // A bare hour that could be morning or evening is refused for that reason, in the member's language.
+    const bareHour = await schedule(
+      'add',
+      { place: BERLIN, time: '7', timezone: 'UTC' },
+      undefined,
+      'de',
+    ).reply();
+    expect(bareHour.content).toBe(
+      '„7“ kann morgens oder abends sein: Schreib 07:00 oder 19:00 (oder 7 Uhr, 19 Uhr).',
+    );
+    const noon = await schedule('add', { place: BERLIN, time: '12', timezone: 'UTC' }).reply();
+    expect(noon.content).toBe('“12” could be noon or midnight: write 12:00 or 00:00 (or 12 pm, 12 am).');
 
     const [first] = (await world.app.storage.ns('schedules').get(`guild:${world.guildId}`)) as {
       id: string;

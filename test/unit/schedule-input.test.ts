@@ -110,6 +110,19 @@ describe('schedule input', () => {
     expect(() => parseDays('.')).toThrow('"." is not a day of the week');
   });
 
+  it('reads a list joined by "and", "und", "&" or "+", and the German plural groups', () => {
+    expect(parseDays('Sat and Sun')).toEqual([0, 6]);
+    expect(parseDays('Samstag und Sonntag')).toEqual([0, 6]);
+    expect(parseDays('Mo, Mi und Fr')).toEqual([1, 3, 5]);
+    expect(parseDays('Sa+So')).toEqual([0, 6]);
+    expect(parseDays('sat & sun')).toEqual([0, 6]);
+    expect(parseDays('Werktage')).toEqual([1, 2, 3, 4, 5]);
+    expect(parseDays('Wochentage')).toEqual([1, 2, 3, 4, 5]);
+    // A word in the middle of another is no separator.
+    expect(() => parseDays('mondand')).toThrow('"mondand" is not a day of the week');
+    expect(() => parseDays('and')).toThrow('"and" is not a day of the week');
+  });
+
   it('refuses, with the word, names that every object inherits (a range to one never ended)', () => {
     for (const word of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
       expect(() => parseDays(word)).toThrow(`"${word.toLowerCase()}" is not a day of the week`);

@@ -8,6 +8,8 @@ import { joinList } from '../../domain/text.js';
 import type { Lang } from './index.js';
 
 /** Discord's words as a sentence: a full stop added unless they end with one (or are cut off). */
+/** `07`: an hour as a clock writes it. */
+const pad = (hour: number) => String(hour).padStart(2, '0');
 const sentence = (said: string) => (/[.!?…]$/.test(said) ? said : `${said}.`);
 
 /** `A, B or C`: a few zone names, the last joined with `or` (`oder`). */
@@ -26,6 +28,10 @@ const en = {
   noSuchSchedule: (id: string) =>
     `There is no scheduled post “${id}” on this server. See /weather schedule list.`,
   badTime: 'The time must look like 07:00, 19:30 or 7:30 pm.',
+  ambiguousTime: (hour: number) =>
+    hour === 12
+      ? '“12” could be noon or midnight: write 12:00 or 00:00 (or 12 pm, 12 am).'
+      : `“${hour}” could be morning or evening: write ${pad(hour)}:00 or ${hour + 12}:00 (or ${hour} am, ${hour} pm).`,
   badTimeZone: (zone: string) => `“${zone}” is not a time zone. Pick one from the list, e.g. Europe/Berlin.`,
   abbreviatedTimeZone: (typed: string, zones: readonly string[]) =>
     `“${typed}” is an abbreviation, not a time zone: it does not say where, nor whether summer time applies. ` +
@@ -141,6 +147,10 @@ const de: ScheduleMessages = {
   noSuchSchedule: (id) =>
     `Auf diesem Server gibt es keinen geplanten Post „${id}“. Siehe /wetter zeitplan liste.`,
   badTime: 'Die Uhrzeit muss wie 07:00, 19:30 oder 19 Uhr aussehen.',
+  ambiguousTime: (hour) =>
+    hour === 12
+      ? '„12“ kann mittags oder um Mitternacht sein: Schreib 12:00 oder 00:00 (oder 12 Uhr, 0 Uhr).'
+      : `„${hour}“ kann morgens oder abends sein: Schreib ${pad(hour)}:00 oder ${hour + 12}:00 (oder ${hour} Uhr, ${hour + 12} Uhr).`,
   badTimeZone: (zone) => `„${zone}“ ist keine Zeitzone. Wähle eine aus der Liste, z. B. Europe/Berlin.`,
   abbreviatedTimeZone: (typed, zones) =>
     `„${typed}“ ist eine Abkürzung, keine Zeitzone: Sie verrät weder den Ort noch, ob Sommerzeit gilt. ` +

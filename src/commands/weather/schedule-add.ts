@@ -13,7 +13,7 @@ import {
   zoneAt,
   zonesForAbbreviation,
 } from '../../domain/weather/zones.js';
-import { parseDays, parseTimeOfDay } from '../../services/schedules/input.js';
+import { ambiguousHour, parseDays, parseTimeOfDay } from '../../services/schedules/input.js';
 import { DuplicateScheduleError, ScheduleLimitError } from '../../services/schedules/store.js';
 import { SCHEDULE_KINDS, type Schedule, type ScheduleKind } from '../../services/schedules/types.js';
 import {
@@ -71,8 +71,12 @@ export default {
   async execute(interaction, weather, ctx) {
     const { guildId, t } = requireManager(interaction);
     requireBotInServer(interaction, t);
-    const time = parseTimeOfDay(interaction.options.getString('time', true));
-    if (!time) throw new UserError(t.badTime);
+    const typedTime = interaction.options.getString('time', true);
+    const time = parseTimeOfDay(typedTime);
+    if (!time) {
+      const hour = ambiguousHour(typedTime);
+      throw new UserError(hour === undefined ? t.badTime : t.ambiguousTime(hour));
+    }
     const typedZone = interaction.options.getString('timezone')?.trim() ?? '';
     let timezone: string | undefined;
     if (typedZone !== '') {

@@ -64,10 +64,13 @@ const GROUPS: Record<string, number[]> = {
   weekdays: [1, 2, 3, 4, 5],
   weekday: [1, 2, 3, 4, 5],
   werktags: [1, 2, 3, 4, 5],
+  werktage: [1, 2, 3, 4, 5],
   wochentags: [1, 2, 3, 4, 5],
+  wochentage: [1, 2, 3, 4, 5],
   weekends: [0, 6],
   weekend: [0, 6],
   wochenende: [0, 6],
+  wochenenden: [0, 6],
   daily: [],
   everyday: [],
   täglich: [],
@@ -102,9 +105,9 @@ function lookUp<T>(table: Record<string, T>, word: string): T | undefined {
 }
 
 /**
- * `mon,wed,fri`, `mo,we,fr`, `weekdays`, `wochentags`, `mon-fri`, `mon – fri`, `mon to fri`, `Mo bis
- * Fr`, `sat sun`, `Mo-Fr`, `Mo., Mi.`, `montags`, `every day` → sorted day numbers (0 = Sunday); `[]`
- * means every day. Throws with the word it could not read.
+ * `mon,wed,fri`, `mo,we,fr`, `weekdays`, `wochentags`, `Werktage`, `mon-fri`, `mon – fri`, `mon to
+ * fri`, `Mo bis Fr`, `sat sun`, `Sat and Sun`, `Sa+So`, `Mo-Fr`, `Mo., Mi.`, `montags`, `every day` →
+ * sorted day numbers (0 = Sunday); `[]` means every day. Throws with the word it could not read.
  */
 export function parseDays(input: string): number[] {
   const days = new Set<number>();
@@ -116,6 +119,9 @@ export function parseDays(input: string): number[] {
     .replace(/\./g, ' ')
     // `mon to fri`, `Mo bis Fr`: a range in words, as `mon-fri` is.
     .replace(/\s+(?:to|through|thru|bis)\s+/g, '-')
+    // `Sat and Sun`, `Samstag und Sonntag`, `Sa & So`, `Sa+So`: a list, as `sat,sun` is.
+    .replace(/\s+(?:and|und)\s+/g, ',')
+    .replace(/[&+]/g, ',')
     // `mon – fri`, as phones type a dash: one range, as `mon-fri` is.
     .replace(/\s*[-\u2010-\u2015\u2212]\s*/g, '-')
     .split(/[\s,;]+/)
@@ -148,4 +154,14 @@ export function parseDays(input: string): number[] {
     days.add(day);
   }
   return days.size === 7 ? [] : [...days].sort((a, b) => a - b);
+}
+
+/**
+ * The hour of a bare `1` to `12` that {@link parseTimeOfDay} refuses because it could be morning
+ * or evening (`7`), so the refusal can say so; undefined for anything else.
+ */
+export function ambiguousHour(input: string): number | undefined {
+  const match = /^\s*(\d{1,2})\s*$/.exec(input);
+  const hour = Number(match?.[1]);
+  return match !== null && hour >= 1 && hour <= 12 ? hour : undefined;
 }
