@@ -242,6 +242,20 @@ describe('typed dates', () => {
     expect(parseDateTime('end', '1.3.2025, 08:00')).toMatchObject({ year: 2025, month: 3, day: 1, hour: 8 });
   });
 
+  it('read times in the forms the schedule commands take', () => {
+    const at = (text: string) => {
+      const { hour, minute, hasTime } = parseDateTime('start', text);
+      return { hour, minute, hasTime };
+    };
+    expect(at('01.03.2025 14.00')).toEqual({ hour: 14, minute: 0, hasTime: true });
+    expect(at('01.03.2025 14 Uhr')).toEqual({ hour: 14, minute: 0, hasTime: true });
+    expect(at('2025-03-01 2:30 pm')).toEqual({ hour: 14, minute: 30, hasTime: true });
+    expect(at('2025-03-01 12:15 am')).toEqual({ hour: 0, minute: 15, hasTime: true });
+    expect(at('2025-03-01T07:05')).toEqual({ hour: 7, minute: 5, hasTime: true });
+    // As for a schedule, a bare 7 could be morning or evening.
+    expect(() => parseDateTime('start', '2025-03-01 7')).toThrow(InvalidDateError);
+  });
+
   it('refuse days and times that do not exist, and anything else', () => {
     for (const text of ['2025-02-29', '2025-04-31', '2025-03-01 24:00', '31.02.2025', 'yesterday', '']) {
       expect(() => parseDateTime('start', text), text).toThrow(InvalidDateError);

@@ -1,9 +1,10 @@
 /**
- * Dates as members type them (`2025-03-01`, `2025-03-01 14:00`, `1.3.2025 14:00`) and the ranges the
+ * Dates as members type them (`2025-03-01`, `2025-03-01 14:00`, `1.3.2025 14 Uhr`) and the ranges the
  * history products accept. Times are local to the place; accumulated values count whole UTC days, as
  * the service does.
  */
 import { DateBeforeRecordsError, InvalidDateError, InvalidRangeError, type DateField } from './errors.js';
+import { readTimeOfDay } from '../../services/schedules/input.js';
 import { wallToUnix, type PlaceClock } from './zones.js';
 
 export interface LocalDateTime {
@@ -32,11 +33,13 @@ export const ACCUMULATED_MAX_DAYS = 366;
  */
 export const RECORDS_BEGIN_YEAR = 1970;
 
-const ISO = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2}))?$/;
-const GERMAN = /^(\d{1,2})\.(\d{1,2})\.(\d{4})(?:,?\s+(\d{1,2}):(\d{2}))?$/;
+/** A date, then after a space (a `T`, a comma) the time of day, if any. */
+const ISO = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:(?:T|,?\s+)(\S.*))?$/;
+const GERMAN = /^(\d{1,2})\.(\d{1,2})\.(\d{4})(?:,?\s+(\S.*))?$/;
 
 /**
- * Reads `YYYY-MM-DD[ HH:MM]` or `DD.MM.YYYY[ HH:MM]`; throws `InvalidDateError` for anything else,
+ * Reads `YYYY-MM-DD[ time]` or `DD.MM.YYYY[ time]`, the time in the forms schedules take (`14:00`,
+ * `14.00`, `14 Uhr`, `2:30 pm`; see `readTimeOfDay`); throws `InvalidDateError` for anything else,
  * and `DateBeforeRecordsError` for a day before {@link RECORDS_BEGIN_YEAR}.
  */
 export function parseDateTime(field: Exclude<DateField, 'date'>, text: string): LocalDateTime {
@@ -44,18 +47,20 @@ export function parseDateTime(field: Exclude<DateField, 'date'>, text: string): 
   const iso = ISO.exec(trimmed);
   const german = iso ? undefined : GERMAN.exec(trimmed);
   const parts = iso
-    ? { year: iso[1], month: iso[2], day: iso[3], hour: iso[4], minute: iso[5] }
+    ? { year: iso[1], month: iso[2], day: iso[3], time: iso[4] }
     : german
-      ? { year: german[3], month: german[2], day: german[1], hour: german[4], minute: german[5] }
+      ? { year: german[3], month: german[2], day: german[1], time: german[4] }
       : undefined;
   if (!parts) throw new InvalidDateError(field, text);
+  const time = parts.time === undefined ? undefined : readTimeOfDay(parts.time);
+  if (parts.time !== undefined && time === undefined) throw new InvalidDateError(field, text);
   const value: LocalDateTime = {
     year: Number(parts.year),
     month: Number(parts.month),
     day: Number(parts.day),
-    hour: Number(parts.hour ?? 0),
-    minute: Number(parts.minute ?? 0),
-    hasTime: parts.hour !== undefined,
+    hour: time?.hour ?? 0,
+    minute: time?.minute ?? 0,
+    hasTime: time !== undefined,
   };
   // Not `Date.UTC`, which reads the years 0 to 99 as 1900 to 1999: `0001-01-01` is a date too.
   const date = new Date(0);
@@ -64,8 +69,7 @@ export function parseDateTime(field: Exclude<DateField, 'date'>, text: string): 
     date.getUTCFullYear() === value.year &&
     date.getUTCMonth() === value.month - 1 &&
     date.getUTCDate() === value.day &&
-    value.hour < 24 &&
-    value.minute < 60;
+    (time?.exists ?? true);
   if (!exists) throw new InvalidDateError(field, text);
   if (value.year < RECORDS_BEGIN_YEAR) throw new DateBeforeRecordsError(field, trimmed);
   return value;

@@ -1,25 +1,44 @@
 /** Reading what a server owner types for a schedule: a time of day and days of the week. */
 
+/** A time of day as written, on the 24-hour clock; `exists` is false for one no clock shows. */
+export interface TypedTime {
+  hour: number;
+  minute: number;
+  /** False for `24:00`, `7:75`, `13 pm`: written as a time, but none a day has. */
+  exists: boolean;
+}
+
+/**
+ * A time in the forms `parseTimeOfDay` reads, also when it is none a day has (`24:00`, `13 pm`), so
+ * that a caller can say why it is refused; undefined when the text is not written as a time.
+ */
+export function readTimeOfDay(input: string): TypedTime | undefined {
+  const match = /^\s*(\d{1,2})(?:[:.h](\d{2}))?\s*(am|pm|uhr|h)?\s*$/i.exec(input);
+  if (!match) return undefined;
+  const hour = Number(match[1]);
+  const minute = match[2] === undefined ? 0 : Number(match[2]);
+  const suffix = match[3]?.toLowerCase();
+  if (suffix === 'am' || suffix === 'pm') {
+    return {
+      hour: (hour % 12) + (suffix === 'pm' ? 12 : 0),
+      minute,
+      exists: hour >= 1 && hour <= 12 && minute <= 59,
+    };
+  }
+  // A bare number that could be morning or evening.
+  if (match[2] === undefined && suffix === undefined && hour < 13) return undefined;
+  return { hour, minute, exists: hour <= 23 && minute <= 59 };
+}
+
 /**
  * `7:05`, `07:05`, `19:30`, `7pm`, `7:30 am`, `19 Uhr`, `7.30 Uhr`, `19h`, `19` → `HH:MM` (24 h), or
  * undefined when it is not a time. A bare hour is read only from 13 on: `7` could be morning or
  * evening, `19` cannot; with `Uhr` or `h` (German and French usage) an hour is a 24-hour one.
  */
 export function parseTimeOfDay(input: string): string | undefined {
-  const match = /^\s*(\d{1,2})(?:[:.h](\d{2}))?\s*(am|pm|uhr|h)?\s*$/i.exec(input);
-  if (!match) return undefined;
-  let hour = Number(match[1]);
-  const minute = match[2] === undefined ? 0 : Number(match[2]);
-  const suffix = match[3]?.toLowerCase();
-  if (minute > 59) return undefined;
-  if (suffix === 'am' || suffix === 'pm') {
-    if (hour < 1 || hour > 12) return undefined;
-    hour = (hour % 12) + (suffix === 'pm' ? 12 : 0);
-  } else if (hour > 23 || (match[2] === undefined && suffix === undefined && hour < 13)) {
-    // Out of range, or a bare number that could be morning or evening.
-    return undefined;
-  }
-  return `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
+  const time = readTimeOfDay(input);
+  if (!time?.exists) return undefined;
+  return `${String(time.hour).padStart(2, '0')}:${String(time.minute).padStart(2, '0')}`;
 }
 
 const DAY_NAMES: Record<string, number> = {
