@@ -4,10 +4,14 @@ import { startBotWorld, type BotWorld } from '../helpers/bot.js';
 
 const BERLIN = 'geo:52.517,13.3889|Berlin, Berlin, DE';
 
+/** The bot's and the weather service's clock: from 15 November 2026, 12:00 UTC, on. */
+const started = Date.now();
+const now = () => Date.UTC(2026, 10, 15, 12) + (Date.now() - started);
+
 describe('/weather typed dates', () => {
   let world: BotWorld;
   beforeAll(async () => {
-    world = await startBotWorld({ weather: true });
+    world = await startBotWorld({ weather: { now }, now });
   });
   afterAll(async () => {
     await world?.close();
@@ -29,5 +33,27 @@ describe('/weather typed dates', () => {
       })
       .reply(15_000);
     expect(english.embeds[0]?.description).toBe('From Sat, Mar 1, 2025 14:30 to 17:00 (UTC+1), local time.');
+  });
+
+  it('says which day or hour does not exist, where it said it could not read the date', async () => {
+    const before = world.weather!.requestCount();
+    const answer = async (subcommand: string, options: Record<string, string>, userId = world.alice.id) =>
+      world.slash('weather', { subcommand, options: { place: BERLIN, ...options }, userId }).reply();
+    const november = await answer('history', { start: '2026-11-31' });
+    expect(november.flags! & 64).toBe(64);
+    expect(november.content).toBe('There is no 31 November 2026.');
+    expect((await answer('accumulated', { start: '2025-02-29' })).content).toBe(
+      'There is no 29 February 2025.',
+    );
+    expect((await answer('history', { end: '31.11.2026' }, world.bob.id)).content).toBe(
+      'Den 31.11.2026 gibt es nicht.',
+    );
+    expect((await answer('history', { start: '2026-03-01 24:00' })).content).toBe(
+      'There is no 24:00 in a day: its hours run from 00:00 to 23:59.',
+    );
+    expect((await answer('history', { start: '01.03.2026 25:00' }, world.bob.id)).content).toBe(
+      'Die Uhrzeit 25:00 gibt es nicht: Ein Tag geht von 00:00 bis 23:59.',
+    );
+    expect(world.weather!.requestCount()).toBe(before);
   });
 });

@@ -43,6 +43,11 @@ export interface BotWorldOptions {
   env?: Record<string, string>;
   /** Options for the Discord emulator (its clock, deadlines). */
   discord?: Omit<DiscordEmulatorOptions, 'botToken'>;
+  /**
+   * The bot's clock (`Date.now` by default), for what depends on today's date; give the weather
+   * emulator the same one.
+   */
+  now?: () => number;
 }
 
 export interface BotWorld {
@@ -142,7 +147,7 @@ export async function startBotWorld(options: BotWorldOptions = {}): Promise<BotW
     apiUrl: discord.restUrl,
     commands,
   });
-  let app = await startApp(config, { logger });
+  let app = await startApp(config, { logger, ...(options.now ? { now: options.now } : {}) });
   const world: BotWorld = {
     discord,
     music,
@@ -170,7 +175,7 @@ export async function startBotWorld(options: BotWorldOptions = {}): Promise<BotW
     },
     async restart() {
       await app.stop();
-      app = await startApp(config, { logger });
+      app = await startApp(config, { logger, ...(options.now ? { now: options.now } : {}) });
     },
     async close() {
       await app.stop();

@@ -11,6 +11,7 @@ import {
   DateBeforeRecordsError,
   InvalidDateError,
   InvalidRangeError,
+  NoSuchDateError,
   WeatherKeyRejectedError,
 } from '../../src/domain/weather/errors.js';
 import {
@@ -256,10 +257,32 @@ describe('typed dates', () => {
     expect(() => parseDateTime('start', '2025-03-01 7')).toThrow(InvalidDateError);
   });
 
-  it('refuse days and times that do not exist, and anything else', () => {
-    for (const text of ['2025-02-29', '2025-04-31', '2025-03-01 24:00', '31.02.2025', 'yesterday', '']) {
+  it('refuse what they cannot read', () => {
+    for (const text of ['yesterday', '', '2025-03-01 noon', '1.3.25', '2025/03/01']) {
       expect(() => parseDateTime('start', text), text).toThrow(InvalidDateError);
     }
+  });
+
+  it('say which day, month or time does not exist when the form is right', () => {
+    const missing = (text: string) => {
+      try {
+        parseDateTime('end', text);
+      } catch (error) {
+        return error instanceof NoSuchDateError ? error.missing : error;
+      }
+      return undefined;
+    };
+    expect(missing('2026-11-31')).toEqual({ kind: 'date', year: 2026, month: 11, day: 31 });
+    expect(missing('31.11.2026')).toEqual({ kind: 'date', year: 2026, month: 11, day: 31 });
+    expect(missing('2025-02-29')).toEqual({ kind: 'date', year: 2025, month: 2, day: 29 });
+    expect(missing('0.3.2025')).toEqual({ kind: 'date', year: 2025, month: 3, day: 0 });
+    expect(missing('2025-13-01')).toEqual({ kind: 'month', month: 13 });
+    expect(missing('2026-03-01 24:00')).toEqual({ kind: 'time', time: '24:00' });
+    expect(missing('01.03.2026 25 Uhr')).toEqual({ kind: 'time', time: '25 Uhr' });
+    expect(missing('2026-03-01 7:75')).toEqual({ kind: 'time', time: '7:75' });
+    expect(missing('2026-03-01 13 pm')).toEqual({ kind: 'time', time: '13 pm' });
+    // A leap year has it.
+    expect(missing('2024-02-29')).toBeUndefined();
   });
 
   it('refuse days before the weather service’s records begin, however far back', () => {
@@ -270,7 +293,7 @@ describe('typed dates', () => {
       expect.objectContaining({ field: 'end', text: '0001-01-01' }),
     );
     // A day that exists in no year is still no day at all.
-    expect(() => parseDateTime('start', '0001-02-29')).toThrow(InvalidDateError);
+    expect(() => parseDateTime('start', '0001-02-29')).toThrow(NoSuchDateError);
     expect(parseDateTime('start', '1970-01-01')).toMatchObject({ year: 1970, month: 1, day: 1 });
   });
 

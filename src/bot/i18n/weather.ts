@@ -186,6 +186,10 @@ export const WEATHER_COMMAND_TEXT = {
 } as const;
 
 const list = (items: readonly string[]) => items.map((item) => `• ${item}`).join('\n');
+/** `November`, `März`; the number itself for a month no year has. */
+const monthName = (lang: Lang, month: number) =>
+  WEATHER_COMMAND_TEXT.months[month - 1]?.[lang] ?? String(month);
+const twoDigits = (value: number) => String(value).padStart(2, '0');
 
 const en = {
   // Current weather
@@ -322,6 +326,12 @@ const en = {
   invalidDate: (field: string, typed: string) =>
     `“${typed}” is not a date I can read for \`${field}\`. Write it as 2025-03-01 or 2025-03-01 14:00 (or 01.03.2025 14:00).`,
   invalidDay: (typed: string) => `There is no such day as ${typed}.`,
+  /** A typed date its month does not have: `2026-11-31`, `2025-02-29`. */
+  noSuchDate: (day: number, month: number, year: number) =>
+    `There is no ${day} ${monthName('en', month)} ${year}.`,
+  noSuchMonth: (month: number) => `There is no month ${month}: a year has 12.`,
+  /** A typed time no day has: `24:00`, `25:00`, `13 pm`. */
+  noSuchTime: (time: string) => `There is no ${time} in a day: its hours run from 00:00 to 23:59.`,
   beforeRecords: (typed: string, field: string) =>
     `“${typed}” is before the weather service’s records begin (1970-01-01): pick a later \`${field}\`.`,
   rangeFuture: 'That range lies in the future; history and totals only cover the past.',
@@ -540,6 +550,9 @@ const de: WeatherMessages = {
     const [, month, day] = /^(\d{2})-(\d{2})$/.exec(typed) ?? [];
     return month === undefined ? `Einen Tag ${typed} gibt es nicht.` : `Den ${day}.${month}. gibt es nicht.`;
   },
+  noSuchDate: (day, month, year) => `Den ${twoDigits(day)}.${twoDigits(month)}.${year} gibt es nicht.`,
+  noSuchMonth: (month) => `Einen Monat ${month} gibt es nicht: Ein Jahr hat 12.`,
+  noSuchTime: (time) => `Die Uhrzeit ${time} gibt es nicht: Ein Tag geht von 00:00 bis 23:59.`,
   beforeRecords: (typed, field) =>
     `„${typed}“ liegt vor dem Beginn der Aufzeichnungen des Wetterdienstes (01.01.1970): Wähle für \`${field}\` ein späteres Datum.`,
   rangeFuture: 'Dieser Zeitraum liegt in der Zukunft; Verlauf und Summen gibt es nur für die Vergangenheit.',

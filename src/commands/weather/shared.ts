@@ -15,6 +15,7 @@ import {
   InvalidDateError,
   InvalidRangeError,
   NoPlaceError,
+  NoSuchDateError,
   PlaceNotFoundError,
   PostalCodeNotFoundError,
   ProductNotInPlanError,
@@ -202,6 +203,17 @@ export function describeWeatherProblem(error: unknown, lang: Lang): string | und
       WEATHER_COMMAND_TEXT.options[FIELD_NAMES[error.field]].name[lang],
       typed(error.text, 100),
     );
+  }
+  if (error instanceof NoSuchDateError) {
+    const { missing } = error;
+    switch (missing.kind) {
+      case 'date':
+        return t.noSuchDate(missing.day, missing.month, missing.year);
+      case 'month':
+        return t.noSuchMonth(missing.month);
+      case 'time':
+        return t.noSuchTime(typed(missing.time, 20));
+    }
   }
   if (error instanceof DateBeforeRecordsError) {
     return t.beforeRecords(

@@ -3,7 +3,13 @@
  * history products accept. Times are local to the place; accumulated values count whole UTC days, as
  * the service does.
  */
-import { DateBeforeRecordsError, InvalidDateError, InvalidRangeError, type DateField } from './errors.js';
+import {
+  DateBeforeRecordsError,
+  InvalidDateError,
+  InvalidRangeError,
+  NoSuchDateError,
+  type DateField,
+} from './errors.js';
 import { readTimeOfDay } from '../../services/schedules/input.js';
 import { wallToUnix, type PlaceClock } from './zones.js';
 
@@ -40,6 +46,7 @@ const GERMAN = /^(\d{1,2})\.(\d{1,2})\.(\d{4})(?:,?\s+(\S.*))?$/;
 /**
  * Reads `YYYY-MM-DD[ time]` or `DD.MM.YYYY[ time]`, the time in the forms schedules take (`14:00`,
  * `14.00`, `14 Uhr`, `2:30 pm`; see `readTimeOfDay`); throws `InvalidDateError` for anything else,
+ * `NoSuchDateError` for a day or time written so but that does not exist (`2026-11-31`, `24:00`),
  * and `DateBeforeRecordsError` for a day before {@link RECORDS_BEGIN_YEAR}.
  */
 export function parseDateTime(field: Exclude<DateField, 'date'>, text: string): LocalDateTime {
@@ -52,8 +59,9 @@ export function parseDateTime(field: Exclude<DateField, 'date'>, text: string): 
       ? { year: german[3], month: german[2], day: german[1], time: german[4] }
       : undefined;
   if (!parts) throw new InvalidDateError(field, text);
-  const time = parts.time === undefined ? undefined : readTimeOfDay(parts.time);
-  if (parts.time !== undefined && time === undefined) throw new InvalidDateError(field, text);
+  const typedTime = parts.time;
+  const time = typedTime === undefined ? undefined : readTimeOfDay(typedTime);
+  if (typedTime !== undefined && time === undefined) throw new InvalidDateError(field, text);
   const value: LocalDateTime = {
     year: Number(parts.year),
     month: Number(parts.month),
@@ -62,15 +70,17 @@ export function parseDateTime(field: Exclude<DateField, 'date'>, text: string): 
     minute: time?.minute ?? 0,
     hasTime: time !== undefined,
   };
+  const { year, month, day } = value;
+  if (month < 1 || month > 12) throw new NoSuchDateError(field, { kind: 'month', month });
   // Not `Date.UTC`, which reads the years 0 to 99 as 1900 to 1999: `0001-01-01` is a date too.
   const date = new Date(0);
-  date.setUTCFullYear(value.year, value.month - 1, value.day);
-  const exists =
-    date.getUTCFullYear() === value.year &&
-    date.getUTCMonth() === value.month - 1 &&
-    date.getUTCDate() === value.day &&
-    (time?.exists ?? true);
-  if (!exists) throw new InvalidDateError(field, text);
+  date.setUTCFullYear(year, month - 1, day);
+  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
+    throw new NoSuchDateError(field, { kind: 'date', year, month, day });
+  }
+  if (typedTime !== undefined && time?.exists === false) {
+    throw new NoSuchDateError(field, { kind: 'time', time: typedTime });
+  }
   if (value.year < RECORDS_BEGIN_YEAR) throw new DateBeforeRecordsError(field, trimmed);
   return value;
 }

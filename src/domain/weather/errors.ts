@@ -51,7 +51,7 @@ export class NoPlaceError extends Error {
 
 export type DateField = 'start' | 'end' | 'date';
 
-/** A date the bot cannot read, or a day that does not exist. */
+/** A date the bot cannot read: written in none of the forms it knows. */
 export class InvalidDateError extends Error {
   override readonly name = 'InvalidDateError';
   constructor(
@@ -59,6 +59,26 @@ export class InvalidDateError extends Error {
     readonly text: string,
   ) {
     super(`Cannot read ${field} "${text}"`);
+  }
+}
+
+/**
+ * What a date written in a form the bot reads names, when no calendar has it: a day its month lacks
+ * (`2026-11-31`, `2025-02-29`), a thirteenth month, a time no day has (`24:00`, `13 pm`).
+ */
+export type MissingDate =
+  | { kind: 'date'; year: number; month: number; day: number }
+  | { kind: 'month'; month: number }
+  | { kind: 'time'; time: string };
+
+/** A date the bot can read that names a day or a time that does not exist. */
+export class NoSuchDateError extends Error {
+  override readonly name = 'NoSuchDateError';
+  constructor(
+    readonly field: DateField,
+    readonly missing: MissingDate,
+  ) {
+    super(`No such ${missing.kind} for ${field}: ${JSON.stringify(missing)}`);
   }
 }
 
