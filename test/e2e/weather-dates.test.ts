@@ -56,4 +56,23 @@ describe('/weather typed dates', () => {
     );
     expect(world.weather!.requestCount()).toBe(before);
   });
+
+  it('says the month of today lacks the day when the member gave no month, and writes a day in words', async () => {
+    const before = world.weather!.requestCount({ path: '/data/2.5/aggregated/year' });
+    // 15 November: the member typed no month.
+    const november = await world
+      .slash('weather', { subcommand: 'stats', options: { place: BERLIN, day: 31 } })
+      .waitForFollowUp();
+    expect(november.flags! & 64).toBe(64);
+    expect(november.content).toBe('November has no 31st: choose a month with `month`.');
+    const german = await world
+      .slash('weather', { subcommand: 'stats', options: { place: BERLIN, day: 31 }, userId: world.bob.id })
+      .waitForFollowUp();
+    expect(german.content).toBe('Der November hat keinen 31.: Wähle einen Monat mit `monat`.');
+    const april = await world
+      .slash('weather', { subcommand: 'stats', options: { place: BERLIN, month: 4, day: 31 } })
+      .reply();
+    expect(april.content).toBe('There is no 31 April.');
+    expect(world.weather!.requestCount({ path: '/data/2.5/aggregated/year' })).toBe(before);
+  });
 });

@@ -128,7 +128,7 @@ describe('/weather problems, answered privately', () => {
     const noSuchDay = await world
       .slash('weather', { subcommand: 'stats', options: { place: BERLIN, month: 2, day: 30 } })
       .reply();
-    expect(noSuchDay.content).toBe('There is no such day as 02-30.');
+    expect(noSuchDay.content).toBe('There is no 30 February.');
 
     const backwards = await world
       .slash('weather', {

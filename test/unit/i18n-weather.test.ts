@@ -117,8 +117,17 @@ describe('reply language', () => {
     }
   });
 
-  it('writes a day that does not exist as a German reader writes dates', () => {
-    expect(weatherMessages('de').invalidDay('04-31')).toBe('Den 31.04. gibt es nicht.');
-    expect(weatherMessages('en').invalidDay('04-31')).toBe('There is no such day as 04-31.');
+  it('writes a day that does not exist in words, and says so when the month was today’s', () => {
+    expect(weatherMessages('en').noSuchCalendarDay(31, 4)).toBe('There is no 31 April.');
+    expect(weatherMessages('de').noSuchCalendarDay(31, 4)).toBe('Den 31. April gibt es nicht.');
+    expect(weatherMessages('en').dayNotInMonth(31, 11, 'month')).toBe(
+      'November has no 31st: choose a month with `month`.',
+    );
+    expect(weatherMessages('en').dayNotInMonth(30, 2, 'month')).toBe(
+      'February has no 30th: choose a month with `month`.',
+    );
+    expect(weatherMessages('de').dayNotInMonth(31, 11, 'monat')).toBe(
+      'Der November hat keinen 31.: Wähle einen Monat mit `monat`.',
+    );
   });
 });

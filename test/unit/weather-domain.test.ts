@@ -316,14 +316,34 @@ describe('typed dates', () => {
     expect(defaultCalendarDay(today, { month: 2, day: null })).toEqual({ month: 2, day: 29 });
     expect(defaultCalendarDay(today, { month: 4, day: null })).toEqual({ month: 4, day: 30 });
     expect(defaultCalendarDay(today, { month: null, day: 3 })).toEqual({ month: 7, day: 3 });
-    expect(() => defaultCalendarDay({ month: 4, day: 1 }, { month: null, day: 31 })).toThrow(
-      InvalidDateError,
-    );
   });
 
-  it('know 29 February as a calendar day and 31 April as none', () => {
+  it('refuse a day this month lacks, saying the month was not given, and one the month given lacks', () => {
+    const missing = (call: () => unknown) => {
+      try {
+        call();
+      } catch (error) {
+        return error instanceof NoSuchDateError ? error.missing : error;
+      }
+      return undefined;
+    };
+    expect(missing(() => defaultCalendarDay({ month: 11, day: 15 }, { month: null, day: 31 }))).toEqual({
+      kind: 'calendar-day',
+      month: 11,
+      day: 31,
+      monthGiven: false,
+    });
+    expect(missing(() => defaultCalendarDay({ month: 11, day: 15 }, { month: 4, day: 31 }))).toEqual({
+      kind: 'calendar-day',
+      month: 4,
+      day: 31,
+      monthGiven: true,
+    });
+    expect(missing(() => checkCalendarDay(4, 31))).toMatchObject({ monthGiven: true });
+  });
+
+  it('know 29 February as a calendar day', () => {
     expect(checkCalendarDay(2, 29)).toEqual({ month: 2, day: 29 });
-    expect(() => checkCalendarDay(4, 31)).toThrow(InvalidDateError);
   });
 });
 

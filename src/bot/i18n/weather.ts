@@ -190,6 +190,12 @@ const list = (items: readonly string[]) => items.map((item) => `• ${item}`).jo
 const monthName = (lang: Lang, month: number) =>
   WEATHER_COMMAND_TEXT.months[month - 1]?.[lang] ?? String(month);
 const twoDigits = (value: number) => String(value).padStart(2, '0');
+/** `1st`, `2nd`, `3rd`, `11th`, `31st`. */
+const ordinal = (value: number) => {
+  const tens = Math.floor(value / 10) % 10;
+  const suffix = tens === 1 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[value % 10] ?? 'th');
+  return `${value}${suffix}`;
+};
 
 const en = {
   // Current weather
@@ -325,7 +331,11 @@ const en = {
     'Which place? Give one with the `place` option, or save yours with `/weather home set` so you can leave it out.',
   invalidDate: (field: string, typed: string) =>
     `“${typed}” is not a date I can read for \`${field}\`. Write it as 2025-03-01 or 2025-03-01 14:00 (or 01.03.2025 14:00).`,
-  invalidDay: (typed: string) => `There is no such day as ${typed}.`,
+  /** `/weather stats` with a day and month no year has. */
+  noSuchCalendarDay: (day: number, month: number) => `There is no ${day} ${monthName('en', month)}.`,
+  /** `/weather stats` with a day that this month (the member gave none) does not have. */
+  dayNotInMonth: (day: number, month: number, monthOption: string) =>
+    `${monthName('en', month)} has no ${ordinal(day)}: choose a month with \`${monthOption}\`.`,
   /** A typed date its month does not have: `2026-11-31`, `2025-02-29`. */
   noSuchDate: (day: number, month: number, year: number) =>
     `There is no ${day} ${monthName('en', month)} ${year}.`,
@@ -545,11 +555,9 @@ const de: WeatherMessages = {
     'Welcher Ort? Gib einen mit der Option `ort` an oder speichere deinen mit `/wetter zuhause festlegen`, dann kannst du ihn weglassen.',
   invalidDate: (field, typed) =>
     `„${typed}“ kann ich für \`${field}\` nicht als Datum lesen. Schreibe es als 01.03.2025 oder 01.03.2025 14:00 (oder 2025-03-01 14:00).`,
-  invalidDay: (typed) => {
-    // Given as MM-DD: written the German way, 31.04.
-    const [, month, day] = /^(\d{2})-(\d{2})$/.exec(typed) ?? [];
-    return month === undefined ? `Einen Tag ${typed} gibt es nicht.` : `Den ${day}.${month}. gibt es nicht.`;
-  },
+  noSuchCalendarDay: (day, month) => `Den ${day}. ${monthName('de', month)} gibt es nicht.`,
+  dayNotInMonth: (day, month, monthOption) =>
+    `Der ${monthName('de', month)} hat keinen ${day}.: Wähle einen Monat mit \`${monthOption}\`.`,
   noSuchDate: (day, month, year) => `Den ${twoDigits(day)}.${twoDigits(month)}.${year} gibt es nicht.`,
   noSuchMonth: (month) => `Einen Monat ${month} gibt es nicht: Ein Jahr hat 12.`,
   noSuchTime: (time) => `Die Uhrzeit ${time} gibt es nicht: Ein Tag geht von 00:00 bis 23:59.`,

@@ -198,7 +198,6 @@ export function describeWeatherProblem(error: unknown, lang: Lang): string | und
   if (error instanceof CoordinatesOffEarthError) return t.coordinatesOffEarth(typed(error.text, 100));
   if (error instanceof NoPlaceError) return t.noPlace;
   if (error instanceof InvalidDateError) {
-    if (error.field === 'date') return t.invalidDay(typed(error.text, 100));
     return t.invalidDate(
       WEATHER_COMMAND_TEXT.options[FIELD_NAMES[error.field]].name[lang],
       typed(error.text, 100),
@@ -209,6 +208,10 @@ export function describeWeatherProblem(error: unknown, lang: Lang): string | und
     switch (missing.kind) {
       case 'date':
         return t.noSuchDate(missing.day, missing.month, missing.year);
+      case 'calendar-day':
+        return missing.monthGiven
+          ? t.noSuchCalendarDay(missing.day, missing.month)
+          : t.dayNotInMonth(missing.day, missing.month, WEATHER_COMMAND_TEXT.options.month.name[lang]);
       case 'month':
         return t.noSuchMonth(missing.month);
       case 'time':

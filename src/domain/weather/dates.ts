@@ -190,7 +190,8 @@ const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
 /**
  * The calendar day `/weather stats` shows when a member leaves out the month, the day or both: the
  * place's today for what is left out, the day kept within the month asked for (31 July with month 2
- * is 29 February, the last day February has in any year).
+ * is 29 February, the last day February has in any year). A day the month of today lacks (31 in
+ * November) is refused saying the month was not given.
  */
 export function defaultCalendarDay(
   today: { month: number; day: number },
@@ -198,14 +199,22 @@ export function defaultCalendarDay(
 ): { month: number; day: number } {
   const month = asked.month ?? today.month;
   const day = asked.day ?? Math.min(today.day, DAYS_IN_MONTH[month - 1] ?? today.day);
-  return checkCalendarDay(month, day);
+  return checkCalendarDay(month, day, asked.month !== null);
 }
 
-/** A calendar day of any year (29 February included); throws `InvalidDateError` for 31 April. */
-export function checkCalendarDay(month: number, day: number): { month: number; day: number } {
+/**
+ * A calendar day of any year (29 February included); throws `NoSuchDateError` for 31 April, saying
+ * whether the member gave the month (`monthGiven`) or it was today's.
+ */
+export function checkCalendarDay(
+  month: number,
+  day: number,
+  monthGiven = true,
+): { month: number; day: number } {
   const days = DAYS_IN_MONTH[month - 1];
-  if (days === undefined || !Number.isInteger(day) || day < 1 || day > days) {
-    throw new InvalidDateError('date', `${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`);
+  if (days === undefined) throw new NoSuchDateError('date', { kind: 'month', month });
+  if (!Number.isInteger(day) || day < 1 || day > days) {
+    throw new NoSuchDateError('date', { kind: 'calendar-day', month, day, monthGiven });
   }
   return { month, day };
 }

@@ -49,13 +49,14 @@ export class NoPlaceError extends Error {
   }
 }
 
+/** `date`: the month and day of `/weather stats`, given as two numbers. */
 export type DateField = 'start' | 'end' | 'date';
 
 /** A date the bot cannot read: written in none of the forms it knows. */
 export class InvalidDateError extends Error {
   override readonly name = 'InvalidDateError';
   constructor(
-    readonly field: DateField,
+    readonly field: Exclude<DateField, 'date'>,
     readonly text: string,
   ) {
     super(`Cannot read ${field} "${text}"`);
@@ -64,10 +65,12 @@ export class InvalidDateError extends Error {
 
 /**
  * What a date written in a form the bot reads names, when no calendar has it: a day its month lacks
- * (`2026-11-31`, `2025-02-29`), a thirteenth month, a time no day has (`24:00`, `13 pm`).
+ * (`2026-11-31`, `2025-02-29`), a thirteenth month, a time no day has (`24:00`, `13 pm`); for
+ * `/weather stats`, a day of a month in any year (31 April), the month typed or today's.
  */
 export type MissingDate =
   | { kind: 'date'; year: number; month: number; day: number }
+  | { kind: 'calendar-day'; month: number; day: number; monthGiven: boolean }
   | { kind: 'month'; month: number }
   | { kind: 'time'; time: string };
 
