@@ -75,4 +75,27 @@ describe('/weather typed dates', () => {
     expect(april.content).toBe('There is no 31 April.');
     expect(world.weather!.requestCount({ path: '/data/2.5/aggregated/year' })).toBe(before);
   });
+
+  it('counts totals up to today when the end asked for is still to come', async () => {
+    const period = async (options: Record<string, string>, userId = world.alice.id) => {
+      const reply = await world
+        .slash('weather', { subcommand: 'accumulated', options: { place: BERLIN, ...options }, userId })
+        .reply(15_000);
+      return reply.embeds[0]?.fields?.find((field) => ['Period', 'Zeitraum'].includes(field.name))?.value;
+    };
+    // 15 November 2026: the days up to yesterday are summed, today is not over yet.
+    expect(await period({ start: '2026-11-01', end: '2026-12-31' })).toBe(
+      'Nov 1, 2026 – Nov 15, 2026 (15 days, 14 of them counted so far)',
+    );
+    expect(await period({ start: '01.11.2026', end: '16.11.2026' }, world.bob.id)).toBe(
+      '1. Nov. 2026 – 15. Nov. 2026 (15 Tage, davon bisher 14 erfasst)',
+    );
+    const future = await world
+      .slash('weather', {
+        subcommand: 'accumulated',
+        options: { place: BERLIN, start: '2026-12-01', end: '2026-12-31' },
+      })
+      .reply();
+    expect(future.content).toBe('That range lies in the future; history and totals only cover the past.');
+  });
 });

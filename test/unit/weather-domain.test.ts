@@ -474,6 +474,22 @@ describe('accumulation ranges', () => {
     ).toEqual({ start: Date.UTC(2025, 0, 1) / 1000, end: Date.UTC(2025, 1, 1) / 1000 - 1 });
   });
 
+  it('end at now when the end asked for is still to come, as history ranges do', () => {
+    expect(
+      resolveDayRange(
+        { start: parseDateTime('start', '2025-03-01'), end: parseDateTime('end', '2025-03-31') },
+        NOW,
+      ),
+    ).toEqual({ start: Date.UTC(2025, 2, 1) / 1000, end: NOW });
+    // Tomorrow in Berlin (NOW is 13:00 there) has not begun in UTC either: no need to speak of UTC.
+    expect(
+      resolveDayRange(
+        { start: parseDateTime('start', '2025-03-10'), end: parseDateTime('end', '2025-03-11') },
+        NOW,
+      ),
+    ).toEqual({ start: Date.UTC(2025, 2, 10) / 1000, end: NOW });
+  });
+
   it('refuse more than 366 days, the future, and an end before the start', () => {
     expect(() =>
       resolveDayRange(
@@ -492,6 +508,9 @@ describe('accumulation ranges', () => {
     };
     expect(problem('2025-03-11')).toBe('utc-future');
     expect(problem('2025-03-12')).toBe('future');
+    const wholly = (start: string, end: string) => () =>
+      resolveDayRange({ start: parseDateTime('start', start), end: parseDateTime('end', end) }, NOW);
+    expect(wholly('2025-03-12', '2025-03-20')).toThrow('Invalid range: future');
     // At 01:20 UTC, tomorrow (UTC) has begun nowhere yet (UTC+14 is at 15:20): simply the future.
     const early = Date.UTC(2025, 2, 10, 1, 20) / 1000;
     expect(problem('2025-03-11', early)).toBe('future');

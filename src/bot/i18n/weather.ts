@@ -346,7 +346,7 @@ const en = {
     `“${typed}” is before the weather service’s records begin (1970-01-01): pick a later \`${field}\`.`,
   rangeFuture: 'That range lies in the future; history and totals only cover the past.',
   rangeUtcFuture:
-    'Totals count whole days in UTC, and that day has not begun there yet. Try a range that ends a day earlier.',
+    'Totals count whole days in UTC, and your first day has not begun there yet. Try a range that starts a day earlier.',
   rangeOrder: 'The end comes before the start.',
   rangeTooLongHours: (limit: number) =>
     `That is too long: the weather service gives at most ${limit} hourly readings at a time, a week counted from its first hour (00:00 on a Monday to 23:00 on the Sunday).`,
@@ -565,7 +565,7 @@ const de: WeatherMessages = {
     `„${typed}“ liegt vor dem Beginn der Aufzeichnungen des Wetterdienstes (01.01.1970): Wähle für \`${field}\` ein späteres Datum.`,
   rangeFuture: 'Dieser Zeitraum liegt in der Zukunft; Verlauf und Summen gibt es nur für die Vergangenheit.',
   rangeUtcFuture:
-    'Summen zählen ganze Tage in UTC, und dort hat dieser Tag noch nicht begonnen. Versuche einen Zeitraum, der einen Tag früher endet.',
+    'Summen zählen ganze Tage in UTC, und dort hat dein erster Tag noch nicht begonnen. Versuche einen Zeitraum, der einen Tag früher beginnt.',
   rangeOrder: 'Das Ende liegt vor dem Beginn.',
   rangeTooLongHours: (limit) =>
     `Das ist zu lang: Der Wetterdienst liefert höchstens ${limit} Stundenwerte auf einmal, eine Woche ab der ersten Stunde gezählt (Montag 00:00 bis Sonntag 23:00).`,

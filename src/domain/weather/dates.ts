@@ -161,8 +161,9 @@ function formatLocal(value: LocalDateTime): string {
 }
 
 /**
- * Whole UTC days from `start` to `end` (default: today, up to now). A day after today is refused, as
- * is a range of more than {@link ACCUMULATED_MAX_DAYS} days.
+ * Whole UTC days from `start` to `end` (default: today), up to now: an end after today is cut at now,
+ * as a history range is, and the service sums the days that are over. A range of more than
+ * {@link ACCUMULATED_MAX_DAYS} days asked for is refused, as is one that starts after today.
  */
 export function resolveDayRange(
   request: { start: LocalDateTime; end?: LocalDateTime | undefined },
@@ -172,11 +173,10 @@ export function resolveDayRange(
   const start = dayOf(request.start);
   if (start < 0) throw new DateBeforeRecordsError('start', formatLocal(request.start));
   const lastDay = request.end ? dayOf(request.end) : Math.floor(nowSec / DAY) * DAY;
-  const latest = Math.max(start, lastDay);
-  if (latest > nowSec) {
-    // The next UTC day may already be today east of UTC (Sydney's morning): then say why it is
+  if (start > nowSec) {
+    // The first UTC day may already be today east of UTC (Sydney's morning): then say why it is
     // refused. Only once it has begun somewhere: the easternmost zones are 14 hours ahead of UTC.
-    throw new InvalidRangeError(latest <= nowSec + EASTERNMOST_OFFSET ? 'utc-future' : 'future');
+    throw new InvalidRangeError(start <= nowSec + EASTERNMOST_OFFSET ? 'utc-future' : 'future');
   }
   if (lastDay < start) throw new InvalidRangeError('order');
   if ((lastDay - start) / DAY + 1 > ACCUMULATED_MAX_DAYS) {

@@ -100,8 +100,8 @@ export class DateBeforeRecordsError extends Error {
 }
 
 /**
- * `utc-future`: a day after today in UTC that may be today where the member is (east of UTC), for
- * products that count whole UTC days.
+ * `utc-future`: a first day after today in UTC that may be today where the member is (east of UTC),
+ * for products that count whole UTC days.
  */
 export type RangeProblem = 'future' | 'utc-future' | 'order' | 'too-long' | 'end-and-hours';
 
