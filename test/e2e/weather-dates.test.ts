@@ -98,4 +98,21 @@ describe('/weather typed dates', () => {
       .reply();
     expect(future.content).toBe('That range lies in the future; history and totals only cover the past.');
   });
+
+  it('shows a Monday-to-Sunday week that holds the autumn clock change, all 169 hours of it', async () => {
+    const calls = world.weather!.requestCount({ path: '/data/2.5/history/city' });
+    const reply = await world
+      .slash('weather', {
+        subcommand: 'history',
+        options: { place: BERLIN, start: '19.10.2026', end: '25.10.2026' },
+      })
+      .reply(15_000);
+    const embed = reply.embeds[0];
+    expect(embed?.title).toBe('Berlin, Berlin, DE: 169 hours of history');
+    expect(embed?.description).toBe(
+      'From Mon, Oct 19, 2026 00:00 (UTC+2) to Sun, Oct 25, 2026 23:00 (UTC+1), local time.',
+    );
+    // The service answers at most 168 hours a call.
+    expect(world.weather!.requestCount({ path: '/data/2.5/history/city' })).toBe(calls + 2);
+  });
 });

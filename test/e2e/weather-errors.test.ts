@@ -192,8 +192,8 @@ describe('/weather problems, answered privately', () => {
       .waitForFollowUp();
     expect(message.flags! & 64).toBe(64);
     expect(message.content).toBe(
-      'That is too long: the weather service gives at most 168 hourly readings at a time, ' +
-        'a week counted from its first hour (00:00 on a Monday to 23:00 on the Sunday).',
+      'That is too long: history covers at most a week at a time ' +
+        '(168 hours, as from 00:00 on a Monday to 23:00 on the Sunday).',
     );
     expect(world.weather!.requestCount({ path: '/data/2.5/history/city' })).toBe(historyCalls);
   });

@@ -6,6 +6,7 @@ import {
   resolveDayRange,
   resolveHistoryRange,
   defaultCalendarDay,
+  historyCalls,
 } from '../../src/domain/weather/dates.js';
 import {
   DateBeforeRecordsError,
@@ -418,8 +419,8 @@ describe('history ranges', () => {
     expect(
       problem({ start: parseDateTime('start', '2025-03-01'), end: parseDateTime('end', '2025-03-09') }),
     ).toBe('too-long');
-    // The limit counts hourly readings, as the refusal says: a week from 00:00 to 23:00 on the
-    // seventh day is 168 of them; to 00:00 on the eighth, 169.
+    // A week from 00:00 to 23:00 on the seventh day is 168 hourly readings; to 00:00 on the
+    // eighth, 169, an hour more than a week.
     expect(
       problem({
         start: parseDateTime('start', '2025-03-01'),
@@ -439,6 +440,41 @@ describe('history ranges', () => {
         hours: 3,
       }),
     ).toBe('end-and-hours');
+  });
+});
+
+describe('history ranges across the autumn clock change', () => {
+  const berlin = {
+    nowSec: Date.UTC(2026, 10, 15, 12) / 1000,
+    clock: { timezone: HOUR, zones: ['Europe/Berlin'] },
+  };
+  // Monday to Sunday; on Sunday 25 October 2026 03:00 summer time becomes 02:00 winter time.
+  const week = { start: parseDateTime('start', '19.10.2026'), end: parseDateTime('end', '25.10.2026') };
+
+  it('take a Monday-to-Sunday week of 169 hourly records, and ask for it in two calls, but no more', () => {
+    const range = resolveHistoryRange(week, berlin);
+    expect(range).toEqual({
+      start: Date.UTC(2026, 9, 18, 22) / 1000,
+      end: Date.UTC(2026, 9, 25, 22) / 1000,
+    });
+    // 168 records in the first call, the most the service answers at once, the last in the second.
+    expect(historyCalls(range)).toEqual([
+      { start: Date.UTC(2026, 9, 18, 22) / 1000, end: Date.UTC(2026, 9, 25, 21) / 1000 },
+      { start: Date.UTC(2026, 9, 25, 22) / 1000, end: Date.UTC(2026, 9, 25, 22) / 1000 },
+    ]);
+    // An hour more is more than a week on the place's clock too.
+    const longer = { ...week, end: parseDateTime('end', '26.10.2026 00:00') };
+    expect(() => resolveHistoryRange(longer, berlin)).toThrow(/too-long/);
+  });
+
+  it('ask once for up to 168 records, also from a start between the hours', () => {
+    const start = Date.UTC(2026, 9, 1, 10, 20) / 1000;
+    const last = Date.UTC(2026, 9, 8, 10) / 1000;
+    expect(historyCalls({ start, end: last })).toEqual([{ start, end: last }]);
+    expect(historyCalls({ start, end: last + HOUR })).toEqual([
+      { start, end: last },
+      { start: last + HOUR, end: last + HOUR },
+    ]);
   });
 });
 

@@ -349,7 +349,7 @@ const en = {
     'Totals count whole days in UTC, and your first day has not begun there yet. Try a range that starts a day earlier.',
   rangeOrder: 'The end comes before the start.',
   rangeTooLongHours: (limit: number) =>
-    `That is too long: the weather service gives at most ${limit} hourly readings at a time, a week counted from its first hour (00:00 on a Monday to 23:00 on the Sunday).`,
+    `That is too long: history covers at most a week at a time (${limit} hours, as from 00:00 on a Monday to 23:00 on the Sunday).`,
   rangeTooLongDays: (limit: number) => `That is too long: at most ${limit} days at a time.`,
   endAndHours: 'Give a start and an end, or one of them with `hours`, not all three.',
   notInPlan: (product: string) =>
@@ -568,7 +568,7 @@ const de: WeatherMessages = {
     'Summen zählen ganze Tage in UTC, und dort hat dein erster Tag noch nicht begonnen. Versuche einen Zeitraum, der einen Tag früher beginnt.',
   rangeOrder: 'Das Ende liegt vor dem Beginn.',
   rangeTooLongHours: (limit) =>
-    `Das ist zu lang: Der Wetterdienst liefert höchstens ${limit} Stundenwerte auf einmal, eine Woche ab der ersten Stunde gezählt (Montag 00:00 bis Sonntag 23:00).`,
+    `Das ist zu lang: Der Verlauf umfasst höchstens eine Woche auf einmal (${limit} Stunden, etwa Montag 00:00 bis Sonntag 23:00).`,
   rangeTooLongDays: (limit) => `Das ist zu lang: höchstens ${limit} Tage auf einmal.`,
   endAndHours: 'Gib Beginn und Ende an oder eines von beiden mit `stunden`, nicht alle drei.',
   notInPlan: (product) =>

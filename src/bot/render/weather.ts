@@ -6,7 +6,7 @@
  */
 import { EmbedBuilder } from '@discordjs/builders';
 import type { APIEmbedField } from 'discord-api-types/v10';
-import { HISTORY_MAX_HOURS, type UnixRange } from '../../domain/weather/dates.js';
+import { HISTORY_MAX_RECORDS, type UnixRange } from '../../domain/weather/dates.js';
 import type { MemberWeatherPrefs, ServerWeatherPrefs } from '../../domain/weather/prefs.js';
 import type {
   AccumulatedReport,
@@ -365,7 +365,7 @@ function rangeEnds(f: WeatherFormat, clock: PlaceClock, range: UnixRange): [stri
 export function renderWeatherHistory(report: HistoryReport, options: WeatherRenderOptions): WeatherMessage {
   const f = weatherFormat(options);
   const { t } = f;
-  const list = report.history.list.slice(0, HISTORY_MAX_HOURS);
+  const list = report.history.list.slice(0, HISTORY_MAX_RECORDS);
   const title = t.historyTitle(report.place.label, list.length);
   const range = t.historyRange(...rangeEnds(f, report, report.range));
   if (list.length === 0) {

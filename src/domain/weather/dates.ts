@@ -11,7 +11,7 @@ import {
   type DateField,
 } from './errors.js';
 import { readTimeOfDay } from '../../services/schedules/input.js';
-import { wallToUnix, type PlaceClock } from './zones.js';
+import { offsetAt, wallToUnix, type PlaceClock } from './zones.js';
 
 export interface LocalDateTime {
   year: number;
@@ -30,6 +30,11 @@ const EASTERNMOST_OFFSET = 14 * HOUR;
 
 /** Upstream answers at most a week of hourly history per call. */
 export const HISTORY_MAX_HOURS = 168;
+/**
+ * The most hourly records a history range may hold: a week on the place's clock (Monday 00:00 to
+ * Sunday 23:00) holds one more than {@link HISTORY_MAX_HOURS} when the autumn change repeats an hour.
+ */
+export const HISTORY_MAX_RECORDS = HISTORY_MAX_HOURS + 1;
 export const HISTORY_DEFAULT_HOURS = 24;
 /** The longest range of accumulated values the service answers. */
 export const ACCUMULATED_MAX_DAYS = 366;
@@ -109,7 +114,8 @@ export interface HistoryRequest {
  * range, so a range counted in hours is laid on that grid: the last 24 hours at 14:35 run from
  * 15:00 yesterday, and 24 records come back rather than 23. The end is cut at now, and the start
  * at the beginning of the records (1970-01-01 00:00 local is before it east of Greenwich); an end
- * before that beginning, and more than a week, are refused.
+ * before that beginning, and more than a week, are refused. A week is 168 hours in UTC or on the
+ * place's clock: the week of the autumn change holds 169 records (see `historyCalls`).
  */
 export function resolveHistoryRange(
   request: HistoryRequest,
@@ -136,10 +142,34 @@ export function resolveHistoryRange(
   range.start = Math.max(range.start, 0);
   range.end = Math.min(range.end, where.nowSec);
   if (range.end < range.start) throw new InvalidRangeError('order');
-  if (Math.floor((range.end - range.start) / HOUR) + 1 > HISTORY_MAX_HOURS) {
+  const hoursFrom = (from: number, to: number) => Math.floor((to - from) / HOUR) + 1;
+  const wall = (unix: number) => unix + offsetAt(where.clock, unix);
+  const records = hoursFrom(range.start, range.end);
+  if (
+    records > HISTORY_MAX_HOURS &&
+    (records > HISTORY_MAX_RECORDS || hoursFrom(wall(range.start), wall(range.end)) > HISTORY_MAX_HOURS)
+  ) {
     throw new InvalidRangeError('too-long', { max: HISTORY_MAX_HOURS, unit: 'hours' });
   }
   return range;
+}
+
+/**
+ * A history range in the service's calls, each of at most {@link HISTORY_MAX_HOURS} hourly records,
+ * the most it answers at once. A week on the place's clock that holds the autumn change has 169
+ * records: it is asked in two calls and their lists joined, rather than cutting an hour the member
+ * asked for (and saying so) from a range typed as Monday to Sunday. That costs a second call in the
+ * one week a year it happens; the pieces lie on whole hours, so neither repeats nor leaves out a record.
+ */
+export function historyCalls(range: UnixRange): UnixRange[] {
+  const calls: UnixRange[] = [];
+  let start = range.start;
+  for (;;) {
+    const last = Math.ceil(start / HOUR) * HOUR + (HISTORY_MAX_HOURS - 1) * HOUR;
+    if (last >= range.end) return [...calls, { start, end: range.end }];
+    calls.push({ start, end: last });
+    start = last + HOUR;
+  }
 }
 
 /**

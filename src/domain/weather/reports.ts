@@ -19,7 +19,7 @@ import {
 } from '../../services/weather/index.js';
 import { ProductNotInPlanError, WeatherKeyRejectedError, type WeatherProduct } from './errors.js';
 import type { Place } from './places.js';
-import type { UnixRange } from './dates.js';
+import { historyCalls, type UnixRange } from './dates.js';
 import { dailyFromThreeHourly } from './five-day.js';
 import {
   answeredOffset,
@@ -285,7 +285,8 @@ export async function getPlaceClock(client: WeatherClient, place: Place): Promis
 
 /**
  * Hourly history for a range that `resolveRange` works out with the place's clock (typed dates are
- * local to the place, with the offset of their own date, not of today).
+ * local to the place, with the offset of their own date, not of today), in as many calls as the
+ * service's limit per call needs (two for the week of the autumn change; see `historyCalls`).
  */
 export async function getWeatherHistory(
   client: WeatherClient,
@@ -294,9 +295,15 @@ export async function getWeatherHistory(
 ): Promise<HistoryReport> {
   const clock = await getPlaceClock(client, place);
   const range = resolveRange(clock);
-  const history = await asProduct('history', () =>
-    client.history.hourly({ lat: place.lat, lon: place.lon, start: range.start, end: range.end }),
+  const answers = await asProduct('history', () =>
+    Promise.all(
+      historyCalls(range).map((call) =>
+        client.history.hourly({ lat: place.lat, lon: place.lon, start: call.start, end: call.end }),
+      ),
+    ),
   );
+  const list = answers.flatMap((answer) => answer.list);
+  const history = { ...answers[0], cnt: list.length, list };
   return { ...clock, place, range, history };
 }
 
