@@ -94,6 +94,32 @@ describe('/weather places: autocomplete, typed names, homes', () => {
     expect(world.weather!.requestCount({ path: '/geo/1.0/direct' })).toBe(geocoded);
   });
 
+  it('reads coordinates written with hemisphere letters and degree signs, south below zero', async () => {
+    const berlin = await world
+      .slash('weather', { subcommand: 'now', options: { place: '52.52 N 13.40 E' } })
+      .reply();
+    expect(berlin.embeds[0]?.title).toBe('Berlin, Berlin, DE');
+    expect(lastWeatherQuery()).toMatchObject({ lat: '52.52', lon: '13.4' });
+
+    const choices = await autocomplete('33.9° S 18.4° E');
+    expect(choices.map((choice) => choice.name)).toEqual(['Cape Town, Western Cape, ZA']);
+    const capeTown = await world
+      .slash('weather', { subcommand: 'now', options: { place: '33.9°S, 18.4°E' } })
+      .reply();
+    expect(capeTown.embeds[0]?.title).toBe('Cape Town, Western Cape, ZA');
+    expect(lastWeatherQuery()).toMatchObject({ lat: '-33.9', lon: '18.4' });
+
+    const contradictory = await world
+      .slash('weather', { subcommand: 'now', options: { place: '-52 S, 13 E' } })
+      .waitForFollowUp();
+    expect(contradictory.flags! & 64).toBe(64);
+    expect(contradictory.content).toMatch(/^“-52 S, 13 E” is no point on Earth: the latitude comes first/);
+    const offEarth = await world
+      .slash('weather', { subcommand: 'now', options: { place: '95°N, 13°E' }, locale: 'de' })
+      .waitForFollowUp();
+    expect(offEarth.content).toMatch(/^„95°N, 13°E“ ist kein Punkt auf der Erde/);
+  });
+
   it('finds a place by its postal code, a US ZIP code when no country follows', async () => {
     const direct = world.weather!.requestCount({ path: '/geo/1.0/direct' });
     const zip = await world.slash('weather', { subcommand: 'now', options: { place: '62701' } }).reply();

@@ -225,6 +225,27 @@ describe('looking up typed places', () => {
     await expect(resolvePlace(client, '90210', 'en')).rejects.toBeInstanceOf(WeatherKeyRejectedError);
   });
 
+  it('reads coordinates written with degree signs and hemisphere letters, south and west below zero', async () => {
+    /** Names nothing, so a place is named by the coordinates it was read as. */
+    const client = { geocoding: { reverse: () => Promise.resolve([]) } } as unknown as WeatherClient;
+    const read = async (typed: string) => (await resolvePlace(client, typed, 'en')).label;
+    expect(await read('52.52 N 13.40 E')).toBe('52.52, 13.4');
+    expect(await read('52.52°N, 13.40°E')).toBe('52.52, 13.4');
+    expect(await read('33.9° S 18.4° E')).toBe('-33.9, 18.4');
+    expect(await read('40.7128 n, 74.006 w')).toBe('40.7128, -74.006');
+    expect(await read('48.2º N 16.37º O')).toBe('48.2, 16.37');
+    expect(await read('52.52° 13.40°')).toBe('52.52, 13.4');
+    expect(await read('-33.9, 18.4')).toBe('-33.9, 18.4');
+    // A minus sign and a letter that say the same, a letter of the other axis, or a value out of
+    // range are no point on the Earth, not a name to look up.
+    for (const typed of ['-52 S, 13 E', '-52 N 13 E', '13.40 E 52.52 N', '95 N 13 E', '52 N 181 W']) {
+      await expect(resolvePlace(client, typed, 'en'), typed).rejects.toMatchObject({
+        name: 'CoordinatesOffEarthError',
+        text: typed,
+      });
+    }
+  });
+
   it('leaves other failures as they are', async () => {
     const error = new WeatherNotFoundError(refusal(404));
     await expect(resolvePlace(refusingClient(error), 'Berlin', 'en')).rejects.toBe(error);

@@ -172,19 +172,39 @@ async function placeOfPostalCode(client: WeatherClient, postal: PostalCode): Pro
   };
 }
 
-/** `48.8566, 2.3522` (or with a space alone between them): latitude, then longitude, in range. */
-const TYPED_COORDINATES = /^(-?\d{1,2}(?:\.\d+)?)\s*[,\s]\s*(-?\d{1,3}(?:\.\d+)?)$/;
+/**
+ * A latitude or longitude as typed: `48.8566`, `-33.9`, or with a degree sign (`°`, or the `º`
+ * some keyboards have instead) and a hemisphere letter, `52.52°N`, `33.9° S`, `13.40 E` (`O`, for
+ * Ost, as German maps write east).
+ */
+const TYPED_DEGREES = String.raw`(-?\d+(?:\.\d+)?)\s*[°º]?\s*([NSEWO])?`;
+/**
+ * Two numbers as coordinates are typed, latitude first, between them a comma or a space: in range
+ * or not, never a place name worth geocoding.
+ */
+const TYPED_COORDINATES = new RegExp(`^${TYPED_DEGREES}(?:\\s*,\\s*|\\s+)${TYPED_DEGREES}$`, 'i');
 
+/** `48.8566, 2.3522`, `52.52 N 13.40 E`, `33.9°S, 18.4°E`: coordinates on the Earth. */
 function typedCoordinates(text: string): { lat: number; lon: number } | undefined {
   const match = TYPED_COORDINATES.exec(text);
   if (!match) return undefined;
-  const lat = Number(match[1]);
-  const lon = Number(match[2]);
+  const lat = degrees(match[1]!, match[2], 'N', 'S');
+  const lon = degrees(match[3]!, match[4], 'EO', 'W');
   return onEarth(lat, lon) ? { lat: round4(lat), lon: round4(lon) } : undefined;
 }
 
-/** Two numbers as coordinates are typed, in range or not: never a place name worth geocoding. */
-const LOOKS_LIKE_COORDINATES = /^-?\d+(?:\.\d+)?\s*[,\s]\s*-?\d+(?:\.\d+)?$/;
+/**
+ * The signed value of `52.52` or `33.9 S`; NaN when the letter contradicts a minus sign (`-33.9 S`)
+ * or names the other axis (`13.40 E` as a latitude).
+ */
+function degrees(number: string, letter: string | undefined, positive: string, negative: string): number {
+  if (letter === undefined) return Number(number);
+  const hemisphere = letter.toUpperCase();
+  if (number.startsWith('-')) return NaN;
+  if (positive.includes(hemisphere)) return Number(number);
+  return hemisphere === negative ? -Number(number) : NaN;
+}
+
 /**
  * Two whole numbers with a space between: how Sweden, Czechia, Slovakia and Greece write postal
  * codes (`114 55`). Off the Earth as coordinates, such text is read as a postal code instead.
@@ -193,7 +213,7 @@ const SPACED_POSTAL_CODE = /^\d{2,5} \d{2,5}$/;
 
 /** Text typed as coordinates that are not on the Earth (and not a postal code written so). */
 function offEarthCoordinates(text: string): boolean {
-  return LOOKS_LIKE_COORDINATES.test(text) && !typedCoordinates(text) && !SPACED_POSTAL_CODE.test(text);
+  return TYPED_COORDINATES.test(text) && !typedCoordinates(text) && !SPACED_POSTAL_CODE.test(text);
 }
 
 /** A latitude and longitude in range (NaN is not). */
