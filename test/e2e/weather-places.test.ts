@@ -156,6 +156,23 @@ describe('/weather places: autocomplete, typed names, homes', () => {
     expect(berlin.embeds[0]?.title).toBe('Berlin (10117), DE');
   });
 
+  it('asks for the country of a postal code that cannot be a US ZIP code, without calling it one', async () => {
+    const london = await world
+      .slash('weather', { subcommand: 'now', options: { place: 'SW1A 1AA' } })
+      .waitForFollowUp();
+    expect(london.flags! & 64).toBe(64);
+    expect(london.content).toBe(
+      'No place with the postal code “SW1A 1AA” was found. Add the country’s two-letter code after a comma, as in `10117, DE`.',
+    );
+    // Vienna's: four digits are no ZIP code either.
+    const wien = await world
+      .slash('weather', { subcommand: 'now', options: { place: '1010' }, locale: 'de' })
+      .waitForFollowUp();
+    expect(wien.content).toBe(
+      'Kein Ort mit der Postleitzahl „1010“ gefunden. Ergänze nach einem Komma das Länderkürzel, etwa `10117, DE`.',
+    );
+  });
+
   it('says privately when no place matches, with the places of that name as suggestions', async () => {
     const handle = world.slash('weather', { subcommand: 'now', options: { place: 'Springfield, Narnia' } });
     const message = await handle.waitForFollowUp();

@@ -322,10 +322,12 @@ const en = {
   didYouMean: (suggestions: readonly string[]) => `Did you mean one of these?\n${list(suggestions)}`,
   placeTips:
     'Check the spelling, pick a place from the list while you type, or add a country code: `Paris, FR`, `Springfield, MO, US`. Coordinates and postal codes work too: `48.8566, 2.3522`, `10117, DE`.',
-  postalCodeNotFound: (code: string, country: string | undefined) =>
-    country === undefined
-      ? `No US ZIP code “${code}” was found. For a postal code in another country, add the country’s two-letter code after a comma, as in \`10117, DE\`.`
-      : `No place with the postal code “${code}” was found in ${country}.`,
+  postalCodeNotFound: (code: string, country: string | undefined, usZip: boolean) =>
+    country !== undefined
+      ? `No place with the postal code “${code}” was found in ${country}.`
+      : usZip
+        ? `No US ZIP code “${code}” was found. For a postal code in another country, add the country’s two-letter code after a comma, as in \`10117, DE\`.`
+        : `No place with the postal code “${code}” was found. Add the country’s two-letter code after a comma, as in \`10117, DE\`.`,
   blankPlace: 'The place is empty: type a place name, a postal code or coordinates, or pick a suggestion.',
   noPlace:
     'Which place? Give one with the `place` option, or save yours with `/weather home set` so you can leave it out.',
@@ -545,10 +547,12 @@ const de: WeatherMessages = {
   didYouMean: (suggestions) => `Meintest du einen dieser Orte?\n${list(suggestions)}`,
   placeTips:
     'Prüfe die Schreibweise, wähle beim Tippen einen Ort aus der Liste oder ergänze ein Länderkürzel: `Paris, FR`, `Springfield, MO, US`. Koordinaten (Dezimalstellen mit Punkt) und Postleitzahlen gehen auch: `48.8566, 2.3522`, `10117, DE`.',
-  postalCodeNotFound: (code, country) =>
-    country === undefined
-      ? `Keine US-Postleitzahl (ZIP) „${code}“ gefunden. Für eine Postleitzahl in einem anderen Land ergänze nach einem Komma das Länderkürzel, etwa \`10117, DE\`.`
-      : `Kein Ort mit der Postleitzahl „${code}“ in ${country} gefunden.`,
+  postalCodeNotFound: (code, country, usZip) =>
+    country !== undefined
+      ? `Kein Ort mit der Postleitzahl „${code}“ in ${country} gefunden.`
+      : usZip
+        ? `Keine US-Postleitzahl (ZIP) „${code}“ gefunden. Für eine Postleitzahl in einem anderen Land ergänze nach einem Komma das Länderkürzel, etwa \`10117, DE\`.`
+        : `Kein Ort mit der Postleitzahl „${code}“ gefunden. Ergänze nach einem Komma das Länderkürzel, etwa \`10117, DE\`.`,
   blankPlace:
     'Der Ort ist leer: Gib einen Ortsnamen, eine Postleitzahl oder Koordinaten ein, oder wähle einen Vorschlag.',
   noPlace:

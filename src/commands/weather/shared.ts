@@ -194,7 +194,7 @@ export function describeWeatherProblem(error: unknown, lang: Lang): string | und
       : `${head}\n${t.placeTips}`;
   }
   if (error instanceof PostalCodeNotFoundError)
-    return t.postalCodeNotFound(typed(error.code, 20), error.country);
+    return t.postalCodeNotFound(typed(error.code, 20), error.country, error.usZip);
   if (error instanceof CoordinatesOffEarthError) return t.coordinatesOffEarth(typed(error.text, 100));
   if (error instanceof NoPlaceError) return t.noPlace;
   if (error instanceof InvalidDateError) {

@@ -19,17 +19,23 @@ export class PlaceNotFoundError extends Error {
   }
 }
 
-/**
- * No place has this postal code in this country (`undefined`: the service took it for a US ZIP
- * code, having no country to go by).
- */
+/** Five digits, perhaps a hyphen and four more: the shape of a US ZIP code. */
+const US_ZIP = /^\d{5}(?:-\d{4})?$/;
+
+/** No place has this postal code in this country (`undefined`: none was given). */
 export class PostalCodeNotFoundError extends Error {
   override readonly name = 'PostalCodeNotFoundError';
+  /**
+   * Looked for as a US ZIP code, as the service reads a code without a country. A code of another
+   * shape (`SW1A 1AA`, `1010`) can be none, whatever the service did with it.
+   */
+  readonly usZip: boolean;
   constructor(
     readonly code: string,
     readonly country: string | undefined,
   ) {
     super(`No place has the postal code "${code}"${country ? ` in ${country}` : ''}`);
+    this.usZip = country === undefined && US_ZIP.test(code);
   }
 }
 
