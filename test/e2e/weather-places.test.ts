@@ -156,6 +156,26 @@ describe('/weather places: autocomplete, typed names, homes', () => {
     expect(berlin.embeds[0]?.title).toBe('Berlin (10117), DE');
   });
 
+  it('takes a country code after a postal code without a comma, in autocomplete too', async () => {
+    const springfield = await world
+      .slash('weather', { subcommand: 'now', options: { place: '62701 US' } })
+      .reply();
+    expect(springfield.embeds[0]?.title).toBe('Springfield (62701), US');
+
+    const choices = await autocomplete('10117 de');
+    expect(choices.map((choice) => choice.name)).toEqual(['Berlin (10117), DE']);
+    const berlin = await world
+      .slash('weather', { subcommand: 'now', options: { place: '10117 DE' }, locale: 'de' })
+      .reply();
+    expect(berlin.embeds[0]?.title).toBe('Berlin (10117), DE');
+
+    const nowhere = await world
+      .slash('weather', { subcommand: 'now', options: { place: '10117 FR' }, locale: 'de' })
+      .waitForFollowUp();
+    expect(nowhere.flags! & 64).toBe(64);
+    expect(nowhere.content).toBe('Kein Ort mit der Postleitzahl „10117“ in FR gefunden.');
+  });
+
   it('asks for the country of a postal code that cannot be a US ZIP code, without calling it one', async () => {
     const london = await world
       .slash('weather', { subcommand: 'now', options: { place: 'SW1A 1AA' } })

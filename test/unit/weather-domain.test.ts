@@ -219,6 +219,43 @@ describe('looking up typed places', () => {
     expect(asked).toEqual(['name 25 de Mayo', 'name Paris 13']);
   });
 
+  it('reads a last word that is a country code as the postal code’s country, when the whole was not found', async () => {
+    const asked: string[] = [];
+    const notFound = new WeatherNotFoundError(refusal(404));
+    const known: Record<string, { zip: string; name: string; country: string }> = {
+      '62701|US': { zip: '62701', name: 'Springfield', country: 'US' },
+      '1012 AB|NL': { zip: '1012 AB', name: 'Amsterdam', country: 'NL' },
+      'SW1A 1AA|GB': { zip: 'SW1A 1AA', name: 'London', country: 'GB' },
+    };
+    const client = {
+      geocoding: {
+        zip: ({ zip, country }: { zip: string; country?: string }) => {
+          asked.push(`${zip}|${country ?? ''}`);
+          const found = known[`${zip}|${country ?? ''}`];
+          return found ? Promise.resolve({ ...found, lat: 1, lon: 2 }) : Promise.reject(notFound);
+        },
+      },
+    } as unknown as WeatherClient;
+    const label = async (typed: string) => (await suggestPlaces(client, typed, 'en'))[0]?.label;
+    expect(await label('62701 us')).toBe('Springfield (62701), US');
+    expect(asked).toEqual(['62701 US|', '62701|US']);
+    asked.length = 0;
+    // Too long for a code as typed: only the reading with the country is asked.
+    expect(await label('sw1a 1aa GB')).toBe('London (SW1A 1AA), GB');
+    expect(asked).toEqual(['SW1A 1AA|GB']);
+    // Dutch codes end in two letters: after a comma the country is NL, and AB is no country.
+    asked.length = 0;
+    expect(await label('1012 AB, NL')).toBe('Amsterdam (1012 AB), NL');
+    expect(await label('1012 AB')).toBeUndefined();
+    expect(asked).toEqual(['1012 AB|NL', '1012 AB|']);
+    // Not found either way: the member hears the country they gave, not to add one.
+    await expect(resolvePlace(client, '10117 fr', 'en')).rejects.toMatchObject({
+      name: 'PostalCodeNotFoundError',
+      code: '10117',
+      country: 'FR',
+    });
+  });
+
   it('blames the bot’s key when a postal code look-up is refused', async () => {
     const error = new WeatherInvalidKeyError(refusal(401));
     const client = { geocoding: { zip: () => Promise.reject(error) } } as unknown as WeatherClient;

@@ -12,6 +12,7 @@ import {
   type ZipLocation,
 } from '../../services/weather/index.js';
 import { truncate } from '../text.js';
+import { isCountryCode } from './countries.js';
 import {
   CoordinatesOffEarthError,
   PlaceNotFoundError,
@@ -103,10 +104,13 @@ export async function suggestPlaces(
   const coordinates = typedCoordinates(query);
   if (coordinates) return [await placeAt(client, coordinates, lang)];
   if (offEarthCoordinates(query)) return [];
-  const postal = postalCode(query);
-  if (postal) {
-    const place = await placeOfPostalCode(client, postal);
-    return place ? [place] : [];
+  const postal = postalCodes(query);
+  if (postal.length > 0) {
+    for (const code of postal) {
+      const place = await placeOfPostalCode(client, code);
+      if (place) return [place];
+    }
+    return [];
   }
   let found = await geocode(client, query);
   // `Seattle, WA`: the real service reads a second part as a country code and finds nothing; a US
@@ -152,6 +156,26 @@ function postalCode(text: string): PostalCode | undefined {
   const match = POSTAL_QUERY.exec(text.trim());
   if (!match) return undefined;
   return { code: match[1]!.trim().replace(/\s+/g, ' ').toUpperCase(), country: match[2]?.toUpperCase() };
+}
+
+/** `62701 US`, `SW1A 1AA gb`: a postal code, then a country code after a space instead of a comma. */
+const POSTAL_SPACE_COUNTRY = /^(.+?)\s+([A-Za-z]{2})$/;
+
+/**
+ * The postal codes typed text may be, to look up in turn: the text as typed, then, when its last
+ * word is a country code, the code before it in that country. As typed comes first, since a code
+ * may end in two letters that are a country's code too (`2511 CV`, in the Netherlands, not Cape
+ * Verde): the country is read from them only when the whole was not found.
+ */
+function postalCodes(text: string): PostalCode[] {
+  const codes: PostalCode[] = [];
+  const asTyped = postalCode(text);
+  if (asTyped) codes.push(asTyped);
+  const [, head = '', country = ''] = POSTAL_SPACE_COUNTRY.exec(text.trim()) ?? [];
+  const before = isCountryCode(country) ? postalCode(head) : undefined;
+  if (before && before.country === undefined)
+    codes.push({ code: before.code, country: country.toUpperCase() });
+  return codes;
 }
 
 /** The place of a postal code, named `Beverly Hills (90210), US`; `undefined` when none has it. */
@@ -260,8 +284,9 @@ export async function resolvePlace(client: WeatherClient, input: string, lang: W
   if (offEarthCoordinates(typed)) throw new CoordinatesOffEarthError(typed);
   const [first] = await suggestPlaces(client, input, lang);
   if (first) return first;
-  // A postal code is not a misspelt name: what helps is the country it belongs to.
-  const postal = postalCode(typed);
+  // A postal code is not a misspelt name: what helps is the country it belongs to. Of `10117 FR`,
+  // the member hears that 10117 is not in FR, the last reading, not to add the country they added.
+  const postal = postalCodes(typed).at(-1);
   if (postal) throw new PostalCodeNotFoundError(postal.code, postal.country);
   const name = input.split(',')[0]?.trim() ?? '';
   const suggestions = name !== '' && name !== input.trim() ? await suggestPlaces(client, name, lang) : [];
