@@ -176,6 +176,21 @@ describe('/weather places: autocomplete, typed names, homes', () => {
     expect(nowhere.content).toBe('Kein Ort mit der Postleitzahl „10117“ in FR gefunden.');
   });
 
+  it('finds a postal code followed by its town, as German addresses are written', async () => {
+    const berlin = await world
+      .slash('weather', { subcommand: 'now', options: { place: '10117 Berlin' }, locale: 'de' })
+      .reply();
+    expect(berlin.embeds[0]?.title).toBe('Berlin (10117), DE');
+    // Of the eight Springfields, the one with that code: Illinois, not the largest (Missouri).
+    const springfield = await world
+      .slash('weather', { subcommand: 'now', options: { place: '62701 Springfield' } })
+      .reply();
+    expect(springfield.embeds[0]?.title).toBe('Springfield (62701), US');
+
+    const choices = await autocomplete('75001 Paris');
+    expect(choices.map((choice) => choice.name)).toEqual(['Paris (75001), FR']);
+  });
+
   it('asks for the country of a postal code that cannot be a US ZIP code, without calling it one', async () => {
     const london = await world
       .slash('weather', { subcommand: 'now', options: { place: 'SW1A 1AA' } })

@@ -256,6 +256,46 @@ describe('looking up typed places', () => {
     });
   });
 
+  it('finds a postal code then a town by the town, naming the code’s part of it when the code is there', async () => {
+    const asked: string[] = [];
+    const notFound = new WeatherNotFoundError(refusal(404));
+    const towns: Record<string, { name: string; lat: number; lon: number; country: string }> = {
+      Berlin: { name: 'Berlin', lat: 52.52, lon: 13.4, country: 'DE' },
+      Hamburg: { name: 'Hamburg', lat: 53.55, lon: 10, country: 'DE' },
+      Rom: { name: 'Rome', lat: 41.89, lon: 12.48, country: 'IT' },
+    };
+    const client = {
+      geocoding: {
+        direct: ({ q }: { q: string }) => {
+          asked.push(`name ${q}`);
+          return Promise.resolve(towns[q] ? [towns[q]] : []);
+        },
+        zip: ({ zip, country }: { zip: string; country?: string }) => {
+          asked.push(`zip ${zip}|${country ?? ''}`);
+          return zip === '10117' && country === 'DE'
+            ? Promise.resolve({ zip: '10117', name: 'Berlin', lat: 52.517, lon: 13.389, country: 'DE' })
+            : Promise.reject(notFound);
+        },
+      },
+    } as unknown as WeatherClient;
+    const labels = async (typed: string) =>
+      (await suggestPlaces(client, typed, 'en')).map((place) => place.label);
+    expect(await labels('10117 Berlin')).toEqual(['Berlin (10117), DE']);
+    expect(asked).toEqual(['name Berlin', 'zip 10117|DE']);
+    // Berlin's code after another town's name: the town typed, as its name found it.
+    asked.length = 0;
+    expect(await labels('10117 Hamburg')).toEqual(['Hamburg, DE']);
+    expect(asked).toEqual(['name Hamburg', 'zip 10117|DE']);
+    // Three letters after the digits would make a postal code (`VLT 1117`): here they are a town.
+    asked.length = 0;
+    expect(await labels('00184 Rom')).toEqual(['Rome, IT']);
+    expect(asked).toEqual(['name Rom', 'zip 00184|IT']);
+    await expect(resolvePlace(client, '10117 Atlantis', 'en')).rejects.toMatchObject({
+      name: 'PlaceNotFoundError',
+      query: '10117 Atlantis',
+    });
+  });
+
   it('blames the bot’s key when a postal code look-up is refused', async () => {
     const error = new WeatherInvalidKeyError(refusal(401));
     const client = { geocoding: { zip: () => Promise.reject(error) } } as unknown as WeatherClient;

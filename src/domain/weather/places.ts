@@ -104,6 +104,8 @@ export async function suggestPlaces(
   const coordinates = typedCoordinates(query);
   if (coordinates) return [await placeAt(client, coordinates, lang)];
   if (offEarthCoordinates(query)) return [];
+  const town = postalCodeThenTown(query);
+  if (town) return placesOfTown(client, town, lang);
   const postal = postalCodes(query);
   if (postal.length > 0) {
     for (const code of postal) {
@@ -112,14 +114,20 @@ export async function suggestPlaces(
     }
     return [];
   }
-  let found = await geocode(client, query);
+  const found = await locationsNamed(client, query);
+  return found.map((location) => placeFromLocation(location, lang));
+}
+
+/** The places of a name (perhaps with its state and country), best known first. */
+async function locationsNamed(client: WeatherClient, query: string): Promise<GeocodingLocation[]> {
+  const found = await geocode(client, query);
   // `Seattle, WA`: the real service reads a second part as a country code and finds nothing; a US
   // state code goes before the country (`Seattle,WA,US`). Asked only when the text as typed found
   // nothing, since many state codes are country codes too (`Berlin, DE`).
   const state = US_STATE_QUERY.exec(query);
   if (found.length === 0 && state && US_STATES.has(state[2]!.toUpperCase()))
-    found = await geocode(client, `${state[1]!.trim()},${state[2]!.toUpperCase()},US`);
-  return found.map((location) => placeFromLocation(location, lang));
+    return geocode(client, `${state[1]!.trim()},${state[2]!.toUpperCase()},US`);
+  return found;
 }
 
 const geocode = (client: WeatherClient, q: string) =>
@@ -178,17 +186,70 @@ function postalCodes(text: string): PostalCode[] {
   return codes;
 }
 
+/**
+ * `10117 Berlin`, `00184 Rom`, `114 55 Stockholm`, `00-950 Warszawa`: a postal code of four digits
+ * or more (with the space or hyphen some countries write), then the town, as much of Europe writes
+ * an address.
+ */
+const POSTAL_CODE_THEN_TOWN = /^(\d{4,5}|\d{3} \d{2}|\d{2,5}-\d{3,4})\s+(\p{L}\D*)$/u;
+
+interface PostalCodeAndTown {
+  code: string;
+  town: string;
+}
+
+function postalCodeThenTown(text: string): PostalCodeAndTown | undefined {
+  const [, code, town] = POSTAL_CODE_THEN_TOWN.exec(text.trim()) ?? [];
+  // Letters with no three in a row are the code's end (`1012 AB`, `1012 AB, NL`) or its country
+  // (`62701 US`), not a town.
+  if (code === undefined || town === undefined || !/\p{L}{3}/u.test(town)) return undefined;
+  return { code, town: town.trim() };
+}
+
+/**
+ * The places of `10117 Berlin`: found by the town's name, in whose country the code is then asked,
+ * to name the part of the town it is (`Berlin (10117), DE`). The code is not asked first: alone it
+ * has no country, and the service reads it as a US ZIP code, which 10117 is none of (and 75001,
+ * Paris's, is Addison, Texas). What the code names is taken only when it is the town typed: a code
+ * of another town, or of none, leaves the town's places as its name found them.
+ */
+async function placesOfTown(
+  client: WeatherClient,
+  { code, town }: PostalCodeAndTown,
+  lang: WeatherLang,
+): Promise<Place[]> {
+  const found = await locationsNamed(client, town);
+  const countries = new Set(found.map((location) => location.country).filter((c) => c !== undefined));
+  for (const country of countries) {
+    const at = await zipLocation(client, { code, country });
+    const sameTown = (location: GeocodingLocation) =>
+      location.country === country && at !== undefined && fold(location.name) === fold(at.name);
+    if (at && found.some(sameTown)) return [placeOfZip(at, country)];
+  }
+  return found.map((location) => placeFromLocation(location, lang));
+}
+
+/** Lower case without accents: `Zürich` is `zurich`. */
+const fold = (name: string) => name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
+
 /** The place of a postal code, named `Beverly Hills (90210), US`; `undefined` when none has it. */
 async function placeOfPostalCode(client: WeatherClient, postal: PostalCode): Promise<Place | undefined> {
-  let found: ZipLocation;
+  const found = await zipLocation(client, postal);
+  return found && placeOfZip(found, postal.country);
+}
+
+async function zipLocation(client: WeatherClient, postal: PostalCode): Promise<ZipLocation | undefined> {
   try {
-    found = await withKeyMeaning(() => client.geocoding.zip({ zip: postal.code, country: postal.country }));
+    return await withKeyMeaning(() => client.geocoding.zip({ zip: postal.code, country: postal.country }));
   } catch (error) {
     // The service's 404 is its "no such code".
     if (error instanceof WeatherNotFoundError) return undefined;
     throw error;
   }
-  const country = found.country ?? postal.country;
+}
+
+function placeOfZip(found: ZipLocation, asked: string | undefined): Place {
+  const country = found.country ?? asked;
   return {
     lat: found.lat,
     lon: found.lon,
@@ -286,7 +347,7 @@ export async function resolvePlace(client: WeatherClient, input: string, lang: W
   if (first) return first;
   // A postal code is not a misspelt name: what helps is the country it belongs to. Of `10117 FR`,
   // the member hears that 10117 is not in FR, the last reading, not to add the country they added.
-  const postal = postalCodes(typed).at(-1);
+  const postal = postalCodeThenTown(typed) ? undefined : postalCodes(typed).at(-1);
   if (postal) throw new PostalCodeNotFoundError(postal.code, postal.country);
   const name = input.split(',')[0]?.trim() ?? '';
   const suggestions = name !== '' && name !== input.trim() ? await suggestPlaces(client, name, lang) : [];
