@@ -191,6 +191,19 @@ describe('/weather places: autocomplete, typed names, homes', () => {
     expect(choices.map((choice) => choice.name)).toEqual(['Paris (75001), FR']);
   });
 
+  it('reads a country or US state after a name without a comma', async () => {
+    const berlin = await world
+      .slash('weather', { subcommand: 'now', options: { place: 'Berlin Germany' } })
+      .reply();
+    expect(berlin.embeds[0]?.title).toBe('Berlin, Berlin, DE');
+    const choices = await autocomplete('Paris Frankreich');
+    expect(choices.map((choice) => choice.name)).toEqual(['Paris, Ile-de-France, FR']);
+    const illinois = await autocomplete('Springfield il');
+    expect(illinois.map((choice) => choice.name)).toEqual(['Springfield, Illinois, US']);
+    const portland = await autocomplete('Portland United States');
+    expect(portland.map((choice) => choice.name)).toEqual(['Portland, Oregon, US', 'Portland, Maine, US']);
+  });
+
   it('asks for the country of a postal code that cannot be a US ZIP code, without calling it one', async () => {
     const london = await world
       .slash('weather', { subcommand: 'now', options: { place: 'SW1A 1AA' } })

@@ -12,7 +12,7 @@ import {
   type ZipLocation,
 } from '../../services/weather/index.js';
 import { truncate } from '../text.js';
-import { isCountryCode } from './countries.js';
+import { countryCode, fold, isCountryCode } from './countries.js';
 import {
   CoordinatesOffEarthError,
   PlaceNotFoundError,
@@ -121,13 +121,36 @@ export async function suggestPlaces(
 /** The places of a name (perhaps with its state and country), best known first. */
 async function locationsNamed(client: WeatherClient, query: string): Promise<GeocodingLocation[]> {
   const found = await geocode(client, query);
+  if (found.length > 0) return found;
   // `Seattle, WA`: the real service reads a second part as a country code and finds nothing; a US
   // state code goes before the country (`Seattle,WA,US`). Asked only when the text as typed found
   // nothing, since many state codes are country codes too (`Berlin, DE`).
   const state = US_STATE_QUERY.exec(query);
-  if (found.length === 0 && state && US_STATES.has(state[2]!.toUpperCase()))
+  if (state && US_STATES.has(state[2]!.toUpperCase()))
     return geocode(client, `${state[1]!.trim()},${state[2]!.toUpperCase()},US`);
-  return found;
+  // `Berlin Germany`, `Paris FR`, `Springfield IL`: the country or state without a comma, asked with
+  // one. Only now, as a name found as typed may end in a country's name (`West Jordan`, Utah).
+  const split = nameThenCountry(query);
+  return split ? locationsNamed(client, `${split.name}, ${split.region}`) : [];
+}
+
+/** Country names run to four words (`Bosnia and Herzegovina`, `Saint Kitts and Nevis`). */
+const MAX_COUNTRY_WORDS = 4;
+
+/**
+ * A name followed, without a comma, by a country's code or English or German name, or by a US
+ * state's code; the longest such ending wins (`Papua New Guinea`, not `Guinea`).
+ */
+function nameThenCountry(text: string): { name: string; region: string } | undefined {
+  if (text.includes(',')) return undefined;
+  const words = text.split(/\s+/);
+  for (let n = Math.min(MAX_COUNTRY_WORDS, words.length - 1); n >= 1; n--) {
+    const ending = words.slice(-n).join(' ');
+    const state = n === 1 && US_STATES.has(ending.toUpperCase()) ? ending.toUpperCase() : undefined;
+    const region = countryCode(ending) ?? state;
+    if (region) return { name: words.slice(0, -n).join(' '), region };
+  }
+  return undefined;
 }
 
 const geocode = (client: WeatherClient, q: string) =>
@@ -228,9 +251,6 @@ async function placesOfTown(
   }
   return found.map((location) => placeFromLocation(location, lang));
 }
-
-/** Lower case without accents: `Zürich` is `zurich`. */
-const fold = (name: string) => name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
 
 /** The place of a postal code, named `Beverly Hills (90210), US`; `undefined` when none has it. */
 async function placeOfPostalCode(client: WeatherClient, postal: PostalCode): Promise<Place | undefined> {
