@@ -16,6 +16,7 @@ describe('country codes and names', () => {
     expect(countryCode('osterreich')).toBe('AT');
     expect(countryCode('United  States')).toBe('US');
     expect(countryCode('Vereinigte Staaten')).toBe('US');
+    expect(countryCode('Bosnia and Herzegovina')).toBe('BA');
     expect(countryCode('fr')).toBe('FR');
     expect(countryCode('Narnia')).toBeUndefined();
     expect(countryCode('European Union')).toBeUndefined();

@@ -23,14 +23,16 @@ export const fold = (text: string): string =>
 
 /**
  * Countries by their names in the bot's languages, as the runtime's Unicode data (CLDR) gives them:
- * `germany` and `deutschland` are DE, `united states` and `vereinigte staaten` US.
+ * `germany` and `deutschland` are DE, `united states` and `vereinigte staaten` US. English names
+ * written with `&` there (`Bosnia & Herzegovina`) are known with `and` too.
  */
 const COUNTRY_BY_NAME: ReadonlyMap<string, string> = new Map(
   (['en', 'de'] as const).flatMap((lang) => {
     const names = new Intl.DisplayNames([lang], { type: 'region', fallback: 'none' });
     return ISO_3166_CODES.split(' ').flatMap((code) => {
-      const name = names.of(code);
-      return name === undefined ? [] : [[fold(name), code] as const];
+      const name = fold(names.of(code) ?? '');
+      if (name === '') return [];
+      return [name, name.replaceAll(' & ', ' and ')].map((spelling) => [spelling, code] as const);
     });
   }),
 );

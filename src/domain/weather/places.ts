@@ -134,7 +134,7 @@ async function locationsNamed(client: WeatherClient, query: string): Promise<Geo
   return split ? locationsNamed(client, `${split.name}, ${split.region}`) : [];
 }
 
-/** Country names run to four words (`Bosnia and Herzegovina`, `Saint Kitts and Nevis`). */
+/** Country names run to four words (`Bosnien und Herzegowina`, `British Indian Ocean Territory`). */
 const MAX_COUNTRY_WORDS = 4;
 
 /**
