@@ -257,6 +257,40 @@ describe('albums, artists and the library', () => {
     expect(none.content).toBe('These are not album links, URIs or ids: `abba` and `not-an-album`.');
   });
 
+  it('reads links members wrap in <> to hide the preview, or end a sentence with', async () => {
+    const link = (kind: string, id: string) => `https://open.service.example/${kind}/${id}?si=AbC123`;
+    const album = await world
+      .slash('music', {
+        subcommand: 'album',
+        options: { album: `<${link('album', fixtures.catalog.longAlbumId)}>` },
+      })
+      .reply();
+    expect(album.embeds[0]?.title).toBe('Complete Sessions');
+
+    const [first, second] = fixtures.artistIds as [string, string];
+    const artists = await world
+      .slash('music', {
+        subcommand: 'artists',
+        options: { artists: `<${link('artist', first)}>, (${link('artist', second)}).` },
+      })
+      .reply();
+    expect(artists.embeds[0]?.title).toBe('2 artists');
+
+    const [one, two] = fixtures.albumIds.slice(200, 202) as [string, string];
+    const saved = await world
+      .slash('music', {
+        subcommandGroup: 'library',
+        subcommand: 'save',
+        options: { albums: `<${link('album', one)}> ; ${link('album', two)}!` },
+      })
+      .reply();
+    expect(saved.embeds[0]?.title).toBe('Saved 2 albums to your library');
+    expect(fieldsOf(saved)).not.toHaveProperty(['Skipped: not album links, URIs or ids']);
+    expect(world.music!.library(alice)).toEqual(
+      expect.arrayContaining([`service:album:${one}`, `service:album:${two}`]),
+    );
+  });
+
   it('says how many albums were saved when the music service refuses a later batch', async () => {
     const ids = fixtures.albumIds.slice(70, 95);
     world.music!.createUser({ id: 'erin' });

@@ -341,6 +341,25 @@ describe('playlists: pages, autocomplete and edits', () => {
     expect(await suggestFor('move', 'road')).toEqual(['Road trip — 32 items · Alice']);
   });
 
+  it('reads playlist and item links wrapped in <> or brackets, or ending a sentence', async () => {
+    const id = world.music!.createPlaylist('alice', {
+      name: 'Wrapped',
+      uris: [`service:track:${trackIds[0]}`],
+    });
+    const page = await playlist('view', {
+      playlist: `<https://open.service.example/playlist/${id}?si=AbC123>.`,
+    }).reply();
+    expect(page.embeds[0]?.title).toBe('Wrapped');
+    const added = await playlist('add', {
+      playlist: `(service:playlist:${id})`,
+      items: `<https://open.service.example/track/${trackIds[1]}>, “${trackIds[2]}”.`,
+    }).reply();
+    expect(added.embeds[0]?.description).toContain('Added 2 items at position 2.');
+    expect(world.music!.playlist(id)!.uris).toEqual(
+      trackIds.slice(0, 3).map((track) => `service:track:${track}`),
+    );
+  });
+
   it('shows in the suggestions the count a view has just read, after a change made in the music app', async () => {
     const music = world.music!;
     const dana = await linkedMember('dana', 'Dana');

@@ -28,6 +28,39 @@ describe('parseMusicRef', () => {
     );
   });
 
+  it('reads a reference pasted in <>, quotes or brackets, or ending a sentence', () => {
+    const opening = fc.constantFrom('', '<', '(', '[', '"', "'", '`', '“', '‘', '«', '(<');
+    const closing = fc.constantFrom('', '>', ')', ']', '"', "'", '`', '”', '’', '»', '>)');
+    const punctuation = fc.constantFrom('', '.', ')', ';', ',', '!', '?', ':', '...', ').');
+    fc.assert(
+      fc.property(
+        id,
+        type,
+        scheme,
+        host,
+        opening,
+        closing,
+        punctuation,
+        (value, kind, s, h, before, after, end) => {
+          for (const ref of [
+            value,
+            toMusicUri(kind, value, s),
+            `https://${h}/${kind}/${value}`,
+            `https://${h}/${kind}/${value}?si=AbC123`,
+          ])
+            expect(parseMusicRef(`${before}${ref}${after}${end}`, kind)).toBe(value);
+        },
+      ),
+    );
+    // Only what surrounds it: a wrapped reference of another type, or one with punctuation inside,
+    // is still no reference.
+    const value = '4aawyAB9vmqN3uQ7FjRGTy';
+    expect(parseMusicRef(`<https://open.service.example/album/${value}>`, 'artist')).toBeUndefined();
+    expect(parseMusicRef(`<${value.slice(0, 10)}.${value.slice(10)}>`, 'album')).toBeUndefined();
+    expect(parseMusicRef(`${value}x.`, 'album')).toBeUndefined();
+    expect(parseMusicRef('<>', 'album')).toBeUndefined();
+  });
+
   it('refuses a URI or link of another type', () => {
     fc.assert(
       fc.property(id, type, type, (value, named, asked) => {
@@ -41,8 +74,9 @@ describe('parseMusicRef', () => {
   it('returns undefined for anything that is not an id, URI or link', () => {
     fc.assert(
       fc.property(fc.string(), type, (text, kind) => {
-        fc.pre(!/^\s*[0-9A-Za-z]{22}\s*$/.test(text));
-        fc.pre(!/^\s*(?:[a-z][a-z0-9]*:|https?:\/\/open\.)/.test(text));
+        // What surrounds a reference (see `unwrapRef`) is left out before it is read.
+        fc.pre(!/^[\s<([{"'`“‘«]*[0-9A-Za-z]{22}[\s>)\]}"'`”’».,;:!?]*$/.test(text));
+        fc.pre(!/^[\s<([{"'`“‘«]*(?:[a-z][a-z0-9]*:|https?:\/\/open\.)/.test(text));
         expect(parseMusicRef(text, kind)).toBeUndefined();
       }),
     );

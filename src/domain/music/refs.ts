@@ -1,11 +1,14 @@
 /** Reading lists of albums, artists and playlist items as members paste them. */
-import { parseMusicRef, type MusicClient, type MusicRefType } from '../../services/music/index.js';
+import { parseMusicRef, unwrapRef, type MusicClient, type MusicRefType } from '../../services/music/index.js';
 import { joinList, withArticle } from '../text.js';
 import { MusicInputError, shorten } from './errors.js';
 
-/** Links, `service:<type>:<id>` URIs and ids, separated by spaces, commas or new lines. */
+/**
+ * Links, `service:<type>:<id>` URIs and ids, separated by spaces, commas or new lines. A part that
+ * is only punctuation or brackets (the `;` of `<link> ; <link>`) is no entry.
+ */
 export function splitRefs(text: string): string[] {
-  return text.split(/[\s,]+/).filter((part) => part !== '');
+  return text.split(/[\s,]+/).filter((part) => unwrapRef(part) !== '');
 }
 
 export interface ParsedRefs {
@@ -62,7 +65,7 @@ const LOCAL_FILE = /^[a-z][a-z0-9]*:local:/i;
 export function shortLinkHint(parts: readonly string[]): string {
   const short = parts.some((part) => {
     try {
-      const url = new URL(part.trim());
+      const url = new URL(unwrapRef(part));
       return /^https?:$/.test(url.protocol) && url.hostname.endsWith('.link');
     } catch {
       return false;
@@ -102,7 +105,7 @@ export function requireAllValid(invalid: readonly string[], what: string): void 
     { max: 3 },
   );
   // A local file's URI is well formed, but the file lives only on the device that has it.
-  const local = invalid.some((part) => LOCAL_FILE.test(part.trim()))
+  const local = invalid.some((part) => LOCAL_FILE.test(unwrapRef(part)))
     ? ' Local files cannot be added: they exist only on the device that plays them.'
     : '';
   const these =

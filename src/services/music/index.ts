@@ -160,7 +160,14 @@ export {
   type Page,
   type PageRequest,
 } from './paging.js';
-export { DEFAULT_URI_SCHEME, isMusicId, parseMusicRef, toMusicUri, type MusicRefType } from './refs.js';
+export {
+  DEFAULT_URI_SCHEME,
+  isMusicId,
+  parseMusicRef,
+  toMusicUri,
+  unwrapRef,
+  type MusicRefType,
+} from './refs.js';
 export {
   createMemoryRateGate,
   createStorageRateGate,

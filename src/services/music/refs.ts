@@ -20,8 +20,23 @@ export function isMusicId(value: string): boolean {
 }
 
 /**
+ * What members put around a reference they paste: `<…>` (how Discord keeps a link from showing a
+ * preview), quotes, brackets or backticks, and the punctuation of the sentence it ends (`.`, `)`,
+ * `;`, `,`, `!`, `?`, `:`). No id, URI or link path ends in one of these, so they are read as not
+ * part of it; a link's own query and fragment stay.
+ */
+const WRAPPED_START = /^[\s<([{"'`“‘«]+/;
+const WRAPPED_END = /[\s>)\]}"'`”’».,;:!?]+$/;
+
+/** `input` without what surrounds the reference in it (see {@link WRAPPED_START}, {@link WRAPPED_END}). */
+export function unwrapRef(input: string): string {
+  return input.replace(WRAPPED_START, '').replace(WRAPPED_END, '');
+}
+
+/**
  * Extracts the id from an id, a URI or a share link of the given type; `undefined` when the input
- * is none of these, or names an object of another type.
+ * is none of these, or names an object of another type. What surrounds it is left out first:
+ * `<https://open.…/album/…>`, `(service:album:…)`, `https://open.…/album/….` all read as the album.
  *
  * - `4aawyAB9vmqN3uQ7FjRGTy`
  * - `service:album:4aawyAB9vmqN3uQ7FjRGTy` (any lowercase scheme word, so the real service's
@@ -30,7 +45,7 @@ export function isMusicId(value: string): boolean {
  *   segment before the type
  */
 export function parseMusicRef(input: string, type: MusicRefType): string | undefined {
-  const text = input.trim();
+  const text = unwrapRef(input);
   if (text === '') return undefined;
   if (isMusicId(text)) return text;
   return fromUri(text, type) ?? fromLink(text, type);
