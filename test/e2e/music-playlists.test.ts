@@ -258,6 +258,39 @@ describe('playlists: pages, autocomplete and edits', () => {
     expect(page.embeds[0]?.title).toBe('Road trip');
   });
 
+  it('refuses a typed name two of the member’s playlists share, for every command, and changes neither', async () => {
+    const music = world.music!;
+    const gina = await linkedMember('gina', 'Gina');
+    const older = music.createPlaylist('gina-music', {
+      name: 'Chill',
+      uris: [`service:track:${trackIds[0]}`],
+    });
+    const newer = music.createPlaylist('gina-music', {
+      name: 'Chill',
+      uris: trackIds.slice(1, 3).map((id) => `service:track:${id}`),
+    });
+    const refusal =
+      'You have 2 playlists called “Chill” (2 items, 1 item): pick one from the suggestions, or give its link.';
+    for (const [subcommand, options] of [
+      ['view', {}],
+      ['add', { items: trackIds[3]! }],
+      ['move', { from: 1, to: 2 }],
+      ['remove', { position: 1 }],
+      ['replace', { items: trackIds[3]! }],
+    ] as const) {
+      const answer = await privateAnswer(
+        playlist(subcommand, { playlist: subcommand === 'add' ? 'chill' : 'Chill', ...options }, gina.id),
+      );
+      expect(answer.flags! & EPHEMERAL).toBe(EPHEMERAL);
+      expect(answer.content).toBe(refusal);
+    }
+    expect(music.playlist(older)!.uris).toEqual([`service:track:${trackIds[0]}`]);
+    expect(music.playlist(newer)!.uris).toEqual(trackIds.slice(1, 3).map((id) => `service:track:${id}`));
+    // Picked from the suggestions, each is the one meant.
+    const added = await playlist('add', { playlist: older, items: trackIds[3]! }, gina.id).reply();
+    expect(added.embeds[0]?.description).toContain('Added 1 item at position 2.');
+  });
+
   it('shows a private playlist to the member alone, and leaves nothing of it in the channel', async () => {
     // The suggestions read the member's playlists, so the bot knows Road trip is private before it
     // acknowledges: not even "thinking…" shows in the channel.

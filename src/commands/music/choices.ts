@@ -8,7 +8,7 @@ import type { AutocompleteInteraction } from 'discord.js';
 import type { BotContext, MusicServices } from '../../bot/context.js';
 import { CHOICE_MAX, choiceName, type ChoiceInput } from '../../bot/render/music-prompts.js';
 import { deviceChoices } from '../../domain/music/player.js';
-import { playlistChoices, type PlaylistChoice } from '../../domain/music/playlists.js';
+import { playlistChoices, usableFor, type PlaylistUse } from '../../domain/music/playlists.js';
 import { getRecent, matchRecent, type RecentKind } from '../../domain/music/recent.js';
 import { splitRefs } from '../../domain/music/refs.js';
 import { parseMusicRef } from '../../services/music/index.js';
@@ -71,11 +71,12 @@ export const myPlaylistOption = (option: SlashCommandStringOption) =>
   option.setName('playlist').setDescription('One of your playlists').setRequired(true).setAutocomplete(true);
 
 /**
- * The member's playlists whose name matches: every one in their list (owned and followed) for
- * viewing, only those they may change (theirs and collaborative ones) for the edits.
+ * The member's playlists whose name matches: every one in their list (owned and followed) that
+ * `/music playlist view` can show for viewing, only those they may change (theirs and collaborative
+ * ones) for the edits (see `usableFor`).
  */
 const playlistSuggestions =
-  (which: 'all' | 'editable') =>
+  (use: PlaylistUse) =>
   async (interaction: AutocompleteInteraction, music: MusicServices, ctx: BotContext): Promise<void> => {
     await respondWith(interaction, async (): Promise<ChoiceInput[]> => {
       if ((await music.linking.getLink(interaction.user.id)) === undefined) return [];
@@ -91,7 +92,7 @@ const playlistSuggestions =
       return playlists
         .filter(
           (playlist) =>
-            (which === 'all' ? viewable(playlist) : playlist.editable !== false) &&
+            usableFor(playlist, use) &&
             (typed === '' || playlist.name.toLowerCase().includes(typed) || playlist.id === pasted),
         )
         .map((playlist) => ({
@@ -109,21 +110,11 @@ const playlistSuggestions =
     });
   };
 
-/**
- * Whether `/music playlist view` can show it: not a playlist that is not the member's to change and
- * came without its items. Since 2026 the service leaves the items out of playlists the member
- * neither owns nor collaborates on, and refuses to list them: suggested, they could only fail.
- * (A playlist whose items came without a count, as some the service makes itself, stays.)
- */
-function viewable(playlist: PlaylistChoice): boolean {
-  return !(playlist.editable === false && playlist.itemsShown === false);
-}
-
 /** `/music playlist view`: every playlist in the member's list that it can show. */
-export const myPlaylistChoices = playlistSuggestions('all');
+export const myPlaylistChoices = playlistSuggestions('view');
 
 /** The playlist edits: the member's own playlists and collaborative ones. */
-export const editablePlaylistChoices = playlistSuggestions('editable');
+export const editablePlaylistChoices = playlistSuggestions('edit');
 
 /** The member's controllable devices whose name matches. */
 export async function myDeviceChoices(

@@ -29,7 +29,7 @@ export default {
     const items = interaction.options.getString('items', true);
     requireAllValid(parseItemRefs(items, music.client.uri).invalid, 'track or episode');
     if (!(await ensureLinked(interaction, music))) return;
-    await deferForPlaylist(interaction, music, ctx, playlist);
+    await deferForPlaylist(interaction, music, ctx, playlist, 'edit');
     const position = interaction.options.getInteger('position') ?? undefined;
     const edit = await addToPlaylist(depsOf(music, ctx), interaction.user.id, playlist, items, position);
     await showEdit(interaction, edit, interaction.user.id, ctx);

@@ -31,7 +31,7 @@ export default {
   execute: guarded(async (interaction, music, ctx) => {
     const playlist = interaction.options.getString('playlist', true);
     if (!(await ensureLinked(interaction, music))) return;
-    await deferForPlaylist(interaction, music, ctx, playlist);
+    await deferForPlaylist(interaction, music, ctx, playlist, 'edit');
     const edit = await movePlaylistItems(
       depsOf(music, ctx),
       interaction.user.id,

@@ -29,7 +29,7 @@ export default {
   execute: guarded(async (interaction, music, ctx) => {
     const playlist = interaction.options.getString('playlist', true);
     if (!(await ensureLinked(interaction, music))) return;
-    await deferForPlaylist(interaction, music, ctx, playlist);
+    await deferForPlaylist(interaction, music, ctx, playlist, 'edit');
     const preview = await previewRemoval(
       depsOf(music, ctx),
       interaction.user.id,

@@ -25,7 +25,7 @@ export default {
     const items = interaction.options.getString('items', true);
     replacementUris(music.client.uri, items);
     if (!(await ensureLinked(interaction, music))) return;
-    await deferForPlaylist(interaction, music, ctx, playlist);
+    await deferForPlaylist(interaction, music, ctx, playlist, 'edit');
     const preview = await prepareReplacement(depsOf(music, ctx), interaction.user.id, playlist, items);
     await showPlaylistMessage(
       interaction,

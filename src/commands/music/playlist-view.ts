@@ -25,7 +25,7 @@ export default {
   execute: guarded(async (interaction, music, ctx) => {
     const playlist = interaction.options.getString('playlist', true);
     if (!(await ensureLinked(interaction, music))) return;
-    await deferForPlaylist(interaction, music, ctx, playlist);
+    await deferForPlaylist(interaction, music, ctx, playlist, 'view');
     const page = (interaction.options.getInteger('page') ?? 1) - 1;
     const view = await openPlaylist(depsOf(music, ctx), interaction.user.id, playlist, page);
     // A page past the end shows the last one, and says so.

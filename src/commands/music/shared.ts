@@ -29,6 +29,7 @@ import {
   knownPrivate,
   type PlaylistEdit,
   type PlaylistHead,
+  type PlaylistUse,
 } from '../../domain/music/playlists.js';
 import { within } from '../../domain/music/cache.js';
 import { editNote, renderPlaylistEdit } from '../../bot/render/playlist.js';
@@ -294,8 +295,9 @@ export async function deferForPlaylist(
   music: MusicServices,
   ctx: BotContext,
   playlist: string,
+  use: PlaylistUse,
 ): Promise<void> {
-  const lookup = knownPrivate(depsOf(music, ctx), interaction.user.id, playlist).catch(() => false);
+  const lookup = knownPrivate(depsOf(music, ctx), interaction.user.id, playlist, use).catch(() => false);
   const hidden = (await within(lookup, PRIVACY_LOOKUP_MS)) === true;
   await interaction.deferReply(hidden ? { flags: MessageFlags.Ephemeral } : {});
 }

@@ -300,13 +300,57 @@ async function noteTotal(deps: MusicDeps, userId: string, playlistId: string, to
 }
 
 /**
- * The id of the member's playlist called `input` (typed without picking a suggestion): of several of
- * that name (one's own and one followed, say), the one the member may change.
+ * What a playlist named by the member is for: to view (any in their list it can show) or to edit
+ * (theirs and collaborative ones).
  */
-function named(playlists: readonly PlaylistChoice[], input: string): string | undefined {
+export type PlaylistUse = 'view' | 'edit';
+
+/**
+ * Whether the playlist can serve `use`. Viewing: not one that is not the member's to change and
+ * came without its items (since 2026 the service leaves the items out of playlists the member
+ * neither owns nor collaborates on, and refuses to list them). Editing: not one known not to be
+ * theirs to change.
+ */
+export function usableFor(playlist: PlaylistChoice, use: PlaylistUse): boolean {
+  return use === 'edit'
+    ? playlist.editable !== false
+    : !(playlist.editable === false && playlist.itemsShown === false);
+}
+
+/**
+ * The member's playlists called `input` (typed without picking a suggestion), of those that can
+ * serve `use`: one the member may change, of one of theirs and one they follow of that name. None
+ * usable, those of that name all the same, so the answer can say why (not theirs to change).
+ */
+function named(playlists: readonly PlaylistChoice[], input: string, use: PlaylistUse): PlaylistChoice[] {
   const name = input.trim().toLowerCase();
   const matches = playlists.filter((playlist) => playlist.name.trim().toLowerCase() === name);
-  return (matches.find((playlist) => playlist.editable === true) ?? matches[0])?.id;
+  const usable = matches.filter((playlist) => usableFor(playlist, use));
+  return usable.length > 0 ? usable : matches;
+}
+
+/**
+ * Several playlists answer to the typed name: the bot does not pick one, as a change to the wrong
+ * one would be the member's loss. Each is told by what the suggestions show of it (its item
+ * count, and its owner when they differ), for the member to pick it there.
+ */
+function ambiguousName(input: string, matches: readonly PlaylistChoice[]): MusicInputError {
+  const names = new Set(matches.map((playlist) => playlist.name.trim()));
+  const name = names.size === 1 ? [...names][0]! : input.trim();
+  const owners = new Set(matches.map((playlist) => playlist.owner));
+  const details = matches.map((playlist) =>
+    [
+      playlist.total === null ? undefined : plural(playlist.total, 'item'),
+      owners.size > 1 ? (playlist.owner ?? undefined) : undefined,
+    ]
+      .filter((part) => part !== undefined)
+      .join(' · '),
+  );
+  const told = details.every((detail) => detail !== '') ? ` (${details.join(', ')})` : '';
+  return new MusicInputError(
+    `You have ${formatCount(matches.length)} playlists called “${quoteText(name)}”${told}: ` +
+      'pick one from the suggestions, or give its link.',
+  );
 }
 
 /**
@@ -324,10 +368,15 @@ export function isPrivatePlaylist(head: Pick<PlaylistHead, 'public' | 'collabora
  * private from the start. Either copy saying private is enough; unknown is false, and the answer
  * then learns it from the playlist itself (see `showPlaylistMessage` in the commands).
  */
-export async function knownPrivate(deps: MusicDeps, userId: string, input: string): Promise<boolean> {
+export async function knownPrivate(
+  deps: MusicDeps,
+  userId: string,
+  input: string,
+  use: PlaylistUse = 'view',
+): Promise<boolean> {
   const copy = await readCached(deps.cache, mineKey(userId), mineSchema);
-  const id =
-    parseMusicRef(input, 'playlist') ?? (copy === undefined ? undefined : named(copy.playlists, input));
+  const matches = copy === undefined ? [] : named(copy.playlists, input, use);
+  const id = parseMusicRef(input, 'playlist') ?? (matches.length === 1 ? matches[0]?.id : undefined);
   if (id === undefined) return false;
   if (copy?.playlists.find((playlist) => playlist.id === id)?.public === false) return true;
   const head = await readCached(deps.cache, headKey(userId, id), playlistHeadSchema);
@@ -336,9 +385,17 @@ export async function knownPrivate(deps: MusicDeps, userId: string, input: strin
 
 /**
  * The playlist's id from a link, URI or id, or from the name of one of the member's playlists (typed
- * without picking a suggestion).
+ * without picking a suggestion). A name is looked up in the suggestions' copy of their playlists
+ * while it is under a minute old, else in their list as it is now: an older copy may not have a
+ * playlist of that name made since, and would let one of two go unnoticed. A name that several
+ * playlists answer to is refused (see {@link ambiguousName}).
  */
-export async function resolvePlaylist(deps: MusicDeps, userId: string, input: string): Promise<string> {
+export async function resolvePlaylist(
+  deps: MusicDeps,
+  userId: string,
+  input: string,
+  use: PlaylistUse = 'view',
+): Promise<string> {
   const id = parseMusicRef(input, 'playlist');
   if (id !== undefined) return id;
   // An album's (or a track's) link is no playlist's name: said so, rather than "none is called".
@@ -349,10 +406,12 @@ export async function resolvePlaylist(deps: MusicDeps, userId: string, input: st
     );
   }
   const copy = await readCached(deps.cache, mineKey(userId), mineSchema);
-  const found =
-    (copy === undefined ? undefined : named(copy.playlists, input)) ??
-    named(await fetchMine(deps, userId), input);
-  if (found !== undefined) return found;
+  const fresh = copy !== undefined && Date.now() - copy.at < MINE_FRESH_MS;
+  let matches = fresh ? named(copy.playlists, input, use) : [];
+  if (matches.length === 0) matches = named(await fetchMine(deps, userId), input, use);
+  const [found, ...others] = matches;
+  if (found !== undefined && others.length === 0) return found.id;
+  if (found !== undefined) throw ambiguousName(input, matches);
   throw new MusicInputError(
     `None of your playlists is called “${quoteText(input)}”. Pick one from the suggestions, or give its link, URI or id.${shortLinkHint([input])}`,
   );
@@ -389,7 +448,7 @@ function mayChange(playlist: Playlist | SimplifiedPlaylist, memberId: string): b
 
 /** The playlist, when the member owns it or it is collaborative (the service checks the rest). */
 async function requireEditable(deps: MusicDeps, userId: string, playlist: string): Promise<Playlist> {
-  const id = await resolvePlaylist(deps, userId, playlist);
+  const id = await resolvePlaylist(deps, userId, playlist, 'edit');
   const [full, me] = await Promise.all([getPlaylist(deps, id, userId), deps.client.users.me(userId)]);
   if (!mayChange(full, me.id)) throw new NotYourPlaylistError(full.name);
   await keepHead(deps, userId, full);
