@@ -96,3 +96,51 @@ export function joinList(
   const shown = items.length > max ? [...items.slice(0, max), more(items.length - max)] : items;
   return format.format(shown);
 }
+
+/**
+ * `text` as a name is compared with what a member typed: letters without their accents (`Café` as
+ * `cafe`, by compatibility decomposition, so `ﬁ` is `fi` too), curly apostrophes as the keyboard's
+ * straight one (`Alice’s` as `Alice's`), without emoji and other symbols (`🚗 Road Songs` as
+ * `road songs`), spaces collapsed, lower case. Two names may fold alike: a comparison looks for the
+ * name as typed first.
+ */
+export function foldName(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[’‘ʼ]/g, "'")
+    .replace(/[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{So}\p{Cf}]/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
+}
+
+/** `text` as a name is compared before folding: surrounding spaces and case ignored. */
+export function plainName(text: string): string {
+  return text.trim().toLowerCase();
+}
+
+/**
+ * Whether `name` holds what a member `typed` (all do when nothing is): as typed, case ignored, or
+ * folded alike (see {@link foldName}). Typed text that folds to nothing (an emoji alone) is matched
+ * as typed only.
+ */
+export function nameContains(name: string, typed: string): boolean {
+  const needle = plainName(typed);
+  if (needle === '' || name.toLowerCase().includes(needle)) return true;
+  const folded = foldName(typed);
+  return folded !== '' && foldName(name).includes(folded);
+}
+
+/**
+ * The items whose name is what a member typed: of those named exactly so (case and surrounding
+ * spaces ignored), else of those whose name folds alike (see {@link foldName}). Typed text that
+ * folds to nothing finds only the exact ones.
+ */
+export function byTypedName<T>(items: readonly T[], typed: string, nameOf: (item: T) => string): T[] {
+  const plain = plainName(typed);
+  const exact = items.filter((item) => plainName(nameOf(item)) === plain);
+  const folded = foldName(typed);
+  if (exact.length > 0 || folded === '') return exact;
+  return items.filter((item) => foldName(nameOf(item)) === folded);
+}

@@ -173,6 +173,26 @@ describe('the player: devices, the panel, pause and next', () => {
     expect(choices).toEqual([{ name: 'Alice’s phone', value: 'alice-phone' }]);
   });
 
+  it('finds a device by a name typed with a straight apostrophe, in the command and its suggestions', async () => {
+    world.music!.setPlayer(premium, { isPlaying: true, activeDeviceId: 'alice-phone' });
+    const paused = await world
+      .slash('music', { subcommand: 'pause', options: { device: "alice's PHONE" } })
+      .reply();
+    expect(paused.content).toBe('⏸ Paused on Alice’s phone.');
+    expect(world.music!.player(premium)?.isPlaying).toBe(false);
+    const choices = await world.discord.autocomplete({
+      guildId: world.guildId,
+      channelId: world.channelId,
+      userId: world.alice.id,
+      name: 'music',
+      subcommand: 'next',
+      options: { device: "alice's p" },
+      focused: 'device',
+    });
+    expect(choices).toEqual([{ name: 'Alice’s phone', value: 'alice-phone' }]);
+    world.music!.setPlayer(premium, { isPlaying: true, activeDeviceId: 'alice-laptop' });
+  });
+
   it('says a restricted device cannot be controlled, whether picked or active', async () => {
     const picked = await world
       .slash('music', { subcommand: 'pause', options: { device: 'Kitchen speaker' } })

@@ -291,6 +291,33 @@ describe('playlists: pages, autocomplete and edits', () => {
     expect(added.embeds[0]?.description).toContain('Added 1 item at position 2.');
   });
 
+  it('finds a playlist by a name typed without its accents, curly apostrophe or emoji', async () => {
+    const music = world.music!;
+    const hana = await linkedMember('hana', 'Hana');
+    const curly = music.createPlaylist('hana-music', { name: 'Alice’s mix' });
+    music.createPlaylist('hana-music', { name: 'Café Vibes' });
+    music.createPlaylist('hana-music', { name: '🚗 Road Songs' });
+    const titleFor = async (typed: string) =>
+      (await playlist('view', { playlist: typed }, hana.id).reply()).embeds[0]?.title;
+    expect(await titleFor("Alice's mix")).toBe('Alice’s mix');
+    expect(await titleFor('cafe vibes')).toBe('Café Vibes');
+    expect(await titleFor('Road Songs')).toBe('🚗 Road Songs');
+    expect(await suggestFor('view', 'cafe', hana.id)).toEqual(['Café Vibes — 0 items · Hana']);
+    expect(await suggestFor('add', "alice's", hana.id)).toEqual(['Alice’s mix — 0 items · Hana']);
+    expect(await suggestFor('add', 'road songs', hana.id)).toEqual(['🚗 Road Songs — 0 items · Hana']);
+    await playlist('add', { playlist: "alice's mix", items: trackIds[0]! }, hana.id).reply();
+    expect(music.playlist(curly)!.uris).toEqual([`service:track:${trackIds[0]}`]);
+
+    // Of two names that fold alike, the one named exactly as typed is taken, not refused as two.
+    const ivan = await linkedMember('ivan', 'Ivan');
+    const ivanCurly = music.createPlaylist('ivan-music', { name: 'Alice’s mix' });
+    const ivanStraight = music.createPlaylist('ivan-music', { name: "Alice's mix" });
+    await playlist('add', { playlist: "alice's mix", items: trackIds[1]! }, ivan.id).reply();
+    await playlist('add', { playlist: 'Alice’s mix', items: trackIds[2]! }, ivan.id).reply();
+    expect(music.playlist(ivanStraight)!.uris).toEqual([`service:track:${trackIds[1]}`]);
+    expect(music.playlist(ivanCurly)!.uris).toEqual([`service:track:${trackIds[2]}`]);
+  });
+
   it('shows a private playlist to the member alone, and leaves nothing of it in the channel', async () => {
     // The suggestions read the member's playlists, so the bot knows Road trip is private before it
     // acknowledges: not even "thinking…" shows in the channel.

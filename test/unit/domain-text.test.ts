@@ -1,9 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  byTypedName,
   escapeMarkdown,
+  foldName,
   formatCount,
   joinList,
+  nameContains,
   plural,
   quoteText,
   truncate,
@@ -97,5 +100,46 @@ describe('counts and lists in a sentence', () => {
     expect(plural(1_000, 'item')).toBe('1,000 items');
     expect(withArticle('album')).toBe('an album');
     expect(withArticle('track')).toBe('a track');
+  });
+});
+
+describe('names as members type them', () => {
+  it('folds accents, curly apostrophes, emoji and spacing away', () => {
+    expect(foldName('Café Vibes')).toBe('cafe vibes');
+    // The accent as a separate mark, as some keyboards write it.
+    expect(foldName('Cafe\u0301  Vibes')).toBe('cafe vibes');
+    expect(foldName('Alice’s mix')).toBe("alice's mix");
+    expect(foldName('Alice‘s ʼmix')).toBe("alice's 'mix");
+    expect(foldName('🚗 Road Songs')).toBe('road songs');
+    expect(foldName('👨‍👩‍👧 Family 👍🏽 ★')).toBe('family');
+    expect(foldName('🇩🇪 Deutsch')).toBe('deutsch');
+    expect(foldName('ﬁne  tunes ')).toBe('fine tunes');
+    expect(foldName('Rock & Roll')).toBe('rock & roll');
+  });
+
+  it('finds a name typed without its accents, curly apostrophe or emoji, the exact name first', () => {
+    const names = ['Café Vibes', 'Alice’s mix', '🚗 Road Songs'];
+    const find = (typed: string, among = names) => byTypedName(among, typed, (name) => name);
+    expect(find('cafe vibes')).toEqual(['Café Vibes']);
+    expect(find("  Alice's MIX ")).toEqual(['Alice’s mix']);
+    expect(find('road songs')).toEqual(['🚗 Road Songs']);
+    expect(find('cafe')).toEqual([]);
+    // Two names that fold alike: the one named as typed, else both.
+    const twins = ['Alice’s mix', "Alice's mix"];
+    expect(find("alice's mix", twins)).toEqual(["Alice's mix"]);
+    expect(find('alice’s mix', twins)).toEqual(['Alice’s mix']);
+    expect(find('alices mix', ['Alice’s mix', 'Alices mix'])).toEqual(['Alices mix']);
+    expect(find('🚗', ['🚗', '🚌'])).toEqual(['🚗']);
+    expect(find('🚕', ['🚗', '🚌'])).toEqual([]);
+  });
+
+  it('suggests names that hold what was typed, folded alike', () => {
+    expect(nameContains('Café Vibes', 'cafe')).toBe(true);
+    expect(nameContains('Alice’s mix', "alice's")).toBe(true);
+    expect(nameContains('🚗 Road Songs', 'road')).toBe(true);
+    expect(nameContains('🚗 Road Songs', '🚗')).toBe(true);
+    expect(nameContains('Road Songs', '🚗')).toBe(false);
+    expect(nameContains('Road Songs', '')).toBe(true);
+    expect(nameContains('Road Songs', 'cafe')).toBe(false);
   });
 });

@@ -13,6 +13,7 @@ import { getRecent, matchRecent, type RecentKind } from '../../domain/music/rece
 import { splitRefs } from '../../domain/music/refs.js';
 import { parseMusicRef } from '../../services/music/index.js';
 import { plural } from '../../bot/render/music-text.js';
+import { nameContains } from '../../domain/text.js';
 import { AUTOCOMPLETE_TIMEOUT_MS, depsOf, respondWith } from './shared.js';
 
 async function recent(
@@ -81,7 +82,6 @@ const playlistSuggestions =
     await respondWith(interaction, async (): Promise<ChoiceInput[]> => {
       if ((await music.linking.getLink(interaction.user.id)) === undefined) return [];
       const focused = interaction.options.getFocused().trim();
-      const typed = focused.toLowerCase();
       // A pasted link, URI or id finds its playlist (ids are case-sensitive: matched as typed).
       const pasted = parseMusicRef(focused, 'playlist');
       const playlists = await playlistChoices(
@@ -92,8 +92,7 @@ const playlistSuggestions =
       return playlists
         .filter(
           (playlist) =>
-            usableFor(playlist, use) &&
-            (typed === '' || playlist.name.toLowerCase().includes(typed) || playlist.id === pasted),
+            usableFor(playlist, use) && (nameContains(playlist.name, focused) || playlist.id === pasted),
         )
         .map((playlist) => ({
           name: choiceName(
@@ -124,10 +123,10 @@ export async function myDeviceChoices(
 ): Promise<void> {
   await respondWith(interaction, async (): Promise<ChoiceInput[]> => {
     if ((await music.linking.getLink(interaction.user.id)) === undefined) return [];
-    const typed = interaction.options.getFocused().trim().toLowerCase();
+    const typed = interaction.options.getFocused();
     const devices = await deviceChoices(depsOf(music, ctx), interaction.user.id, AUTOCOMPLETE_TIMEOUT_MS);
     return devices
-      .filter((device) => !device.restricted && (typed === '' || device.name.toLowerCase().includes(typed)))
+      .filter((device) => !device.restricted && nameContains(device.name, typed))
       .map((device) => ({ name: choiceName(device.name), value: device.id }));
   });
 }

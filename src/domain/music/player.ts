@@ -7,7 +7,7 @@ import {
   UnconfirmedSkipError,
   type Device,
 } from '../../services/music/index.js';
-import { joinList, quoteText } from '../text.js';
+import { byTypedName, joinList, quoteText } from '../text.js';
 import { readCached, within } from './cache.js';
 import type { MusicDeps } from './deps.js';
 import { MusicInputError } from './errors.js';
@@ -41,12 +41,14 @@ export async function deviceChoices(
   return (await readCached(deps.cache, devicesKey(userId), deviceChoicesSchema)) ?? [];
 }
 
-/** A device by id, or by name as typed (case and surrounding spaces ignored). */
+/**
+ * A device by id, or by name as typed (case and surrounding spaces ignored), else folded alike
+ * (`Alice's phone` for “Alice’s phone”; see `byTypedName`).
+ */
 export function findDevice(devices: readonly Device[], input: string): Device | undefined {
   const wanted = input.trim();
   return (
-    devices.find((device) => device.id === wanted) ??
-    devices.find((device) => device.name.trim().toLowerCase() === wanted.toLowerCase())
+    devices.find((device) => device.id === wanted) ?? byTypedName(devices, input, (device) => device.name)[0]
   );
 }
 

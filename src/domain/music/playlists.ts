@@ -21,7 +21,7 @@ import {
   type MusicClient,
   type SimplifiedPlaylist,
 } from '../../services/music/index.js';
-import { formatCount, joinList, plural, quoteText } from '../text.js';
+import { byTypedName, formatCount, joinList, plural, quoteText } from '../text.js';
 import { cached, readCached, within } from './cache.js';
 import type { MusicDeps } from './deps.js';
 import {
@@ -318,15 +318,19 @@ export function usableFor(playlist: PlaylistChoice, use: PlaylistUse): boolean {
 }
 
 /**
- * The member's playlists called `input` (typed without picking a suggestion), of those that can
- * serve `use`: one the member may change, of one of theirs and one they follow of that name. None
- * usable, those of that name all the same, so the answer can say why (not theirs to change).
+ * The member's playlists called `input` (typed without picking a suggestion; see `byTypedName`: as
+ * typed, else folded alike), of those that can serve `use`: one the member may change, of one of
+ * theirs and one they follow of that name. None usable, those of that name all the same, so the
+ * answer can say why (not theirs to change).
  */
 function named(playlists: readonly PlaylistChoice[], input: string, use: PlaylistUse): PlaylistChoice[] {
-  const name = input.trim().toLowerCase();
-  const matches = playlists.filter((playlist) => playlist.name.trim().toLowerCase() === name);
-  const usable = matches.filter((playlist) => usableFor(playlist, use));
-  return usable.length > 0 ? usable : matches;
+  const nameOf = (playlist: PlaylistChoice) => playlist.name;
+  const usable = byTypedName(
+    playlists.filter((playlist) => usableFor(playlist, use)),
+    input,
+    nameOf,
+  );
+  return usable.length > 0 ? usable : byTypedName(playlists, input, nameOf);
 }
 
 /**

@@ -7,6 +7,7 @@
 import type Keyv from 'keyv';
 import { z } from 'zod';
 import { parseMusicRef } from '../../services/music/index.js';
+import { byTypedName, nameContains } from '../text.js';
 import { requireRef } from './refs.js';
 
 export const MAX_RECENT = 25;
@@ -53,21 +54,25 @@ export async function forgetRecent(store: Keyv, userId: string): Promise<void> {
   await store.delete(keyOf(userId));
 }
 
-/** Items whose name or detail contains what the member typed (all when nothing is typed). */
+/**
+ * Items whose name or detail holds what the member typed, accents, curly apostrophes and emoji
+ * aside (see `nameContains`), or whose id it is (all when nothing is typed).
+ */
 export function matchRecent(items: readonly RecentItem[], typed: string): RecentItem[] {
   const needle = typed.trim().toLowerCase();
   if (needle === '') return [...items];
   return items.filter(
     (item) =>
-      item.name.toLowerCase().includes(needle) ||
-      (item.detail?.toLowerCase().includes(needle) ?? false) ||
+      nameContains(item.name, typed) ||
+      (item.detail !== undefined && nameContains(item.detail, typed)) ||
       item.id.toLowerCase() === needle,
   );
 }
 
 /**
- * The id in a link, URI or id; else the id of the recent item with exactly that name (what the
- * member typed without picking a suggestion); else a `MusicInputError`.
+ * The id in a link, URI or id; else the id of the newest recent item of that name (what the member
+ * typed without picking a suggestion: as typed, else folded alike, see `byTypedName`); else a
+ * `MusicInputError`.
  */
 export async function resolveRecent(
   store: Keyv,
@@ -78,9 +83,6 @@ export async function resolveRecent(
   const type = kind === 'albums' ? 'album' : 'artist';
   const id = parseMusicRef(input, type);
   if (id !== undefined) return id;
-  const name = input.trim().toLowerCase();
-  const known = (await getRecent(store, userId, kind)).find(
-    (item) => item.name.trim().toLowerCase() === name,
-  );
+  const [known] = byTypedName(await getRecent(store, userId, kind), input, (item) => item.name);
   return known?.id ?? requireRef(input, type);
 }
