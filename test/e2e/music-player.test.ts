@@ -197,15 +197,32 @@ describe('the player: devices, the panel, pause and next', () => {
     const picked = await world
       .slash('music', { subcommand: 'pause', options: { device: 'Kitchen speaker' } })
       .reply();
-    expect(picked.content).toMatch(/Kitchen speaker.*does not accept remote commands/);
-
-    world.music!.setPlayer(premium, { isPlaying: true, activeDeviceId: 'alice-kitchen' });
-    const active = await world.slash('music', { subcommand: 'next' }).reply();
-    expect(active.flags! & EPHEMERAL).toBe(EPHEMERAL);
-    // The bot knows from the device list, and names the device rather than send the command.
-    expect(active.content).toBe(
+    expect(picked.content).toBe(
       '“Kitchen speaker” does not accept remote commands: the music service marks it as restricted. Pick another device.',
     );
+
+    world.music!.setPlayer(premium, { isPlaying: true, activeDeviceId: 'alice-kitchen' });
+    world.music!.resetCounters();
+    // The bot knows from the device list, and names the device rather than send the command. No
+    // other device can be picked instead: Pause and Next reach only the active one.
+    const active = await world.slash('music', { subcommand: 'next' }).reply();
+    expect(active.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(active.content).toBe(
+      'Your active device “Kitchen speaker” does not accept remote commands (the music service marks it ' +
+        'as restricted): skip the track there, or start playing on another device first.',
+    );
+    const paused = await world.slash('music', { subcommand: 'pause' }).reply();
+    expect(paused.content).toBe(
+      'Your active device “Kitchen speaker” does not accept remote commands (the music service marks it ' +
+        'as restricted): pause it there, or start playing on another device first.',
+    );
+    // So do the panel's buttons, which act on the active device.
+    const panel = await world.slash('music', { subcommand: 'player' }).reply();
+    const pressed = await click(panel, 'Pause').waitForFollowUp();
+    expect(pressed.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(pressed.content).toBe(paused.content);
+    expect(world.music!.requestCount({ path: /^\/v1\/me\/player\/(pause|next)$/ })).toBe(0);
+    expect(world.music!.player(premium)?.isPlaying).toBe(true);
     world.music!.setPlayer(premium, { activeDeviceId: 'alice-laptop' });
   });
 

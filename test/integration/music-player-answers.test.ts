@@ -70,7 +70,8 @@ describe('what a member reads when a player command does not go through', () => 
     world.emulator.resetCounters();
     const { text } = await answerTo(pausePlayback(deps, 'alice'));
     expect(text).toBe(
-      '“Kitchen speaker” does not accept remote commands: the music service marks it as restricted. Pick another device.',
+      'Your active device “Kitchen speaker” does not accept remote commands (the music service marks it ' +
+        'as restricted): pause it there, or start playing on another device first.',
     );
     expect(world.emulator.requestCount({ path: '/v1/me/player/pause' })).toBe(0);
     expect(world.emulator.player('alice')?.isPlaying).toBe(true);

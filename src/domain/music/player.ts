@@ -109,6 +109,18 @@ const restrictedError = (device: Device) =>
     `${quoted(device)} does not accept remote commands: the music service marks it as restricted. Pick another device.`,
   );
 
+/**
+ * The active device is restricted. Another device cannot be picked instead: Pause and Next work
+ * only on the active one (see {@link notActiveMessage}), so the member acts there, or makes another
+ * device the active one by playing on it.
+ */
+const restrictedActiveError = (device: Device, command: PlayerCommand) =>
+  new MusicInputError(
+    `Your active device ${quoted(device)} does not accept remote commands (the music service marks it ` +
+      `as restricted): ${command === 'pause' ? 'pause it there' : 'skip the track there'}, or start ` +
+      'playing on another device first.',
+  );
+
 async function runPlayerCommand(
   deps: MusicDeps,
   userId: string,
@@ -137,7 +149,7 @@ async function runPlayerCommand(
   } else {
     // Without a device named, the command goes to the active one: refused there when it is restricted.
     const active = devices.find((device) => device.is_active);
-    if (active?.is_restricted === true) throw restrictedError(active);
+    if (active?.is_restricted === true) throw restrictedActiveError(active, command);
   }
   const options = target?.id ? { deviceId: target.id } : {};
   try {
