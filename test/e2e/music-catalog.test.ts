@@ -291,6 +291,36 @@ describe('albums, artists and the library', () => {
     );
   });
 
+  it('says nothing was saved when the music service refuses the list for an album it does not know', async () => {
+    const [known, other] = fixtures.albumIds.slice(210, 212) as [string, string];
+    const before = world.music!.library(alice);
+    const save = (albums: string) =>
+      world.slash('music', { subcommandGroup: 'library', subcommand: 'save', options: { albums } }).reply();
+    const several = await save(`${known} 0000000000000000000000`);
+    expect(several.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(several.content).toBe(
+      'Nothing was saved: the music service does not know one of those albums (`0000000000000000000000`). ' +
+        'Leave it out and save again.',
+    );
+    const one = await save(`https://open.service.example/album/0000000000000000000000`);
+    expect(one.content).toBe(
+      'Nothing was saved: the music service does not know that album (`0000000000000000000000`). ' +
+        'Check its link or id.',
+    );
+    expect(world.music!.library(alice)).toEqual(before);
+    const removed = await world
+      .slash('music', {
+        subcommandGroup: 'library',
+        subcommand: 'remove',
+        options: { albums: `${other} 0000000000000000000000` },
+      })
+      .reply();
+    expect(removed.content).toBe(
+      'Nothing was removed: the music service does not know one of those albums (`0000000000000000000000`). ' +
+        'Leave it out and remove again.',
+    );
+  });
+
   it('says how many albums were saved when the music service refuses a later batch', async () => {
     const ids = fixtures.albumIds.slice(70, 95);
     world.music!.createUser({ id: 'erin' });

@@ -4,7 +4,7 @@ import { IncompleteChangeError, onlyTheFirst } from '../../services/music/errors
 import { formatCount } from '../text.js';
 import { withinMs } from '../../services/time-limit.js';
 import type { MusicDeps } from './deps.js';
-import { MusicInputError } from './errors.js';
+import { MusicInputError, shorten } from './errors.js';
 import { parseRefList, requireAllValid } from './refs.js';
 import { getRecent, rememberRecent, type RecentItem } from './recent.js';
 
@@ -74,11 +74,23 @@ const refusal = (error: unknown): HttpError | undefined =>
  * it does not exist, and says which; a long list goes in several requests, and those before the
  * refused (or failed) one stay applied, which the member must be told.
  */
-function libraryFailure(action: LibraryAction, error: unknown): unknown {
+function libraryFailure(action: LibraryAction, error: unknown, count: number): unknown {
   const refused = refusal(error);
   if (refused !== undefined) {
+    // Refused whole: nothing was changed, which the member must know before anything else.
+    const nothing = `Nothing was ${action === 'save' ? 'saved' : 'removed'}`;
+    const unknown = /non[- ]existing id: '([^']*)'/i.exec(refused.detail ?? '')?.[1];
+    if (unknown === undefined) {
+      return new MusicInputError(
+        `${nothing}: the music service refused the list (${refused.detail ?? 'it gave no reason'}).`,
+        { cause: error },
+      );
+    }
+    const which = `\`${shorten(unknown)}\``;
     return new MusicInputError(
-      `The music service did not accept those albums: ${refused.detail ?? 'it refused the list'}.`,
+      count === 1
+        ? `${nothing}: the music service does not know that album (${which}). Check its link or id.`
+        : `${nothing}: the music service does not know one of those albums (${which}). Leave it out and ${action} again.`,
       { cause: error },
     );
   }
@@ -124,7 +136,7 @@ async function changeLibrary(
     if (action === 'save') await deps.client.library.saveAlbums(userId, ids);
     else await deps.client.library.removeAlbums(userId, ids);
   } catch (error) {
-    throw libraryFailure(action, error);
+    throw libraryFailure(action, error, ids.length);
   }
   const { names: named, lookedUp } = await names;
   // Albums named by a lookup join the member's recent ones, so autocomplete offers them next time
