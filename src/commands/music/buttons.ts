@@ -19,6 +19,7 @@ import { listDevices, pausePlayback, skipToNext } from '../../domain/music/playe
 import {
   NotYourPlaylistError,
   PlaylistGoneError,
+  RefusedConfirmationError,
   StaleConfirmationError,
 } from '../../domain/music/errors.js';
 import {
@@ -139,9 +140,9 @@ const confirmReplacement = musicButton(replaceConfirmButton, async (interaction,
 
 /**
  * A confirmation that can no longer be made (the playlist changed, or it expired, or it is not the
- * member's to change) ends its prompt: the prompt says why, without its buttons, rather than
- * keeping a button that fails each time and a text ("Nothing changes until then") that is no
- * longer so. Other failures are answered as usual.
+ * member's to change, or the service refused its items) ends its prompt: the prompt says why,
+ * without its buttons, rather than keeping a button that fails each time and a text ("Nothing
+ * changes until then") that is no longer so. Other failures are answered as usual.
  */
 async function endsPrompt(
   interaction: ButtonInteraction,
@@ -152,7 +153,11 @@ async function endsPrompt(
   } catch (error) {
     // A playlist the member turns out not to be able to change (a collaborative one they only
     // follow: the service refuses the edit) ends the prompt as well: pressing again cannot work.
-    if (!(error instanceof StaleConfirmationError || error instanceof NotYourPlaylistError)) throw error;
+    const ended =
+      error instanceof StaleConfirmationError ||
+      error instanceof NotYourPlaylistError ||
+      error instanceof RefusedConfirmationError;
+    if (!ended) throw error;
     await interaction.editReply(renderConfirmationEnded(error.userMessage));
     return undefined;
   }

@@ -42,6 +42,14 @@ export class StaleConfirmationError extends MusicProblem {
 }
 
 /**
+ * The service refused what a confirmation asked for, and would refuse it the same way at every
+ * press (an item it does not know): the confirmation cannot be made, as a stale one cannot.
+ */
+export class RefusedConfirmationError extends MusicProblem {
+  override readonly name: string = 'RefusedConfirmationError';
+}
+
+/**
  * Member input quoted back inside a code span: short, and without backticks that would end the
  * span. Quoted anywhere else, text goes through `quoteText` (src/domain/text.ts), which escapes it.
  */

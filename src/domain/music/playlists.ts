@@ -29,6 +29,7 @@ import {
   MusicProblem,
   NotYourPlaylistError,
   PlaylistGoneError,
+  RefusedConfirmationError,
   StaleConfirmationError,
 } from './errors.js';
 import { articleFor, otherKind, parseItemRefs, requireAllValid, shortLinkHint } from './refs.js';
@@ -951,7 +952,7 @@ export async function replacePlaylistItems(
   await editing(full, () => deps.client.playlists.replaceItems(userId, full.id, pending.uris)).catch(
     (error: unknown) => {
       if (isUnknownItem(error)) {
-        throw new MusicInputError(
+        throw new RefusedConfirmationError(
           `One of the new items is not a track or episode the music service knows, so it refused the replacement: nothing was changed. ${unknownItemHint(deps)}`,
           { cause: error },
         );
