@@ -199,6 +199,21 @@ describe('albums, artists and the library', () => {
     expect(fieldsOf(reply)['Not found']).toBe('`AAAAAAAAAAAAAAAAAAAAAA`');
   });
 
+  it('names a link of another kind among the artists, rather than calling it no link', async () => {
+    const album = `https://open.service.example/album/${fixtures.catalog.longAlbumId}`;
+    const reply = await world
+      .slash('music', {
+        subcommand: 'artists',
+        options: { artists: `${fixtures.artistIds[0]}, ${album}, not-an-artist` },
+      })
+      .reply();
+    expect(reply.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(reply.content).toBe(
+      'This is not an artist link, URI or id: `not-an-artist`. ' +
+        `\`${album}\` points to an album, not an artist.`,
+    );
+  });
+
   it('completes the last entry of a list of artists from the recent ones', async () => {
     const [first] = await autocomplete('artists', 'artists', `${fixtures.artistIds[0]}, `);
     expect(first?.value).toMatch(new RegExp(`^${fixtures.artistIds[0]}, [0-9A-Za-z]{22}$`));

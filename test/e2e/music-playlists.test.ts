@@ -644,6 +644,28 @@ describe('playlists: pages, autocomplete and edits', () => {
     expect(world.music!.playlist(roadTrip)!.uris).toEqual(before);
   });
 
+  it('says an album or a playlist cannot be added whole, and an artist is no item, and changes nothing', async () => {
+    const before = world.music!.playlist(roadTrip)!.uris;
+    const { albumIds, artistIds } = world.music!.fixtures!;
+    const album = `https://open.service.example/album/${albumIds[0]}`;
+    const added = await playlist('add', { playlist: roadTrip, items: `${trackIds[0]} <${album}>` }).reply();
+    expect(added.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(added.content).toBe(
+      `\`<${album}>\` is an album: albums cannot be added to a playlist whole. Give its tracks’ links, URIs or ids.`,
+    );
+    const replaced = await playlist('replace', {
+      playlist: roadTrip,
+      items: `service:playlist:${bobPicks} service:artist:${artistIds[0]}`,
+    }).reply();
+    expect(replaced.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(replaced.content).toBe(
+      `\`service:playlist:${bobPicks}\` is a playlist: playlists cannot be added to a playlist whole. ` +
+        'Give its tracks’ links, URIs or ids. ' +
+        `\`service:artist:${artistIds[0]}\` points to an artist, not a track or episode.`,
+    );
+    expect(world.music!.playlist(roadTrip)!.uris).toEqual(before);
+  });
+
   it('says an added item is unknown to the service, an episode given by its bare id included, and adds nothing', async () => {
     const before = world.music!.playlist(roadTrip)!.uris;
     const expected = `One of those items is not a track or episode the music service knows, so it refused them: nothing was changed. ${unknownHint}`;

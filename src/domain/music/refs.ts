@@ -50,9 +50,13 @@ const KINDS: readonly MusicRefType[] = ['album', 'artist', 'playlist', 'track', 
  * which a message can name; undefined when it is not a link or URI the bot reads. A bare id says
  * nothing of its kind.
  */
-export function otherKind(text: string, wanted: MusicRefType): MusicRefType | undefined {
-  if (parseMusicRef(text, wanted) !== undefined) return undefined;
-  return KINDS.find((kind) => kind !== wanted && parseMusicRef(text, kind) !== undefined);
+export function otherKind(
+  text: string,
+  wanted: MusicRefType | readonly MusicRefType[],
+): MusicRefType | undefined {
+  const kinds: readonly MusicRefType[] = typeof wanted === 'string' ? [wanted] : wanted;
+  if (kinds.some((kind) => parseMusicRef(text, kind) !== undefined)) return undefined;
+  return KINDS.find((kind) => !kinds.includes(kind) && parseMusicRef(text, kind) !== undefined);
 }
 
 /** A URI of a file on the member's own device (`service:local:artist:album:title:seconds`). */
@@ -97,22 +101,85 @@ export function parseItemRefs(text: string, uri: MusicClient['uri']): ParsedItem
   return { uris, invalid };
 }
 
-/** Refuses a list with unreadable parts, naming a few of them. */
-export function requireAllValid(invalid: readonly string[], what: string): void {
-  if (invalid.length === 0) return;
-  const shown = joinList(
-    invalid.map((part) => `\`${shorten(part)}\``),
+/** What a list of references holds: albums, artists, or a playlist's items. */
+export type RefListKind = 'album' | 'artist' | 'track or episode';
+
+const LIST_TYPES: Record<RefListKind, readonly MusicRefType[]> = {
+  album: ['album'],
+  artist: ['artist'],
+  'track or episode': ['track', 'episode'],
+};
+
+const PLURALS: Record<RefListKind | MusicRefType, string> = {
+  album: 'albums',
+  artist: 'artists',
+  playlist: 'playlists',
+  track: 'tracks',
+  episode: 'episodes',
+  show: 'shows',
+  user: 'users',
+  'track or episode': 'tracks or episodes',
+};
+
+/** What a playlist can take of an album, a playlist or a show: not the whole, but what it holds. */
+const HELD: Partial<Record<MusicRefType, string>> = {
+  album: 'tracks',
+  playlist: 'tracks',
+  show: 'episodes',
+};
+
+const codeList = (parts: readonly string[]) =>
+  joinList(
+    parts.map((part) => `\`${shorten(part)}\``),
     { max: 3 },
   );
-  // A local file's URI is well formed, but the file lives only on the device that has it.
-  const local = invalid.some((part) => LOCAL_FILE.test(unwrapRef(part)))
-    ? ' Local files cannot be added: they exist only on the device that plays them.'
-    : '';
-  const these =
-    invalid.length === 1
-      ? `This is not ${withArticle(what)} link, URI or id`
-      : `These are not ${what} links, URIs or ids`;
-  throw new MusicInputError(`${these}: ${shown}.${shortLinkHint(invalid)}${local}`);
+
+/**
+ * The sentence for links or URIs of another kind than the list takes (`given`): named, as
+ * `requireRef` names one given alone; an album, playlist or show among a playlist's items is said
+ * to go in by its tracks (episodes), not whole.
+ */
+function wrongKind(parts: readonly string[], given: MusicRefType, wanted: RefListKind): string {
+  const one = parts.length === 1;
+  const held = wanted === 'track or episode' ? HELD[given] : undefined;
+  if (held !== undefined) {
+    return (
+      `${codeList(parts)} ${one ? `is ${withArticle(given)}` : `are ${PLURALS[given]}`}: ` +
+      `${PLURALS[given]} cannot be added to a playlist whole. Give ${one ? 'its' : 'their'} ${held}’ links, URIs or ids.`
+    );
+  }
+  return one
+    ? `${codeList(parts)} points to ${withArticle(given)}, not ${withArticle(wanted)}.`
+    : `${codeList(parts)} point to ${PLURALS[given]}, not ${PLURALS[wanted]}.`;
+}
+
+/**
+ * Refuses a list with parts it cannot take, naming a few of them: those that are no reference at
+ * all, and those that point to another kind of thing (an album's link among artists), by kind.
+ */
+export function requireAllValid(invalid: readonly string[], wanted: RefListKind): void {
+  if (invalid.length === 0) return;
+  const unreadable: string[] = [];
+  const byKind = new Map<MusicRefType, string[]>();
+  for (const part of invalid) {
+    const given = otherKind(part, LIST_TYPES[wanted]);
+    if (given === undefined) unreadable.push(part);
+    else byKind.set(given, [...(byKind.get(given) ?? []), part]);
+  }
+  const sentences: string[] = [];
+  if (unreadable.length > 0) {
+    // A local file's URI is well formed, but the file lives only on the device that has it.
+    const local = unreadable.some((part) => LOCAL_FILE.test(unwrapRef(part)))
+      ? ' Local files cannot be added: they exist only on the device that plays them.'
+      : '';
+    const these =
+      unreadable.length === 1
+        ? `This is not ${withArticle(wanted)} link, URI or id`
+        : `These are not ${wanted} links, URIs or ids`;
+    sentences.push(`${these}: ${codeList(unreadable)}.${shortLinkHint(unreadable)}${local}`);
+  }
+  for (const [given, parts] of byKind) sentences.push(wrongKind(parts, given, wanted));
+  throw new MusicInputError(sentences.join(' '));
 }
 
 export function articleFor(type: MusicRefType): string {
