@@ -193,6 +193,16 @@ describe('the player: devices, the panel, pause and next', () => {
     world.music!.setPlayer(premium, { isPlaying: true, activeDeviceId: 'alice-laptop' });
   });
 
+  it('says a device suggested earlier that has gone is no longer among the devices, not that none has its name', async () => {
+    // A device id from a suggestion read before the device went.
+    const gone = '0123456789abcdef0123456789abcdef01234567';
+    const reply = await world.slash('music', { subcommand: 'pause', options: { device: gone } }).reply();
+    expect(reply.flags! & EPHEMERAL).toBe(EPHEMERAL);
+    expect(reply.content).toBe(
+      'That device is no longer among your devices. Your devices: “Alice’s MacBook”, “Kitchen speaker”, and “Alice’s phone”.',
+    );
+  });
+
   it('says a restricted device cannot be controlled, whether picked or active', async () => {
     const picked = await world
       .slash('music', { subcommand: 'pause', options: { device: 'Kitchen speaker' } })

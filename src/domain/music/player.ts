@@ -72,7 +72,20 @@ function deviceNames(devices: readonly Device[]): string {
   return joinList(names, { max: 10 }) || 'none';
 }
 
+/**
+ * The shape of the service's device ids (40 hex characters): what a suggestion puts in the option.
+ * Typed as it is and matching no device, it is a suggestion from before the device went (or an
+ * older list), not a name.
+ */
+const DEVICE_ID = /^[0-9a-f]{40}$/i;
+
 function unknownDevice(devices: readonly Device[], input: string, source: DeviceSource): MusicInputError {
+  if (source === 'option' && DEVICE_ID.test(input.trim()))
+    return new MusicInputError(
+      devices.length === 0
+        ? 'That device is no longer among your devices, and you have none right now: open the music app on one.'
+        : `That device is no longer among your devices. Your devices: ${deviceNames(devices)}.`,
+    );
   if (source === 'option')
     return new MusicInputError(
       `You have no device called “${quoteText(input)}”. Your devices: ${deviceNames(devices)}.`,
