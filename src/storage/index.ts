@@ -279,6 +279,23 @@ async function runIdOf(client: RedisClientType): Promise<string | undefined> {
   }
 }
 
+/**
+ * What to change in REDIS_URL when Redis refuses its credentials (`message` is Redis's error), or
+ * undefined for any other error. Never with the credentials themselves.
+ */
+function credentialsRefused(message: string, where: string): string | undefined {
+  // Redis 6 and later; before, `ERR invalid password` and `ERR Client sent AUTH, but no password is set`.
+  if (/^NOAUTH\b/.test(message))
+    return `Redis at ${where} needs a password: put it in REDIS_URL (redis://:PASSWORD@${where}, or redis://USER:PASSWORD@… for an ACL user)`;
+  if (
+    /^ERR AUTH\b.*without any password configured|^ERR Client sent AUTH, but no password is set/.test(message)
+  )
+    return `Redis at ${where} has no password, and REDIS_URL gives one: leave the user and password out of REDIS_URL (redis://${where}), or check that it names the right server`;
+  if (/^WRONGPASS\b|^ERR invalid password\b/.test(message))
+    return `Redis at ${where} refused the user or password in REDIS_URL: check them (redis://:PASSWORD@${where}, or redis://USER:PASSWORD@${where} for an ACL user)`;
+  return undefined;
+}
+
 /** Opens the storage backend chosen by the configuration. */
 export async function createStorage(options: StorageOptions): Promise<Storage> {
   const stores = new Map<string, Keyv>();
@@ -305,6 +322,9 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
         // At start, give up after `connectTimeoutMs`, so a wrong REDIS_URL ends the process with one
         // clear error instead of retrying for ever; once connected, reconnect for as long as it takes.
         reconnectStrategy: (retries: number, cause: Error) => {
+          // A refused password is refused again at every try: said at once, not after the timeout.
+          const refusal = connected ? undefined : credentialsRefused(cause.message, where);
+          if (refusal !== undefined) return (gaveUp = new StorageError(refusal));
           if (!connected && Date.now() - startedAt >= connectTimeoutMs) {
             return (gaveUp = new StorageError(`cannot connect to Redis at ${where}: ${cause.message}`));
           }
@@ -357,9 +377,7 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
       await client.close().catch(() => undefined);
       const message = messageOf(error);
       throw new StorageError(
-        /^NOAUTH\b/.test(message)
-          ? `Redis at ${where} needs a password: put it in REDIS_URL (redis://:PASSWORD@${where}, or redis://USER:PASSWORD@… for an ACL user)`
-          : `Redis at ${where} refused the first command: ${message}`,
+        credentialsRefused(message, where) ?? `Redis at ${where} refused the first command: ${message}`,
       );
     }
     connected = true;

@@ -135,6 +135,50 @@ describe.runIf(redisProgram)('Redis that wants a password', () => {
   });
 });
 
+describe.runIf(redisProgram)('Redis refusing the password in REDIS_URL', () => {
+  /** Opens the storage at `redisUrl` with the default connect timeout: what it failed with, and when. */
+  async function refusal(redisUrl: string) {
+    const started = Date.now();
+    const error = await createStorage({ dataDir: 'unused', redisUrl }).then(
+      (storage) => storage.close().then(() => expect.fail('the storage opened')),
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(StorageError);
+    return { message: (error as Error).message, ms: Date.now() - started };
+  }
+
+  it('fails the start at once on a wrong password, naming REDIS_URL and never the password', async () => {
+    const redis = await passwordedRedis('redis-right-password-canary');
+    try {
+      const { message, ms } = await refusal(`redis://:wrong-password-canary-13@127.0.0.1:${redis.port}`);
+      expect(message).toBe(
+        `Redis at 127.0.0.1:${redis.port} refused the user or password in REDIS_URL: check them ` +
+          `(redis://:PASSWORD@127.0.0.1:${redis.port}, or redis://USER:PASSWORD@127.0.0.1:${redis.port} for an ACL user)`,
+      );
+      // Not retried until the 10 s connect timeout: the same password is refused at every try.
+      expect(ms).toBeLessThan(2_000);
+      expect(message).not.toMatch(/canary/);
+    } finally {
+      redis.stop();
+    }
+  });
+
+  it('fails the start at once on a password given to a Redis that has none, saying to leave it out', async () => {
+    const redis = await privateRedis(['--save', '', '--appendonly', 'no']);
+    try {
+      const { message, ms } = await refusal(`redis://:given-password-canary-14@127.0.0.1:${redis.port}`);
+      expect(message).toBe(
+        `Redis at 127.0.0.1:${redis.port} has no password, and REDIS_URL gives one: leave the user and ` +
+          `password out of REDIS_URL (redis://127.0.0.1:${redis.port}), or check that it names the right server`,
+      );
+      expect(ms).toBeLessThan(2_000);
+      expect(message).not.toMatch(/canary/);
+    } finally {
+      redis.stop();
+    }
+  });
+});
+
 describe.runIf(redisProgram)('a Redis that does not keep its data on disk', () => {
   it('is named at start, and a restart that emptied it is told as such once it answers again', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'bot-redis-aof-'));
