@@ -92,6 +92,9 @@ const integer = (fallback: number, min: number, max: number) =>
 
 const snowflake = z.string().regex(/^\d{15,21}$/, { error: 'must be a Discord id (digits only)' });
 
+/** Discord's own REST base: DISCORD_API_URL when it is not set. */
+export const DISCORD_API = 'https://discord.com/api';
+
 const envSchema = z.object({
   // Discord
   // Only its shape is checked here (Discord says whether it is right at login). The value is never
@@ -110,7 +113,7 @@ const envSchema = z.object({
     z.string({ error: 'is required (the application id from the Discord developer portal)' }).pipe(snowflake),
   ),
   DISCORD_GUILD_ID: z.preprocess(blankToUndefined, snowflake.optional()),
-  DISCORD_API_URL: baseUrl('https://discord.com/api', {
+  DISCORD_API_URL: baseUrl(DISCORD_API, {
     path: /\/v\d+$/,
     example: 'https://discord.com/api, not https://discord.com/api/v10',
   }),

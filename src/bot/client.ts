@@ -1,7 +1,10 @@
+import { STATUS_CODES } from 'node:http';
 import {
   Client,
   DefaultRestOptions,
+  DiscordAPIError,
   GatewayIntentBits,
+  HTTPError,
   Options,
   Partials,
   REST,
@@ -9,6 +12,7 @@ import {
   type RESTOptions,
   type ResponseLike,
 } from 'discord.js';
+import { DISCORD_API } from '../config.js';
 import { InteractionTransport, readRateLimit } from './interaction-transport.js';
 import { bindPayloadGetters } from './payload-getters.js';
 
@@ -321,5 +325,29 @@ export function unreachableDiscord(error: unknown, api: string): string | undefi
   return (
     `cannot reach Discord at ${origin} (${(error as Error).message}): check the network, and ` +
     'DISCORD_API_URL if it is set'
+  );
+}
+
+/**
+ * `Discord at … answered 404 Not Found to …` when DISCORD_API_URL is set to something other than
+ * Discord's own API and an HTTP error came back that is not Discord's word on the request itself:
+ * an error without a Discord error code (a 5xx, a page that is no JSON, Discord's `404: Not Found`
+ * for a path it has no route for) means the URL does not lead to Discord's API. A 401 is left to
+ * the message naming the token. Undefined for any other error.
+ */
+export function notDiscordsApi(error: unknown, api: string, what: string): string | undefined {
+  if (api === DISCORD_API || !(error instanceof DiscordAPIError || error instanceof HTTPError))
+    return undefined;
+  if (error.status === 401) return undefined;
+  if (error instanceof DiscordAPIError && typeof error.code === 'number' && error.code !== 0)
+    return undefined;
+  // Without a user and password, should the URL hold them.
+  const base = URL.canParse(api) ? new URL(api) : undefined;
+  const where = base ? `${base.origin}${base.pathname}`.replace(/\/$/, '') : api;
+  const path = URL.canParse(error.url) ? new URL(error.url).pathname : '';
+  const status = `${error.status}${STATUS_CODES[error.status] ? ` ${STATUS_CODES[error.status]}` : ''}`;
+  return (
+    `Discord at ${where} answered ${status} to ${what} (${error.method.toUpperCase()} ${path}): ` +
+    `DISCORD_API_URL must be Discord's REST base, ending in /api (${DISCORD_API}), or be left unset`
   );
 }

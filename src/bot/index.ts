@@ -8,7 +8,7 @@ import {
 } from 'discord.js';
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
-import { unreachableDiscord } from './client.js';
+import { notDiscordsApi, unreachableDiscord } from './client.js';
 
 export interface StartBotOptions {
   client: Client;
@@ -128,13 +128,15 @@ const GATEWAY_CLOSE_FIXES: Readonly<Record<number, string>> = {
 /**
  * A failed login said in the owner's terms: a token Discord refuses names `DISCORD_TOKEN` and where
  * a new one comes from (discord.js says only "An invalid token was provided."). The token itself is
- * never in the message; Discord not reached says where it was looked for. Anything else is passed
- * on as it is.
+ * never in the message; Discord not reached, or something other than Discord answering at
+ * DISCORD_API_URL, says where it was looked for. Anything else is passed on as it is.
  */
 function loginFailure(error: unknown, api: string): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   const unreachable = unreachableDiscord(error, api);
   if (unreachable !== undefined) return new Error(unreachable, { cause: error });
+  const elsewhere = notDiscordsApi(error, api, 'the bot’s login');
+  if (elsewhere !== undefined) return new Error(elsewhere, { cause: error });
   const refused =
     code === DiscordjsErrorCodes.TokenInvalid || (error instanceof DiscordAPIError && error.status === 401);
   if (!refused) return error;

@@ -7,7 +7,8 @@ import {
   Routes,
   type RESTPutAPIApplicationCommandsResult,
 } from 'discord.js';
-import { createDiscordRest, unreachableDiscord } from './client.js';
+import { DISCORD_API } from '../config.js';
+import { createDiscordRest, notDiscordsApi, unreachableDiscord } from './client.js';
 import { botInviteUrl } from './post-permissions.js';
 import type { Command } from './types.js';
 
@@ -56,8 +57,10 @@ export function describeRegisterFailure(
   error: unknown,
   where: { guildId: string | undefined; apiUrl?: string | undefined; applicationId: string },
 ): string {
-  const unreachable = unreachableDiscord(error, where.apiUrl ?? 'https://discord.com/api');
+  const unreachable = unreachableDiscord(error, where.apiUrl ?? DISCORD_API);
   if (unreachable !== undefined) return unreachable;
+  const elsewhere = notDiscordsApi(error, where.apiUrl ?? DISCORD_API, 'the commands’ registration');
+  if (elsewhere !== undefined) return elsewhere;
   if (error instanceof DiscordAPIError) {
     if (error.status === 401)
       return 'Discord refused DISCORD_TOKEN: copy the bot’s token again from the Developer Portal (your application → Bot → Reset Token).';

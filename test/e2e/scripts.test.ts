@@ -180,6 +180,13 @@ describe('the quick-start scripts', () => {
             'check the network, and DISCORD_API_URL if it is set$',
         ),
       );
+      // The base without /api: Discord's own answer to a path it has no route for.
+      const origin = new URL(discord.restUrl).origin;
+      expect(await failing({ DISCORD_API_URL: origin })).toBe(
+        `Registration failed: Discord at ${origin} answered 404 Not Found to the commands’ registration ` +
+          `(PUT /v10/applications/${env.DISCORD_APPLICATION_ID}/guilds/${guild.id}/commands): ` +
+          "DISCORD_API_URL must be Discord's REST base, ending in /api (https://discord.com/api), or be left unset",
+      );
       // A server the app is not in: the link that adds the bot there, that server chosen.
       const notIn = await failing({ DISCORD_GUILD_ID: '100000000000000002' });
       const link =

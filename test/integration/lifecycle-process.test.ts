@@ -4,6 +4,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -174,6 +176,30 @@ describe('a start Discord refuses', () => {
     expect(await bot.exited).toEqual({ code: 1, signal: null });
     expect(bot.output().trim()).toMatch(/^could not start: Discord refused DISCORD_TOKEN\b/);
     expect(bot.output()).not.toContain(wrong);
+  }, 40_000);
+
+  it('says that what answered at DISCORD_API_URL is not Discord’s API, and what to set, and exits 1', async () => {
+    const { discord, env } = await discordFor();
+    // The emulator's base without /api: Discord's own answer to a path it has no route for.
+    const origin = new URL(discord.restUrl).origin;
+    const withoutApi = run('src/index.ts', { ...env, DISCORD_API_URL: origin });
+    expect(await failedStartErrors(withoutApi)).toEqual([
+      `could not start: Discord at ${origin} answered 404 Not Found to the bot’s login (GET /v10/gateway/bot): ` +
+        "DISCORD_API_URL must be Discord's REST base, ending in /api (https://discord.com/api), or be left unset",
+    ]);
+    // Another service (a proxy whose upstream is down) answering with a page of its own.
+    const proxy = createServer((_request, response) => {
+      response.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad Gateway</h1>');
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => proxy.close(resolve)));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/api`;
+    const behindProxy = run('src/index.ts', { ...env, DISCORD_API_URL: proxyUrl });
+    expect(await failedStartErrors(behindProxy)).toEqual([
+      `could not start: Discord at ${proxyUrl} answered 502 Bad Gateway to the bot’s login (GET /api/v10/gateway/bot): ` +
+        "DISCORD_API_URL must be Discord's REST base, ending in /api (https://discord.com/api), or be left unset",
+    ]);
+    expect(withoutApi.output() + behindProxy.output()).not.toContain(TOKEN);
   }, 40_000);
 
   it('says Discord could not be reached, naming where it was looked for, and exits 1', async () => {
