@@ -14,20 +14,13 @@ const optionalString = z.preprocess(blankToUndefined, z.string().optional());
 const QUOTED = /^(["']).*\1$/s;
 
 /**
- * A secret or id as pasted: Docker's `--env-file` and some service managers keep the quotes around
- * a value (Node's `--env-file` takes them off), and a quoted key or id is refused by the service
- * only later, in a member's command. Said here, never with the value.
+ * Quotes around a value, as Docker's `--env-file` and some service managers keep them (Node's
+ * `--env-file` takes them off): said for any key, by name and never with the value, rather than as
+ * whatever the quoted text fails (`must be a whole number`), or for a secret or id, by the service
+ * later, in a member's command.
  */
-const optionalSecret = z.preprocess(
-  blankToUndefined,
-  z
-    .string()
-    .trim()
-    .refine((value) => !QUOTED.test(value), {
-      error: 'is in quotes: remove the quotes around the value (Docker’s --env-file keeps them)',
-    })
-    .optional(),
-);
+const IN_QUOTES = 'is in quotes: remove the quotes around the value (Docker’s --env-file keeps them)';
+
 const requiredString = (what: string) =>
   z.preprocess(blankToUndefined, z.string({ error: `is required (${what})` }));
 
@@ -119,8 +112,8 @@ const envSchema = z.object({
   }),
 
   // Music service. Defaults are the real service's hosts; point them at the emulator to run offline.
-  MUSIC_CLIENT_ID: optionalSecret,
-  MUSIC_CLIENT_SECRET: optionalSecret,
+  MUSIC_CLIENT_ID: optionalString,
+  MUSIC_CLIENT_SECRET: optionalString,
   MUSIC_API_URL: baseUrl('https://api.spotify.com', {
     path: /\/v1$/,
     example: 'https://api.spotify.com, not https://api.spotify.com/v1',
@@ -144,7 +137,7 @@ const envSchema = z.object({
   ),
 
   // Weather service
-  WEATHER_API_KEY: optionalSecret,
+  WEATHER_API_KEY: optionalString,
   WEATHER_API_URL: baseUrl('https://api.openweathermap.org', WEATHER_VERSIONED),
   WEATHER_PRO_URL: baseUrl('https://pro.openweathermap.org', WEATHER_VERSIONED),
   WEATHER_HISTORY_URL: baseUrl('https://history.openweathermap.org', WEATHER_VERSIONED),
@@ -170,7 +163,7 @@ const envSchema = z.object({
       .default('bot'),
   ),
   /** 32 bytes, base64 or hex: encrypts music tokens at rest. Without it, account linking is off. */
-  TOKEN_ENCRYPTION_KEY: optionalSecret,
+  TOKEN_ENCRYPTION_KEY: optionalString,
   /** Previous keys, comma-separated, still accepted for reading while links are re-encrypted. */
   TOKEN_ENCRYPTION_KEYS_OLD: optionalString,
 
@@ -305,13 +298,22 @@ export function parseShardIds(text: string, count: number): number[] | undefined
  * Reads and validates the environment. Every missing or malformed key is reported in one
  * {@link ConfigError}; values are never echoed, since some of them are secrets.
  */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(environment: Record<string, string | undefined> = process.env): Config {
+  // Spaces around a value are never part of it (a `.env` line with a trailing blank).
+  const env = Object.fromEntries(Object.entries(environment).map(([key, value]) => [key, value?.trim()]));
+  const quoted = new Set(Object.keys(envSchema.shape).filter((key) => QUOTED.test(env[key] ?? '')));
   const parsed = envSchema.safeParse(env);
   const problems: string[] = [];
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      problems.push(`${issue.path.join('.') || '(environment)'} ${issue.message}`);
-    }
+  // A quoted key is said once, as quoted, in the place of whatever its quotes made it fail.
+  const issues = parsed.error?.issues ?? [];
+  problems.push(
+    ...issues.filter((issue) => issue.path.length === 0).map((issue) => `(environment) ${issue.message}`),
+  );
+  for (const key of Object.keys(envSchema.shape)) {
+    if (quoted.has(key)) problems.push(`${key} ${IN_QUOTES}`);
+    else
+      for (const issue of issues.filter((issue) => issue.path[0] === key))
+        problems.push(`${issue.path.join('.')} ${issue.message}`);
   }
   const raw = parsed.data;
   const present = (key: string) => blankToUndefined(env[key]) !== undefined;
@@ -326,9 +328,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   let encryptionKey: Buffer | undefined;
   const rawKey = blankToUndefined(env['TOKEN_ENCRYPTION_KEY']);
-  // A quoted key is named as such by its schema (`optionalSecret`).
-  if (typeof rawKey === 'string' && !QUOTED.test(rawKey.trim())) {
-    encryptionKey = decodeKey(rawKey.trim());
+  if (typeof rawKey === 'string' && !quoted.has('TOKEN_ENCRYPTION_KEY')) {
+    encryptionKey = decodeKey(rawKey);
     if (!encryptionKey) {
       problems.push(
         'TOKEN_ENCRYPTION_KEY must be 32 bytes, as 64 hex digits or base64 (openssl rand -base64 32)',
@@ -351,7 +352,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // The checks across keys read each key on its own, so that they are reported together with
   // every other problem rather than after it is fixed.
   const field = <K extends keyof typeof envSchema.shape>(key: K) =>
-    envSchema.shape[key].safeParse(env[key]).data as z.output<(typeof envSchema.shape)[K]> | undefined;
+    (quoted.has(key) ? undefined : envSchema.shape[key].safeParse(env[key]).data) as
+      z.output<(typeof envSchema.shape)[K]> | undefined;
 
   if (field('SCHEDULER') === 'queue' && !present('REDIS_URL')) {
     problems.push('SCHEDULER=queue requires REDIS_URL (the job schedulers live in Redis)');

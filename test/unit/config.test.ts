@@ -69,6 +69,46 @@ describe('configuration', () => {
     expect(loadConfig({ ...minimal, WEATHER_API_KEY: ' ab"cd ' }).weather?.apiKey).toBe('ab"cd');
   });
 
+  it('names any setting left in quotes, once and as quoted, rather than as the text the quotes make it', () => {
+    const problems = problemsOf({
+      DISCORD_TOKEN: '"MTAwMDAwMDAwMDAwMDAwMDAx.quoted-token-canary"',
+      DISCORD_APPLICATION_ID: '" 100000000000000001 "',
+      DISCORD_GUILD_ID: "'100000000000000002'",
+      HTTP_PORT: '"18787"',
+      PUBLIC_URL: '"https://bot.example.org"',
+      REDIS_URL: '"redis://:redis-password-canary@127.0.0.1:6379"',
+      SCHEDULER: '"queue"',
+      LOG_LEVEL: '"info"',
+    });
+    const quoted = 'is in quotes: remove the quotes around the value (Docker’s --env-file keeps them)';
+    expect(problems).toEqual(
+      [
+        'DISCORD_TOKEN',
+        'DISCORD_APPLICATION_ID',
+        'DISCORD_GUILD_ID',
+        'HTTP_PORT',
+        'PUBLIC_URL',
+        'REDIS_URL',
+        'SCHEDULER',
+        'LOG_LEVEL',
+      ].map((name) => `${name} ${quoted}`),
+    );
+    expect(problems.join('\n')).not.toMatch(/canary/);
+    // Spaces around a value, without quotes, are not part of it.
+    const spaced = loadConfig({
+      ...minimal,
+      DISCORD_APPLICATION_ID: ' 100000000000000001 ',
+      HTTP_PORT: ' 18787 ',
+      PUBLIC_URL: ' https://bot.example.org ',
+      REDIS_URL: 'redis://127.0.0.1:6379 ',
+      LOG_LEVEL: 'info ',
+    });
+    expect(spaced.discord.applicationId).toBe('100000000000000001');
+    expect(spaced.http).toMatchObject({ port: 18_787, publicUrl: 'https://bot.example.org' });
+    expect(spaced.storage.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(spaced.log.level).toBe('info');
+  });
+
   it('treats an empty string as missing', () => {
     const problems = problemsOf({ DISCORD_TOKEN: '  ', DISCORD_APPLICATION_ID: '' });
     expect(problems.join('\n')).toMatch(/DISCORD_TOKEN is required/);
