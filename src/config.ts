@@ -97,8 +97,21 @@ const envSchema = z.object({
       .string()
       .trim()
       .transform((token) => token.replace(/^bot\s+/i, ''))
-      .refine((token) => !/[\s"']/.test(token), {
-        error: 'must not contain spaces or quotes: copy the token again from the developer portal',
+      // Tokens are base64url and dots. A character outside that (most often an invisible one, such
+      // as a zero-width space copied with it from a web page) would be refused by Discord as a
+      // malformed header, which names neither the setting nor the fix.
+      .superRefine((token, context) => {
+        if (/[ \t\r\n"']/.test(token))
+          context.addIssue({
+            code: 'custom',
+            message: 'must not contain spaces or quotes: copy the token again from the developer portal',
+          });
+        else if (!/^[\w.-]+$/.test(token))
+          context.addIssue({
+            code: 'custom',
+            message:
+              'contains a character no token has (an invisible one, perhaps copied with it): copy it again from the Developer Portal (Bot → Reset Token)',
+          });
       }),
   ),
   DISCORD_APPLICATION_ID: z.preprocess(

@@ -32,6 +32,21 @@ describe('configuration', () => {
     expect(loadConfig({ ...minimal, DISCORD_TOKEN: ` ${secret} ` }).discord.token).toBe(secret);
   });
 
+  it('refuses a Discord token with a character no token has (a zero-width space copied with it), never showing it', () => {
+    const secret = 'MTAwMDAwMDAwMDAwMDAwMDAx.GcanAry.invisible-token-canary';
+    for (const invisible of ['\u200b', '\u2060', '\ufeff', '\u00a0', 'é']) {
+      const problems = problemsOf({
+        ...minimal,
+        DISCORD_TOKEN: `${secret.slice(0, 20)}${invisible}${secret.slice(20)}`,
+      });
+      expect(problems).toEqual([
+        'DISCORD_TOKEN contains a character no token has (an invisible one, perhaps copied with it): copy it again from the Developer Portal (Bot → Reset Token)',
+      ]);
+      expect(problems.join('\n')).not.toContain(secret.slice(20));
+    }
+    expect(loadConfig({ ...minimal, DISCORD_TOKEN: secret }).discord.token).toBe(secret);
+  });
+
   it('refuses base URLs that end with the API version the bot adds itself, saying to leave it out', () => {
     const problems = problemsOf({
       ...minimal,
