@@ -18,7 +18,7 @@ import { createTokenSource } from './auth/tokens.js';
 import { TokenVault } from './auth/vault.js';
 import type { MusicServices } from './bot/context.js';
 import { createLinkNotifier } from './bot/notify.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, isLoopbackHost, loadConfig, type Config } from './config.js';
 import { createLogger, ownerNotice, type Logger } from './logger.js';
 import { redactText } from './services/http/redact.js';
 import type { ExchangeInfo } from './services/http/transport.js';
@@ -421,6 +421,15 @@ export async function startWebServer(config: Config, core: Core): Promise<Callba
     },
     'callback server listening',
   );
+  const { host, publicUrl } = config.http;
+  if (core.linkingParts && !isLoopbackHost(host) && isLoopbackHost(new URL(publicUrl).hostname)) {
+    core.logger.warn(
+      { host, publicUrl },
+      `HTTP_HOST ${host} lets other machines reach the callback server, but the /music link buttons point at ` +
+        `${publicUrl}, which only this machine can open: set PUBLIC_URL to the address members' browsers ` +
+        'reach (such as https://bot.example.org, behind a reverse proxy)',
+    );
+  }
   return http;
 }
 

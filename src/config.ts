@@ -293,6 +293,12 @@ function redirectProblem(url: URL): string | undefined {
   return 'must be https://, or http:// on 127.0.0.1 or [::1]: the music service refuses any other redirect URI';
 }
 
+/** Whether `host` (a host name, or an address with or without brackets) is this machine's loopback. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  return bare === 'localhost' || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare);
+}
+
 /** `0,1`, `2-3` or a mix, each below `count`, without repeats; undefined when malformed. */
 export function parseShardIds(text: string, count: number): number[] | undefined {
   const ids: number[] = [];
@@ -392,8 +398,30 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       problems.push(
         'PUBLIC_URL must not have a query (?…) or fragment (#…): only scheme, host, port and path',
       );
+    // The bot appends `/callback` itself: the redirect URI would be `…/callback/callback`.
+    if (/\/callback\/*$/.test(url.pathname))
+      problems.push('PUBLIC_URL must be the bot’s base address, without /callback (the bot adds it)');
     const problem = musicWanted ? redirectProblem(url) : undefined;
     if (problem) problems.push(`PUBLIC_URL ${problem}`);
+    const httpHost = field('HTTP_HOST');
+    const httpPort = field('HTTP_PORT');
+    const publicPort = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    if (
+      musicWanted &&
+      field('WEB') !== 'off' &&
+      httpHost !== undefined &&
+      isLoopbackHost(httpHost) &&
+      isLoopbackHost(url.hostname) &&
+      httpPort !== undefined &&
+      httpPort !== 0 &&
+      publicPort !== httpPort
+    ) {
+      // Members' browsers open PUBLIC_URL: on this machine, only the callback server itself is there.
+      problems.push(
+        `PUBLIC_URL names port ${publicPort} of this machine, but the callback server listens on HTTP_PORT ${httpPort} ` +
+          `(of ${httpHost}): give both the same port (PUBLIC_URL=${url.protocol}//${url.hostname}:${httpPort}, or HTTP_PORT=${publicPort})`,
+      );
+    }
   } else if (
     musicWanted &&
     present('TOKEN_ENCRYPTION_KEY') &&

@@ -314,6 +314,33 @@ describe('a start that succeeds', () => {
     bot.child.kill('SIGTERM');
     expect(await bot.exited).toEqual({ code: 0, signal: null });
   }, 40_000);
+  it('warns when other machines can reach the callback server but the link buttons point at this one', async () => {
+    const { env } = await discordFor();
+    const linking = {
+      ...env,
+      HTTP_HOST: '0.0.0.0',
+      MUSIC_CLIENT_ID: 'lifecycle-music-client-id',
+      MUSIC_CLIENT_SECRET: 'lifecycle-music-client-secret-canary',
+      TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+    };
+    const warnings = async (settings: Record<string, string>) => {
+      const bot = run('src/index.ts', settings);
+      await bot.waitFor('"bot started"', 30_000);
+      bot.child.kill('SIGTERM');
+      expect(await bot.exited).toEqual({ code: 0, signal: null });
+      expect(bot.output()).not.toMatch(/canary|AwMD/);
+      return bot
+        .lines()
+        .filter((line) => line['level'] === 40)
+        .map((line) => line['msg']);
+    };
+    expect(await warnings(linking)).toEqual([
+      `HTTP_HOST 0.0.0.0 lets other machines reach the callback server, but the /music link buttons point at ` +
+        `http://127.0.0.1:${env['HTTP_PORT']}, which only this machine can open: set PUBLIC_URL to the address ` +
+        `members' browsers reach (such as https://bot.example.org, behind a reverse proxy)`,
+    ]);
+    expect(await warnings({ ...linking, PUBLIC_URL: 'https://bot.example.org' })).toEqual([]);
+  }, 60_000);
 });
 
 describe('the sharding manager and its shard processes (src/shards.ts)', () => {

@@ -313,9 +313,10 @@ describe('configuration', () => {
     expect(loadConfig({ ...music, PUBLIC_URL: 'https://bot.example.org/' }).music?.redirectUri).toBe(
       'https://bot.example.org/callback',
     );
-    expect(loadConfig({ ...music, PUBLIC_URL: 'http://[::1]:9000' }).music?.redirectUri).toBe(
-      'http://[::1]:9000/callback',
-    );
+    expect(
+      loadConfig({ ...music, HTTP_HOST: '::1', HTTP_PORT: '9000', PUBLIC_URL: 'http://[::1]:9000' }).music
+        ?.redirectUri,
+    ).toBe('http://[::1]:9000/callback');
     // Without the music service no redirect URI is used.
     expect(loadConfig({ ...minimal, PUBLIC_URL: 'http://localhost:8787' }).http.publicUrl).toBe(
       'http://localhost:8787',
@@ -327,6 +328,39 @@ describe('configuration', () => {
       'PUBLIC_URL must not have a query (?…) or fragment (#…): only scheme, host, port and path',
     ]);
     expect(problemsOf({ ...minimal, PUBLIC_URL: 'https://bot.example.org/#top' })).toHaveLength(1);
+  });
+
+  it('refuses a PUBLIC_URL ending in /callback, which the bot adds itself', () => {
+    const music = { ...minimal, MUSIC_CLIENT_ID: 'id', MUSIC_CLIENT_SECRET: 'secret' };
+    for (const publicUrl of ['https://bot.example.org/callback', 'https://bot.example.org/skybeat/callback/'])
+      expect(problemsOf({ ...music, PUBLIC_URL: publicUrl })).toEqual([
+        'PUBLIC_URL must be the bot’s base address, without /callback (the bot adds it)',
+      ]);
+    expect(loadConfig({ ...music, PUBLIC_URL: 'https://bot.example.org/callbacks' }).music?.redirectUri).toBe(
+      'https://bot.example.org/callbacks/callback',
+    );
+  });
+
+  it('refuses a PUBLIC_URL on this machine whose port is not the one the callback server listens on', () => {
+    const music = { ...minimal, MUSIC_CLIENT_ID: 'id', MUSIC_CLIENT_SECRET: 'secret', HTTP_PORT: '18787' };
+    expect(problemsOf({ ...music, PUBLIC_URL: 'http://127.0.0.1:9000' })).toEqual([
+      'PUBLIC_URL names port 9000 of this machine, but the callback server listens on HTTP_PORT 18787 ' +
+        '(of 127.0.0.1): give both the same port (PUBLIC_URL=http://127.0.0.1:18787, or HTTP_PORT=9000)',
+    ]);
+    expect(problemsOf({ ...music, HTTP_HOST: '::1', PUBLIC_URL: 'http://[::1]' })).toEqual([
+      'PUBLIC_URL names port 80 of this machine, but the callback server listens on HTTP_PORT 18787 ' +
+        '(of ::1): give both the same port (PUBLIC_URL=http://[::1]:18787, or HTTP_PORT=80)',
+    ]);
+    // The same port; a callback server reachable from elsewhere (a proxy may be in front); another
+    // process serving it (WEB=off); or no music service, which is all PUBLIC_URL is for.
+    expect(loadConfig({ ...music, PUBLIC_URL: 'http://127.0.0.1:18787' }).http.port).toBe(18_787);
+    expect(
+      loadConfig({ ...music, HTTP_HOST: '0.0.0.0', PUBLIC_URL: 'http://127.0.0.1:9000' }).http.port,
+    ).toBe(18_787);
+    expect(loadConfig({ ...music, WEB: 'off', PUBLIC_URL: 'http://127.0.0.1:9000' }).web).toBe(false);
+    expect(loadConfig({ ...minimal, PUBLIC_URL: 'http://127.0.0.1:9000' }).http.publicUrl).toBe(
+      'http://127.0.0.1:9000',
+    );
   });
 
   it('asks for PUBLIC_URL when the music service needs a redirect URI and HTTP_PORT is 0 (any port)', () => {
