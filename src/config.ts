@@ -65,6 +65,35 @@ const plainHttpElsewhere = (url: string) => {
 const optionalUrl = (protocol: RegExp, what: string) =>
   z.preprocess(blankToUndefined, z.url({ protocol, error: `must be ${what}` }).optional());
 
+/**
+ * What is wrong with REDIS_URL as the Redis client reads it, never with the URL, which may hold a
+ * password: the client's own errors (`Invalid URL`, `Invalid pathname`, `URI malformed`) name
+ * neither the setting nor what to write.
+ */
+function redisUrlProblems(text: string, context: z.RefinementCtx): void {
+  const problem = (message: string) => context.addIssue({ code: 'custom', message });
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url === undefined || !['redis:', 'rediss:'].includes(url.protocol) || url.hostname === '') {
+    // `#`, `/` and `?` end the part of a URL the password is in: the rest no longer parses.
+    problem(
+      /^rediss?:\/\/.*@/s.test(text)
+        ? 'must be a redis:// or rediss:// URL: if its password has #, / or ? in it, write them percent-encoded (# as %23, / as %2F, ? as %3F)'
+        : 'must be a redis:// or rediss:// URL',
+    );
+    return;
+  }
+  if (!/^(\/\d*)?$/.test(url.pathname))
+    problem(
+      'must end with a database number after the host and port, 0 to 15 (redis://HOST:PORT/0), or with nothing (database 0)',
+    );
+  try {
+    decodeURIComponent(url.username);
+    decodeURIComponent(url.password);
+  } catch {
+    problem('has a % in its user or password that starts no percent-encoded character: write % as %25');
+  }
+}
+
 /** One of a few words; the message lists them, never the value that was given. */
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>
   z.preprocess(
@@ -166,7 +195,7 @@ const envSchema = z.object({
 
   // Storage
   DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./data')),
-  REDIS_URL: optionalUrl(/^rediss?$/, 'a redis:// or rediss:// URL'),
+  REDIS_URL: z.preprocess(blankToUndefined, z.string().superRefine(redisUrlProblems).optional()),
   /** Prefix of every key in Redis, so several bots can share one server. */
   REDIS_PREFIX: z.preprocess(
     blankToUndefined,

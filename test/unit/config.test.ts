@@ -268,6 +268,29 @@ describe('configuration', () => {
     );
   });
 
+  it('says what to write in a REDIS_URL the Redis client cannot read, never showing its password', () => {
+    const problem = (url: string) => problemsOf({ ...minimal, REDIS_URL: url });
+    expect(problem('redis://:pw-canary@127.0.0.1:6379/abc')).toEqual([
+      'REDIS_URL must end with a database number after the host and port, 0 to 15 (redis://HOST:PORT/0), or with nothing (database 0)',
+    ]);
+    expect(problem('redis://:pw-canary@127.0.0.1:6379/3/')).toHaveLength(1);
+    for (const password of ['pw#canary', 'pw/canary', 'pw?canary', 'canary#'])
+      expect(problem(`redis://:${password}@127.0.0.1:6379`)).toEqual([
+        'REDIS_URL must be a redis:// or rediss:// URL: if its password has #, / or ? in it, write them percent-encoded (# as %23, / as %2F, ? as %3F)',
+      ]);
+    expect(problem('redis://:50%canary@127.0.0.1:6379')).toEqual([
+      'REDIS_URL has a % in its user or password that starts no percent-encoded character: write % as %25',
+    ]);
+    expect(JSON.stringify(problem('redis://:pw#canary@127.0.0.1:6379/abc'))).not.toMatch(/canary/);
+    // Encoded, each is what the server is asked with; a database number, or none, is taken.
+    for (const url of [
+      'redis://:pw%23canary@127.0.0.1:6379/2',
+      'redis://:50%25canary@127.0.0.1:6379/',
+      'rediss://user:p@ss@cache.example.org:6380',
+    ])
+      expect(loadConfig({ ...minimal, REDIS_URL: url }).storage.redisUrl).toBe(url);
+  });
+
   it('sends secrets only over https, or plain http to this machine (the emulators)', () => {
     const problems = problemsOf({
       ...minimal,
