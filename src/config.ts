@@ -112,7 +112,9 @@ const integer = (fallback: number, min: number, max: number) =>
       .default(fallback),
   );
 
-const snowflake = z.string().regex(/^\d{15,21}$/, { error: 'must be a Discord id (digits only)' });
+/** A Discord id (a snowflake: 17 digits for the first ids, 20 at most), and where to copy it from. */
+const snowflake = (source: string) =>
+  z.string().regex(/^\d{17,20}$/, { error: `must be a Discord id: 17 to 20 digits (${source})` });
 
 /** Discord's own REST base: DISCORD_API_URL when it is not set. */
 export const DISCORD_API = 'https://discord.com/api';
@@ -145,9 +147,14 @@ const envSchema = z.object({
   ),
   DISCORD_APPLICATION_ID: z.preprocess(
     blankToUndefined,
-    z.string({ error: 'is required (the application id from the Discord developer portal)' }).pipe(snowflake),
+    z
+      .string({ error: 'is required (the application id from the Discord developer portal)' })
+      .pipe(snowflake('Developer Portal → General Information → Application ID')),
   ),
-  DISCORD_GUILD_ID: z.preprocess(blankToUndefined, snowflake.optional()),
+  DISCORD_GUILD_ID: z.preprocess(
+    blankToUndefined,
+    snowflake('in Discord, right-click the server → Copy Server ID, with Developer Mode on').optional(),
+  ),
   DISCORD_API_URL: baseUrl(DISCORD_API, {
     path: /\/v\d+$/,
     example: 'https://discord.com/api, not https://discord.com/api/v10',

@@ -124,6 +124,19 @@ describe('configuration', () => {
     expect(spaced.log.level).toBe('info');
   });
 
+  it('says how long a Discord id is and where to copy each from, for an id too short or with letters', () => {
+    expect(
+      problemsOf({ ...minimal, DISCORD_APPLICATION_ID: '12345', DISCORD_GUILD_ID: '1000000000000000x2' }),
+    ).toEqual([
+      'DISCORD_APPLICATION_ID must be a Discord id: 17 to 20 digits (Developer Portal → General Information → Application ID)',
+      'DISCORD_GUILD_ID must be a Discord id: 17 to 20 digits (in Discord, right-click the server → Copy Server ID, with Developer Mode on)',
+    ]);
+    expect(problemsOf({ ...minimal, DISCORD_GUILD_ID: '123456789012345678901' })).toHaveLength(1);
+    expect(loadConfig({ ...minimal, DISCORD_GUILD_ID: '81384788765712384' }).discord.guildId).toBe(
+      '81384788765712384',
+    );
+  });
+
   it('treats an empty string as missing', () => {
     const problems = problemsOf({ DISCORD_TOKEN: '  ', DISCORD_APPLICATION_ID: '' });
     expect(problems.join('\n')).toMatch(/DISCORD_TOKEN is required/);
