@@ -3,7 +3,7 @@
  * is set. One Keyv per kind of data (namespace), all sharing one backend.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import Keyv from 'keyv';
@@ -77,6 +77,9 @@ const STORAGE_DEFAULTS = {
   connectTimeoutMs: 10_000,
   sweepIntervalMs: 3_600_000,
 } as const satisfies Required<Pick<StorageOptions, 'connectTimeoutMs' | 'sweepIntervalMs'>>;
+
+/** How long creating DATA_DIR may take (a network file system that does not answer). */
+const MAKE_DATA_DIR_MS = 10_000;
 
 /** Rows deleted per statement by the SQLite sweep, so other processes on the file never wait long. */
 const SWEEP_BATCH = 5_000;
@@ -296,6 +299,57 @@ function credentialsRefused(message: string, where: string): string | undefined 
   return undefined;
 }
 
+/**
+ * Creates `dir` and whichever of its parents are missing, one at a time. Not Node's `mkdir` with
+ * `recursive`: where the file system answers ENOENT to a new directory under one that exists (/proc,
+ * /sys), that one tries again for ever, spinning a CPU, and the start never ends.
+ */
+async function makeDirectory(dir: string, parentMade = false): Promise<void> {
+  try {
+    await mkdir(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // Another process (a shard) may have made it meanwhile.
+    if (code === 'EEXIST' && (await stat(dir)).isDirectory()) return;
+    if (code !== 'ENOENT' || path.dirname(dir) === dir) throw error;
+    if (parentMade) throw new RefusedDirectoryError();
+    await makeDirectory(path.dirname(dir));
+    await makeDirectory(dir, true);
+  }
+}
+
+/** The parent is there, and the file system still says it is not: it makes no directories. */
+class RefusedDirectoryError extends Error {}
+
+class TimedOutError extends Error {
+  constructor(readonly ms: number) {
+    super();
+  }
+}
+
+/** `work`, or a {@link TimedOutError} once it has taken `ms`. */
+async function bounded<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new TimedOutError(ms)), ms))),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Why DATA_DIR could not be created, and what to do about it when the error alone does not say. */
+function dataDirProblem(error: unknown): string {
+  const elsewhere = 'point DATA_DIR at a directory on a disk the bot’s user can write, such as ./data';
+  if (error instanceof RefusedDirectoryError)
+    return `the file system there makes no directories (as /proc and /sys do not): ${elsewhere}`;
+  if (error instanceof TimedOutError)
+    return `the file system did not answer within ${error.ms / 1000} s (a network mount that is away?): ${elsewhere}`;
+  return messageOf(error);
+}
+
 /** Opens the storage backend chosen by the configuration. */
 export async function createStorage(options: StorageOptions): Promise<Storage> {
   const stores = new Map<string, Keyv>();
@@ -456,10 +510,11 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
     };
   }
 
+  const dataDir = path.resolve(options.dataDir);
   try {
-    await mkdir(options.dataDir, { recursive: true });
+    await bounded(makeDirectory(dataDir), MAKE_DATA_DIR_MS);
   } catch (error) {
-    throw new StorageError(`cannot create DATA_DIR ${path.resolve(options.dataDir)}: ${messageOf(error)}`);
+    throw new StorageError(`cannot create DATA_DIR ${dataDir}: ${dataDirProblem(error)}`);
   }
   const file = path.resolve(options.dataDir, options.sqliteFile ?? 'bot.sqlite');
   const adapters: KeyvSqlite[] = [];

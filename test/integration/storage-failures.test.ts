@@ -321,6 +321,27 @@ describe('a SQLite file the bot cannot use', () => {
     );
   });
 
+  it('refuses a DATA_DIR on a file system that makes no directories (/proc) at once, instead of hanging', async () => {
+    const started = Date.now();
+    const outcome = await within(createStorage({ dataDir: '/proc/bot-data/db' }), 5_000);
+    expect(outcome).toEqual({
+      error: new StorageError(
+        'cannot create DATA_DIR /proc/bot-data/db: the file system there makes no directories (as /proc and ' +
+          '/sys do not): point DATA_DIR at a directory on a disk the bot’s user can write, such as ./data',
+      ),
+    });
+    expect(Date.now() - started).toBeLessThan(2_000);
+
+    // Elsewhere, missing parents are created too, and a DATA_DIR that exists is taken as it is.
+    const dataDir = path.join(await tempDir(), 'a', 'b', 'data');
+    for (let open = 0; open < 2; open++) {
+      const storage = await createStorage({ dataDir });
+      await storage.ns('prefs').set('member', 'kept');
+      expect(await storage.ns('prefs').get('member')).toBe('kept');
+      await storage.close();
+    }
+  });
+
   it('refuses a database the bot may only read (owned by another user), at start rather than at each write', async () => {
     const dataDir = await tempDir();
     const first = await createStorage({ dataDir });
