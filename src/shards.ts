@@ -1,7 +1,7 @@
 /**
  * Several shard processes on one host (`node dist/src/shards.js`): discord.js's ShardingManager
- * forks the bot (`index`) once per shard of `SHARD_IDS` (all by default) out of `SHARD_COUNT` and
- * respawns one that dies; this process serves the callback server, so the forks run with `WEB=off`.
+ * forks the bot (`index`) once per shard of `SHARD_IDS` (all by default) out of `SHARD_COUNT` and,
+ * once all are ready, respawns one that dies (one that exits while they start fails the start); this process serves the callback server, so the forks run with `WEB=off`.
  * The forks share state through `REDIS_URL` (or the SQLite file under `DATA_DIR` on one host).
  *
  * Across hosts, run this (or `npm start`, one process for all its shards) on each host with a
@@ -61,7 +61,9 @@ async function main(): Promise<void> {
     totalShards: config.shards.count,
     shardList: config.shards.ids,
     execArgv: process.execArgv,
-    respawn: true,
+    // Turned on once every shard is ready: a shard that exits while they start (a refused token,
+    // storage that cannot be opened) would exit again the same way, so the start fails instead.
+    respawn: false,
   });
   let web: WebApp | undefined;
   // The manager stops only once its shards have: a supervisor that sees it exit (a container's
@@ -86,9 +88,17 @@ async function main(): Promise<void> {
     // by the kernel's out-of-memory killer).
     shard.on('death', (child) => {
       const exit = 'exitCode' in child ? { exitCode: child.exitCode, signal: child.signalCode } : {};
-      if (manager.respawn && !stopping) {
+      if (stopping) return;
+      if (manager.respawn) {
         logger.warn({ shardId: shard.id, ...exit }, 'shard process died; respawning');
+        return;
       }
+      // The shard's own log line says why it stopped.
+      logger.error(
+        { shardId: shard.id, ...exit },
+        'a shard process exited while the shards were starting: stopping the others, without starting it again',
+      );
+      shutdown('start-up failed', 1);
     });
     // A respawn that fails is told here by discord.js (an 'error' without a listener would end up
     // an unhandled rejection); while stopping, a shard's start cut short is expected.
@@ -102,8 +112,10 @@ async function main(): Promise<void> {
   try {
     if (config.web) web = await startWeb(config, { logger });
     await manager.spawn({ timeout: 60_000 });
+    manager.respawn = true;
   } catch (error) {
-    // Stopped while the shards were starting: their start ends there, and the stop goes on.
+    // Stopped while the shards were starting (a signal, or a shard that exited, told above): their
+    // start ends there, and the stop goes on.
     if (stopping) return;
     reportStartFailure(logger, config, error);
     shutdown('start-up failed', 1);

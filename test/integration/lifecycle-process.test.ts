@@ -378,6 +378,26 @@ describe('the sharding manager and its shard processes (src/shards.ts)', () => {
     await expect.poll(() => pidsOf(manager, 'connected to Discord').length, { timeout: 30_000 }).toBe(2);
   }, 60_000);
 
+  it('fails the start when a shard process exits while starting (a refused token), without claiming a respawn', async () => {
+    const { env } = await discordFor();
+    const wrong = 'wrong-shard-token-canary-0123456789';
+    const manager = run('src/shards.ts', { ...env, DISCORD_TOKEN: wrong });
+    expect(await manager.exited).toEqual({ code: 1, signal: null });
+    const lines = manager.lines();
+    expect(lines.filter((line) => 'notJson' in line)).toEqual([]);
+    expect(lines.map((line) => line['msg'])).not.toContain('shard process died; respawning');
+    // The shard says why, once; the manager says it stops, and starts no second shard process.
+    expect(errorLines(lines).map((line) => [line['msg'], line['exitCode']])).toEqual([
+      [expect.stringMatching(/^could not start: Discord refused DISCORD_TOKEN\b/), undefined],
+      [
+        'a shard process exited while the shards were starting: stopping the others, without starting it again',
+        1,
+      ],
+    ]);
+    expect(new Set(lines.map((line) => line['pid'])).size).toBe(2);
+    expect(manager.output()).not.toContain(wrong);
+  }, 60_000);
+
   it('leaves no shard process running when the manager itself is killed', async () => {
     const { env } = await discordFor();
     const manager = run('src/shards.ts', env);
