@@ -1,7 +1,8 @@
 /**
  * Several shard processes on one host (`node dist/src/shards.js`): discord.js's ShardingManager
  * forks the bot (`index`) once per shard of `SHARD_IDS` (all by default) out of `SHARD_COUNT` and,
- * once all are ready, respawns one that dies (one that exits while they start fails the start); this process serves the callback server, so the forks run with `WEB=off`.
+ * once all are ready, respawns one that dies (one that exits while they start fails the start);
+ * this process serves the callback server, so the forks run with `WEB=off`.
  * The forks share state through `REDIS_URL` (or the SQLite file under `DATA_DIR` on one host).
  *
  * Across hosts, run this (or `npm start`, one process for all its shards) on each host with a
