@@ -331,6 +331,11 @@ function named(playlists: readonly PlaylistChoice[], input: string, use: Playlis
     input,
     nameOf,
   );
+  // To view, of the member's own (or collaborative) playlist and ones they follow of that name, the
+  // one they may change is taken, as for an edit: looking at it loses nothing, and it is the likelier
+  // meant. Two of their own stay two.
+  const theirs = usable.filter((playlist) => playlist.editable === true);
+  if (use === 'view' && usable.length > 1 && theirs.length === 1) return theirs;
   return usable.length > 0 ? usable : byTypedName(playlists, input, nameOf);
 }
 

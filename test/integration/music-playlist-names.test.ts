@@ -1,0 +1,40 @@
+/**
+ * A playlist named by typing rather than picked from the suggestions: which of the member's
+ * playlists the name means.
+ */
+import Keyv from 'keyv';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MusicDeps } from '../../src/domain/music/deps.js';
+import { MusicInputError } from '../../src/domain/music/errors.js';
+import { resolvePlaylist } from '../../src/domain/music/playlists.js';
+import { createMusicWorld, type MusicWorld } from '../fixtures/music.js';
+
+describe('a playlist named by typing', () => {
+  let world: MusicWorld;
+  let deps: MusicDeps;
+  let followed: string;
+
+  beforeAll(async () => {
+    world = await createMusicWorld();
+    // Bob follows Alice's big playlist, "Everything, Forever".
+    world.signIn('bob');
+    deps = { client: world.music, cache: new Keyv(), recent: new Keyv() };
+    followed = world.emulator.fixtures?.playlists.big ?? '';
+  });
+  afterAll(() => world.close());
+
+  it('views the member’s own playlist of a name one they follow shares; two of their own (and the followed one) are all named', async () => {
+    expect(await resolvePlaylist(deps, 'bob', 'Everything, Forever')).toBe(followed);
+    const own = world.emulator.createPlaylist('bob', { name: 'Everything, Forever' });
+    await deps.cache.clear();
+    expect(await resolvePlaylist(deps, 'bob', 'everything, forever', 'view')).toBe(own);
+    expect(await resolvePlaylist(deps, 'bob', 'Everything, Forever', 'edit')).toBe(own);
+    world.emulator.createPlaylist('bob', { name: 'Everything, Forever' });
+    await deps.cache.clear();
+    const refusal = await resolvePlaylist(deps, 'bob', 'Everything, Forever').catch(
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(MusicInputError);
+    expect((refusal as Error).message).toMatch(/^You have 3 playlists called “Everything, Forever”/);
+  });
+});
