@@ -565,6 +565,21 @@ describe('history ranges across the autumn clock change', () => {
     expect(() => resolveHistoryRange(longer, berlin)).toThrow(/too-long/);
   });
 
+  it('ask once for the 168 hours back from now, and for a week between two half hours', () => {
+    // At 14:35, `hours: 168` runs from 15:00 a week ago to now: 168 records, one call.
+    const now = { ...berlin, nowSec: Date.UTC(2026, 2, 10, 14, 35) / 1000 };
+    const back = resolveHistoryRange({ hours: 168 }, now);
+    expect(back).toEqual({ start: Date.UTC(2026, 2, 3, 15) / 1000, end: now.nowSec });
+    expect(historyCalls(back)).toEqual([back]);
+    // 14:30 to 14:30 a week later holds the records of 15:00 to 14:00: 168, not too long.
+    const halves = {
+      start: parseDateTime('start', '2026-03-02 14:30'),
+      end: parseDateTime('end', '2026-03-09 14:30'),
+    };
+    const range = resolveHistoryRange(halves, now);
+    expect(historyCalls(range)).toEqual([range]);
+  });
+
   it('ask once for up to 168 records, also from a start between the hours', () => {
     const start = Date.UTC(2026, 9, 1, 10, 20) / 1000;
     const last = Date.UTC(2026, 9, 8, 10) / 1000;

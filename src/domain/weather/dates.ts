@@ -142,12 +142,16 @@ export function resolveHistoryRange(
   range.start = Math.max(range.start, 0);
   range.end = Math.min(range.end, where.nowSec);
   if (range.end < range.start) throw new InvalidRangeError('order');
+  // The records are the whole hours from the start rounded up to the end rounded down (14:30 to
+  // 14:30 a week later holds 168, not 169); the week on the place's clock runs between them.
+  const first = Math.ceil(range.start / HOUR) * HOUR;
+  const last = Math.floor(range.end / HOUR) * HOUR;
   const hoursFrom = (from: number, to: number) => Math.floor((to - from) / HOUR) + 1;
   const wall = (unix: number) => unix + offsetAt(where.clock, unix);
-  const records = hoursFrom(range.start, range.end);
+  const records = hoursFrom(first, last);
   if (
     records > HISTORY_MAX_HOURS &&
-    (records > HISTORY_MAX_RECORDS || hoursFrom(wall(range.start), wall(range.end)) > HISTORY_MAX_HOURS)
+    (records > HISTORY_MAX_RECORDS || hoursFrom(wall(first), wall(last)) > HISTORY_MAX_HOURS)
   ) {
     throw new InvalidRangeError('too-long', { max: HISTORY_MAX_HOURS, unit: 'hours' });
   }
@@ -166,7 +170,8 @@ export function historyCalls(range: UnixRange): UnixRange[] {
   let start = range.start;
   for (;;) {
     const last = Math.ceil(start / HOUR) * HOUR + (HISTORY_MAX_HOURS - 1) * HOUR;
-    if (last >= range.end) return [...calls, { start, end: range.end }];
+    // The range's last record is its end rounded down: an end at 14:35 has its last at 14:00.
+    if (last >= Math.floor(range.end / HOUR) * HOUR) return [...calls, { start, end: range.end }];
     calls.push({ start, end: last });
     start = last + HOUR;
   }
