@@ -1,8 +1,8 @@
 /**
  * Several shard processes on one host (`node dist/src/shards.js`): discord.js's ShardingManager
- * forks the bot (`index`) once per shard of `SHARD_IDS` (all by default) out of `SHARD_COUNT` and,
- * once all are ready, respawns one that dies (one that exits while they start fails the start);
- * this process serves the callback server, so the forks run with `WEB=off`.
+ * forks the bot (`index`) once per shard of `SHARD_IDS` (all by default) out of `SHARD_COUNT` and
+ * respawns one that dies after it was ready (one that exits before it was ever ready fails the
+ * start); this process serves the callback server, so the forks run with `WEB=off`.
  * The forks share state through `REDIS_URL` (or the SQLite file under `DATA_DIR` on one host).
  *
  * Across hosts, run this (or `npm start`, one process for all its shards) on each host with a
@@ -62,8 +62,9 @@ async function main(): Promise<void> {
     totalShards: config.shards.count,
     shardList: config.shards.ids,
     execArgv: process.execArgv,
-    // Turned on once every shard is ready: a shard that exits while they start (a refused token,
-    // storage that cannot be opened) would exit again the same way, so the start fails instead.
+    // Turned on once every shard is ready: a shard that exits before it was ever ready (a refused
+    // token, storage that cannot be opened) would exit again the same way, so the start fails
+    // instead. One that was ready and dies while later ones start is started again (below).
     respawn: false,
   });
   let web: WebApp | undefined;
@@ -87,6 +88,10 @@ async function main(): Promise<void> {
     (shard.env as NodeJS.ProcessEnv)['WEB'] = 'off';
     // The fork's exit code or signal says why (1: it logged why it stopped; SIGKILL: killed, as
     // by the kernel's out-of-memory killer).
+    let wasReady = false;
+    shard.on('ready', () => {
+      wasReady = true;
+    });
     shard.on('death', (child) => {
       const exit = 'exitCode' in child ? { exitCode: child.exitCode, signal: child.signalCode } : {};
       if (stopping) return;
@@ -94,10 +99,21 @@ async function main(): Promise<void> {
         logger.warn({ shardId: shard.id, ...exit }, 'shard process died; respawning');
         return;
       }
+      if (wasReady) {
+        // Ready once, so it can start: killed (out of memory, say) while later shards start, it
+        // is started again as discord.js would once all are ready. After the death event, as
+        // discord.js lets go of the dead process only then.
+        logger.warn({ shardId: shard.id, ...exit }, 'shard process died; respawning');
+        setImmediate(() => {
+          if (stopping) return;
+          shard.spawn(60_000).catch((error: unknown) => shard.emit('error', error));
+        });
+        return;
+      }
       // The shard's own log line says why it stopped.
       logger.error(
         { shardId: shard.id, ...exit },
-        'a shard process exited while the shards were starting: stopping the others, without starting it again',
+        'a shard process exited before it was ever ready: stopping the others, without starting it again',
       );
       shutdown('start-up failed', 1);
     });

@@ -296,6 +296,56 @@ describe('the sharding manager on one host (src/shards.ts)', () => {
     }
   }, 60_000);
 
+  it('starts again a shard that dies after it was ready while later shards are still starting', async () => {
+    const discord = await startDiscordEmulator({ botToken: TOKEN, shardCount: 3 });
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-shards-'));
+    const manager = startBotProcess(
+      {
+        DISCORD_TOKEN: TOKEN,
+        DISCORD_APPLICATION_ID: discord.applicationId,
+        DISCORD_API_URL: discord.restUrl,
+        DATA_DIR: dataDir,
+        SHARD_COUNT: '3',
+        WEB: 'off',
+      },
+      { entry: 'src/shards.ts' },
+    );
+    try {
+      // discord.js starts the second shard once the first is ready: then the first is killed, as
+      // the kernel's out-of-memory killer would.
+      await expect
+        .poll(() => manager.logs().includes('"shardId":1,"shardCount":3,"msg":"shard process started"'), {
+          timeout: 30_000,
+        })
+        .toBe(true);
+      const first = manager
+        .logs()
+        .split('\n')
+        .find((line) => line.includes('"msg":"connected to Discord"'));
+      const pid = (JSON.parse(first ?? '{}') as { pid?: number }).pid;
+      expect(pid).toBeTypeOf('number');
+      process.kill(pid!, 'SIGKILL');
+      await manager.ready;
+      expect(manager.logs()).toMatch(/"shardId":0[^\n]*"msg":"shard process died; respawning"/);
+      expect(manager.logs()).not.toContain('ever ready');
+      await expect
+        .poll(
+          () =>
+            discord
+              .connectedShards()
+              .map((s) => s.shardId)
+              .sort(),
+          { timeout: 20_000 },
+        )
+        .toEqual([0, 1, 2]);
+      expect(manager.child.exitCode).toBeNull();
+    } finally {
+      await manager.kill('SIGTERM');
+      await discord.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
   it('stops cleanly when asked to while its shards are still starting', async () => {
     const discord = await startDiscordEmulator({ botToken: TOKEN, shardCount: 3 });
     const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-shards-'));

@@ -390,7 +390,7 @@ describe('the sharding manager and its shard processes (src/shards.ts)', () => {
     expect(errorLines(lines).map((line) => [line['msg'], line['exitCode']])).toEqual([
       [expect.stringMatching(/^could not start: Discord refused DISCORD_TOKEN\b/), undefined],
       [
-        'a shard process exited while the shards were starting: stopping the others, without starting it again',
+        'a shard process exited before it was ever ready: stopping the others, without starting it again',
         1,
       ],
     ]);
