@@ -259,10 +259,14 @@ describe('looking up typed places', () => {
   it('finds a postal code then a town by the town, naming the code’s part of it when the code is there', async () => {
     const asked: string[] = [];
     const notFound = new WeatherNotFoundError(refusal(404));
-    const towns: Record<string, { name: string; lat: number; lon: number; country: string }> = {
-      Berlin: { name: 'Berlin', lat: 52.52, lon: 13.4, country: 'DE' },
+    type Town = { name: string; lat: number; lon: number; country: string; local_names?: object };
+    const berlin = { name: 'Berlin', lat: 52.52, lon: 13.4, country: 'DE' };
+    const towns: Record<string, Town> = {
+      Berlin: berlin,
+      // A geocoder that also finds longer names from the start of one, as autocomplete sends it.
+      Ber: berlin,
       Hamburg: { name: 'Hamburg', lat: 53.55, lon: 10, country: 'DE' },
-      Rom: { name: 'Rome', lat: 41.89, lon: 12.48, country: 'IT' },
+      Rom: { name: 'Rome', lat: 41.89, lon: 12.48, country: 'IT', local_names: { de: 'Rom', it: 'Roma' } },
     };
     const client = {
       geocoding: {
@@ -290,6 +294,10 @@ describe('looking up typed places', () => {
     asked.length = 0;
     expect(await labels('00184 Rom')).toEqual(['Rome, IT']);
     expect(asked).toEqual(['name Rom', 'zip 00184|IT']);
+    // A town half typed in autocomplete names no place of its own: the code is not asked anywhere.
+    asked.length = 0;
+    expect(await labels('10117 Ber')).toEqual(['Berlin, DE']);
+    expect(asked).toEqual(['name Ber']);
     await expect(resolvePlace(client, '10117 Atlantis', 'en')).rejects.toMatchObject({
       name: 'PlaceNotFoundError',
       query: '10117 Atlantis',
@@ -310,7 +318,7 @@ describe('looking up typed places', () => {
     expect(await read('52.52°N, 13.40°E')).toBe('52.52, 13.4');
     expect(await read('33.9° S 18.4° E')).toBe('-33.9, 18.4');
     expect(await read('40.7128 n, 74.006 w')).toBe('40.7128, -74.006');
-    expect(await read('48.2º N 16.37º O')).toBe('48.2, 16.37');
+    expect(await read('48.2º N 16.37º E')).toBe('48.2, 16.37');
     expect(await read('52.52° 13.40°')).toBe('52.52, 13.4');
     expect(await read('-33.9, 18.4')).toBe('-33.9, 18.4');
     // A minus sign and a letter that say the same, a letter of the other axis, or a value out of

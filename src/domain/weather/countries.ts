@@ -1,4 +1,5 @@
 /** The country codes the geocoder takes after a place's name or postal code. */
+import { foldName } from '../text.js';
 
 /** ISO 3166-1 alpha-2: the 249 codes assigned. */
 const ISO_3166_CODES =
@@ -17,10 +18,6 @@ const COUNTRY_CODES: ReadonlySet<string> = new Set([...ISO_3166_CODES.split(' ')
 /** Whether two letters, in any case, are a country's code: `de`, `US`; not `AB`. */
 export const isCountryCode = (text: string): boolean => COUNTRY_CODES.has(text.toUpperCase());
 
-/** Lower case without accents: `Österreich` is `osterreich`. */
-export const fold = (text: string): string =>
-  text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
-
 /**
  * Countries by their names in the bot's languages, as the runtime's Unicode data (CLDR) gives them:
  * `germany` and `deutschland` are DE, `united states` and `vereinigte staaten` US. English names
@@ -30,7 +27,7 @@ const COUNTRY_BY_NAME: ReadonlyMap<string, string> = new Map(
   (['en', 'de'] as const).flatMap((lang) => {
     const names = new Intl.DisplayNames([lang], { type: 'region', fallback: 'none' });
     return ISO_3166_CODES.split(' ').flatMap((code) => {
-      const name = fold(names.of(code) ?? '');
+      const name = foldName(names.of(code) ?? '');
       if (name === '') return [];
       return [name, name.replaceAll(' & ', ' and ')].map((spelling) => [spelling, code] as const);
     });
@@ -40,5 +37,5 @@ const COUNTRY_BY_NAME: ReadonlyMap<string, string> = new Map(
 /** The code of a country typed by its code (`de`) or its English or German name (`Germany`, `Deutschland`). */
 export function countryCode(text: string): string | undefined {
   if (isCountryCode(text)) return text.toUpperCase();
-  return COUNTRY_BY_NAME.get(fold(text));
+  return COUNTRY_BY_NAME.get(foldName(text));
 }

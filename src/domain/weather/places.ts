@@ -11,8 +11,8 @@ import {
   type WeatherLang,
   type ZipLocation,
 } from '../../services/weather/index.js';
-import { truncate } from '../text.js';
-import { countryCode, fold, isCountryCode } from './countries.js';
+import { foldName, truncate } from '../text.js';
+import { countryCode, isCountryCode } from './countries.js';
 import {
   CoordinatesOffEarthError,
   PlaceNotFoundError,
@@ -242,11 +242,27 @@ async function placesOfTown(
   lang: WeatherLang,
 ): Promise<Place[]> {
   const found = await locationsNamed(client, town);
-  const countries = new Set(found.map((location) => location.country).filter((c) => c !== undefined));
-  for (const country of countries) {
-    const at = await zipLocation(client, { code, country });
+  // The code is asked only in the countries of places called what was typed (`Rom` is Rome's
+  // German name): a town half typed in autocomplete (`10117 Ber`) names none and costs no more
+  // calls, and the countries are asked at once, not one after the other.
+  const typed = foldName(town);
+  const namesOf = (location: GeocodingLocation) => [
+    location.name,
+    ...Object.values(location.local_names ?? {}),
+  ];
+  const countries = [
+    ...new Set(
+      found
+        .filter((location) => namesOf(location).some((name) => foldName(name) === typed))
+        .map((location) => location.country)
+        .filter((country) => country !== undefined),
+    ),
+  ];
+  const answers = await Promise.all(countries.map((country) => zipLocation(client, { code, country })));
+  for (const [index, country] of countries.entries()) {
+    const at = answers[index];
     const sameTown = (location: GeocodingLocation) =>
-      location.country === country && at !== undefined && fold(location.name) === fold(at.name);
+      location.country === country && at !== undefined && foldName(location.name) === foldName(at.name);
     if (at && found.some(sameTown)) return [placeOfZip(at, country)];
   }
   return found.map((location) => placeFromLocation(location, lang));
@@ -279,10 +295,10 @@ function placeOfZip(found: ZipLocation, asked: string | undefined): Place {
 
 /**
  * A latitude or longitude as typed: `48.8566`, `-33.9`, or with a degree sign (`°`, or the `º`
- * some keyboards have instead) and a hemisphere letter, `52.52°N`, `33.9° S`, `13.40 E` (`O`, for
- * Ost, as German maps write east).
+ * some keyboards have instead) and a hemisphere letter, `52.52°N`, `33.9° S`, `13.40 E`. Not `O`:
+ * east on German maps (Ost), west on Spanish, French, Italian and Portuguese ones (Oeste, Ouest).
  */
-const TYPED_DEGREES = String.raw`(-?\d+(?:\.\d+)?)\s*[°º]?\s*([NSEWO])?`;
+const TYPED_DEGREES = String.raw`(-?\d+(?:\.\d+)?)\s*[°º]?\s*([NSEW])?`;
 /**
  * Two numbers as coordinates are typed, latitude first, between them a comma or a space: in range
  * or not, never a place name worth geocoding.
@@ -294,7 +310,7 @@ function typedCoordinates(text: string): { lat: number; lon: number } | undefine
   const match = TYPED_COORDINATES.exec(text);
   if (!match) return undefined;
   const lat = degrees(match[1]!, match[2], 'N', 'S');
-  const lon = degrees(match[3]!, match[4], 'EO', 'W');
+  const lon = degrees(match[3]!, match[4], 'E', 'W');
   return onEarth(lat, lon) ? { lat: round4(lat), lon: round4(lon) } : undefined;
 }
 
