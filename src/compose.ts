@@ -422,12 +422,26 @@ export async function startWebServer(config: Config, core: Core): Promise<Callba
     'callback server listening',
   );
   const { host, publicUrl } = config.http;
-  if (core.linkingParts && !isLoopbackHost(host) && isLoopbackHost(new URL(publicUrl).hostname)) {
+  const links = new URL(publicUrl);
+  const linksPort = Number(links.port || (links.protocol === 'https:' ? 443 : 80));
+  const listening = Number(new URL(http.url).port);
+  if (!core.linkingParts || !isLoopbackHost(links.hostname)) return http;
+  if (!isLoopbackHost(host) && config.http.publicUrlGiven !== true) {
+    // PUBLIC_URL left out: the links' default address. One set to this machine was chosen (a
+    // container's port published on the host's loopback, say).
     core.logger.warn(
       { host, publicUrl },
       `HTTP_HOST ${host} lets other machines reach the callback server, but the /music link buttons point at ` +
         `${publicUrl}, which only this machine can open: set PUBLIC_URL to the address members' browsers ` +
         'reach (such as https://bot.example.org, behind a reverse proxy)',
+    );
+  } else if (isLoopbackHost(host) && linksPort !== listening) {
+    // Only a tunnel (ssh -L) or a proxy on this machine can bring a browser from one port to the other.
+    core.logger.warn(
+      { host, publicUrl, port: listening },
+      `PUBLIC_URL names port ${linksPort} of this machine, but the callback server listens on port ${listening}: ` +
+        'unless a tunnel or a proxy here forwards one to the other, the /music link buttons lead nowhere ' +
+        `(give both the same port: PUBLIC_URL=${links.protocol}//${links.host.replace(/:\d+$/, '')}:${listening}, or HTTP_PORT=${linksPort})`,
     );
   }
   return http;

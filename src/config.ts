@@ -270,7 +270,8 @@ export interface Config {
   music: MusicConfig | undefined;
   /** `undefined` when the weather service is not configured. */
   weather: WeatherConfig | undefined;
-  http: { host: string; port: number; publicUrl: string };
+  /** `publicUrlGiven`: PUBLIC_URL was set (else `publicUrl` is the default, this machine's loopback). */
+  http: { host: string; port: number; publicUrl: string; publicUrlGiven?: boolean };
   storage: { dataDir: string; redisUrl: string | undefined; redisPrefix: string };
   schedules: { perGuildLimit: number; graceMinutes: number; scheduler: 'local' | 'queue' };
   /** The shards this process runs (`ids`) out of `count`. */
@@ -439,25 +440,6 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       problems.push('PUBLIC_URL must be the bot’s base address, without /callback (the bot adds it)');
     const problem = musicWanted ? redirectProblem(url) : undefined;
     if (problem) problems.push(`PUBLIC_URL ${problem}`);
-    const httpHost = field('HTTP_HOST');
-    const httpPort = field('HTTP_PORT');
-    const publicPort = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-    if (
-      musicWanted &&
-      field('WEB') !== 'off' &&
-      httpHost !== undefined &&
-      isLoopbackHost(httpHost) &&
-      isLoopbackHost(url.hostname) &&
-      httpPort !== undefined &&
-      httpPort !== 0 &&
-      publicPort !== httpPort
-    ) {
-      // Members' browsers open PUBLIC_URL: on this machine, only the callback server itself is there.
-      problems.push(
-        `PUBLIC_URL names port ${publicPort} of this machine, but the callback server listens on HTTP_PORT ${httpPort} ` +
-          `(of ${httpHost}): give both the same port (PUBLIC_URL=${url.protocol}//${url.hostname}:${httpPort}, or HTTP_PORT=${publicPort})`,
-      );
-    }
   } else if (
     musicWanted &&
     present('TOKEN_ENCRYPTION_KEY') &&
@@ -505,7 +487,12 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
           siteUrl: raw.WEATHER_SITE_URL,
         }
       : undefined,
-    http: { host: raw.HTTP_HOST, port: raw.HTTP_PORT, publicUrl },
+    http: {
+      host: raw.HTTP_HOST,
+      port: raw.HTTP_PORT,
+      publicUrl,
+      publicUrlGiven: raw.PUBLIC_URL !== undefined,
+    },
     storage: { dataDir: raw.DATA_DIR, redisUrl: raw.REDIS_URL, redisPrefix: raw.REDIS_PREFIX },
     schedules: {
       perGuildLimit: raw.SCHEDULES_PER_GUILD,

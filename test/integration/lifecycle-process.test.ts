@@ -340,7 +340,17 @@ describe('a start that succeeds', () => {
         `members' browsers reach (such as https://bot.example.org, behind a reverse proxy)`,
     ]);
     expect(await warnings({ ...linking, PUBLIC_URL: 'https://bot.example.org' })).toEqual([]);
-  }, 60_000);
+    // A container's port published on the host's loopback: PUBLIC_URL set to it on purpose.
+    const published = `http://127.0.0.1:${env['HTTP_PORT']}`;
+    expect(await warnings({ ...linking, PUBLIC_URL: published })).toEqual([]);
+    // On this machine only, with another port than the callback server's: a tunnel may join them.
+    const { HTTP_HOST: _everywhere, ...loopback } = linking;
+    expect(await warnings({ ...loopback, PUBLIC_URL: 'http://127.0.0.1:8888' })).toEqual([
+      `PUBLIC_URL names port 8888 of this machine, but the callback server listens on port ${env['HTTP_PORT']}: ` +
+        'unless a tunnel or a proxy here forwards one to the other, the /music link buttons lead nowhere ' +
+        `(give both the same port: PUBLIC_URL=http://127.0.0.1:${env['HTTP_PORT']}, or HTTP_PORT=8888)`,
+    ]);
+  }, 90_000);
 });
 
 describe('the sharding manager and its shard processes (src/shards.ts)', () => {
@@ -389,10 +399,7 @@ describe('the sharding manager and its shard processes (src/shards.ts)', () => {
     // The shard says why, once; the manager says it stops, and starts no second shard process.
     expect(errorLines(lines).map((line) => [line['msg'], line['exitCode']])).toEqual([
       [expect.stringMatching(/^could not start: Discord refused DISCORD_TOKEN\b/), undefined],
-      [
-        'a shard process exited before it was ever ready: stopping the others, without starting it again',
-        1,
-      ],
+      ['a shard process exited before it was ever ready: stopping the others, without starting it again', 1],
     ]);
     expect(new Set(lines.map((line) => line['pid'])).size).toBe(2);
     expect(manager.output()).not.toContain(wrong);

@@ -377,26 +377,15 @@ describe('configuration', () => {
     );
   });
 
-  it('refuses a PUBLIC_URL on this machine whose port is not the one the callback server listens on', () => {
+  it('takes a PUBLIC_URL on this machine with another port than HTTP_PORT (a tunnel may join them; a warning at start says so)', () => {
     const music = { ...minimal, MUSIC_CLIENT_ID: 'id', MUSIC_CLIENT_SECRET: 'secret', HTTP_PORT: '18787' };
-    expect(problemsOf({ ...music, PUBLIC_URL: 'http://127.0.0.1:9000' })).toEqual([
-      'PUBLIC_URL names port 9000 of this machine, but the callback server listens on HTTP_PORT 18787 ' +
-        '(of 127.0.0.1): give both the same port (PUBLIC_URL=http://127.0.0.1:18787, or HTTP_PORT=9000)',
-    ]);
-    expect(problemsOf({ ...music, HTTP_HOST: '::1', PUBLIC_URL: 'http://[::1]' })).toEqual([
-      'PUBLIC_URL names port 80 of this machine, but the callback server listens on HTTP_PORT 18787 ' +
-        '(of ::1): give both the same port (PUBLIC_URL=http://[::1]:18787, or HTTP_PORT=80)',
-    ]);
-    // The same port; a callback server reachable from elsewhere (a proxy may be in front); another
-    // process serving it (WEB=off); or no music service, which is all PUBLIC_URL is for.
-    expect(loadConfig({ ...music, PUBLIC_URL: 'http://127.0.0.1:18787' }).http.port).toBe(18_787);
-    expect(
-      loadConfig({ ...music, HTTP_HOST: '0.0.0.0', PUBLIC_URL: 'http://127.0.0.1:9000' }).http.port,
-    ).toBe(18_787);
-    expect(loadConfig({ ...music, WEB: 'off', PUBLIC_URL: 'http://127.0.0.1:9000' }).web).toBe(false);
-    expect(loadConfig({ ...minimal, PUBLIC_URL: 'http://127.0.0.1:9000' }).http.publicUrl).toBe(
-      'http://127.0.0.1:9000',
-    );
+    // `ssh -L 8888:127.0.0.1:18787` from the owner's own machine, or a proxy on this one.
+    const tunnel = loadConfig({ ...music, PUBLIC_URL: 'http://127.0.0.1:8888' });
+    expect([tunnel.http.publicUrl, tunnel.http.publicUrlGiven]).toEqual(['http://127.0.0.1:8888', true]);
+    expect(loadConfig(music).http).toMatchObject({
+      publicUrl: 'http://127.0.0.1:18787',
+      publicUrlGiven: false,
+    });
   });
 
   it('asks for PUBLIC_URL when the music service needs a redirect URI and HTTP_PORT is 0 (any port)', () => {
