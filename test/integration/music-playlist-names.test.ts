@@ -5,7 +5,7 @@
 import Keyv from 'keyv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MusicDeps } from '../../src/domain/music/deps.js';
-import { MusicInputError } from '../../src/domain/music/errors.js';
+import { MusicInputError, NotYourPlaylistError } from '../../src/domain/music/errors.js';
 import { resolvePlaylist } from '../../src/domain/music/playlists.js';
 import { createMusicWorld, type MusicWorld } from '../fixtures/music.js';
 
@@ -36,5 +36,30 @@ describe('a playlist named by typing', () => {
     );
     expect(refusal).toBeInstanceOf(MusicInputError);
     expect((refusal as Error).message).toMatch(/^You have 3 playlists called “Everything, Forever”/);
+  });
+
+  it('says a name is not the member’s to change when several they follow have it, and none of theirs', async () => {
+    // The copy of Bob's list the suggestions keep (as they would have read it a moment ago): two
+    // playlists he follows share a name. (The emulator's driver cannot make an account follow one.)
+    const followedTwice = (id: string) => ({
+      id,
+      name: 'Followed twice',
+      owner: 'Alice',
+      total: 3,
+      editable: false,
+      public: true,
+    });
+    await deps.cache.set('mine:bob', { at: Date.now(), playlists: [followedTwice('a'), followedTwice('b')] });
+    const refusal = await resolvePlaylist(deps, 'bob', 'followed twice', 'edit').catch(
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(NotYourPlaylistError);
+    expect((refusal as Error).message).toBe(
+      '“Followed twice” is not yours: you can only change playlists you own or collaborate on.',
+    );
+    // To view, they are two to choose from.
+    await expect(resolvePlaylist(deps, 'bob', 'followed twice', 'view')).rejects.toThrow(
+      /^You have 2 playlists called “Followed twice”/,
+    );
   });
 });

@@ -421,6 +421,9 @@ export async function resolvePlaylist(
   if (matches.length === 0) matches = named(await fetchMine(deps, userId), input, use);
   const [found, ...others] = matches;
   if (found !== undefined && others.length === 0) return found.id;
+  // Several of that name, none the member's to change: which one does not matter (review).
+  if (found !== undefined && use === 'edit' && matches.every((playlist) => playlist.editable === false))
+    throw new NotYourPlaylistError(found.name);
   if (found !== undefined) throw ambiguousName(input, matches);
   throw new MusicInputError(
     `None of your playlists is called “${quoteText(input)}”. Pick one from the suggestions, or give its link, URI or id.${shortLinkHint([input])}`,
