@@ -420,7 +420,13 @@ describe('typed dates', () => {
   it('fill in a left-out month or day from today, within the month asked for', () => {
     const today = { month: 7, day: 31 };
     expect(defaultCalendarDay(today, { month: null, day: null })).toEqual({ month: 7, day: 31 });
-    expect(defaultCalendarDay(today, { month: 2, day: null })).toEqual({ month: 2, day: 29 });
+    // The service keeps statistics for 365 days: no 29 February, unless asked for by name.
+    expect(defaultCalendarDay(today, { month: 2, day: null })).toEqual({ month: 2, day: 28 });
+    expect(defaultCalendarDay({ month: 2, day: 29 }, { month: null, day: null })).toEqual({
+      month: 2,
+      day: 28,
+    });
+    expect(defaultCalendarDay(today, { month: 2, day: 29 })).toEqual({ month: 2, day: 29 });
     expect(defaultCalendarDay(today, { month: 4, day: null })).toEqual({ month: 4, day: 30 });
     expect(defaultCalendarDay(today, { month: null, day: 3 })).toEqual({ month: 7, day: 3 });
   });

@@ -7,9 +7,9 @@ import type { BotPauseCode } from '../../services/schedules/types.js';
 import { joinList } from '../../domain/text.js';
 import type { Lang } from './index.js';
 
-/** Discord's words as a sentence: a full stop added unless they end with one (or are cut off). */
 /** `07`: an hour as a clock writes it. */
 const pad = (hour: number) => String(hour).padStart(2, '0');
+/** Discord's words as a sentence: a full stop added unless they end with one (or are cut off). */
 const sentence = (said: string) => (/[.!?…]$/.test(said) ? said : `${said}.`);
 
 /** `A, B or C`: a few zone names, the last joined with `or` (`oder`). */

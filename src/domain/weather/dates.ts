@@ -223,17 +223,24 @@ export function resolveDayRange(
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
 
 /**
+ * The last day of a month whose statistics the service keeps: 28 February, as its year has 365
+ * days ("all 365 days of the entire year"), though 29 February is a calendar day of some years.
+ */
+const LAST_DAY_WITH_STATISTICS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
+
+/**
  * The calendar day `/weather stats` shows when a member leaves out the month, the day or both: the
- * place's today for what is left out, the day kept within the month asked for (31 July with month 2
- * is 29 February, the last day February has in any year). A day the month of today lacks (31 in
- * November) is refused saying the month was not given.
+ * place's today for what is left out, the day kept within the month asked for and its statistics
+ * (31 July with month 2 is 28 February; 29 February is shown only when asked for, and says the
+ * service has none). A day the month of today lacks (31 in November) is refused saying the month
+ * was not given.
  */
 export function defaultCalendarDay(
   today: { month: number; day: number },
   asked: { month: number | null; day: number | null },
 ): { month: number; day: number } {
   const month = asked.month ?? today.month;
-  const day = asked.day ?? Math.min(today.day, DAYS_IN_MONTH[month - 1] ?? today.day);
+  const day = asked.day ?? Math.min(today.day, LAST_DAY_WITH_STATISTICS[month - 1] ?? today.day);
   return checkCalendarDay(month, day, asked.month !== null);
 }
 
