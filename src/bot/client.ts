@@ -346,8 +346,10 @@ export function notDiscordsApi(error: unknown, api: string, what: string): strin
   const where = base ? `${base.origin}${base.pathname}`.replace(/\/$/, '') : api;
   const path = URL.canParse(error.url) ? new URL(error.url).pathname : '';
   const status = `${error.status}${STATUS_CODES[error.status] ? ` ${STATUS_CODES[error.status]}` : ''}`;
+  // A 5xx may be Discord's own trouble passed on by a proxy the owner put there on purpose.
+  const failing = error.status >= 500 ? 'Discord (or a proxy before it) may be failing; if not, ' : '';
   return (
-    `Discord at ${where} answered ${status} to ${what} (${error.method.toUpperCase()} ${path}): ` +
+    `Discord at ${where} answered ${status} to ${what} (${error.method.toUpperCase()} ${path}): ${failing}` +
     `DISCORD_API_URL must be Discord's REST base, ending in /api (${DISCORD_API}), or be left unset`
   );
 }

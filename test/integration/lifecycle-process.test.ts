@@ -197,6 +197,7 @@ describe('a start Discord refuses', () => {
     const behindProxy = run('src/index.ts', { ...env, DISCORD_API_URL: proxyUrl });
     expect(await failedStartErrors(behindProxy)).toEqual([
       `could not start: Discord at ${proxyUrl} answered 502 Bad Gateway to the bot’s login (GET /api/v10/gateway/bot): ` +
+        'Discord (or a proxy before it) may be failing; if not, ' +
         "DISCORD_API_URL must be Discord's REST base, ending in /api (https://discord.com/api), or be left unset",
     ]);
     expect(withoutApi.output() + behindProxy.output()).not.toContain(TOKEN);
