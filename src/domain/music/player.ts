@@ -7,7 +7,7 @@ import {
   UnconfirmedSkipError,
   type Device,
 } from '../../services/music/index.js';
-import { byTypedName, joinList, quoteText } from '../text.js';
+import { byTypedName, formatCount, joinList, quoteText } from '../text.js';
 import { readCached, within } from './cache.js';
 import type { MusicDeps } from './deps.js';
 import { MusicInputError } from './errors.js';
@@ -43,13 +43,22 @@ export async function deviceChoices(
 
 /**
  * A device by id, or by name as typed (case and surrounding spaces ignored), else folded alike
- * (`Alice's phone` for “Alice’s phone”; see `byTypedName`).
+ * (`Alice's phone` for “Alice’s phone”; see `byTypedName`). Several answering to the name
+ * (`Living Room 🔊` and `Living Room 📺` for `living room`) are refused, naming them: a command
+ * is not sent to a device picked at random.
  */
 export function findDevice(devices: readonly Device[], input: string): Device | undefined {
   const wanted = input.trim();
-  return (
-    devices.find((device) => device.id === wanted) ?? byTypedName(devices, input, (device) => device.name)[0]
-  );
+  const byId = devices.find((device) => device.id === wanted);
+  if (byId !== undefined) return byId;
+  const named = byTypedName(devices, input, (device) => device.name);
+  if (named.length > 1) {
+    throw new MusicInputError(
+      `${formatCount(named.length)} of your devices answer to “${quoteText(input)}”: ${deviceNames(named)}. ` +
+        'Pick one from the suggestions.',
+    );
+  }
+  return named[0];
 }
 
 export type PlayerCommand = 'pause' | 'next';
