@@ -82,7 +82,13 @@ function redisUrlProblems(text: string, context: z.RefinementCtx): void {
     );
     return;
   }
-  if (!/^(\/\d*)?$/.test(url.pathname))
+  // `redis://user:12/ab@host`: a `/` in the password ends the host part there, and the rest (with
+  // its `@`) reads as a path.
+  if (url.pathname.includes('@') || url.search.includes('@') || url.hash.includes('@'))
+    problem(
+      'must be a redis:// or rediss:// URL: if its password has #, / or ? in it, write them percent-encoded (# as %23, / as %2F, ? as %3F)',
+    );
+  else if (!/^(\/\d*)?$/.test(url.pathname))
     problem(
       'must end with a database number after the host and port, 0 to 15 (redis://HOST:PORT/0), or with nothing (database 0)',
     );

@@ -291,6 +291,10 @@ describe('configuration', () => {
       expect(problem(`redis://:${password}@127.0.0.1:6379`)).toEqual([
         'REDIS_URL must be a redis:// or rediss:// URL: if its password has #, / or ? in it, write them percent-encoded (# as %23, / as %2F, ? as %3F)',
       ]);
+    // User `admin`, password `123/canary`: read as host `admin`, port 123, path `/canary@…`.
+    expect(problem('redis://admin:123/canary@127.0.0.1:6379')).toEqual([
+      'REDIS_URL must be a redis:// or rediss:// URL: if its password has #, / or ? in it, write them percent-encoded (# as %23, / as %2F, ? as %3F)',
+    ]);
     expect(problem('redis://:50%canary@127.0.0.1:6379')).toEqual([
       'REDIS_URL has a % in its user or password that starts no percent-encoded character: write % as %25',
     ]);
