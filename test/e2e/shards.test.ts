@@ -239,6 +239,24 @@ describe.runIf(redisReady)('two shard processes and a web process on one Redis',
 });
 
 describe('the sharding manager on one host (src/shards.ts)', () => {
+  /** The manager of three shard processes (started one after the other), without a callback server. */
+  async function threeShards() {
+    const discord = await startDiscordEmulator({ botToken: TOKEN, shardCount: 3 });
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-shards-'));
+    const manager = startBotProcess(
+      {
+        DISCORD_TOKEN: TOKEN,
+        DISCORD_APPLICATION_ID: discord.applicationId,
+        DISCORD_API_URL: discord.restUrl,
+        DATA_DIR: dataDir,
+        SHARD_COUNT: '3',
+        WEB: 'off',
+      },
+      { entry: 'src/shards.ts' },
+    );
+    return { discord, dataDir, manager };
+  }
+
   it('forks one process per shard, each answering its guilds, and serves the callback server itself', async () => {
     const discord = await startDiscordEmulator({ botToken: TOKEN, shardCount: 2 });
     const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-shards-'));
@@ -297,19 +315,7 @@ describe('the sharding manager on one host (src/shards.ts)', () => {
   }, 60_000);
 
   it('starts again a shard that dies after it was ready while later shards are still starting', async () => {
-    const discord = await startDiscordEmulator({ botToken: TOKEN, shardCount: 3 });
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-shards-'));
-    const manager = startBotProcess(
-      {
-        DISCORD_TOKEN: TOKEN,
-        DISCORD_APPLICATION_ID: discord.applicationId,
-        DISCORD_API_URL: discord.restUrl,
-        DATA_DIR: dataDir,
-        SHARD_COUNT: '3',
-        WEB: 'off',
-      },
-      { entry: 'src/shards.ts' },
-    );
+    const { discord, dataDir, manager } = await threeShards();
     try {
       // discord.js starts the second shard once the first is ready: then the first is killed, as
       // the kernel's out-of-memory killer would.
@@ -347,19 +353,7 @@ describe('the sharding manager on one host (src/shards.ts)', () => {
   }, 90_000);
 
   it('stops cleanly when asked to while its shards are still starting', async () => {
-    const discord = await startDiscordEmulator({ botToken: TOKEN, shardCount: 3 });
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'bot-shards-'));
-    const manager = startBotProcess(
-      {
-        DISCORD_TOKEN: TOKEN,
-        DISCORD_APPLICATION_ID: discord.applicationId,
-        DISCORD_API_URL: discord.restUrl,
-        DATA_DIR: dataDir,
-        SHARD_COUNT: '3',
-        WEB: 'off',
-      },
-      { entry: 'src/shards.ts' },
-    );
+    const { discord, dataDir, manager } = await threeShards();
     // It is stopped before it is ready: that it never got there is asserted below.
     manager.ready.catch(() => undefined);
     try {
