@@ -9,6 +9,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import Keyv from 'keyv';
 import type { RedisClientType } from '@keyv/redis';
 import KeyvSqlite from '@keyv/sqlite';
+import { withinMs } from '../services/time-limit.js';
 
 /** Every kind of data the bot keeps. Each gets its own namespace, so one can be cleared alone. */
 export const NAMESPACES = [
@@ -321,34 +322,14 @@ async function makeDirectory(dir: string, parentMade = false): Promise<void> {
 /** The parent is there, and the file system still says it is not: it makes no directories. */
 class RefusedDirectoryError extends Error {}
 
-class TimedOutError extends Error {
-  constructor(readonly ms: number) {
-    super();
-  }
-}
-
-/** `work`, or a {@link TimedOutError} once it has taken `ms`. */
-async function bounded<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new TimedOutError(ms)), ms))),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Why DATA_DIR could not be created, and what to do about it when the error alone does not say. */
 function dataDirProblem(error: unknown): string {
-  const elsewhere = 'point DATA_DIR at a directory on a disk the bot’s user can write, such as ./data';
   if (error instanceof RefusedDirectoryError)
-    return `the file system there makes no directories (as /proc and /sys do not): ${elsewhere}`;
-  if (error instanceof TimedOutError)
-    return `the file system did not answer within ${error.ms / 1000} s (a network mount that is away?): ${elsewhere}`;
+    return `the file system there makes no directories (as /proc and /sys do not): ${ELSEWHERE}`;
   return messageOf(error);
 }
+
+const ELSEWHERE = 'point DATA_DIR at a directory on a disk the bot’s user can write, such as ./data';
 
 /** Opens the storage backend chosen by the configuration. */
 export async function createStorage(options: StorageOptions): Promise<Storage> {
@@ -512,7 +493,11 @@ export async function createStorage(options: StorageOptions): Promise<Storage> {
 
   const dataDir = path.resolve(options.dataDir);
   try {
-    await bounded(makeDirectory(dataDir), MAKE_DATA_DIR_MS);
+    await withinMs(
+      makeDirectory(dataDir),
+      MAKE_DATA_DIR_MS,
+      `the file system did not answer within ${MAKE_DATA_DIR_MS / 1000} s (a network mount that is away?): ${ELSEWHERE}`,
+    );
   } catch (error) {
     throw new StorageError(`cannot create DATA_DIR ${dataDir}: ${dataDirProblem(error)}`);
   }
